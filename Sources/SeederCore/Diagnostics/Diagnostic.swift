@@ -1,0 +1,53 @@
+/// One user-facing problem: an error or a warning, with where it was found.
+///
+/// Every stage reports through this one type; the command decides how to print it and which
+/// exit status follows. `description` is the compiler-style line of CLI.md:
+///
+///     dumps/task_list.json:1:2041: error: Task 7: 'id' is "7a", expected integer  [/2/project/tasks/0/id]
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// How serious a problem is.
+    public enum Severity: String, Sendable, Hashable, Comparable {
+        case error
+        case warning
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool {
+            lhs == .warning && rhs == .error
+        }
+    }
+
+    /// Error or warning.
+    public var severity: Severity
+    /// Where the problem is; `nil` for a problem of the whole run.
+    public var location: SourceLocation?
+    /// What is wrong, in one sentence with no trailing period.
+    public var message: String
+    /// The JSON Pointer (RFC 6901) of the offending value in a dump file, when there is one.
+    public var jsonPath: String?
+
+    /// Creates a diagnostic.
+    public init(_ severity: Severity, _ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) {
+        self.severity = severity
+        self.location = location
+        self.message = message
+        self.jsonPath = jsonPath
+    }
+
+    /// Creates an error.
+    public static func error(_ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) -> Diagnostic {
+        Diagnostic(.error, message, at: location, jsonPath: jsonPath)
+    }
+
+    /// Creates a warning.
+    public static func warning(_ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) -> Diagnostic {
+        Diagnostic(.warning, message, at: location, jsonPath: jsonPath)
+    }
+
+    /// `file:line:col: error: message  [/json/path]`.
+    public var description: String {
+        var text = ""
+        if let location { text += "\(location): " }
+        text += "\(severity.rawValue): \(message)"
+        if let jsonPath { text += "  [\(jsonPath.isEmpty ? "/" : jsonPath)]" }
+        return text
+    }
+}

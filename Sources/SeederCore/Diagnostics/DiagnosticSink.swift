@@ -1,0 +1,81 @@
+/// Collects the diagnostics of a run, so that all problems are reported, not only the first.
+///
+/// Errors past `maxErrors` are counted but not kept (CLI.md: "up to `--max-errors`, then a count
+/// of the rest"). Warnings are always kept.
+public final class DiagnosticSink {
+    /// The kept diagnostics, in the order they were reported.
+    public private(set) var diagnostics: [Diagnostic] = []
+    /// How many errors were reported, kept or not.
+    public private(set) var errorCount = 0
+    /// How many warnings were reported.
+    public private(set) var warningCount = 0
+    /// How many errors were counted but not kept because of `maxErrors`.
+    public var suppressedErrorCount: Int { errorCount - diagnostics.lazy.filter { $0.severity == .error }.count }
+    /// The most errors kept; `nil` keeps all.
+    public let maxErrors: Int?
+
+    /// Creates an empty sink that keeps at most `maxErrors` errors.
+    public init(maxErrors: Int? = nil) {
+        self.maxErrors = maxErrors
+    }
+
+    /// `true` once any error was reported.
+    public var hasErrors: Bool { errorCount > 0 }
+
+    /// `true` once `maxErrors` errors were reported: stages may stop looking for more.
+    public var isFull: Bool { maxErrors.map { errorCount >= $0 } ?? false }
+
+    /// Records a diagnostic.
+    public func report(_ diagnostic: Diagnostic) {
+        switch diagnostic.severity {
+        case .error:
+            errorCount += 1
+            if let maxErrors, errorCount > maxErrors { return }
+        case .warning:
+            warningCount += 1
+        }
+        diagnostics.append(diagnostic)
+    }
+
+    /// Records an error.
+    public func error(_ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) {
+        report(.error(message, at: location, jsonPath: jsonPath))
+    }
+
+    /// Records a warning.
+    public func warning(_ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) {
+        report(.warning(message, at: location, jsonPath: jsonPath))
+    }
+
+    /// Replaces every byte-offset location by its line and column, reading each file once.
+    ///
+    /// `contents` opens a file by the name diagnostics give it; files it cannot open keep
+    /// their offsets.
+    public func resolveOffsets(using contents: (String) -> ByteSource?) {
+        var offsetsByFile: [String: [Int]] = [:]
+        for diagnostic in diagnostics {
+            if let location = diagnostic.location, case let .offset(offset) = location.position {
+                offsetsByFile[location.file, default: []].append(offset)
+            }
+        }
+        var resolved: [String: [Int: SourceLocation.Position]] = [:]
+        for (file, offsets) in offsetsByFile {
+            guard let source = contents(file) else { continue }
+            resolved[file] = (try? LineLocator.locate(offsets, in: source)) ?? [:]
+        }
+        for index in diagnostics.indices {
+            guard let location = diagnostics[index].location,
+                  case let .offset(offset) = location.position,
+                  let position = resolved[location.file]?[offset] else { continue }
+            diagnostics[index].location = SourceLocation(file: location.file, position: position)
+        }
+    }
+}
+
+extension SourceLocation {
+    /// A location with the given position.
+    init(file: String, position: Position) {
+        self.file = file
+        self.position = position
+    }
+}

@@ -1,0 +1,295 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a dump file holds its values (MAPPING.md, Sources).
+public enum DumpFormat: String, Sendable, Hashable {
+    /// One JSON value (`.json`).
+    case json
+    /// One JSON value per line, blank lines skipped (`.jsonl`, `.ndjson`).
+    case jsonLines
+}
+
+/// Reads the records of one dump file, one at a time, in file order.
+///
+/// It streams through the file's bytes in blocks: through the objects and arrays that lead to
+/// the records along the source's key path (`data.results`, or `project` applied to every
+/// element of `[{"project": {...}}]`), handing out each record as a `JSONDocument` of its own.
+/// Memory holds one block and one record, whatever the file's size.
+///
+///     let reader = JSONReader(source: try FileByteSource(path: "dumps/pods.json"), keyPath: ["result"])
+///     try reader.forEachItem { item in
+///         if case let .record(record) = item { print(record["name"]?.string ?? "") }
+///     }
+public final class JSONReader {
+    /// What the reader found where records are expected.
+    public enum Item {
+        /// A record: an object.
+        case record(JSONValue)
+        /// A `null` where a record was expected; skipped and counted (MAPPING.md, Sources).
+        case skippedNull(fileOffset: Int, pointer: JSONPointer)
+        /// A value that is neither an object nor `null` where a record was expected.
+        case notARecord(JSONValue)
+        /// An object on the key path that lacks the next key, or a scalar where the path goes on.
+        case keyPathNotFound(fileOffset: Int, pointer: JSONPointer, key: String)
+    }
+
+    private let buffer: ByteBuffer
+    private let format: DumpFormat
+    private let keyPath: [String]
+    private var parser = JSONParser()
+    /// Index in `buffer.storage` of the next byte to read.
+    private var position = 0
+    /// The end of the bytes the walk may read: the buffer's end, or the current line's end.
+    private var limit = 0
+    /// Whether `limit` is the end of the input (or of the line) rather than of a block.
+    private var limitIsEnd = false
+    private var pointer = JSONPointer()
+    private var nodeCapacity = 16
+
+    /// A reader of `source` in `format`, handing out the values at `keyPath`.
+    public init(source: ByteSource, format: DumpFormat = .json, keyPath: [String] = [], blockSize: Int = 1 << 20) {
+        self.buffer = ByteBuffer(source: source, capacity: blockSize)
+        self.format = format
+        self.keyPath = keyPath
+    }
+
+    /// Calls `body` with every item in file order. A syntax error ends the file and is thrown
+    /// as `JSONSyntaxError` with its file offset; I/O errors are thrown as they come.
+    public func forEachItem(_ body: (Item) throws -> Void) throws {
+        do {
+            _ = try buffer.refill(keeping: 0)
+            position = JSONParser.skipByteOrderMark(buffer.base, buffer.count)
+            switch format {
+            case .json:
+                syncLimit()
+                guard try skipWhitespace() else {
+                    throw JSONSyntaxError(offset: 0, message: "the file holds no JSON value")
+                }
+                try walk(keyPath[...], depth: 0, body)
+                if try skipWhitespace() {
+                    throw JSONParser.error(position, "unexpected \(describeCurrent()) after the JSON value")
+                }
+            case .jsonLines:
+                while try nextLine() {
+                    pointer = JSONPointer()
+                    if try skipWhitespace() {
+                        try walk(keyPath[...], depth: 0, body)
+                        if try skipWhitespace() {
+                            throw JSONParser.error(position, "unexpected \(describeCurrent()) after the value on this line")
+                        }
+                    }
+                    position = limit + 1
+                }
+            }
+        } catch let failure as JSONParser.Failure {
+            switch failure {
+            case let .syntax(error):
+                throw JSONSyntaxError(offset: buffer.fileOffset + error.offset, message: error.message)
+            case .needMore:
+                throw JSONSyntaxError(offset: buffer.fileOffset + position, message: "unexpected end of input")
+            }
+        }
+    }
+
+    // MARK: The walk
+
+    /// Follows `path` from the value at `position`, streaming through containers.
+    private func walk(_ path: ArraySlice<String>, depth: Int, _ body: (Item) throws -> Void) throws {
+        guard depth < JSONParser.maxDepth else {
+            throw JSONParser.error(position, "nesting deeper than \(JSONParser.maxDepth) levels")
+        }
+        let byte = buffer.base[position]
+        if byte == UInt8(ascii: "[") {
+            try streamArray(depth: depth) { depth in
+                if path.isEmpty {
+                    try body(try recordItem(depth: depth))
+                } else {
+                    try walk(path, depth: depth, body)
+                }
+            }
+        } else if byte == UInt8(ascii: "{"), let key = path.first {
+            let objectOffset = buffer.fileOffset + position
+            var found = false
+            try streamObject(depth: depth) { member, depth in
+                guard member == key else { return false }
+                found = true
+                pointer.append(.key(key))
+                defer { pointer.components.removeLast() }
+                try walk(path.dropFirst(), depth: depth, body)
+                return true
+            }
+            if !found { try body(.keyPathNotFound(fileOffset: objectOffset, pointer: pointer, key: key)) }
+        } else if path.isEmpty {
+            try body(try recordItem(depth: depth))
+        } else {
+            let value = try parseDocument(depth: depth).root
+            if value.isNull {
+                try body(.skippedNull(fileOffset: value.fileOffset, pointer: pointer))
+            } else {
+                try body(.keyPathNotFound(fileOffset: value.fileOffset, pointer: pointer, key: path.first!))
+            }
+        }
+    }
+
+    /// Parses the value at `position` as a record.
+    private func recordItem(depth: Int) throws -> Item {
+        let value = try parseDocument(depth: depth).root
+        switch value.kind {
+        case .object: return .record(value)
+        case .null: return .skippedNull(fileOffset: value.fileOffset, pointer: pointer)
+        default: return .notARecord(value)
+        }
+    }
+
+    /// Streams the elements of the array at `position`; `element` reads each one.
+    private func streamArray(depth: Int, _ element: (Int) throws -> Void) throws {
+        position += 1
+        guard try skipWhitespace() else { throw endOfInput("in array") }
+        if buffer.base[position] == UInt8(ascii: "]") {
+            position += 1
+            return
+        }
+        var index = 0
+        while true {
+            pointer.append(.index(index))
+            try element(depth + 1)
+            pointer.components.removeLast()
+            index += 1
+            guard try skipWhitespace() else { throw endOfInput("in array") }
+            switch buffer.base[position] {
+            case UInt8(ascii: ","):
+                let comma = position
+                position += 1
+                guard try skipWhitespace() else { throw endOfInput("after ','") }
+                if buffer.base[position] == UInt8(ascii: "]") { throw JSONParser.error(comma, "trailing comma") }
+            case UInt8(ascii: "]"):
+                position += 1
+                return
+            default:
+                throw JSONParser.error(position, "unexpected \(describeCurrent()), expected ',' or ']'")
+            }
+        }
+    }
+
+    /// Streams the members of the object at `position`. `member` gets each key and reads the
+    /// value itself (returning `true`) or leaves it to be skipped (returning `false`).
+    private func streamObject(depth: Int, _ member: (String, Int) throws -> Bool) throws {
+        position += 1
+        guard try skipWhitespace() else { throw endOfInput("in object") }
+        if buffer.base[position] == UInt8(ascii: "}") {
+            position += 1
+            return
+        }
+        var seen = Set<String>()
+        while true {
+            guard buffer.base[position] == UInt8(ascii: "\"") else {
+                throw JSONParser.error(position, "unexpected \(describeCurrent()), expected a string key")
+            }
+            let keyPosition = position
+            let key = try parseDocument(depth: depth + 1).root.string!
+            guard seen.insert(key).inserted else {
+                throw JSONParser.error(keyPosition, "duplicate key \"\(key)\" in object")
+            }
+            guard try skipWhitespace() else { throw endOfInput("expected ':'") }
+            guard buffer.base[position] == UInt8(ascii: ":") else {
+                throw JSONParser.error(position, "unexpected \(describeCurrent()), expected ':' after the key")
+            }
+            position += 1
+            guard try skipWhitespace() else { throw endOfInput("expected a value") }
+            if try !member(key, depth + 1) {
+                _ = try parseDocument(depth: depth + 1)
+            }
+            guard try skipWhitespace() else { throw endOfInput("in object") }
+            switch buffer.base[position] {
+            case UInt8(ascii: ","):
+                let comma = position
+                position += 1
+                guard try skipWhitespace() else { throw endOfInput("after ','") }
+                if buffer.base[position] == UInt8(ascii: "}") { throw JSONParser.error(comma, "trailing comma") }
+            case UInt8(ascii: "}"):
+                position += 1
+                return
+            default:
+                throw JSONParser.error(position, "unexpected \(describeCurrent()), expected ',' or '}'")
+            }
+        }
+    }
+
+    /// Parses the whole value at `position` into a document of its own, refilling as needed.
+    private func parseDocument(depth: Int) throws -> JSONDocument {
+        var nodes: [JSONNode] = []
+        nodes.reserveCapacity(nodeCapacity)
+        while true {
+            do {
+                let end = try parser.parseValue(buffer.base, from: position, to: limit, atEnd: limitIsEnd, depth: depth, nodes: &nodes)
+                let bytes = Array(UnsafeBufferPointer(start: buffer.base + position, count: end - position))
+                let document = JSONDocument(bytes: bytes, fileOffset: buffer.fileOffset + position, path: pointer, nodes: nodes)
+                nodeCapacity = max(nodeCapacity, nodes.count)
+                position = end
+                return document
+            } catch {
+                // (A `catch .needMore` pattern crashes the 6.3 compiler's SILGen.)
+                guard case .needMore = error else { throw error }
+                guard try refill() else { throw JSONParser.error(limit, "unexpected end of input") }
+            }
+        }
+    }
+
+    // MARK: The buffer
+
+    /// Skips whitespace, refilling as needed; `false` at the end of the input (or line).
+    private func skipWhitespace() throws -> Bool {
+        while true {
+            position = JSONParser.skipWhitespace(buffer.base, from: position, to: limit)
+            if position < limit { return true }
+            guard try refill() else { return false }
+        }
+    }
+
+    /// Reads the next block, keeping the bytes from `position` on. `false` when there is none.
+    private func refill() throws -> Bool {
+        guard format == .json, let shift = try buffer.refill(keeping: position) else { return false }
+        position -= shift
+        syncLimit()
+        return true
+    }
+
+    private func syncLimit() {
+        limit = buffer.count
+        limitIsEnd = buffer.isAtEnd
+    }
+
+    /// Finds the next line (JSON Lines): sets `limit` to its line feed, or the end of input.
+    private func nextLine() throws -> Bool {
+        var scanned = position
+        while true {
+            let count = buffer.count
+            if position >= count, buffer.isAtEnd { return false }
+            if scanned < count, let found = memchr(buffer.base + scanned, Int32(UInt8(ascii: "\n")), count - scanned) {
+                limit = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - buffer.base
+                limitIsEnd = true
+                return true
+            }
+            scanned = count
+            if buffer.isAtEnd {
+                limit = count
+                limitIsEnd = true
+                return position < count
+            }
+            let shift = try buffer.refill(keeping: position) ?? 0
+            position -= shift
+            scanned -= shift
+        }
+    }
+
+    private func endOfInput(_ context: String) -> JSONParser.Failure {
+        JSONParser.error(position, "unexpected end of input \(context)")
+    }
+
+    private func describeCurrent() -> String {
+        JSONParser.describe(buffer.base, position, limit)
+    }
+}

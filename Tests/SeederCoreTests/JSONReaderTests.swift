@@ -1,0 +1,148 @@
+import Testing
+@testable import SeederCore
+
+/// The streaming reader: key paths, formats, records one at a time, block boundaries.
+struct JSONReaderTests {
+    /// What a read produced, in a form tests compare: records as their text, other items named.
+    static func read(
+        _ text: String, format: DumpFormat = .json, keyPath: [String] = [], blockSize: Int = 1 << 20
+    ) throws -> [String] {
+        let reader = JSONReader(source: MemoryByteSource(text), format: format, keyPath: keyPath, blockSize: blockSize)
+        var items: [String] = []
+        try reader.forEachItem { item in
+            switch item {
+            case let .record(value):
+                items.append("\(value.pointer) \(String(decoding: value.document.bytes, as: UTF8.self))@\(value.fileOffset)")
+            case let .skippedNull(offset, pointer):
+                items.append("null \(pointer)@\(offset)")
+            case let .notARecord(value):
+                items.append("not a record \(value.kind) \(value.pointer)@\(value.fileOffset)")
+            case let .keyPathNotFound(offset, pointer, key):
+                items.append("no '\(key)' \(pointer)@\(offset)")
+            }
+        }
+        return items
+    }
+
+    @Test func readsAnArrayOfRecords() throws {
+        let items = try Self.read(#"[{"id":1}, {"id":2} ,null, 3]"#)
+        #expect(items == ["/0 {\"id\":1}@1", "/1 {\"id\":2}@11", "null /2@21", "not a record number /3@27"])
+    }
+
+    @Test func readsOneObjectAsOneRecord() throws {
+        #expect(try Self.read(#" {"id": 1} "#) == ["/ {\"id\": 1}@1".replacingOccurrences(of: "/ ", with: " ")])
+    }
+
+    @Test func followsAKeyPathIntoWrappedPages() throws {
+        let page = #"{"code": 200, "data": {"offset": 0, "results": [{"id": 1}, {"id": 2}], "total": 2}, "etag": "x"}"#
+        let items = try Self.read(page, keyPath: ["data", "results"])
+        #expect(items == ["/data/results/0 {\"id\": 1}@48", "/data/results/1 {\"id\": 2}@59"])
+    }
+
+    @Test func appliesAKeyPathToEveryElementOfAnArray() throws {
+        let text = #"[{"project": {"id": 1}}, {"project": {"id": 2}, "other": [1, {"x": 2}]}, {"project": null}]"#
+        let items = try Self.read(text, keyPath: ["project"])
+        let second = offset(of: #"{"id": 2}"#, in: text)
+        let null = offset(of: "null", in: text)
+        #expect(items == ["/0/project {\"id\": 1}@13", "/1/project {\"id\": 2}@\(second)", "null /2/project@\(null)"])
+    }
+
+    @Test func reportsAKeyPathThatFindsNothing() throws {
+        let items = try Self.read(#"[{"project": {"id": 1}}, {"task": {}}, 7]"#, keyPath: ["project"])
+        #expect(items == ["/0/project {\"id\": 1}@13", "no 'project' /1@25", "no 'project' /2@39"])
+    }
+
+    @Test func readsJSONLines() throws {
+        let text = "{\"id\":1}\n\n  \r\n{\"id\":2}\r\n[{\"id\":3},{\"id\":4}]\nnull\n{\"id\":5}"
+        let items = try Self.read(text, format: .jsonLines)
+        #expect(items == ["/ {\"id\":1}@0", "/ {\"id\":2}@14", "/0 {\"id\":3}@25", "/1 {\"id\":4}@34", "null @44",
+                          "/ {\"id\":5}@49"].map { $0.replacingOccurrences(of: "/ ", with: " ") })
+    }
+
+    @Test func rejectsAJSONLinesValueThatSpansLines() {
+        #expect(throws: JSONSyntaxError(offset: 8, message: "unexpected end of input after ','")) {
+            try Self.read("{\"id\":1,\n\"name\":\"x\"}\n", format: .jsonLines)
+        }
+        #expect(throws: JSONSyntaxError(offset: 9, message: "unexpected '{' after the value on this line")) {
+            try Self.read("{\"id\":1} {\"id\":2}\n", format: .jsonLines)
+        }
+    }
+
+    @Test func reportsSyntaxErrorsWithTheirFileOffset() {
+        #expect(throws: JSONSyntaxError(offset: 19, message: "trailing comma")) {
+            try Self.read(#"{"data": [{"id": 1},]}"#, keyPath: ["data"])
+        }
+        #expect(throws: JSONSyntaxError(offset: 13, message: "duplicate key \"data\" in object")) {
+            try Self.read(#"{"data": [], "data": []}"#, keyPath: ["data"])
+        }
+        #expect(throws: JSONSyntaxError(offset: 0, message: "the file holds no JSON value")) {
+            try Self.read("  \n")
+        }
+        #expect(throws: JSONSyntaxError(offset: 12, message: "unexpected '{' after the JSON value")) {
+            try Self.read(#"[{"id": 1}] {"#)
+        }
+    }
+
+    @Test func refusesDeepNestingAlongTheKeyPath() {
+        let deep = String(repeating: "[", count: 600)
+        #expect(throws: JSONSyntaxError(offset: 512, message: "nesting deeper than 512 levels")) {
+            try Self.read(deep, keyPath: ["x"])
+        }
+        #expect(throws: JSONSyntaxError(offset: 512, message: "nesting deeper than 512 levels")) {
+            try Self.read(deep)
+        }
+    }
+
+    @Test func skipsAByteOrderMark() throws {
+        #expect(try Self.read("\u{FEFF}[{\"id\":1}]") == ["/0 {\"id\":1}@4"])
+    }
+
+    static let boundaryInputs: [(String, DumpFormat, [String])] = [
+        (#"[{"id": 1, "name": "Ünïcødé 😀 \u00e9\uD83D\uDE00", "n": -12.5e-3, "t": true, "f": false, "z": null}, {"id": 2, "tags": [1, [2, {}], "x"]}]"#, .json, []),
+        (#"{"number_of_pages": 2, "result": [{"id": 1, "s": "a\"b"}, null, {"id": 2}], "after": {"deep": [[[1]]]}}"#, .json, ["result"]),
+        (#"[{"project": {"id": 10, "tasks": [{"id": 1}]}}, {"project": {"id": 11}}]"#, .json, ["project"]),
+        ("{\"id\": 1, \"name\": \"one\"}\n{\"id\": 2}\n\n{\"id\": 3, \"x\": [1,2,3]}\n", .jsonLines, []),
+        (#"[{"id": 1}, {"id": 2, "bad": [1,]}]"#, .json, []),
+        (#"{"data": {"results": [{"id": 1}, {"id": 2}]}, "data2": 12345678901234567890}"#, .json, ["data", "results"]),
+    ]
+
+    /// Every input read with blocks of 1 to 19 bytes gives exactly what one large block gives:
+    /// refills may fall anywhere, inside a string, a number, an escape, a UTF-8 sequence.
+    @Test(arguments: boundaryInputs)
+    func givesTheSameResultWhateverTheBlockSize(_ text: String, _ format: DumpFormat, _ keyPath: [String]) {
+        let expected = Result { try Self.read(text, format: format, keyPath: keyPath) }
+        for blockSize in 1..<20 {
+            let actual = Result { try Self.read(text, format: format, keyPath: keyPath, blockSize: blockSize) }
+            #expect(String(describing: actual) == String(describing: expected), "block size \(blockSize)")
+        }
+    }
+
+    @Test func readsAFileRecordByRecordInFlatMemory() throws {
+        // 20,000 records through a 4 KiB block: the buffer never grows past the largest record.
+        let record = #"{"id": 0, "name": "a name", "summary": "some text that takes a little space"}"#
+        let text = "[" + Array(repeating: record, count: 20_000).joined(separator: ",\n") + "]"
+        let reader = JSONReader(source: MemoryByteSource(text), keyPath: [], blockSize: 4096)
+        var count = 0
+        try reader.forEachItem { item in
+            if case let .record(value) = item {
+                #expect(value.document.bytes.count == record.utf8.count)
+                count += 1
+            }
+        }
+        #expect(count == 20_000)
+    }
+
+    @Test func readsAFileFromDisk() throws {
+        let path = "/tmp/seeder-reader-test-\(getpid()).json"
+        let text = #"{"result": [{"id": 1}, {"id": 2}]}"#
+        try Array(text.utf8).write(to: path)
+        defer { unlink(path) }
+        let reader = JSONReader(source: try FileByteSource(path: path), keyPath: ["result"])
+        var ids: [String] = []
+        try reader.forEachItem { item in
+            if case let .record(value) = item { ids.append(value["id"]?.numberText ?? "") }
+        }
+        #expect(ids == ["1", "2"])
+        #expect(throws: InputError.self) { try FileByteSource(path: path + ".missing") }
+    }
+}
