@@ -1,0 +1,269 @@
+import Foundation
+
+/// Why a value does not fit its attribute's type: the part of the message after the
+/// attribute's name (`is "7a", expected integer`).
+struct CoercionFailure: Error, Equatable {
+    var message: String
+}
+
+/// Turns a JSON value into the SQLite value of an attribute's type, with exactly the
+/// coercions of MAPPING.md's type table and an error for everything else: nothing is
+/// truncated or silently dropped.
+struct Coercion {
+    private let patterns = PatternDateParser()
+
+    /// The stored value of `value` for `attribute`; `null` stays `null`.
+    func coerce(_ value: MappedValue, to attribute: Attribute) throws(CoercionFailure) -> SQLValue {
+        switch value {
+        case .absent, .null:
+            return .null
+        case let .number(number):
+            return try coerceNumber(number, text: number.description, to: attribute)
+        case let .list(items):
+            guard attribute.type == .json else {
+                throw CoercionFailure(message: "is a list of \(items.count) values, which only a json attribute can store")
+            }
+            return .text(Self.listJSON(items))
+        case let .json(json):
+            return try coerce(json, to: attribute)
+        }
+    }
+
+    func coerce(_ value: JSONValue, to attribute: Attribute) throws(CoercionFailure) -> SQLValue {
+        let type = attribute.type
+        if value.isNull { return .null }
+        func mismatch(_ expected: String = type.rawValue) -> CoercionFailure {
+            CoercionFailure(message: "is \(describe(value)), expected \(expected)")
+        }
+        switch type {
+        case .json:
+            return .text(JSONWriter.minified(value))
+        case .string:
+            switch value.kind {
+            case .string: return .text(value.string!)
+            case .number, .true, .false: return .text(JSONWriter.minified(value))
+            default: throw mismatch()
+            }
+        case .integer, .real, .decimal:
+            guard value.kind == .number || value.kind == .string else { throw mismatch() }
+            if type == .integer, value.isIntegralNumber, let fast = value.withBytes(Self.smallInteger) {
+                return .integer(fast)
+            }
+            guard let number = value.decimalNumber else { throw mismatch() }
+            return try coerceNumber(number, text: describe(value), to: attribute)
+        case .boolean:
+            switch value.kind {
+            case .true: return .integer(1)
+            case .false: return .integer(0)
+            case .number:
+                if let number = value.decimalNumber, number.isIntegral, let integer = number.int64, integer == 0 || integer == 1 {
+                    return .integer(integer)
+                }
+                throw mismatch("boolean (true, false, 0 or 1)")
+            case .string:
+                switch value.string!.lowercased() {
+                case "true", "yes", "1": return .integer(1)
+                case "false", "no", "0": return .integer(0)
+                default: throw mismatch("boolean (true, false, yes, no, 1 or 0)")
+                }
+            default: throw mismatch()
+            }
+        case .date:
+            return try coerceDate(value, to: attribute)
+        case .url:
+            guard let text = value.string else { throw mismatch() }
+            guard Self.isAbsoluteURL(text) else { throw mismatch("an absolute URL") }
+            return .text(text)
+        case .uuid:
+            guard let text = value.string else { throw mismatch() }
+            guard let canonical = Self.canonicalUUID(text) else { throw mismatch("a UUID (8-4-4-4-12 hex digits)") }
+            return .text(canonical)
+        case .data:
+            guard let text = value.string else { throw mismatch() }
+            guard let bytes = Self.base64Decoded(text) else { throw mismatch("base64 data") }
+            return .blob(bytes)
+        }
+    }
+
+    private func coerceNumber(_ number: DecimalNumber, text: String, to attribute: Attribute) throws(CoercionFailure) -> SQLValue {
+        switch attribute.type {
+        case .integer:
+            guard number.isIntegral else { throw CoercionFailure(message: "is \(text), expected integer (it has a fraction)") }
+            guard let integer = number.int64 else {
+                throw CoercionFailure(message: "is \(text), past the 64-bit integer range")
+            }
+            return .integer(integer)
+        case .real:
+            guard let double = number.double else { throw CoercionFailure(message: "is \(text), out of range for real") }
+            return .real(double)
+        case .decimal:
+            guard number.canonicalLength <= DecimalNumber.maxCanonicalLength else {
+                throw CoercionFailure(message: "is \(text), longer than \(DecimalNumber.maxCanonicalLength) digits as a decimal")
+            }
+            return .text(number.description)
+        case .string, .json:
+            return .text(number.description)
+        case .boolean:
+            if number.isIntegral, let integer = number.int64, integer == 0 || integer == 1 { return .integer(integer) }
+            throw CoercionFailure(message: "is \(text), expected boolean (true, false, 0 or 1)")
+        case .date:
+            return try storeDate(fromNumber: number, text: text, attribute: attribute)
+        case .url, .uuid, .data:
+            throw CoercionFailure(message: "is \(text), expected \(attribute.type.rawValue)")
+        }
+    }
+
+    // MARK: Dates
+
+    private func coerceDate(_ value: JSONValue, to attribute: Attribute) throws(CoercionFailure) -> SQLValue {
+        switch attribute.dateFormat {
+        case .iso8601:
+            guard value.kind == .string, value.node.flags & JSONNode.escaped == 0,
+                  let milliseconds = value.withBytes({ DateCoding.parseISO8601($0, zone: attribute.timeZone) }) else {
+                throw CoercionFailure(message: "is \(describe(value)), expected an ISO 8601 date")
+            }
+            return try store(milliseconds, text: describe(value), attribute: attribute)
+        case .unix, .unixMilliseconds:
+            guard let number = value.decimalNumber else {
+                throw CoercionFailure(message: "is \(describe(value)), expected a \(attribute.dateFormat == .unix ? "unix time in seconds" : "unix time in milliseconds")")
+            }
+            return try storeDate(fromNumber: number, text: describe(value), attribute: attribute)
+        case let .pattern(pattern):
+            guard let text = value.string, let milliseconds = patterns.parse(text, pattern: pattern, zone: attribute.timeZone) else {
+                throw CoercionFailure(message: "is \(describe(value)), expected a date like '\(pattern)'")
+            }
+            return try store(milliseconds, text: describe(value), attribute: attribute)
+        }
+    }
+
+    private func storeDate(fromNumber number: DecimalNumber, text: String, attribute: Attribute) throws(CoercionFailure) -> SQLValue {
+        var milliseconds = number
+        switch attribute.dateFormat {
+        case .unix:
+            if !milliseconds.isZero { milliseconds.exponent += 3 }
+        case .unixMilliseconds:
+            break
+        case .iso8601, .pattern:
+            throw CoercionFailure(message: "is \(text), expected \(Self.dateExpectation(attribute.dateFormat))")
+        }
+        return try store(Self.floorMilliseconds(milliseconds, text: text), text: text, attribute: attribute)
+    }
+
+    private static func floorMilliseconds(_ number: DecimalNumber, text: String) throws(CoercionFailure) -> Int64 {
+        var integral = number
+        if !number.isIntegral {
+            // Drop the fraction, then step toward the past for negatives.
+            let keep = number.digits.count + number.exponent
+            integral = keep <= 0
+                ? .zero
+                : DecimalNumber(normalizing: Array(number.digits[..<keep]), exponent: 0, isNegative: number.isNegative)
+            if number.isNegative { integral = integral + DecimalNumber(-1) }
+        }
+        guard let milliseconds = integral.int64, abs(milliseconds) < 253_402_300_800_000 else {
+            throw CoercionFailure(message: "is \(text), out of the range of dates")
+        }
+        return milliseconds
+    }
+
+    private func store(_ milliseconds: Int64, text: String, attribute: Attribute) throws(CoercionFailure) -> SQLValue {
+        guard let stored = DateCoding.store(milliseconds: milliseconds, as: attribute.dateStorage) else {
+            throw CoercionFailure(message: "is \(text), outside the years 0000-9999")
+        }
+        return stored
+    }
+
+    private static func dateExpectation(_ format: DateFormat) -> String {
+        switch format {
+        case .iso8601: return "an ISO 8601 date"
+        case .unix: return "a unix time in seconds"
+        case .unixMilliseconds: return "a unix time in milliseconds"
+        case let .pattern(pattern): return "a date like '\(pattern)'"
+        }
+    }
+
+    // MARK: Scalars
+
+    /// The integer of 1 to 18 digits (with an optional `-`) without allocating; `nil` otherwise.
+    static func smallInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var i = 0
+        var negative = false
+        if text.first == UInt8(ascii: "-") {
+            negative = true
+            i = 1
+        }
+        let count = text.count - i
+        guard count > 0, count <= 18 else { return nil }
+        var value: Int64 = 0
+        while i < text.count {
+            let digit = text[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int64(digit)
+            i += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// RFC 3986's absolute URI (`scheme:rest`), with IRI characters (non-ASCII) allowed;
+    /// no spaces, no bare `%`.
+    static func isAbsoluteURL(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
+        let isAlpha = { (byte: UInt8) in (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        let isDigit = { (byte: UInt8) in byte &- UInt8(ascii: "0") < 10 }
+        guard isAlpha(bytes[0]) else { return false }
+        for byte in bytes[1..<colon] where !(isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") ||
+                                             byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) {
+            return false
+        }
+        let allowed = Set("-._~:/?#[]@!$&'()*+,;=".utf8)
+        var index = colon + 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) else { return false }
+                index += 3
+                continue
+            }
+            guard byte >= 0x80 || isAlpha(byte) || isDigit(byte) || allowed.contains(byte) else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10 || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
+    }
+
+    /// `8-4-4-4-12` hex digits, any case, as lowercase; `nil` otherwise.
+    static func canonicalUUID(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return nil }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return nil }
+            } else {
+                guard isHex(byte) else { return nil }
+            }
+        }
+        return text.lowercased()
+    }
+
+    /// Standard base64 (RFC 4648 alphabet), padding optional, no whitespace.
+    static func base64Decoded(_ text: String) -> [UInt8]? {
+        var padded = text
+        if padded.utf8.count % 4 == 2 { padded += "==" } else if padded.utf8.count % 4 == 3 { padded += "=" }
+        return Data(base64Encoded: padded).map { Array($0) }
+    }
+
+    /// The JSON array text of a list of mapped values.
+    static func listJSON(_ items: [MappedValue]) -> String {
+        "[" + items.map { item -> String in
+            switch item {
+            case .absent, .null: return "null"
+            case let .json(value): return JSONWriter.minified(value)
+            case let .number(number): return number.description
+            case let .list(inner): return listJSON(inner)
+            }
+        }.joined(separator: ",") + "]"
+    }
+}

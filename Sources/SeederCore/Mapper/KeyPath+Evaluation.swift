@@ -1,0 +1,208 @@
+/// What a key path reaches in a record.
+indirect enum MappedValue {
+    /// The key is missing.
+    case absent
+    /// A JSON value of the record (`null` included).
+    case json(JSONValue)
+    /// A number computed by `@count`, `@sum` or `@avg`.
+    case number(DecimalNumber)
+    /// A null computed by an operator on an empty array (`@avg`, `@min`, `@max`).
+    case null
+    /// A key applied to an array (one value per element), or a union.
+    case list([MappedValue])
+
+    /// `true` for JSON `null` and computed nulls.
+    var isNull: Bool {
+        switch self {
+        case .null: return true
+        case let .json(value): return value.isNull
+        default: return false
+        }
+    }
+}
+
+/// A key path that reached something its operator cannot use.
+struct KeyPathFailure: Error {
+    /// What is wrong.
+    var message: String
+    /// The offending JSON value, for its location.
+    var value: JSONValue?
+}
+
+extension KeyPath {
+    /// Evaluates the key path on a record with Key-Value Coding semantics: a key on an object
+    /// reads the member, on an array maps over the elements, on `null` gives `null`, on
+    /// anything else is absent.
+    func evaluate(on record: JSONValue) throws(KeyPathFailure) -> MappedValue {
+        let reached = Self.follow(record, keys[...])
+        guard let collectionOperator else { return reached }
+        return try apply(collectionOperator, to: reached)
+    }
+
+    static func follow(_ value: JSONValue, _ keys: ArraySlice<String>) -> MappedValue {
+        guard let key = keys.first else { return .json(value) }
+        switch value.kind {
+        case .object:
+            guard let member = value[key] else { return .absent }
+            return follow(member, keys.dropFirst())
+        case .array:
+            return .list(value.elements.map { follow($0, keys) })
+        case .null:
+            return .json(value)
+        default:
+            return .absent
+        }
+    }
+
+    private func apply(_ op: CollectionOperator, to reached: MappedValue) throws(KeyPathFailure) -> MappedValue {
+        let items: [MappedValue]
+        switch reached {
+        case .absent: return .absent
+        case .null: return .null
+        case .number: throw KeyPathFailure(message: "'@\(op.rawValue)' needs an array, found a number")
+        case let .list(list): items = list
+        case let .json(value):
+            switch value.kind {
+            case .null: return .json(value)
+            case .array: items = value.elements.map { .json($0) }
+            default: throw KeyPathFailure(message: "'@\(op.rawValue)' needs an array, found \(describeKind(value.kind))", value: value)
+            }
+        }
+        if op == .count { return .number(DecimalNumber(Int64(items.count))) }
+        let values = items.map { item -> MappedValue in
+            if case let .json(value) = item { return Self.follow(value, operatorKeys[...]) }
+            return item
+        }.filter { !$0.isNull && !isAbsent($0) }
+        let name = "@\(op.rawValue).\(operatorKeys.joined(separator: "."))"
+        switch op {
+        case .count:
+            return .number(DecimalNumber(Int64(items.count)))
+        case .sum, .avg:
+            var total = DecimalNumber.zero
+            for value in values { total = total + (try number(value, for: name)) }
+            if op == .sum { return .number(total) }
+            return values.isEmpty ? .null : .number(total.divided(by: values.count))
+        case .min, .max:
+            guard var best = values.first else { return .null }
+            var bestKey = try orderKey(best, for: name)
+            for value in values.dropFirst() {
+                let key = try orderKey(value, for: name)
+                if !key.sameKind(as: bestKey) {
+                    throw KeyPathFailure(message: "'\(name)' compares numbers and strings together", value: jsonValue(value))
+                }
+                if op == .min ? key < bestKey : bestKey < key {
+                    best = value
+                    bestKey = key
+                }
+            }
+            return best
+        case .unionOfObjects:
+            return .list(values)
+        case .distinctUnionOfObjects:
+            var seen = Set<String>()
+            return .list(values.filter { seen.insert(canonicalText($0)).inserted })
+        }
+    }
+
+    private func number(_ value: MappedValue, for name: String) throws(KeyPathFailure) -> DecimalNumber {
+        switch value {
+        case let .number(number): return number
+        case let .json(json):
+            if let number = json.decimalNumber { return number }
+            throw KeyPathFailure(message: "'\(name)' needs numbers, found \(describe(json))", value: json)
+        default:
+            throw KeyPathFailure(message: "'\(name)' needs numbers, found an array")
+        }
+    }
+
+    private func orderKey(_ value: MappedValue, for name: String) throws(KeyPathFailure) -> OrderKey {
+        if case let .json(json) = value {
+            if json.kind == .number, let number = json.decimalNumber { return .number(number) }
+            if let string = json.string { return .string(Array(string.utf8)) }
+            throw KeyPathFailure(message: "'\(name)' compares numbers or strings, found \(describe(json))", value: json)
+        }
+        if case let .number(number) = value { return .number(number) }
+        throw KeyPathFailure(message: "'\(name)' compares numbers or strings, found an array")
+    }
+}
+
+/// Numbers order by value, strings by code points; the two never mix.
+private enum OrderKey: Comparable {
+    case number(DecimalNumber)
+    case string([UInt8])
+
+    func sameKind(as other: OrderKey) -> Bool {
+        switch (self, other) {
+        case (.number, .number), (.string, .string): return true
+        default: return false
+        }
+    }
+
+    static func < (lhs: OrderKey, rhs: OrderKey) -> Bool {
+        switch (lhs, rhs) {
+        case let (.number(a), .number(b)): return a < b
+        case let (.string(a), .string(b)): return a.lexicographicallyPrecedes(b)
+        default: return false
+        }
+    }
+}
+
+private func isAbsent(_ value: MappedValue) -> Bool {
+    if case .absent = value { return true }
+    return false
+}
+
+private func jsonValue(_ value: MappedValue) -> JSONValue? {
+    if case let .json(json) = value { return json }
+    return nil
+}
+
+/// The text that makes two values the same for `@distinctUnionOfObjects`.
+func canonicalText(_ value: MappedValue) -> String {
+    switch value {
+    case .absent, .null: return "null"
+    case let .json(json):
+        if json.kind == .number, let number = json.decimalNumber { return number.description }
+        return JSONWriter.minified(json)
+    case let .number(number): return number.description
+    case let .list(items): return "[" + items.map(canonicalText).joined(separator: ",") + "]"
+    }
+}
+
+extension JSONValue {
+    /// A number (or a string holding JSON number text) read exactly.
+    var decimalNumber: DecimalNumber? {
+        switch kind {
+        case .number, .string:
+            if kind == .string, node.flags & JSONNode.escaped != 0 { return nil }
+            return withBytes { DecimalNumber(text: $0) }
+        default:
+            return nil
+        }
+    }
+}
+
+/// "an object", "a string", ... for messages.
+func describeKind(_ kind: JSONKind) -> String {
+    switch kind {
+    case .null: return "null"
+    case .true, .false: return "a boolean"
+    case .number: return "a number"
+    case .string: return "a string"
+    case .array: return "an array"
+    case .object: return "an object"
+    }
+}
+
+/// A value as a message shows it: its JSON text, shortened.
+func describe(_ value: JSONValue) -> String {
+    switch value.kind {
+    case .array, .object:
+        let text = JSONWriter.minified(value)
+        return text.count > 60 ? describeKind(value.kind) : text
+    case .string:
+        return quoted(value.string ?? "")
+    default:
+        return JSONWriter.minified(value)
+    }
+}

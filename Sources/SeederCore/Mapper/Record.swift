@@ -1,0 +1,67 @@
+/// One occurrence of an entity in the dumps, mapped: what the store merges into a row.
+///
+/// A record keeps absent and null apart (they merge differently, MAPPING.md, Identity) and
+/// knows where each of its values came from, so that a conflict can name both places.
+public struct Record: Sendable {
+    /// The entity's index in `Mapping.entities`.
+    public var entity: Int
+    /// The identity; `nil` for an entity with `identity: none`.
+    public var identity: IdentityKey?
+    /// One field per attribute of the entity, in attribute order.
+    public var fields: [Field]
+    /// One link per relationship of the entity, in relationship order.
+    public var links: [Link]
+    /// Where the record stands.
+    public var origin: Origin
+
+    /// An attribute's value in this occurrence.
+    public struct Field: Sendable, Hashable {
+        /// The value, or absent.
+        public var value: FieldValue
+        /// The file offset of the JSON value it came from; the record's for defaults and absent.
+        public var offset: Int
+    }
+
+    /// Where a record stands: its file, its offset and its JSON Pointer.
+    public struct Origin: Sendable, Hashable {
+        /// The dump file, as diagnostics name it.
+        public var file: String
+        /// The file offset of the record's object.
+        public var offset: Int
+        /// The record's JSON Pointer in the file.
+        public var pointer: JSONPointer
+
+        /// The location for a diagnostic.
+        public var location: SourceLocation { SourceLocation(file: file, offset: offset) }
+    }
+}
+
+/// An attribute's value in one occurrence.
+public enum FieldValue: Sendable, Hashable {
+    /// The key was missing (and there is no default): other occurrences may fill it.
+    case absent
+    /// A value, `.null` included.
+    case value(SQLValue)
+}
+
+/// A relationship's value in one occurrence.
+public enum Link: Sendable, Hashable {
+    /// The key was missing: other occurrences may fill it.
+    case absent
+    /// An explicit `null`: no target.
+    case null
+    /// A to-one's target.
+    case one(RecordReference)
+    /// A to-many's targets, in array order (empty arrays add no link).
+    case many([RecordReference])
+}
+
+/// A target of a link: a record embedded in the same JSON record, or an identity to resolve
+/// after every input is read.
+public enum RecordReference: Sendable, Hashable {
+    /// The record at this index of the same batch (`Mapper.records(from:entity:origin:)`).
+    case embedded(Int)
+    /// The record of the target entity with this identity, wherever it comes from; the offset
+    /// is where the reference is written, for a missing-target error.
+    case identity(IdentityKey, offset: Int)
+}

@@ -1,0 +1,258 @@
+import Foundation
+
+/// A validated mapping file (MAPPING.md): which entities the seed holds, how each JSON record
+/// becomes a row, how records relate, and which dump files feed which entity.
+///
+/// Every name is resolved: database tables and columns, foreign keys, join tables, targets and
+/// inverses are indexes and strings ready for the store. Made only by `MappingLoader`.
+public struct Mapping: Sendable {
+    /// The mapping file as the user named it.
+    public var file: String
+    /// Default output file name (`output:`).
+    public var output: String?
+    /// `PRAGMA user_version` of the seed (`schemaVersion:`, default 1).
+    public var schemaVersion: Int
+    /// How database names are made (`naming: { database: ... }`).
+    public var naming: NamingStyle
+    /// How dates are stored unless an attribute says otherwise (`dates:`).
+    public var dates: DateStorage
+    /// The zone of dates written without an offset (`timeZone:`, default UTC).
+    public var timeZone: TimeZone
+    /// The entities, in mapping order (the schema's order).
+    public var entities: [Entity]
+    /// The sources, in mapping order; `nil` when the mapping has no `sources:` and dump files
+    /// feed entities by their names.
+    public var sources: [Source]?
+
+    /// The index of the entity named `name`.
+    public func entityIndex(named name: String) -> Int? {
+        entities.firstIndex { $0.name == name }
+    }
+
+    /// The entity named `name`.
+    public func entity(named name: String) -> Entity? {
+        entityIndex(named: name).map { entities[$0] }
+    }
+}
+
+/// An entity: one table of the seed.
+public struct Entity: Sendable {
+    /// The name as the app's model spells it (`ArticleComment`).
+    public var name: String
+    /// The table (`article_comment`).
+    public var table: String
+    /// What identifies a record.
+    public var identity: Identity
+    /// The attributes, in mapping order.
+    public var attributes: [Attribute]
+    /// The relationships, in mapping order.
+    public var relationships: [Relationship]
+    /// What happens when two occurrences of one identity disagree.
+    public var onConflict: ConflictPolicy
+    /// Whether a JSON `null` counts as a value when occurrences merge.
+    public var nulls: NullPolicy
+    /// Where the entity is declared.
+    public var location: SourceLocation
+
+    /// The index of the attribute named `name`.
+    public func attributeIndex(named name: String) -> Int? {
+        attributes.firstIndex { $0.name == name }
+    }
+
+    /// The index of the relationship named `name`.
+    public func relationshipIndex(named name: String) -> Int? {
+        relationships.firstIndex { $0.name == name }
+    }
+
+    /// The identity's attribute indexes; empty for `identity: none`.
+    public var identityAttributes: [Int] {
+        if case let .attributes(indexes) = identity { return indexes }
+        return []
+    }
+
+    /// The primary-key columns: the identity's, or `_pk` for `identity: none`.
+    public var primaryKeyColumns: [String] {
+        switch identity {
+        case let .attributes(indexes): return indexes.map { attributes[$0].column }
+        case .none: return [Entity.syntheticKeyColumn]
+        }
+    }
+
+    /// The synthetic `INTEGER PRIMARY KEY` of an entity with `identity: none`.
+    public static let syntheticKeyColumn = "_pk"
+}
+
+/// What identifies a record (MAPPING.md, Identity).
+public enum Identity: Sendable, Hashable {
+    /// These attributes, in order (RestKit's identification attributes).
+    case attributes([Int])
+    /// Every occurrence is a new row, keyed by `_pk` in source order.
+    case none
+}
+
+/// An attribute: one column.
+public struct Attribute: Sendable {
+    /// The name as the app's model spells it (`bodyText`).
+    public var name: String
+    /// The column (`body_text`).
+    public var column: String
+    /// The type, which fixes storage and coercion.
+    public var type: AttributeType
+    /// Where the value is in the record; `nil` reads the key that matches the name.
+    public var keyPath: KeyPath?
+    /// Missing or null is an error; the column is `NOT NULL`. Always true for identity attributes.
+    public var isRequired: Bool
+    /// The value used when the key is absent (not when it is null), already coerced.
+    public var defaultValue: SQLValue?
+    /// The accepted values (an enum), already coerced; `nil` accepts any.
+    public var allowedValues: [SQLValue]?
+    /// Values must be unique across the entity; a unique index.
+    public var isUnique: Bool
+    /// An index on the column.
+    public var isIndexed: Bool
+    /// Input format of a `date`.
+    public var dateFormat: DateFormat
+    /// Zone of a `date` written without an offset.
+    public var timeZone: TimeZone
+    /// How a `date` is stored.
+    public var dateStorage: DateStorage
+    /// Where the attribute is declared.
+    public var location: SourceLocation
+}
+
+/// The types of MAPPING.md's table, each with its storage and coercions.
+public enum AttributeType: String, Sendable, CaseIterable {
+    case integer, real, decimal, boolean, string, date, url, uuid, data, json
+}
+
+/// A relationship between two entities.
+public struct Relationship: Sendable {
+    /// The name as the app's model spells it (`assignedUser`).
+    public var name: String
+    /// The target entity's index in `Mapping.entities`.
+    public var target: Int
+    /// To-many.
+    public var isToMany: Bool
+    /// Where the value is in the record; `nil` reads the key that matches the name, then the
+    /// id conventions (`<name>_id`, `<singular>_ids`).
+    public var keyPath: KeyPath?
+    /// For a to-many: the index of the target's to-one relationship that points back; the link
+    /// is stored as that foreign key on the target's rows.
+    public var inverse: Int?
+    /// Keep the array's order: a `position` column in the join table, or `<inverse>_position`
+    /// on the children.
+    public var isOrdered: Bool
+    /// A to-one that must be present.
+    public var isRequired: Bool
+    /// What a reference to an identity that no record provides does.
+    public var onMissing: MissingPolicy
+    /// How the relationship is stored.
+    public var storage: RelationshipStorage
+    /// Where the relationship is declared.
+    public var location: SourceLocation
+}
+
+/// How a relationship is stored in the seed (MAPPING.md, Relationships: Storage).
+public enum RelationshipStorage: Sendable, Hashable {
+    /// A to-one: foreign-key columns on the owner's table, one per target identity column,
+    /// referencing the target's primary key.
+    case foreignKey(columns: [String])
+    /// A to-many with `inverse`: the inverse's foreign key on the target's rows, and the
+    /// position column there when ordered.
+    case inverse(positionColumn: String?)
+    /// A many-to-many: a join table.
+    case joinTable(JoinTable)
+}
+
+/// The join table of a many-to-many.
+public struct JoinTable: Sendable, Hashable {
+    /// `<owner table>_<snake_case relationship>`.
+    public var name: String
+    /// Columns referencing the owner's primary key.
+    public var ownerColumns: [String]
+    /// Columns referencing the target's primary key.
+    public var targetColumns: [String]
+    /// `position` (0-based) when ordered.
+    public var positionColumn: String?
+}
+
+/// A source: which dump files feed which entity, and where the records are in them.
+public struct Source: Sendable {
+    /// A glob relative to the dumps directory (`specs/page-*.json`).
+    public var path: String
+    /// The entity's index in `Mapping.entities`.
+    public var entity: Int
+    /// Where the records are inside each file; empty for the root.
+    public var keyPath: [String]
+    /// Where the source is declared.
+    public var location: SourceLocation
+
+    /// The format of a dump file, from its extension; `nil` for an extension seeder does not read.
+    public static func format(ofFile path: String) -> DumpFormat? {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".json") { return .json }
+        if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") { return .jsonLines }
+        return nil
+    }
+}
+
+/// How database names are made from the model's names.
+public enum NamingStyle: String, Sendable {
+    /// `ArticleComment` -> `article_comment`, `assignedUser` -> `assigned_user_id` (default).
+    case snakeCase = "snake_case"
+    /// Every name as written: `ArticleComment`, `assignedUserId`.
+    case asIs = "as_is"
+}
+
+/// How a `date` is stored (MAPPING.md, Dates).
+public enum DateStorage: String, Sendable, CaseIterable {
+    /// TEXT `2011-07-10T16:51:03.000Z`: UTC, millisecond precision.
+    case iso8601
+    /// REAL seconds since 1970.
+    case unixepoch
+    /// INTEGER milliseconds since 1970 (Android Room's usual converter).
+    case unixepochMilliseconds = "unixepoch_ms"
+    /// REAL seconds since 2001-01-01 (Core Data's).
+    case reference
+}
+
+/// The input format of a `date`.
+public enum DateFormat: Sendable, Hashable {
+    /// ISO 8601 and its common variants (the default).
+    case iso8601
+    /// Seconds since 1970, a number or numeric string.
+    case unix
+    /// Milliseconds since 1970.
+    case unixMilliseconds
+    /// A Unicode date pattern (`yyyy-MM-dd HH:mm:ss Z`).
+    case pattern(String)
+
+    /// The names a mapping may give besides a pattern.
+    public static let names = ["iso8601", "unix", "unix_ms"]
+}
+
+/// What a conflict between two occurrences of one identity does (`onConflict:`).
+public enum ConflictPolicy: String, Sendable, CaseIterable {
+    /// The build fails (default).
+    case error
+    /// The first occurrence in source order wins; the report counts what was overridden.
+    case first
+    /// The last occurrence in source order wins.
+    case last
+}
+
+/// Whether a JSON `null` is a value when occurrences merge (`nulls:`).
+public enum NullPolicy: String, Sendable, CaseIterable {
+    /// Null is a value: null here and `"x"` there conflict (default).
+    case value
+    /// Null is treated like a missing key.
+    case absent
+}
+
+/// What a reference to an identity that no record provides does (`onMissing:`).
+public enum MissingPolicy: String, Sendable, CaseIterable {
+    /// The build fails (default).
+    case error
+    /// The link is dropped and counted.
+    case null
+}
