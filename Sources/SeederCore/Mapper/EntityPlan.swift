@@ -1,0 +1,137 @@
+/// A record's members (as node indexes of their keys) and, per slot, the member it feeds.
+struct MemberLayout {
+    let value: JSONValue
+    /// Tape index of each member's key; the value follows it.
+    var keys: [Int] = []
+    /// Per slot of the entity's plan: the ordinal of the member it reads, or -1.
+    var slotMembers: [Int] = []
+
+    init(value: JSONValue) {
+        self.value = value
+        let nodes = value.document.nodes
+        var key = value.index + 1
+        let end = Int(nodes[value.index].end)
+        keys.reserveCapacity(16)
+        while key < end {
+            keys.append(key)
+            key = Int(nodes[key + 1].end)
+        }
+    }
+
+    /// The member a slot reads, if any.
+    func member(_ slot: Int) -> (key: JSONValue, value: JSONValue)? {
+        let ordinal = slotMembers[slot]
+        guard ordinal >= 0 else { return nil }
+        return (JSONValue(document: value.document, index: keys[ordinal]), JSONValue(document: value.document, index: keys[ordinal] + 1))
+    }
+
+    /// A member key's raw text (escapes as written).
+    func withKeyBytes<R>(_ ordinal: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        JSONValue(document: value.document, index: keys[ordinal]).withBytes(body)
+    }
+}
+
+/// How one entity's records are read by name (MAPPING.md, Names and keys): which JSON key feeds
+/// which attribute or relationship, resolved once per key layout and cached, since consecutive
+/// records of a dump almost always have the same keys in the same order.
+struct EntityPlan {
+    /// Per attribute: its slot when it reads by name; `nil` when it has a key path.
+    var attributeSlots: [Int?] = []
+    /// Per relationship: its name's slot and its id convention's slot (`user_id`, `product_ids`).
+    var relationshipSlots: [(name: Int?, convention: Int?)] = []
+    private var slotCount = 0
+    private var exact: [String: Int] = [:]
+    private var loose: [String: [Int]] = [:]
+    private var conventionSlots: Set<Int> = []
+    /// First keys of key paths: such keys count as mapped.
+    private var claimed: Set<String> = []
+
+    private var cachedKeyBytes: [UInt8] = []
+    private var cachedKeyEnds: [Int] = []
+    private(set) var cachedSlotMembers: [Int] = []
+    private var hasCache = false
+
+    init(entity: Entity, mapping: Mapping) {
+        func addSlot(name: String?, lookup: String) -> Int {
+            let slot = slotCount
+            slotCount += 1
+            if let name { exact[name] = slot }
+            loose[lookup, default: []].append(slot)
+            return slot
+        }
+        for attribute in entity.attributes {
+            if let keyPath = attribute.keyPath {
+                attributeSlots.append(nil)
+                if let first = keyPath.keys.first { claimed.insert(first) }
+            } else {
+                attributeSlots.append(addSlot(name: attribute.name, lookup: Naming.lookupKey(attribute.name)))
+            }
+        }
+        for relationship in entity.relationships {
+            if let keyPath = relationship.keyPath {
+                relationshipSlots.append((nil, nil))
+                if let first = keyPath.keys.first { claimed.insert(first) }
+                continue
+            }
+            let name = addSlot(name: relationship.name, lookup: Naming.lookupKey(relationship.name))
+            let stem = relationship.isToMany ? Naming.singular(relationship.name) + "ids" : relationship.name + "id"
+            let convention = addSlot(name: nil, lookup: Naming.lookupKey(stem))
+            conventionSlots.insert(convention)
+            relationshipSlots.append((name, convention))
+        }
+    }
+
+    /// `true` when the record's keys are byte for byte those of the cached layout.
+    func matchesCachedLayout(_ layout: MemberLayout) -> Bool {
+        guard hasCache, layout.keys.count == cachedKeyEnds.count else { return false }
+        var start = 0
+        for ordinal in layout.keys.indices {
+            let end = cachedKeyEnds[ordinal]
+            let same = layout.withKeyBytes(ordinal) { bytes in
+                bytes.count == end - start && cachedKeyBytes.withUnsafeBufferPointer { cached in
+                    bytes.elementsEqual(UnsafeBufferPointer(rebasing: cached[start..<end]))
+                }
+            }
+            guard same else { return false }
+            start = end
+        }
+        return true
+    }
+
+    /// Resolves which member each slot reads (an exact name beats a match that ignores case and
+    /// underscores; the first match wins among equals), caches it, and returns the keys nothing reads.
+    mutating func resolveLayout(_ layout: MemberLayout) -> Set<String> {
+        var exactMatch = [Int](repeating: -1, count: slotCount)
+        var looseMatch = [Int](repeating: -1, count: slotCount)
+        var names: [String] = []
+        cachedKeyBytes.removeAll(keepingCapacity: true)
+        cachedKeyEnds.removeAll(keepingCapacity: true)
+        for ordinal in layout.keys.indices {
+            let key = JSONValue(document: layout.value.document, index: layout.keys[ordinal])
+            let name = key.string ?? ""
+            names.append(name)
+            layout.withKeyBytes(ordinal) { cachedKeyBytes.append(contentsOf: $0) }
+            cachedKeyEnds.append(cachedKeyBytes.count)
+            if let slot = exact[name], exactMatch[slot] < 0 { exactMatch[slot] = ordinal }
+            for slot in loose[Naming.lookupKey(name)] ?? [] where looseMatch[slot] < 0 {
+                looseMatch[slot] = ordinal
+            }
+        }
+        cachedSlotMembers = (0..<slotCount).map { exactMatch[$0] >= 0 ? exactMatch[$0] : looseMatch[$0] }
+        hasCache = true
+        var used = Set<Int>()
+        for slot in 0..<slotCount where cachedSlotMembers[slot] >= 0 && !conventionSlots.contains(slot) {
+            used.insert(cachedSlotMembers[slot])
+        }
+        for (name, convention) in relationshipSlots {
+            if let name, let convention, cachedSlotMembers[name] < 0, cachedSlotMembers[convention] >= 0 {
+                used.insert(cachedSlotMembers[convention])
+            }
+        }
+        var unmapped = Set<String>()
+        for (ordinal, name) in names.enumerated() where !used.contains(ordinal) && !claimed.contains(name) {
+            unmapped.insert(name)
+        }
+        return unmapped
+    }
+}

@@ -1,0 +1,346 @@
+/// Maps JSON records to `Record`s with a validated `Mapping` (MAPPING.md): names and key paths,
+/// collection operators, types and coercion, identity, embedded records and identity references.
+///
+///     let mapper = Mapper(mapping: mapping)
+///     let records = mapper.records(from: value, entity: user, file: "users.json", diagnostics: sink)
+///
+/// A record's embedded records come after it, in document order (pre-order), and its links
+/// name them by their index in the returned batch. Every problem is a diagnostic with the
+/// value's file offset and JSON Pointer; mapping goes on after a problem, so that one run reports
+/// them all. Not thread-safe: use one mapper per thread.
+public final class Mapper {
+    /// The mapping records are made with.
+    public let mapping: Mapping
+    private let coercion = Coercion()
+    private var plans: [EntityPlan]
+    private var unmapped: [Set<String>]
+
+    /// A mapper for `mapping`.
+    public init(mapping: Mapping) {
+        self.mapping = mapping
+        self.plans = mapping.entities.map { EntityPlan(entity: $0, mapping: mapping) }
+        self.unmapped = mapping.entities.map { _ in [] }
+    }
+
+    /// The JSON keys seen in an entity's records that no attribute or relationship reads, sorted.
+    public func unmappedKeys(of entity: Int) -> [String] {
+        unmapped[entity].sorted()
+    }
+
+    /// Maps one JSON record of `entity`, and every record embedded in it.
+    public func records(from value: JSONValue, entity: Int, file: String, diagnostics: DiagnosticSink) -> [Record] {
+        let origin = Record.Origin(file: file, offset: value.fileOffset, pointer: value.pointer)
+        guard let tree = map(value, entity: entity, origin: origin, diagnostics: diagnostics) else { return [] }
+        var batch: [Record] = []
+        flatten(tree, into: &batch)
+        return batch
+    }
+
+    // MARK: One record
+
+    /// A record and the records embedded in it, before flattening.
+    private struct Mapped {
+        /// `nil` when the record's identity could not be read (its children still count).
+        var record: Record?
+        var children: [Mapped]
+    }
+
+    /// Flattens pre-order; returns the record's index in the batch, `nil` if it was dropped.
+    @discardableResult
+    private func flatten(_ mapped: Mapped, into batch: inout [Record]) -> Int? {
+        let index = batch.count
+        if let record = mapped.record { batch.append(record) }
+        var childIndexes: [Int?] = []
+        for child in mapped.children { childIndexes.append(flatten(child, into: &batch)) }
+        guard var record = mapped.record else { return nil }
+        if !mapped.children.isEmpty {
+            record.links = record.links.map { link in
+                switch link {
+                case let .one(.embedded(child)):
+                    return childIndexes[child].map { .one(.embedded($0)) } ?? .absent
+                case let .many(targets):
+                    return .many(targets.compactMap { target in
+                        if case let .embedded(child) = target { return childIndexes[child].map(RecordReference.embedded) }
+                        return target
+                    })
+                default:
+                    return link
+                }
+            }
+            batch[index] = record
+        }
+        return index
+    }
+
+    private func map(_ value: JSONValue, entity index: Int, origin: Record.Origin, diagnostics: DiagnosticSink) -> Mapped? {
+        let entity = mapping.entities[index]
+        guard value.kind == .object else {
+            diagnostics.error("\(entity.name): expected an object, found \(describeKind(value.kind))",
+                              at: SourceLocation(file: origin.file, offset: value.fileOffset), jsonPath: value.pointer.description)
+            return nil
+        }
+        let members = layout(of: value, entity: index)
+        var context = RecordContext(entity: entity, origin: origin, diagnostics: diagnostics)
+
+        // Attributes first: the identity names the record in later messages.
+        var fields: [Record.Field] = []
+        fields.reserveCapacity(entity.attributes.count)
+        for (attributeIndex, attribute) in entity.attributes.enumerated() {
+            let reached = reach(attribute.keyPath, slot: plans[index].attributeSlots[attributeIndex], in: value, members: members, context: context)
+            fields.append(field(reached, attribute: attribute, entity: entity, context: context))
+        }
+        var identity: IdentityKey?
+        if case let .attributes(identityAttributes) = entity.identity {
+            identity = self.identity(fields, identityAttributes, entity: entity, context: context)
+            if identity == nil { context.droppedIdentity = true }
+            context.identity = identity
+        }
+
+        var links: [Link] = []
+        var children: [Mapped] = []
+        links.reserveCapacity(entity.relationships.count)
+        for (relationshipIndex, relationship) in entity.relationships.enumerated() {
+            let slot = plans[index].relationshipSlots[relationshipIndex]
+            var reached = reach(relationship.keyPath, slot: slot.name, in: value, members: members, context: context)
+            var key = slot.name.flatMap { members.member($0)?.key }
+            if case .absent = reached, relationship.keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
+                reached = .json(member.value)
+                key = member.key
+            }
+            links.append(link(reached, key: key, relationship: relationship, children: &children, context: context))
+        }
+        guard !context.droppedIdentity else { return Mapped(record: nil, children: children) }
+        return Mapped(record: Record(entity: index, identity: identity, fields: fields, links: links, origin: origin), children: children)
+    }
+
+    /// What a record's members feed, with the names resolved once per key layout.
+    private func layout(of value: JSONValue, entity: Int) -> MemberLayout {
+        var members = MemberLayout(value: value)
+        if !plans[entity].matchesCachedLayout(members) {
+            let unmappedHere = plans[entity].resolveLayout(members)
+            if !unmappedHere.isEmpty { unmapped[entity].formUnion(unmappedHere) }
+        }
+        members.slotMembers = plans[entity].cachedSlotMembers
+        return members
+    }
+
+    /// The value an attribute or relationship reads: its key path, or its name's member.
+    private func reach(_ keyPath: KeyPath?, slot: Int?, in value: JSONValue, members: MemberLayout, context: RecordContext) -> MappedValue {
+        if let keyPath {
+            do {
+                return try keyPath.evaluate(on: value)
+            } catch {
+                context.error("'\(keyPath)' \(error.message)", at: error.value ?? value)
+                return .absent
+            }
+        }
+        guard let slot, let member = members.member(slot) else { return .absent }
+        return .json(member.value)
+    }
+
+    private func field(_ reached: MappedValue, attribute: Attribute, entity: Entity, context: RecordContext) -> Record.Field {
+        let offset = reached.fileOffset ?? context.origin.offset
+        if case .absent = reached { return Record.Field(value: .absent, offset: offset) }
+        if reached.isNull {
+            if entity.nulls == .absent { return Record.Field(value: .absent, offset: offset) }
+            if attribute.isRequired {
+                context.error("'\(attribute.name)' is null, but it is required", at: reached.jsonValue, offset: offset)
+                return Record.Field(value: .absent, offset: offset)
+            }
+            return Record.Field(value: .value(.null), offset: offset)
+        }
+        do {
+            let value = try coercion.coerce(reached, to: attribute)
+            if let allowed = attribute.allowedValues, !allowed.contains(value) {
+                let accepted = allowed.map(\.description).joined(separator: ", ")
+                context.error("'\(attribute.name)' is \(value), expected one of \(accepted)", at: reached.jsonValue, offset: offset)
+                return Record.Field(value: .absent, offset: offset)
+            }
+            return Record.Field(value: .value(value), offset: offset)
+        } catch {
+            context.error("'\(attribute.name)' \(error.message)", at: reached.jsonValue, offset: offset)
+            return Record.Field(value: .absent, offset: offset)
+        }
+    }
+
+    private func identity(_ fields: [Record.Field], _ attributes: [Int], entity: Entity, context: RecordContext) -> IdentityKey? {
+        var values: [SQLValue] = []
+        values.reserveCapacity(attributes.count)
+        for attribute in attributes {
+            guard case let .value(value) = fields[attribute].value, value != .null else {
+                // A coercion error was already reported for the value; report only what is missing.
+                if case .absent = fields[attribute].value, !context.reportedAttribute(entity.attributes[attribute].name) {
+                    context.error("missing identity attribute '\(entity.attributes[attribute].name)'", at: nil, offset: context.origin.offset)
+                }
+                return nil
+            }
+            values.append(value)
+        }
+        return IdentityKey(values)
+    }
+
+    // MARK: Relationships
+
+    private func link(_ reached: MappedValue, key: JSONValue?, relationship: Relationship, children: inout [Mapped], context: RecordContext) -> Link {
+        switch reached {
+        case .absent: return .absent
+        case .null: return .null
+        case .number:
+            return .one(reference(reached, relationship: relationship, context: context) ?? .identity(IdentityKey([]), offset: context.origin.offset))
+        case let .list(items):
+            guard relationship.isToMany else {
+                context.error("'\(relationship.name)' is a to-one, but its key path reaches a list", at: nil, offset: context.origin.offset)
+                return .absent
+            }
+            return .many(items.compactMap { target(for: $0, relationship: relationship, pointerBase: nil, children: &children, context: context) })
+        case let .json(value):
+            if value.isNull { return .null }
+            let base = key.map { context.origin.pointer.appending(.key($0.string ?? "")) }
+            if relationship.isToMany {
+                guard value.kind == .array else {
+                    context.error("'\(relationship.name)' is a to-many; expected an array, found \(describeKind(value.kind))", at: value)
+                    return .absent
+                }
+                var targets: [RecordReference] = []
+                for (position, element) in value.elements.enumerated() where !element.isNull {
+                    if let target = target(for: .json(element), relationship: relationship, pointerBase: base?.appending(.index(position)),
+                                           children: &children, context: context) {
+                        targets.append(target)
+                    }
+                }
+                return .many(targets)
+            }
+            return target(for: reached, relationship: relationship, pointerBase: base, children: &children, context: context).map(Link.one) ?? .absent
+        }
+    }
+
+    /// One target: an embedded record (mapped now) or an identity reference.
+    private func target(
+        for item: MappedValue, relationship: Relationship, pointerBase: JSONPointer?, children: inout [Mapped], context: RecordContext
+    ) -> RecordReference? {
+        guard case let .json(value) = item, value.kind == .object, !isIdentityStub(value, target: relationship.target) else {
+            if item.isNull { return nil }
+            if case .absent = item { return nil }
+            return reference(item, relationship: relationship, context: context)
+        }
+        let origin = Record.Origin(file: context.origin.file, offset: value.fileOffset, pointer: pointerBase ?? value.pointer)
+        guard let child = map(value, entity: relationship.target, origin: origin, diagnostics: context.diagnostics) else { return nil }
+        children.append(child)
+        return child.record == nil ? nil : .embedded(children.count - 1)
+    }
+
+    /// An identity reference from a scalar, an array in identity order, or an object holding
+    /// only the target's identity keys.
+    private func reference(_ item: MappedValue, relationship: Relationship, context: RecordContext) -> RecordReference? {
+        let target = mapping.entities[relationship.target]
+        let identity = target.identityAttributes
+        let json = item.jsonValue
+        let offset = item.fileOffset ?? context.origin.offset
+        guard !identity.isEmpty else {
+            context.error("'\(relationship.name)' refers to \(target.name) by id, but \(target.name) has 'identity: none': it can only be embedded",
+                          at: json, offset: offset)
+            return nil
+        }
+        var parts: [MappedValue]
+        if let json, json.kind == .array {
+            parts = json.elements.map { .json($0) }
+        } else if let json, json.kind == .object {
+            parts = identity.map { attribute in
+                let name = target.attributes[attribute].name
+                let member = json.members.first { Naming.lookupKey($0.key.string ?? "") == Naming.lookupKey(name) }
+                return member.map { .json($0.value) } ?? .absent
+            }
+        } else {
+            parts = [item]
+        }
+        guard parts.count == identity.count else {
+            let names = identity.map { target.attributes[$0].name }.joined(separator: ", ")
+            context.error("'\(relationship.name)' is \(json.map(describe) ?? "a list"), expected \(identity.count == 1 ? "an id" : "(\(names))") of \(target.name)",
+                          at: json, offset: offset)
+            return nil
+        }
+        var values: [SQLValue] = []
+        for (part, attribute) in zip(parts, identity) {
+            do throws(CoercionFailure) {
+                let value = try coercion.coerce(part, to: target.attributes[attribute])
+                guard value != .null else { throw CoercionFailure(message: "is null") }
+                values.append(value)
+            } catch {
+                context.error("'\(relationship.name)' \(error.message) (an id of \(target.name))", at: part.jsonValue ?? json, offset: offset)
+                return nil
+            }
+        }
+        return .identity(IdentityKey(values), offset: offset)
+    }
+
+    /// `true` for an object whose only members are the target's identity keys: `{"id": 5}`
+    /// refers to a record rather than making one (so a dangling one is caught).
+    private func isIdentityStub(_ value: JSONValue, target: Int) -> Bool {
+        let entity = mapping.entities[target]
+        let identity = entity.identityAttributes
+        guard !identity.isEmpty else { return false }
+        var count = 0
+        for (key, _) in value.members {
+            count += 1
+            guard count <= identity.count else { return false }
+            let name = Naming.lookupKey(key.string ?? "")
+            guard identity.contains(where: { Naming.lookupKey(entity.attributes[$0].keyPath?.keys.first ?? entity.attributes[$0].name) == name }) else {
+                return false
+            }
+        }
+        return count == identity.count
+    }
+}
+
+/// The per-record state messages need: who the record is and where.
+private final class RecordContext {
+    let entity: Entity
+    let origin: Record.Origin
+    let diagnostics: DiagnosticSink
+    var identity: IdentityKey?
+    var droppedIdentity = false
+    private var reported: Set<String> = []
+
+    init(entity: Entity, origin: Record.Origin, diagnostics: DiagnosticSink) {
+        self.entity = entity
+        self.origin = origin
+        self.diagnostics = diagnostics
+    }
+
+    /// `Task 7`, or `Task` before the identity is known.
+    var label: String { identity.map { "\(entity.name) \($0)" } ?? entity.name }
+
+    func error(_ message: String, at value: JSONValue?, offset: Int? = nil) {
+        if let name = message.firstQuoted { reported.insert(name) }
+        let fileOffset = value?.fileOffset ?? offset ?? origin.offset
+        let pointer = value.map { $0.pointer.description } ?? origin.pointer.description
+        diagnostics.error("\(label): \(message)", at: SourceLocation(file: origin.file, offset: fileOffset), jsonPath: pointer)
+    }
+
+    func error(_ message: String, at value: JSONValue) {
+        error(message, at: Optional(value))
+    }
+
+    func reportedAttribute(_ name: String) -> Bool { reported.contains(name) }
+}
+
+extension MappedValue {
+    /// The JSON value reached, if it is one.
+    var jsonValue: JSONValue? {
+        if case let .json(value) = self { return value }
+        return nil
+    }
+
+    /// Where the value stands, if it is a JSON value.
+    var fileOffset: Int? { jsonValue?.fileOffset }
+}
+
+extension String {
+    /// The text between the first pair of single quotes (`'name' is ...` -> `name`).
+    var firstQuoted: String? {
+        guard let open = firstIndex(of: "'") else { return nil }
+        let rest = self[index(after: open)...]
+        guard let close = rest.firstIndex(of: "'") else { return nil }
+        return String(rest[..<close])
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+
+/// Document-wide settings an entity or attribute inherits.
+struct EntityDefaults {
+    var dates: DateStorage
+    var timeZone: TimeZone
+    var onConflict: ConflictPolicy
+    var nulls: NullPolicy
+    var naming: NamingStyle
+}
+
+/// An entity as declared, before targets, inverses and names are resolved.
+struct EntityDraft {
+    var name: String
+    var nameNode: YAMLNode
+    var table: (name: String, node: YAMLNode)?
+    var identityNode: YAMLNode?
+    var attributes: [AttributeDraft] = []
+    var relationships: [RelationshipDraft] = []
+    var onConflict: ConflictPolicy
+    var nulls: NullPolicy
+}
+
+/// An attribute as declared: the attribute with its name's node and its `column:` node.
+struct AttributeDraft {
+    var attribute: Attribute
+    var nameNode: YAMLNode
+    var column: (name: String, node: YAMLNode)?
+}
+
+/// A relationship as declared, before its target and inverse are resolved.
+struct RelationshipDraft {
+    var name: String
+    var nameNode: YAMLNode
+    var target: (name: String, node: YAMLNode)?
+    var isToMany = false
+    var keyPath: KeyPath?
+    var inverse: (name: String, node: YAMLNode)?
+    var isOrdered = false
+    var isRequired = false
+    var onMissing = MissingPolicy.error
+    var column: (name: String, node: YAMLNode)?
+}
+
+extension LoadContext {
+    mutating func entities(_ node: YAMLNode, defaults: EntityDefaults) -> [EntityDraft] {
+        guard let pairs = node.pairs else {
+            error("'entities' must be a mapping from entity names to their descriptions, found \(node.kindDescription)", at: node)
+            return []
+        }
+        if pairs.isEmpty { error("'entities' is empty; a mapping declares at least one entity", at: node) }
+        // Names first, so that relationships may point forward.
+        entityNames = pairs.compactMap(\.key.scalar)
+        var drafts: [EntityDraft] = []
+        for (nameNode, definition) in pairs {
+            guard let name = nameNode.scalar, identifier(name, what: "entity name", at: nameNode) else { continue }
+            if let draft = entity(name: name, nameNode: nameNode, definition: definition, defaults: defaults) {
+                drafts.append(draft)
+            }
+        }
+        return drafts
+    }
+
+    private func entity(name: String, nameNode: YAMLNode, definition: YAMLNode, defaults: EntityDefaults) -> EntityDraft? {
+        guard let fields = fields(of: definition, allowed: MappingLoader.Keys.entity, in: "entity '\(name)'") else { return nil }
+        var draft = EntityDraft(
+            name: name, nameNode: nameNode, identityNode: fields["identity"]?.value,
+            onConflict: fields["onConflict"].flatMap { choice($0.value, key: "onConflict", ConflictPolicy.self, all: ConflictPolicy.allCases) } ?? defaults.onConflict,
+            nulls: fields["nulls"].flatMap { choice($0.value, key: "nulls", NullPolicy.self, all: NullPolicy.allCases) } ?? defaults.nulls)
+        if let table = fields["table"], let text = string(table.value, key: "table"),
+           identifier(text, what: "table name", at: table.value) {
+            draft.table = (text, table.value)
+        }
+        if let search = fields["search"] { notYetSupported("search", at: search.key) }
+        if let attributes = fields["attributes"] {
+            if let pairs = attributes.value.pairs {
+                for (attributeName, spec) in pairs {
+                    if let attribute = attribute(attributeName, spec, entity: name, defaults: defaults) {
+                        draft.attributes.append(attribute)
+                    }
+                }
+            } else {
+                error("'attributes' of entity '\(name)' must be a mapping from names to types, found \(attributes.value.kindDescription)", at: attributes.value)
+            }
+        }
+        if let relationships = fields["relationships"] {
+            if let pairs = relationships.value.pairs {
+                for (relationshipName, spec) in pairs {
+                    if let relationship = relationship(relationshipName, spec, entity: name) {
+                        draft.relationships.append(relationship)
+                    }
+                }
+            } else {
+                error("'relationships' of entity '\(name)' must be a mapping, found \(relationships.value.kindDescription)", at: relationships.value)
+            }
+        }
+        return draft
+    }
+
+    // MARK: Attributes
+
+    private func attribute(_ nameNode: YAMLNode, _ spec: YAMLNode, entity: String, defaults: EntityDefaults) -> AttributeDraft? {
+        guard let name = nameNode.scalar, identifier(name, what: "attribute name", at: nameNode) else { return nil }
+        var attribute = Attribute(
+            name: name, column: name, type: .string, keyPath: nil, isRequired: false, defaultValue: nil, allowedValues: nil,
+            isUnique: false, isIndexed: false, dateFormat: .iso8601, timeZone: defaults.timeZone,
+            dateStorage: defaults.dates, location: nameNode.location)
+        if spec.scalar != nil {
+            guard let type = type(spec, attribute: name) else { return nil }
+            attribute.type = type
+            return AttributeDraft(attribute: attribute, nameNode: nameNode)
+        }
+        guard let fields = fields(of: spec, allowed: MappingLoader.Keys.attribute, in: "attribute '\(entity).\(name)'") else { return nil }
+        guard let typeNode = fields["type"] else {
+            error("attribute '\(entity).\(name)' needs a 'type' (\(list(AttributeType.allCases.map(\.rawValue))))", at: nameNode)
+            return nil
+        }
+        guard let type = type(typeNode.value, attribute: name) else { return nil }
+        attribute.type = type
+        var draft = AttributeDraft(attribute: attribute, nameNode: nameNode)
+        if let from = fields["from"] { draft.attribute.keyPath = keyPath(from.value, key: "from") }
+        if let node = fields["required"] { draft.attribute.isRequired = boolean(node.value, key: "required") ?? false }
+        if let node = fields["unique"] { draft.attribute.isUnique = boolean(node.value, key: "unique") ?? false }
+        if let node = fields["index"] { draft.attribute.isIndexed = boolean(node.value, key: "index") ?? false }
+        if let node = fields["column"], let column = string(node.value, key: "column"),
+           identifier(column, what: "column name", at: node.value) {
+            draft.column = (column, node.value)
+        }
+        for key in ["format", "timeZone", "storage"] where type != .date {
+            if let node = fields[key] { error("'\(key)' applies only to date attributes; '\(name)' is \(type.rawValue)", at: node.key) }
+        }
+        if type == .date {
+            if let node = fields["format"] { draft.attribute.dateFormat = dateFormat(node.value) ?? .iso8601 }
+            if let node = fields["timeZone"] { draft.attribute.timeZone = zone(node.value) ?? defaults.timeZone }
+            if let node = fields["storage"] {
+                draft.attribute.dateStorage = choice(node.value, key: "storage", DateStorage.self, all: DateStorage.allCases) ?? defaults.dates
+            }
+        }
+        // Coerced last: `default` and `values` follow the attribute's type, format and zone.
+        if let node = fields["values"] {
+            if let items = node.value.items, !items.isEmpty {
+                let values = items.compactMap { coerce($0, to: draft.attribute, key: "values") }
+                if values.count == items.count { draft.attribute.allowedValues = values }
+            } else {
+                error("'values' must be a non-empty list of accepted values", at: node.value)
+            }
+        }
+        if let node = fields["default"], let value = coerce(node.value, to: draft.attribute, key: "default") {
+            if let allowed = draft.attribute.allowedValues, !allowed.contains(value) {
+                error("'default' \(value) is not one of 'values'", at: node.value)
+            }
+            draft.attribute.defaultValue = value
+        }
+        return draft
+    }
+
+    private func type(_ node: YAMLNode, attribute: String) -> AttributeType? {
+        guard let text = node.scalar else {
+            error("the type of '\(attribute)' must be a type name, found \(node.kindDescription)", at: node)
+            return nil
+        }
+        if let type = AttributeType(rawValue: text) { return type }
+        let suggestion = closestMatch(to: text, in: AttributeType.allCases.map(\.rawValue)).map { " (did you mean '\($0)'?)" } ?? ""
+        error("unknown type '\(text)' for '\(attribute)'\(suggestion); expected \(list(AttributeType.allCases.map(\.rawValue)))", at: node)
+        return nil
+    }
+
+    private func dateFormat(_ node: YAMLNode) -> DateFormat? {
+        guard let text = string(node, key: "format") else { return nil }
+        switch text {
+        case "iso8601": return .iso8601
+        case "unix": return .unix
+        case "unix_ms": return .unixMilliseconds
+        default:
+            guard text.contains(where: { "yMdHhmsSaEZXx".contains($0) }) else {
+                let suggestion = closestMatch(to: text, in: DateFormat.names).map { " (did you mean '\($0)'?)" } ?? ""
+                error("unknown date format '\(text)'\(suggestion); expected iso8601, unix, unix_ms or a Unicode date pattern such as 'yyyy-MM-dd HH:mm:ss Z'", at: node)
+                return nil
+            }
+            return .pattern(text)
+        }
+    }
+
+    /// A YAML value coerced as a dump value of the attribute would be.
+    private func coerce(_ node: YAMLNode, to attribute: Attribute, key: String) -> SQLValue? {
+        guard let text = node.jsonText(), let document = try? JSONDocument(parsing: text) else {
+            error("'\(key)' holds a value JSON cannot write, found \(node.kindDescription)", at: node)
+            return nil
+        }
+        do {
+            let value = try Coercion().coerce(document.root, to: attribute)
+            if value == .null {
+                error("'\(key)' cannot be null", at: node)
+                return nil
+            }
+            return value
+        } catch {
+            self.error("'\(key)' \(error.message)", at: node)
+            return nil
+        }
+    }
+
+    // MARK: Relationships
+
+    private func relationship(_ nameNode: YAMLNode, _ spec: YAMLNode, entity: String) -> RelationshipDraft? {
+        guard let name = nameNode.scalar, identifier(name, what: "relationship name", at: nameNode) else { return nil }
+        guard let fields = fields(of: spec, allowed: MappingLoader.Keys.relationship, in: "relationship '\(entity).\(name)'") else {
+            return nil
+        }
+        var draft = RelationshipDraft(name: name, nameNode: nameNode)
+        if let to = fields["to"] {
+            if to.value.pairs != nil {
+                error("a dynamic target ('to: { by: ... }', polymorphism) is not supported yet by this version of seeder", at: to.value)
+            } else if let target = string(to.value, key: "to") {
+                draft.target = (target, to.value)
+            }
+        } else {
+            error("relationship '\(entity).\(name)' needs 'to' (the target entity)", at: nameNode)
+        }
+        if let node = fields["many"] { draft.isToMany = boolean(node.value, key: "many") ?? false }
+        if let node = fields["from"] { draft.keyPath = keyPath(node.value, key: "from") }
+        if let node = fields["inverse"], let inverse = string(node.value, key: "inverse") { draft.inverse = (inverse, node.value) }
+        if let node = fields["ordered"] { draft.isOrdered = boolean(node.value, key: "ordered") ?? false }
+        if let node = fields["required"] { draft.isRequired = boolean(node.value, key: "required") ?? false }
+        if let node = fields["onMissing"] {
+            draft.onMissing = choice(node.value, key: "onMissing", MissingPolicy.self, all: MissingPolicy.allCases) ?? .error
+        }
+        if let node = fields["column"], let column = string(node.value, key: "column"), identifier(column, what: "column name", at: node.value) {
+            draft.column = (column, node.value)
+        }
+        if let node = fields["keyedBy"] { notYetSupported("keyedBy", at: node.key) }
+        let kind = draft.isToMany ? "a to-many" : "a to-one"
+        if !draft.isToMany {
+            if let inverse = fields["inverse"] { error("'inverse' applies only to a to-many relationship; '\(name)' is \(kind)", at: inverse.key) }
+            if let ordered = fields["ordered"] { error("'ordered' applies only to a to-many relationship; '\(name)' is \(kind)", at: ordered.key) }
+        } else {
+            if let required = fields["required"] { error("'required' applies only to a to-one relationship; '\(name)' is \(kind)", at: required.key) }
+            if let column = fields["column"] { error("'column' applies only to a to-one relationship; '\(name)' is \(kind)", at: column.key) }
+        }
+        return draft
+    }
+}

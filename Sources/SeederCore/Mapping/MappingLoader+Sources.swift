@@ -1,0 +1,64 @@
+/// Sources: which dump files feed which entity (MAPPING.md, Sources).
+extension LoadContext {
+    func sources(_ node: YAMLNode, entities: [Entity]) -> [Source] {
+        guard let items = node.items else {
+            error("'sources' must be a list of sources, found \(node.kindDescription)", at: node)
+            return []
+        }
+        var sources: [Source] = []
+        for item in items {
+            guard let fields = fields(of: item, allowed: MappingLoader.Keys.source, in: "a source") else { continue }
+            guard let pathNode = fields["path"] else {
+                error("a source needs 'path' (a glob relative to the dumps directory)", at: item)
+                continue
+            }
+            guard let entityNode = fields["entity"] else {
+                error("a source needs 'entity' (the entity its records are)", at: item)
+                continue
+            }
+            if let keyedBy = fields["keyedBy"] { notYetSupported("keyedBy", at: keyedBy.key) }
+            guard let path = string(pathNode.value, key: "path"), checkGlob(path, at: pathNode.value) else { continue }
+            if entityNode.value.pairs != nil {
+                error("a dynamic entity ('entity: { by: ... }', polymorphism) is not supported yet by this version of seeder", at: entityNode.value)
+                continue
+            }
+            guard let entityName = string(entityNode.value, key: "entity") else { continue }
+            guard let entity = entities.firstIndex(where: { $0.name == entityName }) else {
+                if entityNames.contains(entityName) { continue }  // declared, but with errors of its own
+                let suggestion = closestMatch(to: entityName, in: entities.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+                error("unknown entity '\(entityName)' in 'entity'\(suggestion)", at: entityNode.value)
+                continue
+            }
+            var keyPath: [String] = []
+            if let node = fields["keyPath"] {
+                guard let path = self.keyPath(node.value, key: "keyPath", allowOperators: false) else { continue }
+                keyPath = path.keys
+            }
+            sources.append(Source(path: path, entity: entity, keyPath: keyPath, location: item.location))
+        }
+        return sources
+    }
+
+    /// A glob must stay inside the dumps directory and name a format seeder reads.
+    private func checkGlob(_ path: String, at node: YAMLNode) -> Bool {
+        if path.isEmpty || path.hasPrefix("/") || path.hasPrefix("~") {
+            error("source path '\(path)' must be relative to the dumps directory", at: node)
+            return false
+        }
+        if path.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
+            error("source path '\(path)' leaves the dumps directory ('..')", at: node)
+            return false
+        }
+        let last = path.split(separator: "/").last.map(String.init) ?? path
+        if last.lowercased().hasSuffix(".gz") {
+            error("gzipped dumps ('.gz') are not supported yet by this version of seeder", at: node)
+            return false
+        }
+        let isPattern = last.contains { "*?[".contains($0) }
+        if Source.format(ofFile: last) == nil, !(isPattern && !last.contains(".")), !last.hasSuffix("*") {
+            error("source path '\(path)' is not a dump seeder reads: .json, .jsonl or .ndjson", at: node)
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import Yams
+
+/// Turns a mapping file's YAML into a validated `Mapping` (MAPPING.md), reporting every problem
+/// at its node, all of them in one run, before any dump is read.
+///
+///     let diagnostics = DiagnosticSink()
+///     if let mapping = MappingLoader().load(yaml: text, file: "mapping.yaml", diagnostics: diagnostics) {
+///         print(mapping.entities.map(\.table))
+///     }
+///
+/// Stages: YAML text -> Yams nodes (with marks) -> entities and attributes -> identities,
+/// relationship targets and inverses -> database names and their collisions -> sources.
+public struct MappingLoader {
+    /// The mapping format this seeder reads (`seeder: 1`).
+    public static let formatVersion = 1
+
+    /// Every key a mapping may use, by where it stands (the docs test walks these).
+    public enum Keys {
+        public static let document = ["seeder", "output", "schemaVersion", "naming", "dates", "timeZone", "onConflict",
+                                      "nulls", "entities", "sources", "schema"]
+        public static let naming = ["database"]
+        public static let entity = ["identity", "attributes", "relationships", "table", "onConflict", "nulls", "search"]
+        public static let attribute = ["type", "from", "required", "default", "values", "unique", "index", "format",
+                                       "timeZone", "storage", "column"]
+        public static let relationship = ["to", "many", "from", "inverse", "ordered", "required", "onMissing", "column",
+                                          "keyedBy"]
+        public static let source = ["path", "entity", "keyPath", "keyedBy"]
+        public static let schema = ["template"]
+        public static let search = ["fields", "engine"]
+    }
+
+    /// Features MAPPING.md describes that this version refuses with a clear error.
+    static let notYetSupported = [
+        "search": "full-text search ('search')",
+        "schema": "fitting an existing schema ('schema: { template }')",
+        "keyedBy": "keys as data ('keyedBy')",
+    ]
+
+    /// Creates a loader.
+    public init() {}
+
+    /// Loads the mapping file at `path`; `file` is how diagnostics name it.
+    public func load(contentsOf path: String, file: String? = nil, diagnostics: DiagnosticSink) -> Mapping? {
+        let name = file ?? path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            diagnostics.error("cannot read the mapping file", at: SourceLocation(file: name))
+            return nil
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            diagnostics.error("the mapping file is not UTF-8 text", at: SourceLocation(file: name))
+            return nil
+        }
+        return load(yaml: text, file: name, diagnostics: diagnostics)
+    }
+
+    /// Loads a mapping from YAML text; `nil` when it has errors (all reported to `diagnostics`).
+    public func load(yaml: String, file: String, diagnostics: DiagnosticSink) -> Mapping? {
+        let errorsBefore = diagnostics.errorCount
+        // The parser owns the anchors its nodes point to (weakly): keep it alive while reading.
+        let parser: Parser
+        let root: Node?
+        do {
+            parser = try Parser(yaml: yaml)
+            root = try parser.singleRoot()
+        } catch {
+            diagnostics.report(Self.diagnostic(for: error, file: file))
+            return nil
+        }
+        return withExtendedLifetime(parser) {
+            guard let root else {
+                diagnostics.error("the mapping file is empty; it needs at least 'seeder: 1' and 'entities:'",
+                                  at: SourceLocation(file: file, line: 1, column: 1))
+                return nil
+            }
+            let node = YAMLNode(node: root, file: file)
+            if let anchored = node.firstAnchored() {
+                let name = anchored.node.anchor?.rawValue ?? ""
+                diagnostics.error("anchors and aliases are not allowed in a mapping (found '&\(name)')", at: anchored.location)
+                return nil
+            }
+            var context = LoadContext(file: file, diagnostics: diagnostics)
+            let mapping = context.document(node)
+            return diagnostics.errorCount == errorsBefore ? mapping : nil
+        }
+    }
+
+    /// A diagnostic for a YAML syntax error, at its mark.
+    static func diagnostic(for error: Error, file: String) -> Diagnostic {
+        guard let yamlError = error as? YamlError else { return .error("\(error)", at: SourceLocation(file: file)) }
+        switch yamlError {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
+            let detail = context.map { "\($0.text) " } ?? ""
+            return .error("invalid YAML: \(detail)\(problem)", at: SourceLocation(file: file, line: mark.line, column: mark.column))
+        case let .duplicatedKeysInMapping(duplicates, context):
+            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            return .error("duplicate key \(keys) in a YAML mapping",
+                          at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+        case let .reader(problem, _, _, _):
+            return .error("invalid YAML: \(problem)", at: SourceLocation(file: file))
+        default:
+            return .error("invalid YAML: \(yamlError)", at: SourceLocation(file: file))
+        }
+    }
+}
+
+/// The state of one load: the file, where problems go, and the entities declared so far.
+struct LoadContext {
+    let file: String
+    let diagnostics: DiagnosticSink
+    /// Entity names in mapping order, for targets and suggestions.
+    var entityNames: [String] = []
+
+    init(file: String, diagnostics: DiagnosticSink) {
+        self.file = file
+        self.diagnostics = diagnostics
+    }
+
+    func error(_ message: String, at node: YAMLNode) {
+        diagnostics.error(message, at: node.location)
+    }
+
+    // MARK: The document
+
+    mutating func document(_ root: YAMLNode) -> Mapping? {
+        guard let fields = fields(of: root, allowed: MappingLoader.Keys.document, in: "the mapping file") else { return nil }
+        if let version = fields["seeder"] {
+            if let value = integer(version.value, key: "seeder"), value != MappingLoader.formatVersion {
+                error("unsupported mapping format \(value); this seeder reads format \(MappingLoader.formatVersion)", at: version.value)
+            }
+        } else {
+            error("missing 'seeder: \(MappingLoader.formatVersion)' (the mapping format version)", at: root)
+        }
+        let output = fields["output"].flatMap { string($0.value, key: "output") }
+        var schemaVersion = 1
+        if let node = fields["schemaVersion"], let value = integer(node.value, key: "schemaVersion") {
+            if (0...Int(Int32.max)).contains(value) {
+                schemaVersion = value
+            } else {
+                error("'schemaVersion' must be from 0 to \(Int32.max) (it becomes PRAGMA user_version)", at: node.value)
+            }
+        }
+        var naming = NamingStyle.snakeCase
+        if let node = fields["naming"], let namingFields = self.fields(of: node.value, allowed: MappingLoader.Keys.naming, in: "'naming'"),
+           let database = namingFields["database"] {
+            naming = choice(database.value, key: "database", NamingStyle.self, all: [.snakeCase, .asIs]) ?? naming
+        }
+        let dates = fields["dates"].flatMap { choice($0.value, key: "dates", DateStorage.self, all: DateStorage.allCases) } ?? .iso8601
+        let timeZone = fields["timeZone"].flatMap { zone($0.value) } ?? TimeZone(identifier: "UTC")!
+        let onConflict = fields["onConflict"].flatMap { choice($0.value, key: "onConflict", ConflictPolicy.self, all: ConflictPolicy.allCases) } ?? .error
+        let nulls = fields["nulls"].flatMap { choice($0.value, key: "nulls", NullPolicy.self, all: NullPolicy.allCases) } ?? .value
+        if let schema = fields["schema"] {
+            notYetSupported("schema", at: schema.key)
+        }
+
+        let defaults = EntityDefaults(dates: dates, timeZone: timeZone, onConflict: onConflict, nulls: nulls, naming: naming)
+        var drafts: [EntityDraft] = []
+        if let entitiesNode = fields["entities"] {
+            drafts = entities(entitiesNode.value, defaults: defaults)
+        } else {
+            error("missing 'entities:' (the entities the seed holds)", at: root)
+        }
+        var entities = resolve(drafts, naming: naming)
+        checkNames(&entities, drafts: drafts, naming: naming)
+        let sources = fields["sources"].map { self.sources($0.value, entities: entities) }
+        return Mapping(file: file, output: output, schemaVersion: schemaVersion, naming: naming, dates: dates,
+                       timeZone: timeZone, entities: entities, sources: sources)
+    }
+
+    // MARK: Reading nodes
+
+    /// The pairs of a mapping node by key, after reporting unknown keys with a suggestion.
+    func fields(of node: YAMLNode, allowed: [String], in context: String) -> [String: (key: YAMLNode, value: YAMLNode)]? {
+        guard let pairs = node.pairs else {
+            error("expected a mapping for \(context), found \(node.kindDescription)", at: node)
+            return nil
+        }
+        var result: [String: (key: YAMLNode, value: YAMLNode)] = [:]
+        for pair in pairs {
+            guard let key = pair.key.scalar else {
+                error("a key in \(context) must be a plain name, found \(pair.key.kindDescription)", at: pair.key)
+                continue
+            }
+            guard allowed.contains(key) else {
+                let suggestion = closestMatch(to: key, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
+                error("unknown key '\(key)' in \(context)\(suggestion)", at: pair.key)
+                continue
+            }
+            result[key] = pair
+        }
+        return result
+    }
+
+    func string(_ node: YAMLNode, key: String) -> String? {
+        guard let text = node.scalar, node.resolvedTag != .null else {
+            error("'\(key)' must be a string, found \(node.kindDescription)", at: node)
+            return nil
+        }
+        return text
+    }
+
+    func integer(_ node: YAMLNode, key: String) -> Int? {
+        guard let text = node.scalar, let value = Int(text) else {
+            error("'\(key)' must be an integer, found \(node.kindDescription)", at: node)
+            return nil
+        }
+        return value
+    }
+
+    /// A YAML 1.1 boolean (`true`, `false`, `yes`, `no`, `on`, `off`).
+    func boolean(_ node: YAMLNode, key: String) -> Bool? {
+        guard node.scalar != nil, node.resolvedTag == .bool, let value = node.node.bool else {
+            error("'\(key)' must be true or false, found \(node.kindDescription)", at: node)
+            return nil
+        }
+        return value
+    }
+
+    /// One of a fixed set of words, with a suggestion for a typo.
+    func choice<T: RawRepresentable>(_ node: YAMLNode, key: String, _ type: T.Type, all: [T]) -> T? where T.RawValue == String {
+        guard let text = node.scalar else {
+            error("'\(key)' must be one of \(list(all.map(\.rawValue))), found \(node.kindDescription)", at: node)
+            return nil
+        }
+        if let value = T(rawValue: text) { return value }
+        let suggestion = closestMatch(to: text, in: all.map(\.rawValue)).map { " (did you mean '\($0)'?)" } ?? ""
+        error("unknown value '\(text)' for '\(key)'\(suggestion); expected \(list(all.map(\.rawValue)))", at: node)
+        return nil
+    }
+
+    func zone(_ node: YAMLNode) -> TimeZone? {
+        guard let text = string(node, key: "timeZone") else { return nil }
+        guard let zone = TimeZone(identifier: text) else {
+            error("unknown time zone '\(text)'; use an IANA name such as 'UTC' or 'America/New_York'", at: node)
+            return nil
+        }
+        return zone
+    }
+
+    /// A key path: a dotted string, or a list of literal keys.
+    func keyPath(_ node: YAMLNode, key: String, allowOperators: Bool = true) -> KeyPath? {
+        if let items = node.items {
+            let keys = items.compactMap { string($0, key: key) }
+            guard keys.count == items.count else { return nil }
+            guard !keys.isEmpty else {
+                error("'\(key)' must name at least one key", at: node)
+                return nil
+            }
+            return KeyPath(literal: keys)
+        }
+        guard let text = string(node, key: key) else { return nil }
+        do {
+            let path = try KeyPath(parsing: text)
+            if !allowOperators, path.collectionOperator != nil {
+                error("'\(key)' cannot use collection operators", at: node)
+                return nil
+            }
+            return path
+        } catch {
+            self.error(error.message, at: node)
+            return nil
+        }
+    }
+
+    func notYetSupported(_ key: String, at node: YAMLNode) {
+        let feature = MappingLoader.notYetSupported[key] ?? "'\(key)'"
+        error("\(feature) is not supported yet by this version of seeder", at: node)
+    }
+
+    func identifier(_ name: String, what: String, at node: YAMLNode) -> Bool {
+        guard Naming.isIdentifier(name) else {
+            error("\(what) '\(name)' is not an identifier (a letter or '_', then letters, digits or '_')", at: node)
+            return false
+        }
+        return true
+    }
+}
+
+/// "a, b or c".
+func list(_ words: [String]) -> String {
+    guard words.count > 1 else { return words.first ?? "" }
+    return words.dropLast().joined(separator: ", ") + " or " + words.last!
+}
