@@ -16,6 +16,8 @@ struct EntityDraft {
     var table: (name: String, node: YAMLNode)?
     var identityNode: YAMLNode?
     var attributes: [AttributeDraft] = []
+    /// Every attribute name as written, including those with errors (to avoid a second error).
+    var declaredAttributeNames: [String] = []
     var relationships: [RelationshipDraft] = []
     var onConflict: ConflictPolicy
     var nulls: NullPolicy
@@ -74,6 +76,7 @@ extension LoadContext {
         if let search = fields["search"] { notYetSupported("search", at: search.key) }
         if let attributes = fields["attributes"] {
             if let pairs = attributes.value.pairs {
+                draft.declaredAttributeNames = pairs.compactMap(\.key.scalar)
                 for (attributeName, spec) in pairs {
                     if let attribute = attribute(attributeName, spec, entity: name, defaults: defaults) {
                         draft.attributes.append(attribute)

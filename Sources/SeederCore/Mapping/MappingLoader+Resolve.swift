@@ -71,6 +71,7 @@ extension LoadContext {
         let names = draft.attributes.map(\.attribute.name)
         guard let node = draft.identityNode else {
             if let id = names.firstIndex(of: "id") { return .attributes([id]) }
+            if draft.declaredAttributeNames.contains("id") { return .none }  // declared with an error of its own
             error("entity '\(draft.name)' has no attribute 'id': name its identity ('identity: slug', or a list) or say 'identity: none'", at: draft.nameNode)
             return .none
         }
@@ -83,6 +84,7 @@ extension LoadContext {
                 continue
             }
             guard let index = names.firstIndex(of: name) else {
+                if draft.declaredAttributeNames.contains(name) { continue }  // declared with an error of its own
                 let suggestion = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
                 error("identity attribute '\(name)' is not declared in '\(draft.name).attributes'\(suggestion)", at: item)
                 continue

@@ -153,7 +153,7 @@ func closestMatch(to word: String, in candidates: [String]) -> String? {
         if distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
     }
     guard let (candidate, distance) = best else { return nil }
-    let allowed = max(1, min(3, candidate.count / 3))
+    let allowed = max(2, min(3, candidate.count / 3))
     return distance <= allowed ? candidate : nil
 }
 
