@@ -117,7 +117,8 @@ extension KeyPath {
 
     private func orderKey(_ value: MappedValue, for name: String) throws(KeyPathFailure) -> OrderKey {
         if case let .json(json) = value {
-            if json.kind == .number, let number = json.decimalNumber { return .number(number) }
+            // Numeric strings order as numbers, as they sum as numbers.
+            if let number = json.decimalNumber { return .number(number) }
             if let string = json.string { return .string(Array(string.utf8)) }
             throw KeyPathFailure(message: "'\(name)' compares numbers or strings, found \(describe(json))", value: json)
         }

@@ -82,19 +82,19 @@ public final class Mapper {
         let members = layout(of: value, entity: index)
         var context = RecordContext(entity: entity, origin: origin, diagnostics: diagnostics)
 
-        // Attributes first: the identity names the record in later messages.
-        var fields: [Record.Field] = []
-        fields.reserveCapacity(entity.attributes.count)
-        for (attributeIndex, attribute) in entity.attributes.enumerated() {
+        // Identity attributes first: the identity names the record in every later message.
+        var fields = [Record.Field](repeating: Record.Field(value: .absent, offset: origin.offset), count: entity.attributes.count)
+        let identityAttributes = entity.identityAttributes
+        for attributeIndex in identityAttributes + entity.attributes.indices.filter({ !identityAttributes.contains($0) }) {
+            let attribute = entity.attributes[attributeIndex]
             let reached = reach(attribute.keyPath, slot: plans[index].attributeSlots[attributeIndex], in: value, members: members, context: context)
-            fields.append(field(reached, attribute: attribute, entity: entity, context: context))
+            fields[attributeIndex] = field(reached, attribute: attribute, entity: entity, context: context)
+            if attributeIndex == identityAttributes.last {
+                context.identity = identity(fields, identityAttributes, entity: entity, context: context)
+                if context.identity == nil { context.droppedIdentity = true }
+            }
         }
-        var identity: IdentityKey?
-        if case let .attributes(identityAttributes) = entity.identity {
-            identity = self.identity(fields, identityAttributes, entity: entity, context: context)
-            if identity == nil { context.droppedIdentity = true }
-            context.identity = identity
-        }
+        let identity = context.identity
 
         var links: [Link] = []
         var children: [Mapped] = []
@@ -130,7 +130,7 @@ public final class Mapper {
             do {
                 return try keyPath.evaluate(on: value)
             } catch {
-                context.error("'\(keyPath)' \(error.message)", at: error.value ?? value)
+                context.error("'\(keyPath)': \(error.message)", at: error.value ?? value)
                 return .absent
             }
         }
@@ -242,7 +242,7 @@ public final class Mapper {
             return nil
         }
         var parts: [MappedValue]
-        if let json, json.kind == .array {
+        if let json, json.kind == .array, identity.count > 1 {
             parts = json.elements.map { .json($0) }
         } else if let json, json.kind == .object {
             parts = identity.map { attribute in
