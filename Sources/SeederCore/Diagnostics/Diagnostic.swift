@@ -23,6 +23,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// The JSON Pointer (RFC 6901) of the offending value in a dump file, when there is one.
     public var jsonPath: String?
+    /// A second place the message speaks of (the other side of a conflict), printed after it.
+    public var relatedLocation: SourceLocation?
 
     /// Creates a diagnostic.
     public init(_ severity: Severity, _ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) {
@@ -47,6 +49,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         var text = ""
         if let location { text += "\(location): " }
         text += "\(severity.rawValue): \(message)"
+        if let relatedLocation { text += " at \(relatedLocation)" }
         if let jsonPath { text += "  [\(jsonPath.isEmpty ? "/" : jsonPath)]" }
         return text
     }

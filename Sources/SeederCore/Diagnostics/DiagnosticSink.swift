@@ -54,8 +54,10 @@ public final class DiagnosticSink {
     public func resolveOffsets(using contents: (String) -> ByteSource?) {
         var offsetsByFile: [String: [Int]] = [:]
         for diagnostic in diagnostics {
-            if let location = diagnostic.location, case let .offset(offset) = location.position {
-                offsetsByFile[location.file, default: []].append(offset)
+            for location in [diagnostic.location, diagnostic.relatedLocation].compactMap({ $0 }) {
+                if case let .offset(offset) = location.position {
+                    offsetsByFile[location.file, default: []].append(offset)
+                }
             }
         }
         var resolved: [String: [Int: SourceLocation.Position]] = [:]
@@ -63,11 +65,14 @@ public final class DiagnosticSink {
             guard let source = contents(file) else { continue }
             resolved[file] = (try? LineLocator.locate(offsets, in: source)) ?? [:]
         }
+        func resolve(_ location: SourceLocation?) -> SourceLocation? {
+            guard let location, case let .offset(offset) = location.position,
+                  let position = resolved[location.file]?[offset] else { return location }
+            return SourceLocation(file: location.file, position: position)
+        }
         for index in diagnostics.indices {
-            guard let location = diagnostics[index].location,
-                  case let .offset(offset) = location.position,
-                  let position = resolved[location.file]?[offset] else { continue }
-            diagnostics[index].location = SourceLocation(file: location.file, position: position)
+            diagnostics[index].location = resolve(diagnostics[index].location)
+            diagnostics[index].relatedLocation = resolve(diagnostics[index].relatedLocation)
         }
     }
 }

@@ -13,6 +13,17 @@ public struct Record: Sendable {
     public var links: [Link]
     /// Where the record stands.
     public var origin: Origin
+    /// For a merged row whose fields came from several files: each field's file.
+    var fieldFiles: [String]?
+
+    /// A record of `entity` with these values.
+    public init(entity: Int, identity: IdentityKey?, fields: [Field], links: [Link], origin: Origin) {
+        self.entity = entity
+        self.identity = identity
+        self.fields = fields
+        self.links = links
+        self.origin = origin
+    }
 
     /// An attribute's value in this occurrence.
     public struct Field: Sendable, Hashable {
