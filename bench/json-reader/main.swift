@@ -2,8 +2,9 @@
 //
 //   seeder-json-bench generate FILE N [--lines]   write N flat records (issue 5's "flat" shape)
 //   seeder-json-bench read FILE [--lines] [--key-path a.b] [--repeat K]
+//   seeder-json-bench map FILE [--lines] [--repeat K]   read and map with the flat Pod mapping
 //
-// `read` prints records, MB/s (median of K runs) and the peak resident set size.
+// `read` and `map` print records, MB/s (median of K runs) and the peak resident set size.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -61,6 +62,24 @@ func generate(path: String, count: Int, lines: Bool) {
     if !lines { fputs("]\n", file) }
 }
 
+/// The flat workload's mapping: every column of issue 5's flat record, with its type.
+let podMapping = """
+seeder: 1
+entities:
+  Pod:
+    attributes:
+      id: integer
+      name: string
+      summary: string
+      homepage: url
+      license: string
+      version: string
+      downloads: integer
+      rating: real
+      createdAt: date
+      deprecated: boolean
+"""
+
 func now() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
@@ -82,7 +101,7 @@ let lines = arguments.contains("--lines")
 switch arguments[0] {
 case "generate":
     generate(path: arguments[1], count: Int(arguments[2])!, lines: lines)
-case "read":
+case "read", "map":
     var keyPath: [String] = []
     if let index = arguments.firstIndex(of: "--key-path") { keyPath = arguments[index + 1].split(separator: ".").map(String.init) }
     var repeats = 3
@@ -95,10 +114,18 @@ case "read":
         bytes = source.size
         let reader = JSONReader(source: source, format: lines ? .jsonLines : .json, keyPath: keyPath)
         records = 0
+        let sink = DiagnosticSink(maxErrors: 100)
+        let mapper = arguments[0] == "map" ? Mapper(mapping: MappingLoader().load(yaml: podMapping, file: "pods.yaml", diagnostics: sink)!) : nil
         let start = now()
         try reader.forEachItem { item in
-            if case .record = item { records += 1 }
+            guard case let .record(value) = item else { return }
+            if let mapper {
+                records += mapper.records(from: value, entity: 0, file: "pods.json", diagnostics: sink).count
+            } else {
+                records += 1
+            }
         }
+        if sink.hasErrors { print(sink.diagnostics.prefix(3)) }
         times.append(now() - start)
     }
     let median = times.sorted()[times.count / 2]

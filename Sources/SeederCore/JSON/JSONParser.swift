@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Parses one JSON value from bytes into a tape of `JSONNode`s, with RFC 8259's rules exactly.
 ///
 /// Iterative (an explicit stack, never the machine stack), so nesting is limited by
@@ -334,41 +340,44 @@ struct JSONParser {
 
     // MARK: Keys
 
-    /// Rejects an object whose members repeat a key (after unescaping).
+    /// Rejects an object whose members repeat a key (after unescaping). Up to 16 keys are
+    /// compared pairwise (length first) without allocating; larger objects use a hash set.
     private static func checkDuplicateKeys(of object: Int, in nodes: [JSONNode], _ p: UnsafePointer<UInt8>, start: Int) throws(Failure) {
-        var keys: [Int] = []
-        var key = object + 1
         let end = Int(nodes[object].end)
-        while key < end {
-            keys.append(key)
-            key = Int(nodes[key + 1].end)
-        }
-        guard keys.count > 1 else { return }
+        guard object + 1 < end else { return }
         @inline(__always) func text(_ key: Int) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: p + start + Int(nodes[key].start) + 1, count: Int(nodes[key].length))
         }
         @inline(__always) func decoded(_ key: Int) -> [UInt8] {
             nodes[key].flags & JSONNode.escaped != 0 ? unescape(text(key)) : Array(text(key))
         }
-        if keys.count <= 16 {
-            for later in 1..<keys.count {
-                for earlier in 0..<later {
-                    let a = nodes[keys[earlier]]
-                    let b = nodes[keys[later]]
-                    let same: Bool
-                    if (a.flags | b.flags) & JSONNode.escaped == 0 {
-                        same = a.length == b.length && text(keys[earlier]).elementsEqual(text(keys[later]))
-                    } else {
-                        same = decoded(keys[earlier]) == decoded(keys[later])
-                    }
-                    if same { throw duplicate(keys[later], nodes, p, start) }
-                }
+        @inline(__always) func same(_ a: Int, _ b: Int) -> Bool {
+            let x = nodes[a]
+            let y = nodes[b]
+            if (x.flags | y.flags) & JSONNode.escaped == 0 {
+                return x.length == y.length && memcmp(p + start + Int(x.start) + 1, p + start + Int(y.start) + 1, Int(x.length)) == 0
             }
-        } else {
-            var seen = Set<[UInt8]>(minimumCapacity: keys.count)
-            for key in keys where !seen.insert(decoded(key)).inserted {
-                throw duplicate(key, nodes, p, start)
+            return decoded(a) == decoded(b)
+        }
+        let found: Int? = withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { keys in
+            var count = 0
+            var key = object + 1
+            while key < end {
+                guard count < 16 else { return -1 }
+                for earlier in 0..<count where same(keys[earlier], key) { return key }
+                keys[count] = key
+                count += 1
+                key = Int(nodes[key + 1].end)
             }
+            return nil
+        }
+        if let found, found >= 0 { throw duplicate(found, nodes, p, start) }
+        guard found == -1 else { return }
+        var seen = Set<[UInt8]>()
+        var key = object + 1
+        while key < end {
+            if !seen.insert(decoded(key)).inserted { throw duplicate(key, nodes, p, start) }
+            key = Int(nodes[key + 1].end)
         }
     }
 

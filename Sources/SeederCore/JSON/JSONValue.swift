@@ -20,8 +20,9 @@ struct JSONNode: Sendable {
     /// Index of the node after this value and all it contains.
     var end: UInt32
 
-    static let escaped: UInt8 = 1
-    static let integral: UInt8 = 1
+    // Computed, not stored: a stored static is a lazy global, checked on every read.
+    static var escaped: UInt8 { 1 }
+    static var integral: UInt8 { 1 }
 }
 
 /// One parsed JSON value and everything in it: the text it was parsed from and its tape.

@@ -49,6 +49,9 @@ struct Coercion {
             if type == .integer, value.isIntegralNumber, let fast = value.withBytes(Self.smallInteger) {
                 return .integer(fast)
             }
+            if type == .real, value.kind == .number, let fast = value.withBytes(Self.finiteDouble) {
+                return .real(fast)
+            }
             guard let number = value.decimalNumber else { throw mismatch() }
             return try coerceNumber(number, text: describe(value), to: attribute)
         case .boolean:
@@ -85,31 +88,31 @@ struct Coercion {
         }
     }
 
-    private func coerceNumber(_ number: DecimalNumber, text: String, to attribute: Attribute) throws(CoercionFailure) -> SQLValue {
+    private func coerceNumber(_ number: DecimalNumber, text: @autoclosure () -> String, to attribute: Attribute) throws(CoercionFailure) -> SQLValue {
         switch attribute.type {
         case .integer:
-            guard number.isIntegral else { throw CoercionFailure(message: "is \(text), expected integer (it has a fraction)") }
+            guard number.isIntegral else { throw CoercionFailure(message: "is \(text()), expected integer (it has a fraction)") }
             guard let integer = number.int64 else {
-                throw CoercionFailure(message: "is \(text), past the 64-bit integer range")
+                throw CoercionFailure(message: "is \(text()), past the 64-bit integer range")
             }
             return .integer(integer)
         case .real:
-            guard let double = number.double else { throw CoercionFailure(message: "is \(text), out of range for real") }
+            guard let double = number.double else { throw CoercionFailure(message: "is \(text()), out of range for real") }
             return .real(double)
         case .decimal:
             guard number.canonicalLength <= DecimalNumber.maxCanonicalLength else {
-                throw CoercionFailure(message: "is \(text), longer than \(DecimalNumber.maxCanonicalLength) digits as a decimal")
+                throw CoercionFailure(message: "is \(text()), longer than \(DecimalNumber.maxCanonicalLength) digits as a decimal")
             }
             return .text(number.description)
         case .string, .json:
             return .text(number.description)
         case .boolean:
             if number.isIntegral, let integer = number.int64, integer == 0 || integer == 1 { return .integer(integer) }
-            throw CoercionFailure(message: "is \(text), expected boolean (true, false, 0 or 1)")
+            throw CoercionFailure(message: "is \(text()), expected boolean (true, false, 0 or 1)")
         case .date:
-            return try storeDate(fromNumber: number, text: text, attribute: attribute)
+            return try storeDate(fromNumber: number, text: text(), attribute: attribute)
         case .url, .uuid, .data:
-            throw CoercionFailure(message: "is \(text), expected \(attribute.type.rawValue)")
+            throw CoercionFailure(message: "is \(text()), expected \(attribute.type.rawValue)")
         }
     }
 
@@ -136,7 +139,7 @@ struct Coercion {
         }
     }
 
-    private func storeDate(fromNumber number: DecimalNumber, text: String, attribute: Attribute) throws(CoercionFailure) -> SQLValue {
+    private func storeDate(fromNumber number: DecimalNumber, text: @autoclosure () -> String, attribute: Attribute) throws(CoercionFailure) -> SQLValue {
         var milliseconds = number
         switch attribute.dateFormat {
         case .unix:
@@ -144,12 +147,12 @@ struct Coercion {
         case .unixMilliseconds:
             break
         case .iso8601, .pattern:
-            throw CoercionFailure(message: "is \(text), expected \(Self.dateExpectation(attribute.dateFormat))")
+            throw CoercionFailure(message: "is \(text()), expected \(Self.dateExpectation(attribute.dateFormat))")
         }
-        return try store(Self.floorMilliseconds(milliseconds, text: text), text: text, attribute: attribute)
+        return try store(Self.floorMilliseconds(milliseconds, text: text()), text: text(), attribute: attribute)
     }
 
-    private static func floorMilliseconds(_ number: DecimalNumber, text: String) throws(CoercionFailure) -> Int64 {
+    private static func floorMilliseconds(_ number: DecimalNumber, text: @autoclosure () -> String) throws(CoercionFailure) -> Int64 {
         var integral = number
         if !number.isIntegral {
             // Drop the fraction, then step toward the past for negatives.
@@ -160,14 +163,14 @@ struct Coercion {
             if number.isNegative { integral = integral + DecimalNumber(-1) }
         }
         guard let milliseconds = integral.int64, abs(milliseconds) < 253_402_300_800_000 else {
-            throw CoercionFailure(message: "is \(text), out of the range of dates")
+            throw CoercionFailure(message: "is \(text()), out of the range of dates")
         }
         return milliseconds
     }
 
-    private func store(_ milliseconds: Int64, text: String, attribute: Attribute) throws(CoercionFailure) -> SQLValue {
+    private func store(_ milliseconds: Int64, text: @autoclosure () -> String, attribute: Attribute) throws(CoercionFailure) -> SQLValue {
         guard let stored = DateCoding.store(milliseconds: milliseconds, as: attribute.dateStorage) else {
-            throw CoercionFailure(message: "is \(text), outside the years 0000-9999")
+            throw CoercionFailure(message: "is \(text()), outside the years 0000-9999")
         }
         return stored
     }
@@ -203,6 +206,18 @@ struct Coercion {
         return negative ? -value : value
     }
 
+    /// The double nearest to RFC 8259 number text, by `strtod` (correctly rounded); `nil` past
+    /// the range of a double.
+    static func finiteDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard text.count < 64 else { return nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            for index in 0..<text.count { buffer[index] = CChar(bitPattern: text[index]) }
+            buffer[text.count] = 0
+            let value = strtod(buffer.baseAddress!, nil)
+            return value.isFinite ? value : nil
+        }
+    }
+
     /// RFC 3986's absolute URI (`scheme:rest`), with IRI characters (non-ASCII) allowed;
     /// no spaces, no bare `%`.
     static func isAbsoluteURL(_ text: String) -> Bool {
@@ -215,7 +230,6 @@ struct Coercion {
                                              byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) {
             return false
         }
-        let allowed = Set("-._~:/?#[]@!$&'()*+,;=".utf8)
         var index = colon + 1
         while index < bytes.count {
             let byte = bytes[index]
@@ -224,10 +238,16 @@ struct Coercion {
                 index += 3
                 continue
             }
-            guard byte >= 0x80 || isAlpha(byte) || isDigit(byte) || allowed.contains(byte) else { return false }
+            guard byte >= 0x80 || urlCharacters[Int(byte)] else { return false }
             index += 1
         }
         return true
+    }
+
+    /// ASCII characters an absolute URL may hold as they are: RFC 3986's unreserved and reserved.
+    private static let urlCharacters: [Bool] = (0..<256).map { code in
+        let scalar = Unicode.Scalar(UInt8(code))
+        return code < 0x80 && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._~:/?#[]@!$&'()*+,;=".unicodeScalars.contains(scalar))
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {

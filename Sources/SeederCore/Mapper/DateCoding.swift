@@ -97,13 +97,31 @@ enum DateCoding {
         let (days, secondOfDay) = floorDivision(seconds, 86400)
         let (year, month, day) = civil(fromDays: Int(days))
         guard (0...9999).contains(year) else { return nil }
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
         let second = Int(secondOfDay)
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(second / 3600, 2)):\(pad(second / 60 % 60, 2)):" +
-            "\(pad(second % 60, 2)).\(pad(Int(millisecond), 3))Z"
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            func put(_ value: Int, _ width: Int, at position: Int) {
+                var value = value
+                for k in stride(from: width - 1, through: 0, by: -1) {
+                    buffer[position + k] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(second / 3600, 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(second / 60 % 60, 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(second % 60, 2, at: 17)
+            buffer[19] = UInt8(ascii: ".")
+            put(Int(millisecond), 3, at: 20)
+            buffer[23] = UInt8(ascii: "Z")
+            return 24
+        }
     }
 
     /// The stored value of an instant.
