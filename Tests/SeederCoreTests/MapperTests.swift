@@ -5,7 +5,7 @@ import Testing
 /// resolving byte offsets to lines and columns for the diagnostics.
 func mapRecords(_ yaml: String, _ json: String, entity: String) throws -> (records: [Record], diagnostics: [String], mapper: Mapper) {
     let sink = DiagnosticSink()
-    let mapping = try #require(MappingLoader().load(yaml: yaml, file: "mapping.yaml", diagnostics: sink), "\(sink.diagnostics)")
+    let mapping = try validMapping(yaml)
     let mapper = Mapper(mapping: mapping)
     let entityIndex = try #require(mapping.entityIndex(named: entity))
     var records: [Record] = []
@@ -116,7 +116,7 @@ struct MapperTests {
          {"project": {"id": 124, "name": "Stub", "user": {"id": 1}, "tasks": [], "user_id": 7}}]
         """
         let sink = DiagnosticSink()
-        let mapping = try #require(MappingLoader().load(yaml: Self.tasklist, file: "mapping.yaml", diagnostics: sink))
+        let mapping = try validMapping(Self.tasklist)
         let mapper = Mapper(mapping: mapping)
         var batches: [[Record]] = []
         try JSONReader(source: MemoryByteSource(json), keyPath: ["project"]).forEachItem { item in
@@ -173,7 +173,7 @@ struct MapperTests {
          {"project": {"id": 8, "user": [1], "tasks": {"id": 1}}}]
         """
         let sink = DiagnosticSink()
-        let mapping = try #require(MappingLoader().load(yaml: Self.tasklist, file: "mapping.yaml", diagnostics: sink))
+        let mapping = try validMapping(Self.tasklist)
         let mapper = Mapper(mapping: mapping)
         try JSONReader(source: MemoryByteSource(json), keyPath: ["project"]).forEachItem { item in
             if case let .record(value) = item { _ = mapper.records(from: value, entity: 1, file: "task_list.json", diagnostics: sink) }

@@ -29,7 +29,7 @@ struct RecordMergerTests {
     static func merge(_ occurrences: [(String, String)], mapping yaml: String = mapping())
         throws -> (row: Record, conflicts: [RecordMerger.Conflict], diagnostics: [String], merger: RecordMerger) {
         let sink = DiagnosticSink()
-        let mapping = try #require(MappingLoader().load(yaml: yaml, file: "mapping.yaml", diagnostics: sink))
+        let mapping = try validMapping(yaml)
         let mapper = Mapper(mapping: mapping)
         let merger = RecordMerger(entity: mapping.entities[0])
         var row: Record?
@@ -119,7 +119,7 @@ struct RecordMergerTests {
 
     @Test func namesEmbeddedTargetsByTheirIdentity() throws {
         let sink = DiagnosticSink()
-        let mapping = try #require(MappingLoader().load(yaml: Self.mapping(), file: "mapping.yaml", diagnostics: sink))
+        let mapping = try validMapping(Self.mapping())
         let batch = Mapper(mapping: mapping).records(
             from: try JSONDocument(parsing: #"{"id": 1, "team": {"id": 9, "extra": 1}, "projects": [{"id": 4, "x": 0}, 5]}"#).root,
             entity: 0, file: "a.json", diagnostics: sink)

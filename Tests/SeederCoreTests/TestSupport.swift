@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
 @_exported import Darwin
 #endif
+import Testing
 @testable import SeederCore
 
 extension Array where Element == UInt8 {
@@ -28,4 +29,11 @@ func offset(of needle: String, in text: String) -> Int {
         return start
     }
     return -1
+}
+
+/// Loads a mapping that must be valid (the test fails with its diagnostics otherwise).
+func validMapping(_ yaml: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Mapping {
+    let sink = DiagnosticSink()
+    let mapping = MappingLoader().load(yaml: yaml, file: "mapping.yaml", diagnostics: sink)
+    return try #require(mapping, "\(sink.diagnostics.map(\.description))", sourceLocation: sourceLocation)
 }

@@ -158,19 +158,7 @@ public final class JSONReader {
             try element(depth + 1)
             pointer.components.removeLast()
             index += 1
-            guard try skipWhitespace() else { throw endOfInput("in array") }
-            switch buffer.base[position] {
-            case UInt8(ascii: ","):
-                let comma = position
-                position += 1
-                guard try skipWhitespace() else { throw endOfInput("after ','") }
-                if buffer.base[position] == UInt8(ascii: "]") { throw JSONParser.error(comma, "trailing comma") }
-            case UInt8(ascii: "]"):
-                position += 1
-                return
-            default:
-                throw JSONParser.error(position, "unexpected \(describeCurrent()), expected ',' or ']'")
-            }
+            if try endOfElement(closing: UInt8(ascii: "]"), in: "array") { return }
         }
     }
 
@@ -202,19 +190,26 @@ public final class JSONReader {
             if try !member(key, depth + 1) {
                 _ = try parseDocument(depth: depth + 1)
             }
-            guard try skipWhitespace() else { throw endOfInput("in object") }
-            switch buffer.base[position] {
-            case UInt8(ascii: ","):
-                let comma = position
-                position += 1
-                guard try skipWhitespace() else { throw endOfInput("after ','") }
-                if buffer.base[position] == UInt8(ascii: "}") { throw JSONParser.error(comma, "trailing comma") }
-            case UInt8(ascii: "}"):
-                position += 1
-                return
-            default:
-                throw JSONParser.error(position, "unexpected \(describeCurrent()), expected ',' or '}'")
-            }
+            if try endOfElement(closing: UInt8(ascii: "}"), in: "object") { return }
+        }
+    }
+
+    /// Reads what follows an element of a streamed container: `,` and the next element's first
+    /// byte (`false`), or the closing bracket (`true`).
+    private func endOfElement(closing: UInt8, in container: String) throws -> Bool {
+        guard try skipWhitespace() else { throw endOfInput("in \(container)") }
+        switch buffer.base[position] {
+        case UInt8(ascii: ","):
+            let comma = position
+            position += 1
+            guard try skipWhitespace() else { throw endOfInput("after ','") }
+            if buffer.base[position] == closing { throw JSONParser.error(comma, "trailing comma") }
+            return false
+        case closing:
+            position += 1
+            return true
+        default:
+            throw JSONParser.error(position, "unexpected \(describeCurrent()), expected ',' or '\(Character(Unicode.Scalar(closing)))'")
         }
     }
 
