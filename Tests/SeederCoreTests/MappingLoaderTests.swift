@@ -242,6 +242,48 @@ struct MappingLoaderTests {
              errors: ["mapping.yaml:5:1: error: invalid YAML: while parsing a flow mapping did not find expected ',' or '}'"]),
         Case(yaml: head + "  User:\n    attributes: { id: integer }\n    attributes: { id: string }\n",
              errors: ["mapping.yaml:4:5: error: duplicate key 'attributes' in a YAML mapping"]),
+        Case(yaml: "seeder: 1\ntimeZone: Mars/Olympus\nentities:\n  User:\n    attributes: { id: integer }\n",
+             errors: ["mapping.yaml:2:11: error: unknown time zone 'Mars/Olympus'; use an IANA name such as 'UTC' or 'America/New_York'"]),
+        Case(yaml: "seeder: 1\nschemaVersion: -1\nentities:\n  User:\n    attributes: { id: integer }\n",
+             errors: ["mapping.yaml:2:16: error: 'schemaVersion' must be from 0 to 2147483647 (it becomes PRAGMA user_version)"]),
+        Case(yaml: head + "  User:\n    attributes:\n      id: integer\n      s: { type: string, values: [a, b], default: c }\n",
+             errors: ["mapping.yaml:6:51: error: 'default' \"c\" is not one of 'values'"]),
+        Case(yaml: head + "  User:\n    attributes:\n      id: integer\n      s: { type: string, required: maybe }\n",
+             errors: ["mapping.yaml:6:36: error: 'required' must be true or false, found 'maybe'"]),
+        Case(yaml: head + "  User:\n    attributes:\n      id: integer\n      s: { required: true }\n",
+             errors: ["mapping.yaml:6:7: error: attribute 'User.s' needs a 'type' (integer, real, decimal, boolean, string, date, url, uuid, data or json)"]),
+        Case(yaml: head + "  User:\n    attributes:\n      id: integer\n      at: { type: date, format: soon }\n",
+             errors: ["mapping.yaml:6:33: error: unknown date format 'soon'; expected iso8601, unix, unix_ms or a Unicode date pattern such as 'yyyy-MM-dd HH:mm:ss Z'"]),
+        Case(yaml: head + "  User:\n    identity: meta\n    attributes: { meta: json }\n",
+             errors: ["mapping.yaml:4:15: error: identity attribute 'meta' is json; an identity must be a comparable value"]),
+        Case(yaml: head + "  User:\n    attributes: { id: integer }\n    relationships:\n      tags: { to: User, many: true, required: true, column: x }\n",
+             errors: ["mapping.yaml:6:37: error: 'required' applies only to a to-one relationship; 'tags' is a to-many",
+                      "mapping.yaml:6:53: error: 'column' applies only to a to-one relationship; 'tags' is a to-many"]),
+        Case(yaml: head + "  User:\n    attributes: { id: integer }\n    relationships:\n      team: { many: true }\n",
+             errors: ["mapping.yaml:6:7: error: relationship 'User.team' needs 'to' (the target entity)"]),
+        Case(yaml: head + "  User:\n    attributes: { id: integer }\n    relationships:\n      media: { to: { by: type, cases: { photo: User } } }\n",
+             errors: ["mapping.yaml:6:20: error: a dynamic target ('to: { by: ... }', polymorphism) is not supported yet by this version of seeder"]),
+        Case(yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: users.json\n    entity: User\n    keyPath: data.@count\n",
+             errors: ["mapping.yaml:8:14: error: 'keyPath' cannot use collection operators"]),
+        Case(yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: users.json\n    entity: User\n    keyedBy: id\n",
+             errors: ["mapping.yaml:8:5: error: keys as data ('keyedBy') is not supported yet by this version of seeder"]),
+        Case(yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: /etc/users.json\n    entity: User\n",
+             errors: ["mapping.yaml:6:11: error: source path '/etc/users.json' must be relative to the dumps directory"]),
+        Case(yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: users.json.gz\n    entity: User\n",
+             errors: ["mapping.yaml:6:11: error: gzipped dumps ('.gz') are not supported yet by this version of seeder"]),
+        Case(yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - entity: User\n",
+             errors: ["mapping.yaml:6:5: error: a source needs 'path' (a glob relative to the dumps directory)"]),
+        Case(yaml: "seeder: 1\nentities: {}\n",
+             errors: ["mapping.yaml:2:11: error: 'entities' is empty; a mapping declares at least one entity"]),
+        Case(yaml: "seeder: 1\nentities: [User]\n",
+             errors: ["mapping.yaml:2:11: error: 'entities' must be a mapping from entity names to their descriptions, found a list"]),
+        Case(yaml: "", errors: ["mapping.yaml:1:1: error: the mapping file is empty; it needs at least 'seeder: 1' and 'entities:'"]),
+        Case(yaml: head + "  User:\n    attributes: { id: integer }\n    relationships:\n      users: { to: User, many: true }\n",
+             errors: ["mapping.yaml:6:7: error: the join table of 'User.users' would have two columns 'user_id'; rename the relationship"]),
+        Case(yaml: head + "  User:\n    table: sqlite_users\n    attributes: { id: integer }\n",
+             errors: ["mapping.yaml:4:12: error: table name 'sqlite_users' of entity 'User' is reserved: names starting with 'sqlite_' or 'seed_' belong to SQLite and seeder"]),
+        Case(yaml: head + "  Task:\n    attributes: { id: integer, projectPosition: integer }\n    relationships:\n      project: { to: Project }\n  Project:\n    attributes: { id: integer }\n    relationships:\n      tasks: { to: Task, many: true, inverse: project, ordered: true }\n",
+             errors: ["mapping.yaml:10:7: error: the position of 'Project.tasks' and attribute 'projectPosition' both become column 'project_position' of table 'task'"]),
     ]
 
     @Test(arguments: cases)
@@ -267,6 +309,15 @@ struct MappingLoaderTests {
             "mapping.yaml:5:53: error: unknown key 'requried' in attribute 'User.name'; did you mean 'required'?",
             "mapping.yaml:7:19: error: unknown entity 'Tem' in 'to'",
         ])
+    }
+
+    @Test func tellsDatePatternsFromTypos() {
+        #expect(LoadContext.isDatePattern("yyyy-MM-dd HH:mm:ss Z"))
+        #expect(LoadContext.isDatePattern("MM/dd/yyyy"))
+        #expect(LoadContext.isDatePattern("yyyy-MM-dd'T'HH:mm:ssXXX"))
+        #expect(!LoadContext.isDatePattern("soon"))
+        #expect(!LoadContext.isDatePattern("iso8061"))
+        #expect(!LoadContext.isDatePattern("'quoted only'"))
     }
 
     @Test func refusesAnAliasBombWithoutExpandingIt() {

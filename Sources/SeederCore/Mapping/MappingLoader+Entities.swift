@@ -175,13 +175,30 @@ extension LoadContext {
         case "unix": return .unix
         case "unix_ms": return .unixMilliseconds
         default:
-            guard text.contains(where: { "yMdHhmsSaEZXx".contains($0) }) else {
+            guard Self.isDatePattern(text) else {
                 let suggestion = closestMatch(to: text, in: DateFormat.names).map { " (did you mean '\($0)'?)" } ?? ""
                 error("unknown date format '\(text)'\(suggestion); expected iso8601, unix, unix_ms or a Unicode date pattern such as 'yyyy-MM-dd HH:mm:ss Z'", at: node)
                 return nil
             }
             return .pattern(text)
         }
+    }
+
+    /// `true` when every letter outside quotes is a Unicode date pattern symbol (UTS #35), so a
+    /// typo such as `iso8061` or a word such as `soon` is not taken for a pattern.
+    static func isDatePattern(_ text: String) -> Bool {
+        let symbols = Set("GyYuUrQqMLlwWdDFgEecabBhHKkjJCmsSAzZOvVXx")
+        var quoted = false
+        var sawSymbol = false
+        for character in text {
+            if character == "'" {
+                quoted.toggle()
+            } else if !quoted, character.isASCII, character.isLetter {
+                guard symbols.contains(character) else { return false }
+                sawSymbol = true
+            }
+        }
+        return sawSymbol && !quoted
     }
 
     /// A YAML value coerced as a dump value of the attribute would be.
