@@ -186,7 +186,7 @@ public final class Mapper {
         case .absent: return .absent
         case .null: return .null
         case .number:
-            return .one(reference(reached, relationship: relationship, context: context) ?? .identity(IdentityKey([]), offset: context.origin.offset))
+            return reference(reached, relationship: relationship, context: context).map(Link.one) ?? .absent
         case let .list(items):
             guard relationship.isToMany else {
                 context.error("'\(relationship.name)' is a to-one, but its key path reaches a list", at: nil, offset: context.origin.offset)
