@@ -6,15 +6,27 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "SeederCore", targets: ["SeederCore"]),
+        .library(name: "SeederStore", targets: ["SeederStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         // The mapper: YAML -> Mapping, dump bytes -> JSON values -> Records. No SQLite, no CLI.
         .target(
             name: "SeederCore",
             dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
+        // Everything SQLite: schema, merged rows, references, the seed file.
+        .target(
+            name: "SeederStore",
+            dependencies: [
+                "SeederCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // Measures the JSON reader alone on a generated dump (see bench/README.md).
         .executableTarget(
@@ -25,6 +37,10 @@ let package = Package(
         .testTarget(
             name: "SeederCoreTests",
             dependencies: ["SeederCore"]
+        ),
+        .testTarget(
+            name: "SeederStoreTests",
+            dependencies: ["SeederStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

@@ -1,0 +1,172 @@
+import SeederCore
+
+/// The seed's schema, made from a validated mapping (SEED.md, Schema): one table per entity in
+/// mapping order with the identity as primary key, `NOT NULL` on required and identity columns,
+/// a declared foreign key and an index for every to-one, join tables for many-to-many, position
+/// columns for `ordered`, unique and plain indexes, and the two metadata tables.
+///
+/// Only SQL that SQLite 3.22 reads (Android 9, iOS 12): no `STRICT`, no generated columns.
+public struct SeedSchema: Sendable {
+    /// One table of the seed.
+    public struct Table: Sendable, Hashable {
+        /// The table's name.
+        public var name: String
+        /// Its columns in order.
+        public var columns: [Column]
+        /// The primary key's columns.
+        public var primaryKey: [String]
+        /// Foreign keys: columns -> (table, columns).
+        public var foreignKeys: [ForeignKey]
+        /// `true` for a single `INTEGER PRIMARY KEY` (a rowid alias).
+        public var hasIntegerPrimaryKey: Bool
+    }
+
+    /// A column.
+    public struct Column: Sendable, Hashable {
+        public var name: String
+        public var type: String
+        public var notNull: Bool
+    }
+
+    /// A foreign key.
+    public struct ForeignKey: Sendable, Hashable {
+        public var columns: [String]
+        public var table: String
+        public var targetColumns: [String]
+    }
+
+    /// An index.
+    public struct Index: Sendable, Hashable {
+        public var name: String
+        public var table: String
+        public var columns: [String]
+        public var isUnique: Bool
+    }
+
+    /// Entity tables in mapping order, then join tables in mapping order.
+    public private(set) var tables: [Table] = []
+    /// Indexes, created after the load.
+    public private(set) var indexes: [Index] = []
+    /// The table of each entity, by entity index.
+    public private(set) var entityTables: [Int] = []
+
+    /// The schema of `mapping`.
+    public init(mapping: Mapping) {
+        let entities = mapping.entities
+        // Position columns that ordered one-to-many relationships put on their children.
+        var positions: [Int: [String]] = [:]
+        for entity in entities {
+            for relationship in entity.relationships {
+                if case let .inverse(positionColumn?) = relationship.storage {
+                    positions[relationship.target, default: []].append(positionColumn)
+                }
+            }
+        }
+        for (index, entity) in entities.enumerated() {
+            var columns: [Column] = []
+            var foreignKeys: [ForeignKey] = []
+            let identity = entity.identityAttributes
+            if entity.identity == .none {
+                columns.append(Column(name: Entity.syntheticKeyColumn, type: "INTEGER", notNull: false))
+            }
+            for (attributeIndex, attribute) in entity.attributes.enumerated() {
+                let isIdentity = identity.contains(attributeIndex)
+                columns.append(Column(name: attribute.column, type: attribute.columnType,
+                                      notNull: attribute.isRequired || isIdentity))
+            }
+            for relationship in entity.relationships {
+                guard case let .foreignKey(fkColumns) = relationship.storage else { continue }
+                let target = entities[relationship.target]
+                let targetColumns = Self.keyColumns(of: target)
+                for (column, targetColumn) in zip(fkColumns, targetColumns) {
+                    columns.append(Column(name: column, type: targetColumn.type, notNull: relationship.isRequired))
+                }
+                foreignKeys.append(ForeignKey(columns: fkColumns, table: target.table, targetColumns: target.primaryKeyColumns))
+                indexes.append(Index(name: Self.indexName(entity.table, fkColumns), table: entity.table, columns: fkColumns, isUnique: false))
+            }
+            for column in positions[index] ?? [] {
+                columns.append(Column(name: column, type: "INTEGER", notNull: false))
+            }
+            let primaryKey = entity.primaryKeyColumns
+            let integerKey = primaryKey.count == 1 && columns.first { $0.name == primaryKey[0] }?.type == "INTEGER"
+            tables.append(Table(name: entity.table, columns: columns, primaryKey: primaryKey, foreignKeys: foreignKeys,
+                                hasIntegerPrimaryKey: integerKey))
+            entityTables.append(tables.count - 1)
+            for attribute in entity.attributes where attribute.isUnique || attribute.isIndexed {
+                indexes.append(Index(name: Self.indexName(entity.table, [attribute.column]) + (attribute.isUnique ? "_unique" : ""),
+                                     table: entity.table, columns: [attribute.column], isUnique: attribute.isUnique))
+            }
+        }
+        for entity in entities {
+            for relationship in entity.relationships {
+                guard case let .joinTable(join) = relationship.storage else { continue }
+                let target = entities[relationship.target]
+                let ownerKey = Self.keyColumns(of: entity)
+                let targetKey = Self.keyColumns(of: target)
+                var columns = zip(join.ownerColumns, ownerKey).map { Column(name: $0, type: $1.type, notNull: true) }
+                columns += zip(join.targetColumns, targetKey).map { Column(name: $0, type: $1.type, notNull: true) }
+                if let position = join.positionColumn { columns.append(Column(name: position, type: "INTEGER", notNull: true)) }
+                tables.append(Table(
+                    name: join.name, columns: columns, primaryKey: join.ownerColumns + join.targetColumns,
+                    foreignKeys: [
+                        ForeignKey(columns: join.ownerColumns, table: entity.table, targetColumns: entity.primaryKeyColumns),
+                        ForeignKey(columns: join.targetColumns, table: target.table, targetColumns: target.primaryKeyColumns),
+                    ],
+                    hasIntegerPrimaryKey: false))
+                indexes.append(Index(name: Self.indexName(join.name, join.targetColumns), table: join.name,
+                                     columns: join.targetColumns, isUnique: false))
+            }
+        }
+    }
+
+    /// The primary-key columns of an entity's table with their types.
+    static func keyColumns(of entity: Entity) -> [Column] {
+        switch entity.identity {
+        case .none:
+            return [Column(name: Entity.syntheticKeyColumn, type: "INTEGER", notNull: true)]
+        case let .attributes(indexes):
+            return indexes.map { Column(name: entity.attributes[$0].column, type: entity.attributes[$0].columnType, notNull: true) }
+        }
+    }
+
+    static func indexName(_ table: String, _ columns: [String]) -> String {
+        ([table] + columns).joined(separator: "_") + "_index"
+    }
+
+    /// `CREATE TABLE` for a table; identifiers quoted by seeder.
+    public static func createTable(_ table: Table) -> String {
+        var lines: [String] = []
+        for column in table.columns {
+            var line = "\(SQL.quote(column.name)) \(column.type)"
+            if table.hasIntegerPrimaryKey, column.name == table.primaryKey[0] {
+                line += " PRIMARY KEY"
+            } else if column.notNull {
+                line += " NOT NULL"
+            }
+            lines.append(line)
+        }
+        if !table.hasIntegerPrimaryKey {
+            lines.append("PRIMARY KEY (\(SQL.list(table.primaryKey)))")
+        }
+        for foreignKey in table.foreignKeys {
+            lines.append("FOREIGN KEY (\(SQL.list(foreignKey.columns))) REFERENCES \(SQL.quote(foreignKey.table))(\(SQL.list(foreignKey.targetColumns)))")
+        }
+        return "CREATE TABLE \(SQL.quote(table.name)) (\n  " + lines.joined(separator: ",\n  ") + "\n)"
+    }
+
+    /// `CREATE [UNIQUE] INDEX` for an index.
+    public static func createIndex(_ index: Index) -> String {
+        "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(SQL.quote(index.name)) ON \(SQL.quote(index.table))(\(SQL.list(index.columns)))"
+    }
+
+    /// The metadata tables of SEED.md.
+    public static let metadataTables = [
+        "CREATE TABLE \"seed_metadata\" (\n  \"key\" TEXT PRIMARY KEY NOT NULL,\n  \"value\" TEXT NOT NULL\n)",
+        "CREATE TABLE \"seed_source\" (\n  \"path\" TEXT PRIMARY KEY NOT NULL,\n  \"sha256\" TEXT NOT NULL,\n  \"bytes\" INTEGER NOT NULL,\n  \"records\" INTEGER NOT NULL\n)",
+    ]
+
+    /// Every statement that creates the schema, tables first, indexes last.
+    public var statements: [String] {
+        Self.metadataTables + tables.map(Self.createTable) + indexes.map(Self.createIndex)
+    }
+}

@@ -1,0 +1,134 @@
+import GRDB
+import SeederCore
+import Testing
+@testable import SeederStore
+
+func validMapping(_ yaml: String) throws -> Mapping {
+    let sink = DiagnosticSink()
+    let mapping = MappingLoader().load(yaml: yaml, file: "mapping.yaml", diagnostics: sink)
+    return try #require(mapping, "\(sink.diagnostics.map(\.description))")
+}
+
+struct SeedSchemaTests {
+    static let tasklist = """
+    seeder: 1
+    entities:
+      User:
+        attributes:
+          id: integer
+          name: { type: string, required: true }
+          email: { type: string, unique: true }
+      Project:
+        attributes: { id: integer, name: { type: string, index: true }, createdAt: date }
+        relationships:
+          user: { to: User }
+          tasks: { to: Task, many: true, inverse: project, ordered: true }
+          tags: { to: Tag, many: true }
+      Task:
+        attributes: { id: integer, name: string }
+        relationships:
+          project: { to: Project }
+          assignedUser: { to: User, from: assigned_user_id, required: true }
+      Tag:
+        identity: slug
+        attributes: { slug: string }
+      Card:
+        identity: [suit, value]
+        attributes: { suit: string, value: integer }
+      Note:
+        identity: none
+        attributes: { text: string }
+        relationships:
+          card: { to: Card }
+    """
+
+    @Test func generatesTheSchemaOfSeedMD() throws {
+        let schema = SeedSchema(mapping: try validMapping(Self.tasklist))
+        #expect(schema.statements == [
+            "CREATE TABLE \"seed_metadata\" (\n  \"key\" TEXT PRIMARY KEY NOT NULL,\n  \"value\" TEXT NOT NULL\n)",
+            "CREATE TABLE \"seed_source\" (\n  \"path\" TEXT PRIMARY KEY NOT NULL,\n  \"sha256\" TEXT NOT NULL,\n  \"bytes\" INTEGER NOT NULL,\n  \"records\" INTEGER NOT NULL\n)",
+            """
+            CREATE TABLE "user" (
+              "id" INTEGER PRIMARY KEY,
+              "name" TEXT NOT NULL,
+              "email" TEXT
+            )
+            """,
+            """
+            CREATE TABLE "project" (
+              "id" INTEGER PRIMARY KEY,
+              "name" TEXT,
+              "created_at" TEXT,
+              "user_id" INTEGER,
+              FOREIGN KEY ("user_id") REFERENCES "user"("id")
+            )
+            """,
+            """
+            CREATE TABLE "task" (
+              "id" INTEGER PRIMARY KEY,
+              "name" TEXT,
+              "project_id" INTEGER,
+              "assigned_user_id" INTEGER NOT NULL,
+              "project_position" INTEGER,
+              FOREIGN KEY ("project_id") REFERENCES "project"("id"),
+              FOREIGN KEY ("assigned_user_id") REFERENCES "user"("id")
+            )
+            """,
+            """
+            CREATE TABLE "tag" (
+              "slug" TEXT NOT NULL,
+              PRIMARY KEY ("slug")
+            )
+            """,
+            """
+            CREATE TABLE "card" (
+              "suit" TEXT NOT NULL,
+              "value" INTEGER NOT NULL,
+              PRIMARY KEY ("suit", "value")
+            )
+            """,
+            """
+            CREATE TABLE "note" (
+              "_pk" INTEGER PRIMARY KEY,
+              "text" TEXT,
+              "card_suit" TEXT,
+              "card_value" INTEGER,
+              FOREIGN KEY ("card_suit", "card_value") REFERENCES "card"("suit", "value")
+            )
+            """,
+            """
+            CREATE TABLE "project_tags" (
+              "project_id" INTEGER NOT NULL,
+              "tag_id" TEXT NOT NULL,
+              PRIMARY KEY ("project_id", "tag_id"),
+              FOREIGN KEY ("project_id") REFERENCES "project"("id"),
+              FOREIGN KEY ("tag_id") REFERENCES "tag"("slug")
+            )
+            """,
+            "CREATE UNIQUE INDEX \"user_email_index_unique\" ON \"user\"(\"email\")",
+            "CREATE INDEX \"project_user_id_index\" ON \"project\"(\"user_id\")",
+            "CREATE INDEX \"project_name_index\" ON \"project\"(\"name\")",
+            "CREATE INDEX \"task_project_id_index\" ON \"task\"(\"project_id\")",
+            "CREATE INDEX \"task_assigned_user_id_index\" ON \"task\"(\"assigned_user_id\")",
+            "CREATE INDEX \"note_card_suit_card_value_index\" ON \"note\"(\"card_suit\", \"card_value\")",
+            "CREATE INDEX \"project_tags_tag_id_index\" ON \"project_tags\"(\"tag_id\")",
+        ])
+    }
+
+    @Test func isValidSQLiteThatPassesItsOwnChecks() throws {
+        let schema = SeedSchema(mapping: try validMapping(Self.tasklist))
+        let database = try DatabaseQueue()
+        try database.write { db in
+            for statement in schema.statements { try db.execute(sql: statement) }
+            #expect(try db.tableExists("project_tags"))
+            #expect(try db.foreignKeys(on: "note").first?.mapping.map(\.origin) == ["card_suit", "card_value"])
+            #expect(try db.primaryKey("card").columns == ["suit", "value"])
+        }
+    }
+
+    @Test func quotesEveryIdentifierItself() {
+        #expect(SQL.quote("plain") == "\"plain\"")
+        #expect(SQL.quote("we\"ird") == "\"we\"\"ird\"")
+        #expect(SQL.list(["a", "b"]) == "\"a\", \"b\"")
+    }
+}
