@@ -127,8 +127,8 @@ struct SeedSchemaTests {
     }
 
     @Test func quotesEveryIdentifierItself() {
-        #expect(SQL.quote("plain") == "\"plain\"")
-        #expect(SQL.quote("we\"ird") == "\"we\"\"ird\"")
-        #expect(SQL.list(["a", "b"]) == "\"a\", \"b\"")
+        #expect(SQLText.quote("plain") == "\"plain\"")
+        #expect(SQLText.quote("we\"ird") == "\"we\"\"ird\"")
+        #expect(SQLText.list(["a", "b"]) == "\"a\", \"b\"")
     }
 }

@@ -20,6 +20,12 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
     public var reason: String
 
     public var description: String { "\(path): \(reason)" }
+
+    /// An error for `path` with the system's reason.
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
 }
 
 /// Reads a file with `read(2)`, so memory stays flat whatever the file's size.

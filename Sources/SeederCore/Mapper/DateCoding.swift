@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ISO 8601 is parsed by hand (the common case, on the hot path); Unicode patterns go through
 /// Foundation's `DateFormatter`, one per pattern and zone.
-enum DateCoding {
+public enum DateCoding {
     /// Seconds from 1970 to 2001-01-01, Core Data's reference date.
     static let referenceDateOffset: Int64 = 978_307_200
 
@@ -122,6 +122,12 @@ enum DateCoding {
             buffer[23] = UInt8(ascii: "Z")
             return 24
         }
+    }
+
+    /// Seconds since 1970 as `2026-11-21T14:17:41Z` (SEED.md's `built_at`).
+    public static func iso8601Seconds(_ seconds: Int64) -> String {
+        let text = formatISO8601(milliseconds: seconds * 1000) ?? "0000-01-01T00:00:00.000Z"
+        return String(text.prefix(19)) + "Z"
     }
 
     /// The stored value of an instant.

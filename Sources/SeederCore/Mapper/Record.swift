@@ -13,8 +13,9 @@ public struct Record: Sendable {
     public var links: [Link]
     /// Where the record stands.
     public var origin: Origin
-    /// For a merged row whose fields came from several files: each field's file.
-    var fieldFiles: [String]?
+    /// For a merged row whose fields came from several files: each field's file (`nil` when all
+    /// come from `origin.file`).
+    public var fieldFiles: [String]?
 
     /// A record of `entity` with these values.
     public init(entity: Int, identity: IdentityKey?, fields: [Field], links: [Link], origin: Origin) {
@@ -31,6 +32,12 @@ public struct Record: Sendable {
         public var value: FieldValue
         /// The file offset of the JSON value it came from; the record's for defaults and absent.
         public var offset: Int
+
+        /// A field with this value from this offset.
+        public init(value: FieldValue, offset: Int) {
+            self.value = value
+            self.offset = offset
+        }
     }
 
     /// Where a record stands: its file, its offset and its JSON Pointer.
@@ -41,6 +48,13 @@ public struct Record: Sendable {
         public var offset: Int
         /// The record's JSON Pointer in the file.
         public var pointer: JSONPointer
+
+        /// An origin.
+        public init(file: String, offset: Int, pointer: JSONPointer) {
+            self.file = file
+            self.offset = offset
+            self.pointer = pointer
+        }
 
         /// The location for a diagnostic.
         public var location: SourceLocation { SourceLocation(file: file, offset: offset) }

@@ -190,11 +190,12 @@ extension Record {
     }
 
     /// The file a field's value came from (a merged row's fields may come from several).
-    func file(ofField index: Int) -> String {
+    public func file(ofField index: Int) -> String {
         fieldFiles?[index] ?? origin.file
     }
 
-    mutating func setFile(_ file: String, ofField index: Int) {
+    /// Notes that a field's value came from `file`.
+    public mutating func setFile(_ file: String, ofField index: Int) {
         guard file != origin.file || fieldFiles != nil else { return }
         if fieldFiles == nil { fieldFiles = Array(repeating: origin.file, count: fields.count) }
         fieldFiles?[index] = file

@@ -1,7 +1,7 @@
 import SeederCore
 
 /// SQL text that seeder writes itself: identifiers are always quoted here, never by a library.
-enum SQL {
+enum SQLText {
     /// `"name"`, with any `"` doubled.
     static func quote(_ identifier: String) -> String {
         "\"" + identifier.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""

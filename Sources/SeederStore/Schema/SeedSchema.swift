@@ -137,7 +137,7 @@ public struct SeedSchema: Sendable {
     public static func createTable(_ table: Table) -> String {
         var lines: [String] = []
         for column in table.columns {
-            var line = "\(SQL.quote(column.name)) \(column.type)"
+            var line = "\(SQLText.quote(column.name)) \(column.type)"
             if table.hasIntegerPrimaryKey, column.name == table.primaryKey[0] {
                 line += " PRIMARY KEY"
             } else if column.notNull {
@@ -146,17 +146,17 @@ public struct SeedSchema: Sendable {
             lines.append(line)
         }
         if !table.hasIntegerPrimaryKey {
-            lines.append("PRIMARY KEY (\(SQL.list(table.primaryKey)))")
+            lines.append("PRIMARY KEY (\(SQLText.list(table.primaryKey)))")
         }
         for foreignKey in table.foreignKeys {
-            lines.append("FOREIGN KEY (\(SQL.list(foreignKey.columns))) REFERENCES \(SQL.quote(foreignKey.table))(\(SQL.list(foreignKey.targetColumns)))")
+            lines.append("FOREIGN KEY (\(SQLText.list(foreignKey.columns))) REFERENCES \(SQLText.quote(foreignKey.table))(\(SQLText.list(foreignKey.targetColumns)))")
         }
-        return "CREATE TABLE \(SQL.quote(table.name)) (\n  " + lines.joined(separator: ",\n  ") + "\n)"
+        return "CREATE TABLE \(SQLText.quote(table.name)) (\n  " + lines.joined(separator: ",\n  ") + "\n)"
     }
 
     /// `CREATE [UNIQUE] INDEX` for an index.
     public static func createIndex(_ index: Index) -> String {
-        "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(SQL.quote(index.name)) ON \(SQL.quote(index.table))(\(SQL.list(index.columns)))"
+        "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(SQLText.quote(index.name)) ON \(SQLText.quote(index.table))(\(SQLText.list(index.columns)))"
     }
 
     /// The metadata tables of SEED.md.

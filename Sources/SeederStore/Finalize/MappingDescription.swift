@@ -1,0 +1,86 @@
+import SeederCore
+
+/// The validated mapping as canonical JSON (SEED.md, Metadata: `mapping`): entities, tables,
+/// columns, identities, relationships, enough for `diff` to key rows by identity without the
+/// YAML. Object keys are sorted and there is no whitespace, so equal mappings give equal text.
+enum MappingDescription {
+    indirect enum Value {
+        case string(String)
+        case int(Int)
+        case bool(Bool)
+        case null
+        case array([Value])
+        case object([(String, Value)])
+
+        var text: String {
+            switch self {
+            case let .string(string): return "\"" + JSONWriter.escaped(string) + "\""
+            case let .int(int): return String(int)
+            case let .bool(bool): return bool ? "true" : "false"
+            case .null: return "null"
+            case let .array(items): return "[" + items.map(\.text).joined(separator: ",") + "]"
+            case let .object(pairs):
+                let sorted = pairs.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+                return "{" + sorted.map { "\"" + JSONWriter.escaped($0.0) + "\":" + $0.1.text }.joined(separator: ",") + "}"
+            }
+        }
+    }
+
+    static func json(_ mapping: Mapping) -> String {
+        let entities = mapping.entities
+        let value = Value.object([
+            ("format", .int(1)),
+            ("schemaVersion", .int(mapping.schemaVersion)),
+            ("naming", .string(mapping.naming.rawValue)),
+            ("dates", .string(mapping.dates.rawValue)),
+            ("entities", .array(entities.map { entity in
+                .object([
+                    ("name", .string(entity.name)),
+                    ("table", .string(entity.table)),
+                    ("primaryKey", .array(entity.primaryKeyColumns.map(Value.string))),
+                    ("identity", entity.identity == .none ? .null : .array(entity.identityAttributes.map { .string(entity.attributes[$0].name) })),
+                    ("onConflict", .string(entity.onConflict.rawValue)),
+                    ("nulls", .string(entity.nulls.rawValue)),
+                    ("attributes", .array(entity.attributes.map { attribute in
+                        .object([
+                            ("name", .string(attribute.name)),
+                            ("column", .string(attribute.column)),
+                            ("type", .string(attribute.type.rawValue)),
+                            ("required", .bool(attribute.isRequired)),
+                            ("unique", .bool(attribute.isUnique)),
+                            ("from", attribute.keyPath.map { .string($0.description) } ?? .null),
+                            ("storage", attribute.type == .date ? .string(attribute.dateStorage.rawValue) : .null),
+                        ])
+                    })),
+                    ("relationships", .array(entity.relationships.map { relationship in
+                        .object([
+                            ("name", .string(relationship.name)),
+                            ("to", .string(entities[relationship.target].name)),
+                            ("many", .bool(relationship.isToMany)),
+                            ("ordered", .bool(relationship.isOrdered)),
+                            ("inverse", relationship.inverse.map { .string(entities[relationship.target].relationships[$0].name) } ?? .null),
+                            ("storage", storage(relationship.storage)),
+                        ])
+                    })),
+                ])
+            })),
+        ])
+        return value.text
+    }
+
+    private static func storage(_ storage: RelationshipStorage) -> Value {
+        switch storage {
+        case let .foreignKey(columns):
+            return .object([("kind", .string("foreignKey")), ("columns", .array(columns.map(Value.string)))])
+        case let .inverse(position):
+            return .object([("kind", .string("inverse")), ("position", position.map(Value.string) ?? .null)])
+        case let .joinTable(join):
+            return .object([
+                ("kind", .string("joinTable")), ("table", .string(join.name)),
+                ("ownerColumns", .array(join.ownerColumns.map(Value.string))),
+                ("targetColumns", .array(join.targetColumns.map(Value.string))),
+                ("position", join.positionColumn.map(Value.string) ?? .null),
+            ])
+        }
+    }
+}

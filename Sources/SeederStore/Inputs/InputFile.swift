@@ -1,0 +1,17 @@
+import SeederCore
+
+/// One dump file a build reads, for one source: where it is and how it holds its records.
+public struct InputFile: Sendable, Hashable {
+    /// The path relative to the dumps directory, as diagnostics and `seed_source` name it.
+    public var path: String
+    /// The absolute path on disk.
+    public var absolutePath: String
+    /// The entity its records are.
+    public var entity: Int
+    /// Where the records are inside the file.
+    public var keyPath: [String]
+    /// `.json` or JSON Lines.
+    public var format: DumpFormat
+    /// The file's size in bytes.
+    public var size: Int
+}

@@ -1,0 +1,155 @@
+import Foundation
+import SeederCore
+
+/// Finds the dump files a build reads (MAPPING.md, Sources), in the order records are processed:
+/// source order, then file order (sorted by path).
+///
+/// Sources' globs are relative to the dumps directory and may not leave it (`..`, absolute
+/// paths, and links that resolve outside are errors). A glob that matches no file is an error.
+/// Without `sources:`, each dump file whose base name is an entity's name or table, singular or
+/// plural, ignoring case and underscores, feeds that entity from its root. A dump file that no
+/// source reads is a warning.
+public struct InputPlanner {
+    public let mapping: Mapping
+    /// The dumps directory as the user named it.
+    public let dumps: String
+
+    public init(mapping: Mapping, dumps: String) {
+        self.mapping = mapping
+        self.dumps = dumps
+    }
+
+    /// The files to read, in order; problems go to `diagnostics`.
+    public func plan(diagnostics: DiagnosticSink) -> [InputFile] {
+        let root = URL(fileURLWithPath: dumps).standardizedFileURL.resolvingSymlinksInPath().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            diagnostics.error("the dumps directory does not exist or is not a directory", at: SourceLocation(file: dumps))
+            return []
+        }
+        let files = Self.dumpFiles(under: root)
+        var planned: [InputFile] = []
+        var read = Set<String>()
+        if let sources = mapping.sources {
+            for source in sources {
+                let matches = files.filter { Self.glob(source.path, matches: $0) }
+                if matches.isEmpty {
+                    diagnostics.error("source path '\(source.path)' matches no file in \(dumps)", at: source.location)
+                }
+                for path in matches {
+                    guard let file = inputFile(path, root: root, entity: source.entity, keyPath: source.keyPath, diagnostics: diagnostics) else { continue }
+                    planned.append(file)
+                    read.insert(path)
+                }
+            }
+        } else {
+            for path in files {
+                guard let entity = entityNamed(byFile: path) else { continue }
+                guard let file = inputFile(path, root: root, entity: entity, keyPath: [], diagnostics: diagnostics) else { continue }
+                planned.append(file)
+                read.insert(path)
+            }
+        }
+        for path in files where !read.contains(path) && Source.format(ofFile: path) != nil {
+            diagnostics.warning("no source reads this dump file", at: SourceLocation(file: display(path)))
+        }
+        return planned
+    }
+
+    /// The entity a file feeds by its base name, when the mapping has no `sources:`.
+    func entityNamed(byFile path: String) -> Int? {
+        guard Source.format(ofFile: path) != nil else { return nil }
+        var base = (path as NSString).lastPathComponent
+        for suffix in [".json", ".jsonl", ".ndjson"] where base.lowercased().hasSuffix(suffix) {
+            base = String(base.dropLast(suffix.count))
+            break
+        }
+        let forms = [Naming.lookupKey(base), Naming.lookupKey(Naming.singular(base))]
+        return mapping.entities.firstIndex { entity in
+            let names = [Naming.lookupKey(entity.name), Naming.lookupKey(entity.table)]
+            return forms.contains { names.contains($0) }
+        }
+    }
+
+    private func inputFile(_ path: String, root: String, entity: Int, keyPath: [String], diagnostics: DiagnosticSink) -> InputFile? {
+        let absolute = root + "/" + path
+        let resolved = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
+        guard resolved == root || resolved.hasPrefix(root + "/") else {
+            diagnostics.error("this dump file is a link that leaves the dumps directory", at: SourceLocation(file: display(path)))
+            return nil
+        }
+        guard let format = Source.format(ofFile: path) else {
+            diagnostics.error("this file is not a dump seeder reads: .json, .jsonl or .ndjson", at: SourceLocation(file: display(path)))
+            return nil
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: resolved)[.size] as? Int) ?? 0
+        return InputFile(path: display(path), absolutePath: resolved, entity: entity, keyPath: keyPath, format: format, size: size)
+    }
+
+    /// How diagnostics name a dump file: the dumps directory as given, then the path in it.
+    func display(_ path: String) -> String {
+        let prefix = dumps.hasSuffix("/") ? String(dumps.dropLast()) : dumps
+        return prefix == "." ? path : prefix + "/" + path
+    }
+
+    /// Every regular file under `root`, relative and sorted by path (bytes), so the order never
+    /// depends on how the file system lists a directory. Hidden files are left out.
+    static func dumpFiles(under root: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+        var files: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files.append(path)
+            }
+        }
+        return files.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Shell-style matching per path segment: `*` and `?` never cross `/`, `**` matches any
+    /// number of segments, `[abc]` and `[a-z]` match one character.
+    static func glob(_ pattern: String, matches path: String) -> Bool {
+        matchSegments(pattern.split(separator: "/").map(String.init)[...], path.split(separator: "/").map(String.init)[...])
+    }
+
+    private static func matchSegments(_ pattern: ArraySlice<String>, _ path: ArraySlice<String>) -> Bool {
+        guard let first = pattern.first else { return path.isEmpty }
+        if first == "**" {
+            for skip in 0...path.count where matchSegments(pattern.dropFirst(), path.dropFirst(skip)) { return true }
+            return false
+        }
+        guard let segment = path.first, matchSegment(Array(first.unicodeScalars)[...], Array(segment.unicodeScalars)[...]) else { return false }
+        return matchSegments(pattern.dropFirst(), path.dropFirst())
+    }
+
+    private static func matchSegment(_ pattern: ArraySlice<Unicode.Scalar>, _ text: ArraySlice<Unicode.Scalar>) -> Bool {
+        guard let head = pattern.first else { return text.isEmpty }
+        switch head {
+        case "*":
+            for skip in 0...text.count where matchSegment(pattern.dropFirst(), text.dropFirst(skip)) { return true }
+            return false
+        case "?":
+            return !text.isEmpty && matchSegment(pattern.dropFirst(), text.dropFirst())
+        case "[":
+            guard let close = pattern.dropFirst().firstIndex(of: "]"), let character = text.first else { return false }
+            var set = pattern[(pattern.startIndex + 1)..<close]
+            let negated = set.first == "!" || set.first == "^"
+            if negated { set = set.dropFirst() }
+            var matched = false
+            var index = set.startIndex
+            while index < set.endIndex {
+                if index + 2 < set.endIndex, set[index + 1] == "-" {
+                    if (set[index]...set[index + 2]).contains(character) { matched = true }
+                    index += 3
+                } else {
+                    if set[index] == character { matched = true }
+                    index += 1
+                }
+            }
+            return matched != negated && matchSegment(pattern[(close + 1)...], text.dropFirst())
+        default:
+            return text.first == head && matchSegment(pattern.dropFirst(), text.dropFirst())
+        }
+    }
+}

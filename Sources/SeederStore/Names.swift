@@ -1,0 +1,4 @@
+import SeederCore
+
+/// SeederCore's record, not GRDB's `Record` class.
+typealias Record = SeederCore.Record

@@ -1,0 +1,230 @@
+import Foundation
+import GRDB
+import SeederCore
+
+/// The stage after every input is read (MAPPING.md, Relationships: "Order does not matter"):
+/// inverse links set their children's foreign keys, every reference is checked against the rows
+/// that exist and follows `onMissing`, then rows are finished (defaults, `required`) and unique
+/// attributes checked.
+struct ReferenceResolver {
+    let store: RowStore
+    let diagnostics: DiagnosticSink
+    private var db: Database { store.db }
+    private var mapping: Mapping { store.mapping }
+
+    init(store: RowStore, diagnostics: DiagnosticSink) {
+        self.store = store
+        self.diagnostics = diagnostics
+    }
+
+    func resolve() throws {
+        for layout in store.links.flatMap({ $0 }).compactMap({ $0 }) where layout.relationship.inverse != nil {
+            try applyInverse(layout)
+        }
+        for layout in store.layouts {
+            for (index, relationship) in layout.entity.relationships.enumerated() where !relationship.isToMany {
+                try checkForeignKey(layout, relationship: index)
+            }
+        }
+        for layout in store.links.flatMap({ $0 }).compactMap({ $0 }) where layout.relationship.inverse == nil {
+            try checkJoinLinks(layout)
+        }
+        for layout in store.layouts {
+            try finishRows(layout)
+            try checkUnique(layout)
+        }
+    }
+
+    // MARK: Labels
+
+    /// `Task 9` for a staging row, from its key values (`Note #3` with no identity).
+    private func label(_ layout: StagingLayout, key: [DatabaseValue]) -> String {
+        if layout.entity.identity == .none { return "\(layout.entity.name) #\(SQLValue(key[0]))" }
+        return "\(layout.entity.name) \(IdentityKey(key.map(SQLValue.init)))"
+    }
+
+    private func location(file: Int, offset: Int) -> SourceLocation {
+        SourceLocation(file: store.files[file], offset: offset)
+    }
+
+    private func missing(_ owner: String, references target: String, _ key: [DatabaseValue], via relationship: Relationship, at location: SourceLocation) {
+        diagnostics.error("\(owner) references \(target) \(IdentityKey(key.map(SQLValue.init))) (\(relationship.name)), which no record provides", at: location)
+    }
+
+    // MARK: Inverse links
+
+    /// A one-to-many with `inverse`: each link sets the child's foreign key to its parent (and
+    /// its position when ordered). A child claimed by two parents is an identity conflict.
+    private func applyInverse(_ link: LinkLayout) throws {
+        let owner = store.layouts[link.entityIndex]
+        let child = store.layouts[link.relationship.target]
+        let inverse = link.relationship.inverse!
+        let foreignKey = child.foreignKeyColumns[inverse]
+        let (maskColumn, bit) = child.maskBit(child.slot(relationship: inverse))
+        let position = child.positionColumns.first { $0.owner == link.entityIndex && $0.relationship == link.relationshipIndex }?.column
+        let links = try Row.fetchAll(db, sql: "SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), \"_position\", \"_file\", \"_offset\" FROM \(SQLText.quote(link.table)) ORDER BY \"_seq\"")
+        let select = try db.makeStatement(sql: "SELECT \"_seq\", \(SQLText.quote(maskColumn)), \(SQLText.list(foreignKey)), \"_fields\" FROM \(SQLText.quote(child.table)) WHERE \(child.keyCondition)")
+        var assignments = foreignKey.map { "\(SQLText.quote($0)) = ?" } + ["\(SQLText.quote(maskColumn)) = \(SQLText.quote(maskColumn)) | \(bit)"]
+        if let position { assignments.append("\(SQLText.quote(position)) = ?") }
+        let update = try db.makeStatement(sql: "UPDATE \(SQLText.quote(child.table)) SET \(assignments.joined(separator: ", ")) WHERE \"_seq\" = ?")
+        let ownerCount = link.ownerColumns.count
+        for row in links {
+            let ownerKey = (0..<ownerCount).map { row[$0] as DatabaseValue }
+            let childKey = (0..<link.targetColumns.count).map { row[ownerCount + $0] as DatabaseValue }
+            let base = ownerCount + link.targetColumns.count
+            let linkLocation = location(file: row[base + 1], offset: row[base + 2])
+            guard let current = try Row.fetchOne(select, arguments: StatementArguments(childKey)) else {
+                if link.relationship.onMissing == .null {
+                    store.counts[link.entityIndex].referencesDropped += 1
+                } else {
+                    missing(label(owner, key: ownerKey), references: child.entity.name, childKey, via: link.relationship, at: linkLocation)
+                }
+                continue
+            }
+            let present = (current[1] as Int64) & bit != 0
+            let existing = foreignKey.indices.map { current[2 + $0] as DatabaseValue }
+            if present, !existing.allSatisfy({ $0 == .null }), existing != ownerKey {
+                let policy = child.entity.onConflict
+                if policy == .error {
+                    var diagnostic = Diagnostic.error(
+                        "\(label(child, key: childKey)): '\(child.entity.relationships[inverse].name)' conflicts: \(IdentityKey(ownerKey.map(SQLValue.init))) here, \(IdentityKey(existing.map(SQLValue.init)))",
+                        at: linkLocation)
+                    let fields: Data = current[2 + foreignKey.count]
+                    let slot = child.slot(relationship: inverse)
+                    let (fileIndex, offset) = StagingLayout.origin(ofSlot: slot, in: fields)
+                    diagnostic.relatedLocation = location(file: fileIndex, offset: offset)
+                    diagnostics.report(diagnostic)
+                    continue
+                }
+                store.counts[child.entityIndex].conflictsResolved += 1
+                if policy == .first { continue }
+            }
+            var arguments = ownerKey
+            if position != nil { arguments.append(row[base] as DatabaseValue) }
+            arguments.append(current[0] as DatabaseValue)
+            try update.execute(arguments: StatementArguments(arguments))
+            store.counts[link.entityIndex].referencesResolved += 1
+        }
+    }
+
+    // MARK: References
+
+    /// A to-one's foreign keys must name rows that exist; others follow `onMissing`.
+    private func checkForeignKey(_ layout: StagingLayout, relationship index: Int) throws {
+        let relationship = layout.entity.relationships[index]
+        let target = store.layouts[relationship.target]
+        let columns = layout.foreignKeyColumns[index]
+        guard !columns.isEmpty else { return }
+        let matches = zip(target.keyColumns, columns).map { "t.\(SQLText.quote($0)) = s.\(SQLText.quote($1))" }.joined(separator: " AND ")
+        let present = columns.map { "s.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
+        let dangling = try Row.fetchAll(db, sql: """
+            SELECT s."_seq", \(layout.keyColumns.map { "s.\(SQLText.quote($0))" }.joined(separator: ", ")), \(columns.map { "s.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields"
+            FROM \(SQLText.quote(layout.table)) s
+            WHERE \(present) AND NOT EXISTS (SELECT 1 FROM \(SQLText.quote(target.table)) t WHERE \(matches))
+            ORDER BY s."_seq"
+            """)
+        let keyCount = layout.keyColumns.count
+        for row in dangling {
+            let key = (0..<keyCount).map { row[1 + $0] as DatabaseValue }
+            let reference = columns.indices.map { row[1 + keyCount + $0] as DatabaseValue }
+            if relationship.onMissing == .null {
+                store.counts[layout.entityIndex].referencesDropped += 1
+                let assignments = columns.map { "\(SQLText.quote($0)) = NULL" }.joined(separator: ", ")
+                try db.execute(sql: "UPDATE \(SQLText.quote(layout.table)) SET \(assignments) WHERE \"_seq\" = ?", arguments: [row[0] as DatabaseValue])
+            } else {
+                let fields: Data = row[1 + keyCount + columns.count]
+                let slot = layout.slot(relationship: index)
+                let (fileIndex, offset) = StagingLayout.origin(ofSlot: slot, in: fields)
+                missing(label(layout, key: key), references: target.entity.name, reference, via: relationship, at: location(file: fileIndex, offset: offset))
+            }
+        }
+        let resolved = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SQLText.quote(layout.table)) s WHERE \(present)") ?? 0
+        store.counts[layout.entityIndex].referencesResolved += resolved
+    }
+
+    /// A many-to-many's links must name target rows that exist.
+    private func checkJoinLinks(_ link: LinkLayout) throws {
+        let owner = store.layouts[link.entityIndex]
+        let target = store.layouts[link.relationship.target]
+        let matches = zip(target.keyColumns, link.targetColumns).map { "t.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }.joined(separator: " AND ")
+        let dangling = try Row.fetchAll(db, sql: """
+            SELECT l."_seq", \(SQLText.list(link.ownerColumns + link.targetColumns)), l."_file", l."_offset"
+            FROM \(SQLText.quote(link.table)) l
+            WHERE NOT EXISTS (SELECT 1 FROM \(SQLText.quote(target.table)) t WHERE \(matches))
+            ORDER BY l."_seq"
+            """)
+        for row in dangling {
+            let ownerKey = link.ownerColumns.indices.map { row[1 + $0] as DatabaseValue }
+            let targetKey = link.targetColumns.indices.map { row[1 + link.ownerColumns.count + $0] as DatabaseValue }
+            let base = 1 + link.ownerColumns.count + link.targetColumns.count
+            if link.relationship.onMissing == .null {
+                store.counts[link.entityIndex].referencesDropped += 1
+                try db.execute(sql: "DELETE FROM \(SQLText.quote(link.table)) WHERE \"_seq\" = ?", arguments: [row[0] as DatabaseValue])
+            } else {
+                missing(label(owner, key: ownerKey), references: target.entity.name, targetKey, via: link.relationship,
+                        at: location(file: row[base], offset: row[base + 1]))
+            }
+        }
+        store.counts[link.entityIndex].referencesResolved += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SQLText.quote(link.table))") ?? 0
+    }
+
+    // MARK: Finishing rows
+
+    /// Defaults for attributes no occurrence had; errors for required ones still missing.
+    private func finishRows(_ layout: StagingLayout) throws {
+        for (index, attribute) in layout.entity.attributes.enumerated() {
+            let (mask, bit) = layout.maskBit(layout.slot(attribute: index))
+            let column = SQLText.quote(layout.attributeColumns[index])
+            if let defaultValue = attribute.defaultValue {
+                try db.execute(sql: "UPDATE \(SQLText.quote(layout.table)) SET \(column) = ? WHERE \(SQLText.quote(mask)) & \(bit) = 0",
+                               arguments: [defaultValue.databaseValue])
+            } else if attribute.isRequired {
+                try reportMissing(layout, condition: "\(SQLText.quote(mask)) & \(bit) = 0", what: "'\(attribute.name)' is required, but no occurrence has it")
+            }
+        }
+        for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isRequired && !relationship.isToMany {
+            let columns = layout.foreignKeyColumns[index]
+            let condition = columns.map { "\(SQLText.quote($0)) IS NULL" }.joined(separator: " OR ")
+            try reportMissing(layout, condition: condition, what: "'\(relationship.name)' is required, but no occurrence has it")
+        }
+    }
+
+    private func reportMissing(_ layout: StagingLayout, condition: String, what: String) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT \(SQLText.list(layout.keyColumns)), \"_file\", \"_offset\", \"_pointer\" FROM \(SQLText.quote(layout.table)) WHERE \(condition) ORDER BY \"_seq\"")
+        let count = layout.keyColumns.count
+        for row in rows {
+            let key = (0..<count).map { row[$0] as DatabaseValue }
+            diagnostics.error("\(label(layout, key: key)): \(what)", at: location(file: row[count], offset: row[count + 1]), jsonPath: row[count + 2])
+        }
+    }
+
+    /// `unique` attributes: each value on one row at most.
+    private func checkUnique(_ layout: StagingLayout) throws {
+        for (index, attribute) in layout.entity.attributes.enumerated() where attribute.isUnique {
+            let column = SQLText.quote(layout.attributeColumns[index])
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT s.\(column), \(layout.keyColumns.map { "s.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields"
+                FROM \(SQLText.quote(layout.table)) s
+                WHERE s.\(column) IS NOT NULL AND s.\(column) IN (
+                    SELECT \(column) FROM \(SQLText.quote(layout.table)) WHERE \(column) IS NOT NULL GROUP BY \(column) HAVING COUNT(*) > 1)
+                ORDER BY s.\(column), s."_seq"
+                """)
+            var first: [DatabaseValue: (String, SourceLocation)] = [:]
+            for row in rows {
+                let value = row[0] as DatabaseValue
+                let key = layout.keyColumns.indices.map { row[1 + $0] as DatabaseValue }
+                let fields: Data = row[1 + layout.keyColumns.count]
+                let slot = layout.slot(attribute: index)
+                let (fileIndex, offset) = StagingLayout.origin(ofSlot: slot, in: fields)
+                let here = location(file: fileIndex, offset: offset)
+                if let (other, otherLocation) = first[value] {
+                    var diagnostic = Diagnostic.error("\(label(layout, key: key)): '\(attribute.name)' \(SQLValue(value)) is not unique; \(other) has it too", at: here)
+                    diagnostic.relatedLocation = otherLocation
+                    diagnostics.report(diagnostic)
+                } else {
+                    first[value] = (label(layout, key: key), here)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import GRDB
+import SeederCore
+
+/// What `seeder build` and `seeder validate` are asked to do.
+public struct BuildOptions: Sendable {
+    /// The mapping file.
+    public var mapping: String
+    /// The dumps directory.
+    public var dumps: String
+    /// The output file; `nil` takes the mapping's `output:`, else `<mapping stem>.sqlite`.
+    public var output: String?
+    /// `--on-conflict`: overrides every entity's `onConflict`.
+    public var onConflict: ConflictPolicy?
+    /// `--max-errors`.
+    public var maxErrors: Int = 100
+    /// `--strict`: warnings are errors.
+    public var strict = false
+    /// `validate`: every check, no output.
+    public var writesOutput = true
+    /// The value of `SOURCE_DATE_EPOCH`, for `built_at`.
+    public var sourceDateEpoch: String?
+
+    public init(mapping: String, dumps: String) {
+        self.mapping = mapping
+        self.dumps = dumps
+    }
+}
+
+/// Builds a seed (SEED.md) from a mapping and a dumps directory, stage by stage:
+///
+/// 1. YAML -> `Mapping` (`MappingLoader`), every problem reported before any dump is read;
+/// 2. sources -> `InputFile`s (`InputPlanner`), in source and path order;
+/// 3. dump bytes -> `JSONDocument` per record (`JSONReader`), hashed as they stream;
+/// 4. value -> `Record`s (`Mapper`);
+/// 5. records -> merged staging rows (`RowStore`, SQLite as the identity map);
+/// 6. references, inverses, defaults, `required`, `unique` (`ReferenceResolver`);
+/// 7. rows -> the seed file (`SeedAssembler`), written atomically.
+///
+///     var options = BuildOptions(mapping: "mappings/tasklist.yaml", dumps: "seeds/tasklist")
+///     let report = SeedBuilder.build(options)
+///     print(report.outcome, report.output ?? "-")
+public enum SeedBuilder {
+    /// The version written to `seed_metadata.seeder_version`.
+    public static let version = "0.1.0"
+
+    /// Runs a build (or a validation) and reports what happened; never throws.
+    public static func build(_ options: BuildOptions) -> BuildReport {
+        let diagnostics = DiagnosticSink(maxErrors: options.maxErrors)
+        var report = BuildReport(outcome: .success, output: nil, entities: [], diagnostics: [], suppressedErrors: 0, inputs: [])
+        var inputFiles: [InputFile] = []
+        var temporaries: [String] = []
+        report.outcome = run(options, diagnostics: diagnostics, report: &report, inputFiles: &inputFiles, temporaries: &temporaries)
+        for path in temporaries { unlink(path) }
+        diagnostics.resolveOffsets { name in
+            inputFiles.first { $0.path == name }.flatMap { try? FileByteSource(path: $0.absolutePath) }
+        }
+        report.diagnostics = diagnostics.diagnostics
+        report.suppressedErrors = diagnostics.suppressedErrorCount
+        return report
+    }
+
+    /// The stages; returns the outcome and fills `report`. Temporary files it makes are listed
+    /// in `temporaries`, for `build` to remove whatever happens.
+    private static func run(
+        _ options: BuildOptions, diagnostics: DiagnosticSink, report: inout BuildReport,
+        inputFiles: inout [InputFile], temporaries: inout [String]
+    ) -> BuildReport.Outcome {
+        // 1. The mapping.
+        guard let mappingData = FileManager.default.contents(atPath: options.mapping) else {
+            diagnostics.error("cannot read the mapping file", at: SourceLocation(file: options.mapping))
+            return .failed
+        }
+        guard var mapping = MappingLoader().load(contentsOf: options.mapping, diagnostics: diagnostics) else { return .invalid }
+        if let policy = options.onConflict {
+            for index in mapping.entities.indices { mapping.entities[index].onConflict = policy }
+        }
+
+        // 2. The inputs.
+        inputFiles = InputPlanner(mapping: mapping, dumps: options.dumps).plan(diagnostics: diagnostics)
+        report.inputs = inputFiles.map(\.path)
+        if !FileManager.default.fileExists(atPath: options.dumps) { return .failed }
+
+        let output = options.output ?? mapping.output.map { (options.mapping as NSString).deletingLastPathComponent.isEmpty ? $0 : $0 }
+            ?? (((options.mapping as NSString).lastPathComponent as NSString).deletingPathExtension + ".sqlite")
+        let outputURL = URL(fileURLWithPath: output).standardizedFileURL
+        let outputPath = outputURL.path
+        let resolvedOutput = outputURL.resolvingSymlinksInPath().path
+        if inputFiles.contains(where: { $0.absolutePath == resolvedOutput })
+            || URL(fileURLWithPath: options.mapping).standardizedFileURL.resolvingSymlinksInPath().path == resolvedOutput {
+            diagnostics.error("the output may not be one of the inputs", at: SourceLocation(file: output))
+            return .failed
+        }
+        let workDirectory = options.writesOutput ? outputURL.deletingLastPathComponent().path : NSTemporaryDirectory()
+        let stem = "." + outputURL.lastPathComponent + ".seeder"
+        let unique = options.writesOutput ? "" : "-\(getpid())"
+        let workPath = workDirectory + "/" + stem + "-work" + unique
+        let assemblyPath = workDirectory + "/" + stem + "-assembly" + unique
+        let temporaryPath = workDirectory + "/" + stem + "-tmp" + unique
+        // A killed build's leftovers go first; ours go at the end, whatever happens.
+        temporaries = [workPath, assemblyPath, temporaryPath]
+        for path in temporaries { unlink(path) }
+
+        do {
+            var configuration = Configuration()
+            configuration.foreignKeysEnabled = false
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA journal_mode = OFF")
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+                try db.execute(sql: "PRAGMA cache_size = -65536")
+            }
+            let work = try DatabaseQueue(path: workPath, configuration: configuration)
+            let mapper = Mapper(mapping: mapping)
+            var sources: [(String, String, Int, Int)] = []
+            var sqliteVersion = ""
+            let counts: [EntityCounts] = try work.inDatabase { db in
+                sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
+                try db.execute(sql: "BEGIN")
+                let store = try RowStore(db: db, mapping: mapping)
+                // 3-5. Every dump, record by record.
+                for file in inputFiles {
+                    let (digest, records, nulls) = try read(file, mapper: mapper, store: store, diagnostics: diagnostics)
+                    store.counts[file.entity].nullsSkipped += nulls
+                    if let index = sources.firstIndex(where: { $0.0 == file.path }) {
+                        sources[index].3 += records
+                    } else {
+                        sources.append((file.path, digest, file.size, records))
+                    }
+                }
+                // 6. References, inverses, finished rows.
+                try ReferenceResolver(store: store, diagnostics: diagnostics).resolve()
+                try db.execute(sql: "COMMIT")
+                return store.counts
+            }
+            try work.close()
+            for (index, entity) in mapping.entities.enumerated() {
+                let unmapped = mapper.unmappedKeys(of: index)
+                if !unmapped.isEmpty {
+                    let names = unmapped.map { "\(entity.name).\($0)" }.joined(separator: ", ")
+                    diagnostics.warning("\(unmapped.count) \(unmapped.count == 1 ? "key is" : "keys are") never mapped: \(names)", at: entity.location)
+                }
+                report.entities.append(BuildReport.EntitySummary(name: entity.name, counts: counts[index], unmappedKeys: unmapped))
+            }
+            if options.strict, diagnostics.warningCount > 0 {
+                diagnostics.error("--strict: \(diagnostics.warningCount) \(diagnostics.warningCount == 1 ? "warning counts" : "warnings count") as errors")
+            }
+            guard !diagnostics.hasErrors else { return .invalid }
+            guard options.writesOutput else { return .success }
+
+            // 7. The seed file.
+            let schema = SeedSchema(mapping: mapping)
+            let assembler = SeedAssembler(
+                mapping: mapping, schema: schema,
+                layouts: mapping.entities.indices.map { StagingLayout(entityIndex: $0, mapping: mapping) },
+                links: mapping.entities.indices.map { entity in
+                    mapping.entities[entity].relationships.indices.map { relationship in
+                        mapping.entities[entity].relationships[relationship].isToMany
+                            ? LinkLayout(entityIndex: entity, relationshipIndex: relationship, mapping: mapping) : nil
+                    }
+                },
+                metadata: metadata(mapping: mapping, mappingData: mappingData, sources: sources, sqliteVersion: sqliteVersion, options: options),
+                sources: sources)
+            let rows = try assembler.write(workPath: workPath, assemblyPath: assemblyPath, temporaryPath: temporaryPath, output: outputPath)
+            for index in rows.indices { report.entities[index].counts.rowsWritten = rows[index] }
+            report.output = output
+            return .success
+        } catch let error as JSONSyntaxError {
+            diagnostics.error(error.message)
+            return .invalid
+        } catch let error as InputError {
+            diagnostics.error(error.reason, at: SourceLocation(file: error.path))
+            return .failed
+        } catch let error as AssemblyError {
+            diagnostics.error(error.message)
+            return .failed
+        } catch {
+            diagnostics.error("\(error)")
+            return .failed
+        }
+    }
+
+    /// Reads one dump file into the store; returns its digest, records and skipped nulls.
+    private static func read(_ file: InputFile, mapper: Mapper, store: RowStore, diagnostics: DiagnosticSink)
+        throws -> (String, Int, Int) {
+        let source = HashingByteSource(try FileByteSource(path: file.absolutePath))
+        let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath)
+        var records = 0
+        var nulls = 0
+        let keyPath = file.keyPath.joined(separator: ".")
+        do {
+            try reader.forEachItem { item in
+                switch item {
+                case let .record(value):
+                    records += 1
+                    try store.add(mapper.records(from: value, entity: file.entity, file: file.path, diagnostics: diagnostics),
+                                  diagnostics: diagnostics)
+                case .skippedNull:
+                    nulls += 1
+                case let .notARecord(value):
+                    diagnostics.error("expected a record (an object) for \(store.mapping.entities[file.entity].name), found \(kindName(value.kind))",
+                                      at: SourceLocation(file: file.path, offset: value.fileOffset), jsonPath: value.pointer.description)
+                case let .keyPathNotFound(offset, pointer, key):
+                    diagnostics.error("no '\(key)' here for keyPath '\(keyPath)'", at: SourceLocation(file: file.path, offset: offset),
+                                      jsonPath: pointer.description)
+                }
+            }
+        } catch let error as JSONSyntaxError {
+            diagnostics.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
+        }
+        // Hash what the reader left unread (after a syntax error), so the digest is the file's.
+        let rest = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        defer { rest.deallocate() }
+        while try source.read(into: rest) > 0 {}
+        return (source.finish(), records, nulls)
+    }
+
+    private static func kindName(_ kind: JSONKind) -> String {
+        switch kind {
+        case .null: return "null"
+        case .true, .false: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// SEED.md's metadata keys, in key order.
+    private static func metadata(
+        mapping: Mapping, mappingData: Data, sources: [(String, String, Int, Int)], sqliteVersion: String, options: BuildOptions
+    ) -> [(String, String)] {
+        // inputs_sha256: one digest over every input's path and digest, in source order.
+        let inputs = sources.map { "\($0.0)\n\($0.1)\n" }.joined()
+        var rows: [(String, String)] = [
+            ("format", "1"),
+            ("inputs_sha256", sha256Hex(Array(inputs.utf8))),
+            ("mapping", MappingDescription.json(mapping)),
+            ("mapping_sha256", sha256Hex(Array(mappingData))),
+            ("seeder_version", version),
+            ("sqlite_version", sqliteVersion),
+        ]
+        if let epoch = options.sourceDateEpoch, let seconds = Int64(epoch) {
+            rows.append(("built_at", DateCoding.iso8601Seconds(seconds)))
+        }
+        return rows.sorted { $0.0 < $1.0 }
+    }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import GRDB
+import SeederCore
+
+/// The counts a build reports per entity (CLI.md: records read, rows written, occurrences merged,
+/// conflicts resolved, references resolved).
+public struct EntityCounts: Sendable, Hashable, Codable {
+    /// Occurrences mapped, embedded ones included.
+    public var recordsRead = 0
+    /// Rows in the seed.
+    public var rowsWritten = 0
+    /// Occurrences that merged into a row seen before.
+    public var occurrencesMerged = 0
+    /// Conflicts `onConflict: first|last` settled.
+    public var conflictsResolved = 0
+    /// References whose target was found.
+    public var referencesResolved = 0
+    /// References dropped by `onMissing: null`.
+    public var referencesDropped = 0
+    /// `null`s skipped where a record was expected.
+    public var nullsSkipped = 0
+}
+
+/// The working database of a build, with SQLite as the identity map: every occurrence of an
+/// identity merges into one staging row (MAPPING.md, Identity), so memory holds one batch of
+/// records, never the set of identities.
+///
+/// Attribute values and to-one foreign keys are kept as the seed stores them; presence bits keep
+/// absent apart from null; each value's file and offset are kept for conflict messages. To-many
+/// links wait in link tables until every input is read (`ReferenceResolver`).
+final class RowStore {
+    let db: Database
+    let mapping: Mapping
+    let layouts: [StagingLayout]
+    /// Per entity, per relationship: the link table of a to-many.
+    let links: [[LinkLayout?]]
+    private let mergers: [RecordMerger]
+    /// Dump files by index, as `_file` columns store them.
+    private(set) var files: [String] = []
+    private var fileIndexes: [String: Int] = [:]
+    var counts: [EntityCounts]
+
+    init(db: Database, mapping: Mapping) throws {
+        self.db = db
+        self.mapping = mapping
+        layouts = mapping.entities.indices.map { StagingLayout(entityIndex: $0, mapping: mapping) }
+        links = mapping.entities.indices.map { entity in
+            mapping.entities[entity].relationships.indices.map { relationship in
+                mapping.entities[entity].relationships[relationship].isToMany
+                    ? LinkLayout(entityIndex: entity, relationshipIndex: relationship, mapping: mapping) : nil
+            }
+        }
+        mergers = mapping.entities.map(RecordMerger.init)
+        counts = mapping.entities.map { _ in EntityCounts() }
+        for layout in layouts {
+            for statement in layout.createStatements { try db.execute(sql: statement) }
+        }
+        for layout in links.flatMap({ $0 }).compactMap({ $0 }) {
+            for statement in layout.createStatements { try db.execute(sql: statement) }
+        }
+    }
+
+    func fileIndex(_ file: String) -> Int {
+        if let index = fileIndexes[file] { return index }
+        files.append(file)
+        fileIndexes[file] = files.count - 1
+        return files.count - 1
+    }
+
+    // MARK: Adding records
+
+    /// Adds one batch from the mapper: a record and the records embedded in it (pre-order).
+    func add(_ batch: [Record], diagnostics: DiagnosticSink) throws {
+        var keys: [[DatabaseValue]] = []
+        keys.reserveCapacity(batch.count)
+        for record in batch {
+            counts[record.entity].recordsRead += 1
+            keys.append(try upsert(record.namingEmbeddedTargets(in: batch), diagnostics: diagnostics))
+        }
+        for (index, record) in batch.enumerated() {
+            for (relationshipIndex, link) in record.links.enumerated() {
+                let relationship = mapping.entities[record.entity].relationships[relationshipIndex]
+                if relationship.isToMany, case let .many(targets) = link, let layout = links[record.entity][relationshipIndex] {
+                    for (position, target) in targets.enumerated() {
+                        let (targetKey, offset) = key(of: target, keys: keys, batch: batch)
+                        try insertLink(layout, owner: keys[index], target: targetKey, position: position,
+                                       file: fileIndex(record.origin.file), offset: offset)
+                    }
+                } else if !relationship.isToMany, case let .one(.embedded(child)) = link {
+                    // An embedded target with no identity: its key is the `_seq` just given to it.
+                    let layout = layouts[record.entity]
+                    let columns = layout.foreignKeyColumns[relationshipIndex]
+                    let assignments = columns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")
+                    let where_ = layout.keyColumns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: " AND ")
+                    try db.cachedStatement(sql: "UPDATE \(SQLText.quote(layout.table)) SET \(assignments) WHERE \(where_)")
+                        .execute(arguments: StatementArguments(keys[child] + keys[index]))
+                }
+            }
+        }
+    }
+
+    private func key(of target: RecordReference, keys: [[DatabaseValue]], batch: [Record]) -> ([DatabaseValue], Int) {
+        switch target {
+        case let .identity(identity, offset): return (identity.values.map(\.databaseValue), offset)
+        case let .embedded(index): return (keys[index], batch[index].origin.offset)
+        }
+    }
+
+    private func insertLink(_ layout: LinkLayout, owner: [DatabaseValue], target: [DatabaseValue], position: Int, file: Int, offset: Int) throws {
+        let columns = layout.ownerColumns + layout.targetColumns + ["_position", "_file", "_offset"]
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(SQLText.quote(layout.table)) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))")
+        try statement.execute(arguments: StatementArguments(owner + target + [position.databaseValue, file.databaseValue, offset.databaseValue]))
+    }
+
+    /// Inserts a record, or merges it into the row of its identity; returns the row's key.
+    private func upsert(_ record: Record, diagnostics: DiagnosticSink) throws -> [DatabaseValue] {
+        let layout = layouts[record.entity]
+        let encoded = encode(record, layout: layout)
+        let columns = layout.maskColumns + ["_fields", "_file", "_offset", "_pointer"] + layout.dataColumns
+        var values: [DatabaseValue] = encoded.masks.map(\.databaseValue)
+        values.append(encoded.fields.databaseValue)
+        values.append(fileIndex(record.origin.file).databaseValue)
+        values.append(record.origin.offset.databaseValue)
+        values.append(record.origin.pointer.description.databaseValue)
+        values += encoded.data
+        guard let identity = record.identity else {
+            try db.cachedStatement(sql: "INSERT INTO \(SQLText.quote(layout.table)) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))")
+                .execute(arguments: StatementArguments(values))
+            return [db.lastInsertedRowID.databaseValue]
+        }
+        let key = identity.values.map(\.databaseValue)
+        try db.cachedStatement(sql: "INSERT INTO \(SQLText.quote(layout.table)) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count))) ON CONFLICT DO NOTHING")
+            .execute(arguments: StatementArguments(values))
+        if db.changesCount == 1 { return key }
+
+        // Seen before: merge into the row, by MAPPING.md's rules.
+        counts[record.entity].occurrencesMerged += 1
+        guard var row = try stagedRecord(layout, key: key, identity: identity) else { return key }
+        var incoming = record
+        for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isToMany {
+            incoming.links[index] = .absent
+        }
+        let conflicts = mergers[record.entity].merge(incoming, into: &row)
+        for conflict in conflicts {
+            if conflict.isResolved {
+                counts[record.entity].conflictsResolved += 1
+            } else {
+                diagnostics.report(mergers[record.entity].diagnostic(for: conflict, identity: identity))
+            }
+        }
+        try update(row, layout: layout, key: key)
+        return key
+    }
+
+    // MARK: Encoding rows
+
+    private struct Encoded {
+        var masks: [Int64]
+        var fields: Data
+        var data: [DatabaseValue]
+    }
+
+    /// A record as staging columns: presence masks, each slot's file and offset, the values.
+    private func encode(_ record: Record, layout: StagingLayout) -> Encoded {
+        var masks = [Int64](repeating: 0, count: layout.maskColumns.count)
+        var fields = Data(capacity: layout.slotCount * 12)
+        var data: [DatabaseValue] = []
+        data.reserveCapacity(layout.dataColumns.count)
+        func mark(_ slot: Int, present: Bool, file: Int, offset: Int) {
+            if present { masks[slot / StagingLayout.bitsPerMask] |= Int64(1) << Int64(slot % StagingLayout.bitsPerMask) }
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: file).littleEndian) { fields.append(contentsOf: $0) }
+            withUnsafeBytes(of: Int64(offset).littleEndian) { fields.append(contentsOf: $0) }
+        }
+        let recordFile = fileIndex(record.origin.file)
+        for (index, field) in record.fields.enumerated() {
+            let file = record.fieldFiles.map { fileIndex($0[index]) } ?? recordFile
+            switch field.value {
+            case .absent:
+                mark(layout.slot(attribute: index), present: false, file: file, offset: field.offset)
+                data.append(.null)
+            case let .value(value):
+                mark(layout.slot(attribute: index), present: true, file: file, offset: field.offset)
+                data.append(value.databaseValue)
+            }
+        }
+        for (index, link) in record.links.enumerated() {
+            let columns = layout.foreignKeyColumns[index]
+            var present = false
+            var offset = record.origin.offset
+            var values = [DatabaseValue](repeating: .null, count: columns.count)
+            switch link {
+            case .absent: break
+            case .null: present = true
+            case let .one(.identity(key, at)):
+                present = true
+                offset = at
+                if key.values.count == columns.count { values = key.values.map(\.databaseValue) }
+            case .one(.embedded): present = true
+            case .many: present = true
+            }
+            mark(layout.slot(relationship: index), present: present, file: recordFile, offset: offset)
+            data += values
+        }
+        return Encoded(masks: masks, fields: fields, data: data)
+    }
+
+    /// The staged row of an identity, as a record the merger can take.
+    func stagedRecord(_ layout: StagingLayout, key: [DatabaseValue], identity: IdentityKey?) throws -> Record? {
+        let columns = layout.maskColumns + ["_fields", "_file", "_offset", "_pointer"] + layout.dataColumns
+        let where_ = layout.keyColumns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: " AND ")
+        let statement = try db.cachedStatement(sql: "SELECT \(SQLText.list(columns)) FROM \(SQLText.quote(layout.table)) WHERE \(where_)")
+        guard let row = try Row.fetchOne(statement, arguments: StatementArguments(key)) else { return nil }
+        return decode(row, layout: layout, identity: identity)
+    }
+
+    /// Decodes a staging row selected as `masks, _fields, _file, _offset, _pointer, data...`.
+    func decode(_ row: Row, layout: StagingLayout, identity: IdentityKey?) -> Record {
+        let maskCount = layout.maskColumns.count
+        let masks: [Int64] = (0..<maskCount).map { row[$0] }
+        let fieldBytes: Data = row[maskCount]
+        let file = files[row[maskCount + 1] as Int]
+        let origin = Record.Origin(file: file, offset: row[maskCount + 2], pointer: JSONPointer([]))
+        func slot(_ slot: Int) -> (present: Bool, file: Int, offset: Int) {
+            let present = masks[slot / StagingLayout.bitsPerMask] & (Int64(1) << Int64(slot % StagingLayout.bitsPerMask)) != 0
+            let (fileIndex, offset) = StagingLayout.origin(ofSlot: slot, in: fieldBytes)
+            return (present, fileIndex, offset)
+        }
+        var column = maskCount + 4
+        var fields: [Record.Field] = []
+        var fieldFiles: [String] = []
+        for index in layout.entity.attributes.indices {
+            let (present, fileIndex, offset) = slot(layout.slot(attribute: index))
+            let value = SQLValue(row[column] as DatabaseValue)
+            fields.append(Record.Field(value: present ? .value(value) : .absent, offset: offset))
+            fieldFiles.append(files[fileIndex])
+            column += 1
+        }
+        var links: [Link] = []
+        for (index, relationship) in layout.entity.relationships.enumerated() {
+            let columns = layout.foreignKeyColumns[index]
+            let (present, _, offset) = slot(layout.slot(relationship: index))
+            let values = columns.indices.map { SQLValue(row[column + $0] as DatabaseValue) }
+            column += columns.count
+            if relationship.isToMany || !present {
+                links.append(.absent)
+            } else if values.allSatisfy({ $0 == .null }) {
+                links.append(.null)
+            } else {
+                links.append(.one(.identity(IdentityKey(values), offset: offset)))
+            }
+        }
+        var record = Record(entity: layout.entityIndex, identity: identity, fields: fields, links: links, origin: origin)
+        if fieldFiles.contains(where: { $0 != file }) { record.fieldFiles = fieldFiles }
+        return record
+    }
+
+    private func update(_ record: Record, layout: StagingLayout, key: [DatabaseValue]) throws {
+        let encoded = encode(record, layout: layout)
+        let columns = layout.maskColumns + ["_fields"] + layout.dataColumns
+        let assignments = columns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")
+        let where_ = layout.keyColumns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: " AND ")
+        var values: [DatabaseValue] = encoded.masks.map(\.databaseValue)
+        values.append(encoded.fields.databaseValue)
+        values += encoded.data
+        values += key
+        try db.cachedStatement(sql: "UPDATE \(SQLText.quote(layout.table)) SET \(assignments) WHERE \(where_)")
+            .execute(arguments: StatementArguments(values))
+    }
+}
+
+extension SQLValue {
+    /// The value as GRDB binds it.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case let .integer(value): return value.databaseValue
+        case let .real(value): return value.databaseValue
+        case let .text(value): return value.databaseValue
+        case let .blob(bytes): return Data(bytes).databaseValue
+        }
+    }
+
+    /// A value read back from SQLite.
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case let .int64(integer): self = .integer(integer)
+        case let .double(double): self = .real(double)
+        case let .string(string): self = .text(string)
+        case let .blob(data): self = .blob(Array(data))
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import GRDB
+import SeederCore
+import Testing
+@testable import SeederStore
+
+/// A scratch directory with a mapping and dump files, removed when the test ends.
+final class Workspace {
+    let root: String
+
+    init() throws {
+        root = NSTemporaryDirectory() + "seeder-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root + "/dumps", withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    func write(_ path: String, _ text: String) throws {
+        let url = URL(fileURLWithPath: root + "/" + path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    func build(output: String = "seed.sqlite", validate: Bool = false, configure: (inout BuildOptions) -> Void = { _ in }) -> BuildReport {
+        var options = BuildOptions(mapping: root + "/mapping.yaml", dumps: root + "/dumps")
+        options.output = root + "/" + output
+        options.writesOutput = !validate
+        configure(&options)
+        return SeedBuilder.build(options)
+    }
+
+    func rows(_ sql: String, in file: String = "seed.sqlite") throws -> [String] {
+        let queue = try DatabaseQueue(path: root + "/" + file)
+        return try queue.read { db in try Row.fetchAll(db, sql: sql).map(\.description) }
+    }
+
+    var files: [String] { (try? FileManager.default.contentsOfDirectory(atPath: root).sorted()) ?? [] }
+}
+
+extension BuildReport {
+    /// Diagnostics as printed, with the scratch directory's path cut out.
+    func messages(_ workspace: Workspace) -> [String] {
+        diagnostics.map { $0.description.replacingOccurrences(of: workspace.root + "/", with: "") }
+    }
+}
+
+struct SeedBuilderTests {
+    static let tasklist = """
+    seeder: 1
+    schemaVersion: 3
+    entities:
+      User:
+        attributes:
+          id: integer
+          name: { type: string, required: true }
+          email: string
+      Project:
+        attributes:
+          id: integer
+          name: string
+          taskCount: { type: integer, from: "tasks.@count" }
+        relationships:
+          user: { to: User }
+          tasks: { to: Task, many: true, inverse: project, ordered: true }
+      Task:
+        attributes:
+          id: integer
+          name: string
+        relationships:
+          project: { to: Project }
+          assignedUser: { to: User, from: assigned_user_id }
+    sources:
+      - path: task_list.json
+        entity: Project
+        keyPath: project
+      - path: users.json
+        entity: User
+    """
+
+    static let taskList = """
+    [{"project": {"id": 123, "name": "Seeder", "user": {"id": 1, "name": "Blake"},
+      "tasks": [{"id": 2, "name": "Write it", "assigned_user_id": 2}, {"id": 1, "name": "Read the spec", "assigned_user_id": 1}]}},
+     {"project": {"id": 456, "name": "Docs", "user": {"id": 2, "name": "Rachit"},
+      "tasks": [{"id": 3, "name": "Reference", "assigned_user_id": 1}]}}]
+    """
+
+    static let users = #"[{"id": 1, "name": "Blake", "email": "blake@example.com"}, {"id": 2, "name": "Rachit"}]"#
+
+    @Test func buildsASeedFromEmbeddedRecordsAndReferences() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", Self.tasklist)
+        try workspace.write("dumps/task_list.json", Self.taskList)
+        try workspace.write("dumps/users.json", Self.users)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(report.outcome == .success)
+        #expect(try workspace.rows("SELECT * FROM user ORDER BY id") == [
+            #"[id:1 name:"Blake" email:"blake@example.com"]"#, #"[id:2 name:"Rachit" email:NULL]"#,
+        ])
+        #expect(try workspace.rows("SELECT * FROM project ORDER BY id") == [
+            #"[id:123 name:"Seeder" task_count:2 user_id:1]"#, #"[id:456 name:"Docs" task_count:1 user_id:2]"#,
+        ])
+        #expect(try workspace.rows("SELECT * FROM task ORDER BY id") == [
+            #"[id:1 name:"Read the spec" project_id:123 assigned_user_id:1 project_position:1]"#,
+            #"[id:2 name:"Write it" project_id:123 assigned_user_id:2 project_position:0]"#,
+            #"[id:3 name:"Reference" project_id:456 assigned_user_id:1 project_position:0]"#,
+        ])
+        let user = try #require(report.entities.first)
+        #expect(user.counts.recordsRead == 4 && user.counts.rowsWritten == 2 && user.counts.occurrencesMerged == 2)
+        #expect(report.entities[2].counts.referencesResolved == 6)
+    }
+
+    @Test func writesTheMetadataAndPragmasOfSeedMD() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", Self.tasklist)
+        try workspace.write("dumps/task_list.json", Self.taskList)
+        try workspace.write("dumps/users.json", Self.users)
+        #expect(workspace.build { $0.sourceDateEpoch = "1700000000" }.outcome == .success)
+        let queue = try DatabaseQueue(path: workspace.root + "/seed.sqlite")
+        try queue.read { db in
+            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == 3)
+            #expect(try Int.fetchOne(db, sql: "PRAGMA application_id") == 0x5345_4544)
+            #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "delete")
+            #expect(try Int.fetchOne(db, sql: "PRAGMA page_size") == 4096)
+            #expect(try Int.fetchOne(db, sql: "PRAGMA freelist_count") == 0)
+            #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
+            let metadata = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM seed_metadata").map { ($0[0] as String, $0[1] as String) })
+            #expect(metadata.keys.sorted() == ["built_at", "format", "inputs_sha256", "mapping", "mapping_sha256", "seeder_version", "sqlite_version"])
+            #expect(metadata["built_at"] == "2023-11-14T22:13:20Z")
+            #expect(metadata["format"] == "1")
+            #expect(metadata["mapping_sha256"] == sha256Hex(Array(Self.tasklist.utf8)))
+            #expect(metadata["mapping"]?.hasPrefix(#"{"dates":"iso8601","entities":[{"attributes":[{"column":"id""#) == true)
+            let sources = try Row.fetchAll(db, sql: "SELECT path, sha256, bytes, records FROM seed_source ORDER BY path").map(\.description)
+            #expect(sources == [
+                "[path:\"dumps/task_list.json\" sha256:\"\(sha256Hex(Array(Self.taskList.utf8)))\" bytes:\(Self.taskList.utf8.count) records:2]"
+                    .replacingOccurrences(of: "dumps/", with: workspace.root + "/dumps/"),
+                "[path:\"dumps/users.json\" sha256:\"\(sha256Hex(Array(Self.users.utf8)))\" bytes:\(Self.users.utf8.count) records:2]"
+                    .replacingOccurrences(of: "dumps/", with: workspace.root + "/dumps/"),
+            ])
+        }
+    }
+
+    @Test func givesByteIdenticalSeedsFromDifferentDirectories() throws {
+        var seeds: [Data] = []
+        for _ in 0..<2 {
+            let workspace = try Workspace()
+            try workspace.write("mapping.yaml", Self.tasklist)
+            try workspace.write("dumps/task_list.json", Self.taskList)
+            try workspace.write("dumps/users.json", Self.users)
+            let previous = FileManager.default.currentDirectoryPath
+            FileManager.default.changeCurrentDirectoryPath(workspace.root)
+            defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+            var options = BuildOptions(mapping: "mapping.yaml", dumps: "dumps")
+            options.output = "seed.sqlite"
+            #expect(SeedBuilder.build(options).outcome == .success)
+            seeds.append(try Data(contentsOf: URL(fileURLWithPath: workspace.root + "/seed.sqlite")))
+        }
+        #expect(seeds[0] == seeds[1])
+    }
+
+    @Test func reportsConflictsAndMissingReferencesAndKeepsThePreviousSeed() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", Self.tasklist)
+        try workspace.write("dumps/task_list.json", Self.taskList)
+        try workspace.write("dumps/users.json", Self.users)
+        #expect(workspace.build().outcome == .success)
+        let before = try Data(contentsOf: URL(fileURLWithPath: workspace.root + "/seed.sqlite"))
+        try workspace.write("dumps/users.json", #"[{"id": 1, "name": "Blake W."}, {"id": 2, "name": "Rachit"}]"#)
+        try workspace.write("dumps/task_list.json", Self.taskList.replacingOccurrences(of: #""assigned_user_id": 1}]"#, with: #""assigned_user_id": 404}]"#))
+        let report = workspace.build()
+        #expect(report.outcome == .invalid)
+        #expect(report.messages(workspace) == [
+            #"dumps/users.json:1:20: error: User 1: 'name' conflicts: "Blake W." here, "Blake" at dumps/task_list.json:1:70"#,
+            "dumps/task_list.json:2:122: error: Task 1 references User 404 (assignedUser), which no record provides",
+            "dumps/task_list.json:4:64: error: Task 3 references User 404 (assignedUser), which no record provides",
+        ])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.root + "/seed.sqlite")) == before)
+        #expect(workspace.files == ["dumps", "mapping.yaml", "seed.sqlite"])
+    }
+
+    @Test func dropsMissingReferencesWhenAskedAndNumbersRecordsWithoutIdentity() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          Review:
+            attributes: { id: integer, body: string }
+            relationships:
+              product: { to: Product, onMissing: null }
+              notes: { to: Note, many: true, inverse: review }
+              tags: { to: Tag, many: true, ordered: true }
+          Product:
+            attributes: { id: integer }
+          Note:
+            identity: none
+            attributes: { text: string }
+            relationships:
+              review: { to: Review }
+          Tag:
+            identity: slug
+            attributes: { slug: string, label: { type: string, default: untitled } }
+        """)
+        try workspace.write("dumps/reviews.json", #"[{"id": 1, "product_id": 7, "notes": [{"text": "a"}, {"text": "b"}], "tag_ids": ["new", "hot"]}, {"id": 2, "product_id": 8, "tags": [{"slug": "hot", "label": "Hot"}]}]"#)
+        try workspace.write("dumps/products.json", #"[{"id": 8}]"#)
+        try workspace.write("dumps/tags.json", #"[{"slug": "new"}]"#)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(try workspace.rows("SELECT * FROM review ORDER BY id") == ["[id:1 body:NULL product_id:NULL]", "[id:2 body:NULL product_id:8]"])
+        #expect(try workspace.rows("SELECT * FROM note") == [#"[_pk:1 text:"a" review_id:1]"#, #"[_pk:2 text:"b" review_id:1]"#])
+        #expect(try workspace.rows("SELECT * FROM review_tags ORDER BY review_id, position") == [
+            #"[review_id:1 tag_id:"new" position:0]"#, #"[review_id:1 tag_id:"hot" position:1]"#, #"[review_id:2 tag_id:"hot" position:0]"#,
+        ])
+        #expect(try workspace.rows("SELECT * FROM tag ORDER BY slug") == [#"[slug:"hot" label:"Hot"]"#, #"[slug:"new" label:"untitled"]"#])
+        #expect(report.entities[0].counts.referencesDropped == 1)
+    }
+
+    @Test func checksRequiredValuesOnTheMergedRow() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", Self.tasklist)
+        try workspace.write("dumps/task_list.json", Self.taskList)
+        try workspace.write("dumps/users.json", #"[{"id": 1, "email": "b@x.test"}, {"id": 3}]"#)
+        let report = workspace.build(validate: true)
+        #expect(report.outcome == .invalid)
+        #expect(report.messages(workspace) == [
+            "dumps/users.json:1:34: error: User 3: 'name' is required, but no occurrence has it  [/1]",
+        ])
+        #expect(workspace.files == ["dumps", "mapping.yaml"])
+    }
+}
