@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         // The mapper: YAML -> Mapping, dump bytes -> JSON values -> Records. No SQLite, no CLI.
@@ -28,6 +29,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The command: a thin shell over SeederStore (build, validate).
+        .executableTarget(
+            name: "seeder",
+            dependencies: [
+                "SeederStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Measures the JSON reader alone on a generated dump (see bench/README.md).
         .executableTarget(
             name: "seeder-json-bench",
@@ -41,6 +50,11 @@ let package = Package(
         .testTarget(
             name: "SeederStoreTests",
             dependencies: ["SeederStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Runs the built `seeder` binary on the examples in mappings/ and seeds/.
+        .testTarget(
+            name: "SeederCLITests",
+            dependencies: ["seeder", "SeederStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

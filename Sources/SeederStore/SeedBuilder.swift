@@ -20,11 +20,26 @@ public struct BuildOptions: Sendable {
     public var writesOutput = true
     /// The value of `SOURCE_DATE_EPOCH`, for `built_at`.
     public var sourceDateEpoch: String?
+    /// Called as the build goes (after each block read, and at each phase).
+    public var progress: (@Sendable (BuildProgress) -> Void)?
 
     public init(mapping: String, dumps: String) {
         self.mapping = mapping
         self.dumps = dumps
     }
+}
+
+/// How far a build is (CLI.md, Progress).
+public struct BuildProgress: Sendable {
+    /// What the build is doing.
+    public enum Phase: String, Sendable {
+        case reading, resolving, writing
+    }
+
+    public var phase: Phase
+    public var bytesRead: Int
+    public var totalBytes: Int
+    public var records: Int
 }
 
 /// Builds a seed (SEED.md) from a mapping and a dumps directory, stage by stage:
@@ -118,16 +133,28 @@ public enum SeedBuilder {
                 try db.execute(sql: "BEGIN")
                 let store = try RowStore(db: db, mapping: mapping)
                 // 3-5. Every dump, record by record.
+                let total = inputFiles.reduce(0) { $0 + $1.size }
+                var done = 0
+                var recordCount = 0
                 for file in inputFiles {
-                    let (digest, records, nulls) = try read(file, mapper: mapper, store: store, diagnostics: diagnostics)
+                    let (bytesBefore, recordsBefore) = (done, recordCount)
+                    let observe = options.progress.map { report in
+                        { @Sendable (bytes: Int, records: Int) in
+                            report(BuildProgress(phase: .reading, bytesRead: bytesBefore + bytes, totalBytes: total, records: recordsBefore + records))
+                        }
+                    }
+                    let (digest, records, nulls) = try read(file, mapper: mapper, store: store, diagnostics: diagnostics, progress: observe)
+                    done += file.size
+                    recordCount += records
                     store.counts[file.entity].nullsSkipped += nulls
-                    if let index = sources.firstIndex(where: { $0.0 == file.path }) {
+                    if let index = sources.firstIndex(where: { $0.0 == file.relativePath }) {
                         sources[index].3 += records
                     } else {
-                        sources.append((file.path, digest, file.size, records))
+                        sources.append((file.relativePath, digest, file.size, records))
                     }
                 }
                 // 6. References, inverses, finished rows.
+                options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: recordCount))
                 try ReferenceResolver(store: store, diagnostics: diagnostics).resolve()
                 try db.execute(sql: "COMMIT")
                 return store.counts
@@ -148,6 +175,8 @@ public enum SeedBuilder {
             guard options.writesOutput else { return .success }
 
             // 7. The seed file.
+            let total = inputFiles.reduce(0) { $0 + $1.size }
+            options.progress?(BuildProgress(phase: .writing, bytesRead: total, totalBytes: total, records: report.entities.reduce(0) { $0 + $1.counts.recordsRead }))
             let schema = SeedSchema(mapping: mapping)
             let assembler = SeedAssembler(
                 mapping: mapping, schema: schema,
@@ -180,8 +209,9 @@ public enum SeedBuilder {
     }
 
     /// Reads one dump file into the store; returns its digest, records and skipped nulls.
-    private static func read(_ file: InputFile, mapper: Mapper, store: RowStore, diagnostics: DiagnosticSink)
-        throws -> (String, Int, Int) {
+    private static func read(
+        _ file: InputFile, mapper: Mapper, store: RowStore, diagnostics: DiagnosticSink, progress: (@Sendable (Int, Int) -> Void)?
+    ) throws -> (String, Int, Int) {
         let source = HashingByteSource(try FileByteSource(path: file.absolutePath))
         let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath)
         var records = 0
@@ -192,6 +222,7 @@ public enum SeedBuilder {
                 switch item {
                 case let .record(value):
                     records += 1
+                    if let progress, records % 8192 == 0 { progress(source.count, records) }
                     try store.add(mapper.records(from: value, entity: file.entity, file: file.path, diagnostics: diagnostics),
                                   diagnostics: diagnostics)
                 case .skippedNull:

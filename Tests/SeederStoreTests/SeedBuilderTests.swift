@@ -132,10 +132,8 @@ struct SeedBuilderTests {
             #expect(metadata["mapping"]?.hasPrefix(#"{"dates":"iso8601","entities":[{"attributes":[{"column":"id""#) == true)
             let sources = try Row.fetchAll(db, sql: "SELECT path, sha256, bytes, records FROM seed_source ORDER BY path").map(\.description)
             #expect(sources == [
-                "[path:\"dumps/task_list.json\" sha256:\"\(sha256Hex(Array(Self.taskList.utf8)))\" bytes:\(Self.taskList.utf8.count) records:2]"
-                    .replacingOccurrences(of: "dumps/", with: workspace.root + "/dumps/"),
-                "[path:\"dumps/users.json\" sha256:\"\(sha256Hex(Array(Self.users.utf8)))\" bytes:\(Self.users.utf8.count) records:2]"
-                    .replacingOccurrences(of: "dumps/", with: workspace.root + "/dumps/"),
+                "[path:\"task_list.json\" sha256:\"\(sha256Hex(Array(Self.taskList.utf8)))\" bytes:\(Self.taskList.utf8.count) records:2]",
+                "[path:\"users.json\" sha256:\"\(sha256Hex(Array(Self.users.utf8)))\" bytes:\(Self.users.utf8.count) records:2]",
             ])
         }
     }

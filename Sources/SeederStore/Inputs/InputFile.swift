@@ -2,8 +2,10 @@ import SeederCore
 
 /// One dump file a build reads, for one source: where it is and how it holds its records.
 public struct InputFile: Sendable, Hashable {
-    /// The path relative to the dumps directory, as diagnostics and `seed_source` name it.
+    /// The path as diagnostics name it: the dumps directory as given, then the path in it.
     public var path: String
+    /// The path relative to the dumps directory, as `seed_source` stores it (SEED.md).
+    public var relativePath: String
     /// The absolute path on disk.
     public var absolutePath: String
     /// The entity its records are.

@@ -83,7 +83,7 @@ public struct InputPlanner {
             return nil
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: resolved)[.size] as? Int) ?? 0
-        return InputFile(path: display(path), absolutePath: resolved, entity: entity, keyPath: keyPath, format: format, size: size)
+        return InputFile(path: display(path), relativePath: path, absolutePath: resolved, entity: entity, keyPath: keyPath, format: format, size: size)
     }
 
     /// How diagnostics name a dump file: the dumps directory as given, then the path in it.

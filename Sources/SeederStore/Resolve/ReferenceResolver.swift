@@ -103,7 +103,6 @@ struct ReferenceResolver {
             if position != nil { arguments.append(row[base] as DatabaseValue) }
             arguments.append(current[0] as DatabaseValue)
             try update.execute(arguments: StatementArguments(arguments))
-            store.counts[link.entityIndex].referencesResolved += 1
         }
     }
 

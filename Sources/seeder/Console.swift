@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import SeederCore
+import SeederStore
+
+/// When to show the progress line.
+enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
+/// The terminal side of a run: diagnostics and progress on standard error, the summary on
+/// standard output; colour only on a terminal and never with `NO_COLOR` set.
+final class Console: @unchecked Sendable {
+    private let colour: Bool
+    private let lock = NSLock()
+    private var progressShown = false
+
+    init() {
+        colour = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    }
+
+    private func style(_ text: String, _ code: String) -> String {
+        colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// Prints diagnostics compiler style; for the mapping file, the source line and a caret.
+    func print(_ diagnostics: [Diagnostic], suppressed: Int, mapping: String) {
+        let mappingLines = (try? String(contentsOfFile: mapping, encoding: .utf8))?.split(separator: "\n", omittingEmptySubsequences: false)
+        var text = ""
+        for diagnostic in diagnostics {
+            var line = diagnostic.description
+            let severity = diagnostic.severity.rawValue + ":"
+            line = line.replacingOccurrences(of: severity, with: style(severity, diagnostic.severity == .error ? "1;31" : "1;33"))
+            text += line + "\n"
+            if let location = diagnostic.location, location.file == mapping, let mappingLines,
+               case let .lineColumn(lineNumber, column) = location.position, lineNumber >= 1, lineNumber <= mappingLines.count {
+                let source = String(mappingLines[lineNumber - 1])
+                text += source + "\n" + String(repeating: " ", count: max(0, column - 1)) + style("^", "1;32") + "\n"
+            }
+        }
+        if suppressed > 0 {
+            text += "\(suppressed) more \(suppressed == 1 ? "error" : "errors") not shown (--max-errors)\n"
+        }
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// The per-entity summary (CLI.md: records read, rows written, occurrences merged, conflicts
+    /// resolved, references resolved or dropped), then the output.
+    func printSummary(_ report: BuildReport) {
+        guard !report.entities.isEmpty else { return }
+        let header = ["entity", "records", "rows", "merged", "conflicts", "references", "dropped"]
+        let rows = report.entities.map { entity in
+            [entity.name, String(entity.counts.recordsRead), String(entity.counts.rowsWritten), String(entity.counts.occurrencesMerged),
+             String(entity.counts.conflictsResolved), String(entity.counts.referencesResolved), String(entity.counts.referencesDropped)]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func format(_ row: [String]) -> String {
+            row.enumerated().map { index, cell in
+                let pad = String(repeating: " ", count: widths[index] - cell.count)
+                return index == 0 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+        }
+        var text = ([header] + rows).map(format).joined(separator: "\n") + "\n"
+        if let output = report.output {
+            text += "wrote \(output)\n"
+        } else if report.outcome == .success {
+            text += "valid: \(report.inputs.count) dump \(report.inputs.count == 1 ? "file" : "files"), nothing written\n"
+        }
+        Swift.print(text, terminator: "")
+    }
+
+    // MARK: Progress
+
+    /// A progress reporter for the mode, or `nil` when no line is shown.
+    func progressReporter(_ mode: ProgressMode) -> (@Sendable (BuildProgress) -> Void)? {
+        guard mode == .always || (mode == .auto && isatty(STDERR_FILENO) == 1) else { return nil }
+        let start = Date()
+        return { [self] progress in
+            let elapsed = max(Date().timeIntervalSince(start), 0.001)
+            let percent = progress.totalBytes > 0 ? progress.bytesRead * 100 / progress.totalBytes : 100
+            let line = "\(progress.phase.rawValue): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(percent)%), " +
+                "\(Int(Double(progress.records) / elapsed)) records/s"
+            lock.lock()
+            progressShown = true
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            lock.unlock()
+        }
+    }
+
+    /// Ends the progress line, if one was shown.
+    func finishProgress() {
+        lock.lock()
+        if progressShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        lock.unlock()
+    }
+
+    private func megabytes(_ bytes: Int) -> String {
+        bytes < 10_000_000 ? "\(bytes / 1000) kB" : "\(bytes / 1_000_000) MB"
+    }
+}

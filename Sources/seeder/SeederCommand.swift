@@ -1,0 +1,42 @@
+import ArgumentParser
+import SeederStore
+
+/// `seeder`: JSON dumps + a YAML mapping -> a validated, reproducible SQLite seed database.
+@main
+struct SeederCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seeder",
+        abstract: "Turn JSON dumps of a web service into a validated SQLite seed database.",
+        discussion: """
+        Exit status: 0 success, 1 the data or the mapping failed validation, 2 an input could not be \
+        read or the output could not be written, 64 bad usage.
+        """,
+        version: SeedBuilder.version,
+        subcommands: [Build.self, Validate.self]
+    )
+}
+
+/// The options `build` and `validate` share.
+struct CheckOptions: ParsableArguments {
+    @Argument(help: "The mapping file (YAML).")
+    var mapping: String
+
+    @Argument(help: "The directory holding the JSON dump files.")
+    var dumps: String
+
+    @Option(help: ArgumentHelp("Also write the findings and the summary as JSON to this file.", valueName: "file"))
+    var report: String?
+
+    @Option(help: "Report at most this many errors, then a count of the rest.")
+    var maxErrors = 100
+
+    @Flag(help: "Treat warnings as errors.")
+    var strict = false
+
+    func buildOptions() -> BuildOptions {
+        var options = BuildOptions(mapping: mapping, dumps: dumps)
+        options.maxErrors = maxErrors
+        options.strict = strict
+        return options
+    }
+}

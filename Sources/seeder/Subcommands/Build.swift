@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import SeederCore
+import SeederStore
+
+extension ConflictPolicy: ExpressibleByArgument {}
+
+/// `seeder build`: map every source, validate, write the seed atomically.
+struct Build: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build a seed database from a mapping and a directory of JSON dumps.",
+        discussion: """
+        The seed is written to a temporary file beside the output and renamed over it only when \
+        every check passed; a failed build leaves the previous output as it was.
+        """
+    )
+
+    @OptionGroup var check: CheckOptions
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The seed file; default: the mapping's 'output:', else <mapping stem>.sqlite.", valueName: "file"))
+    var output: String?
+
+    @Option(help: "Override every entity's onConflict: error, first or last.")
+    var onConflict: ConflictPolicy?
+
+    @Option(help: "Show a progress line: auto (on a terminal), always or never.")
+    var progress: ProgressMode = .auto
+
+    @Flag(help: "Print no summary.")
+    var quiet = false
+
+    func run() throws {
+        var options = check.buildOptions()
+        options.output = output
+        options.onConflict = onConflict
+        options.sourceDateEpoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"]
+        let console = Console()
+        options.progress = console.progressReporter(progress)
+        let report = SeedBuilder.build(options)
+        console.finishProgress()
+        console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
+        if let path = check.report { try ReportWriter.write(report, command: "build", to: path) }
+        if !quiet {
+            console.printSummary(report)
+        }
+        if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
+    }
+}
