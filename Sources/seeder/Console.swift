@@ -45,8 +45,17 @@ final class Console: @unchecked Sendable {
     }
 
     /// The per-entity summary (CLI.md: records read, rows written, occurrences merged, conflicts
-    /// resolved, references resolved or dropped), then the output.
-    func printSummary(_ report: BuildReport) {
+    /// resolved, references resolved or dropped), then the output. A failed run prints one
+    /// line on standard error instead: counts of a build that wrote nothing would mislead.
+    func printSummary(_ report: BuildReport, command: String) {
+        guard report.outcome == .success else {
+            let errors = report.diagnostics.filter { $0.severity == .error }.count + report.suppressedErrors
+            let warnings = report.diagnostics.count(where: { $0.severity == .warning })
+            let counts = "\(errors) \(errors == 1 ? "error" : "errors"), \(warnings) \(warnings == 1 ? "warning" : "warnings")"
+            let line = command == "build" ? "build failed: \(counts); nothing was written\n" : "validation failed: \(counts)\n"
+            FileHandle.standardError.write(Data(line.utf8))
+            return
+        }
         guard !report.entities.isEmpty else { return }
         let header = ["entity", "records", "rows", "merged", "conflicts", "references", "dropped"]
         let rows = report.entities.map { entity in

@@ -40,8 +40,8 @@ struct Build: ParsableCommand {
         console.finishProgress()
         console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
         if let path = check.report { try ReportWriter.write(report, command: "build", to: path) }
-        if !quiet {
-            console.printSummary(report)
+        if !quiet || report.outcome != .success {
+            console.printSummary(report, command: "build")
         }
         if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
     }

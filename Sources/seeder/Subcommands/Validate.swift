@@ -23,7 +23,7 @@ struct Validate: ParsableCommand {
             print(ReportWriter.json(report, command: "validate"))
         } else {
             console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
-            console.printSummary(report)
+            console.printSummary(report, command: "validate")
         }
         if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
     }

@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+
+/// docs/commands.md names every subcommand and every option the binary's help lists.
+struct CommandDocsTests {
+    static let subcommands = ["build", "validate"]
+
+    @Test(arguments: subcommands)
+    func documentsEveryOption(_ subcommand: String) throws {
+        let reference = try String(contentsOfFile: repository + "/docs/commands.md", encoding: .utf8)
+        #expect(reference.contains("## `seeder \(subcommand)`"))
+        let help = try seeder(["help", subcommand]).stdout
+        let options = Set(help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," || $0 == "<" })
+            .map(String.init).filter { $0.hasPrefix("--") && $0 != "--help" && $0 != "--version" })
+        #expect(options.count >= 3, "\(help)")
+        for option in options.sorted() {
+            #expect(reference.contains("`\(option)") || reference.contains(", `\(option)"), "docs/commands.md does not mention \(option) of \(subcommand)")
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// The command's contract (CLI.md): diagnostics, exit statuses, reports, atomic output.
+struct CommandTests {
+    /// A scratch copy of the tasklist example, with files to change.
+    static func tasklist() throws -> Scratch {
+        let scratch = try Scratch()
+        try FileManager.default.copyItem(atPath: repository + "/seeds/tasklist", toPath: scratch.path + "/dumps")
+        try FileManager.default.copyItem(atPath: repository + "/mappings/tasklist.yaml", toPath: scratch.path + "/tasklist.yaml")
+        return scratch
+    }
+
+    @Test func printsItsVersionAndRejectsBadUsage() throws {
+        let version = try seeder(["--version"])
+        #expect(version.status == 0 && version.stdout == "0.1.0\n")
+        let usage = try seeder(["build", "only-one-argument"])
+        #expect(usage.status == 64)
+        #expect(usage.stderr.contains("Missing expected argument '<dumps>'"))
+        #expect(try seeder(["build", "m.yaml", "d", "--on-conflict", "sometimes"]).status == 64)
+    }
+
+    @Test func pointsAtMappingErrorsWithTheSourceLineAndACaret() throws {
+        let scratch = try Self.tasklist()
+        let yaml = try String(contentsOfFile: scratch.path + "/tasklist.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "assignedUser: { to: User,", with: "assignedUser: { to: Usr,")
+        try yaml.write(toFile: scratch.path + "/tasklist.yaml", atomically: true, encoding: .utf8)
+        let run = try seeder(["build", "tasklist.yaml", "dumps"], in: scratch.path)
+        #expect(run.status == 1)
+        #expect(run.stderr == """
+        tasklist.yaml:32:27: error: unknown entity 'Usr' in 'to' (did you mean 'User'?)
+              assignedUser: { to: Usr, from: assigned_user_id }
+                                  ^
+        build failed: 1 error, 0 warnings; nothing was written
+
+        """)
+        #expect(run.stdout == "")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/tasklist.sqlite"))
+    }
+
+    @Test func reportsDataErrorsAndKeepsThePreviousSeed() throws {
+        let scratch = try Self.tasklist()
+        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.path).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/tasklist.sqlite"))
+        // A bad identity, a conflict with an embedded copy, and three tasks whose assignee is gone.
+        try #"[{"id": 1, "name": "Blake"}, {"id": "two", "name": "Jeff"}, {"id": 3}]"#
+            .write(toFile: scratch.path + "/dumps/users.json", atomically: true, encoding: .utf8)
+        let tasks = try String(contentsOfFile: scratch.path + "/dumps/task_list.json", encoding: .utf8)
+            .replacingOccurrences(of: #""assigned_user_id": 2"#, with: #""assigned_user_id": 22"#)
+        try tasks.write(toFile: scratch.path + "/dumps/task_list.json", atomically: true, encoding: .utf8)
+        let run = try seeder(["build", "tasklist.yaml", "dumps"], in: scratch.path)
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr == """
+        dumps/users.json:1:37: error: User: 'id' is "two", expected integer  [/1/id]
+        dumps/task_list.json:3:31: error: User 1: 'name' conflicts: "Blake Watters" here, "Blake" at dumps/users.json:1:20
+        dumps/task_list.json:6:63: error: Task 5 references User 22 (assignedUser), which no record provides
+        dumps/task_list.json:13:82: error: Task 8 references User 22 (assignedUser), which no record provides
+        dumps/task_list.json:14:62: error: Task 9 references User 22 (assignedUser), which no record provides
+        build failed: 5 errors, 0 warnings; nothing was written
+
+        """)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/tasklist.sqlite")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["dumps", "tasklist.sqlite", "tasklist.yaml"])
+
+        let limited = try seeder(["validate", "tasklist.yaml", "dumps", "--max-errors", "2"], in: scratch.path)
+        #expect(limited.status == 1)
+        #expect(limited.stderr.hasSuffix("\n3 more errors not shown (--max-errors)\nvalidation failed: 5 errors, 0 warnings\n"))
+    }
+
+    @Test func failsWithStatusTwoOnUnreadableInputs() throws {
+        let scratch = try Self.tasklist()
+        let noMapping = try seeder(["build", "missing.yaml", "dumps"], in: scratch.path)
+        #expect(noMapping.status == 2)
+        #expect(noMapping.stderr == "missing.yaml: error: cannot read the mapping file\nbuild failed: 1 error, 0 warnings; nothing was written\n")
+        let noDumps = try seeder(["validate", "tasklist.yaml", "nowhere"], in: scratch.path)
+        #expect(noDumps.status == 2)
+        #expect(noDumps.stderr.hasPrefix("nowhere: error: the dumps directory does not exist or is not a directory\n"))
+        let intoInput = try seeder(["build", "tasklist.yaml", "dumps", "-o", "dumps/users.json"], in: scratch.path)
+        #expect(intoInput.status == 2)
+        #expect(intoInput.stderr.hasPrefix("dumps/users.json: error: the output may not be one of the inputs\n"))
+    }
+
+    @Test func treatsWarningsAsErrorsWhenStrict() throws {
+        let scratch = try Self.tasklist()
+        try "[]".write(toFile: scratch.path + "/dumps/extra.json", atomically: true, encoding: .utf8)
+        let relaxed = try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.path)
+        #expect(relaxed.status == 0)
+        #expect(relaxed.stderr == "dumps/extra.json: warning: no source reads this dump file\n")
+        let strict = try seeder(["validate", "tasklist.yaml", "dumps", "--strict"], in: scratch.path)
+        #expect(strict.status == 1)
+        #expect(strict.stderr == "dumps/extra.json: warning: no source reads this dump file\nerror: --strict: 1 warning counts as errors\nvalidation failed: 1 error, 1 warning\n")
+    }
+
+    @Test func writesAJSONReportAndValidatesToJSON() throws {
+        let scratch = try Self.tasklist()
+        let run = try seeder(["build", "tasklist.yaml", "dumps", "--report", "report.json", "--quiet", "-o", "out.sqlite"], in: scratch.path)
+        #expect(run.status == 0 && run.stdout == "")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path + "/report.json"))) as? [String: Any])
+        #expect(report["outcome"] as? String == "success")
+        #expect(report["output"] as? String == "out.sqlite")
+        let entities = try #require(report["entities"] as? [[String: Any]])
+        #expect(entities.map { $0["name"] as? String } == ["User", "Project", "Task"])
+        #expect(entities.map { $0["rowsWritten"] as? Int } == [3, 3, 7])
+
+        let validation = try seeder(["validate", "tasklist.yaml", "dumps", "--json"], in: scratch.path)
+        #expect(validation.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(validation.stdout.utf8)) as? [String: Any])
+        #expect(document["command"] as? String == "validate")
+        #expect((document["diagnostics"] as? [Any])?.isEmpty == true)
+        #expect(validation.stdout.hasPrefix(#"{"command":"validate","outcome":"success","exitStatus":0,"output":null,"#))
+    }
+
+    @Test func namesTheOutputAfterTheMappingAndCleansUpAKilledBuild() throws {
+        let scratch = try Self.tasklist()
+        var yaml = try String(contentsOfFile: scratch.path + "/tasklist.yaml", encoding: .utf8)
+        yaml = yaml.replacingOccurrences(of: "output: tasklist.sqlite\n", with: "")
+        try yaml.write(toFile: scratch.path + "/tasks.yaml", atomically: true, encoding: .utf8)
+        // What a killed build leaves behind.
+        try "partial".write(toFile: scratch.path + "/.tasks.sqlite.seeder-tmp", atomically: true, encoding: .utf8)
+        try "partial".write(toFile: scratch.path + "/.tasks.sqlite.seeder-work", atomically: true, encoding: .utf8)
+        let run = try seeder(["build", "tasks.yaml", "dumps"], in: scratch.path)
+        #expect(run.status == 0)
+        #expect(run.stdout.hasSuffix("wrote tasks.sqlite\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["dumps", "tasklist.yaml", "tasks.sqlite", "tasks.yaml"])
+    }
+
+    @Test func showsAProgressLineWhenAsked() throws {
+        let scratch = try Self.tasklist()
+        let run = try seeder(["build", "tasklist.yaml", "dumps", "--progress", "always", "--quiet"], in: scratch.path)
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("resolving: 1 kB of 1 kB (100%)"))
+        #expect(run.stderr.contains("writing: 1 kB of 1 kB (100%)"))
+        #expect(run.stderr.hasSuffix("\r\u{1B}[K"))
+        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.path).stderr == "")
+    }
+}
