@@ -37,9 +37,9 @@ public struct InputPlanner {
                     diagnostics.error("source path '\(source.path)' matches no file in \(dumps)", at: source.location)
                 }
                 for path in matches {
+                    read.insert(path)  // claimed, even if it is then refused
                     guard let file = inputFile(path, root: root, entity: source.entity, keyPath: source.keyPath, diagnostics: diagnostics) else { continue }
                     planned.append(file)
-                    read.insert(path)
                 }
             }
         } else {
