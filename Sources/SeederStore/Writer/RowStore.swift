@@ -35,6 +35,10 @@ final class RowStore {
     /// Per entity, per relationship: the link table of a to-many.
     let links: [[LinkLayout?]]
     private let mergers: [RecordMerger]
+    /// Per entity: the statements every occurrence uses, prepared once.
+    private var statements: [EntityStatements] = []
+    /// Per entity, per relationship: the link table's insert.
+    private var linkInserts: [[Statement?]] = []
     /// Dump files by index, as `_file` columns store them.
     private(set) var files: [String] = []
     private var fileIndexes: [String: Int] = [:]
@@ -57,6 +61,38 @@ final class RowStore {
         }
         for layout in links.flatMap({ $0 }).compactMap({ $0 }) {
             for statement in layout.createStatements { try db.execute(sql: statement) }
+        }
+        statements = try layouts.map { try EntityStatements(layout: $0, db: db) }
+        linkInserts = try links.map { layouts in
+            try layouts.map { layout in
+                guard let layout else { return nil }
+                let columns = layout.ownerColumns + layout.targetColumns + ["_position", "_file", "_offset"]
+                return try db.makeStatement(sql: "INSERT OR IGNORE INTO \(SQLText.quote(layout.table)) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))")
+            }
+        }
+    }
+
+    /// The statements of one entity's staging table.
+    private struct EntityStatements {
+        let insert: Statement
+        let insertIfNew: Statement
+        let select: Statement
+        let update: Statement
+        let setForeignKey: [Statement?]
+
+        init(layout: StagingLayout, db: Database) throws {
+            let table = SQLText.quote(layout.table)
+            let columns = layout.maskColumns + ["_fields", "_file", "_offset", "_pointer"] + layout.dataColumns
+            let values = "(\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"
+            insert = try db.makeStatement(sql: "INSERT INTO \(table) \(values)")
+            insertIfNew = try db.makeStatement(sql: "INSERT INTO \(table) \(values) ON CONFLICT DO NOTHING")
+            select = try db.makeStatement(sql: "SELECT \(SQLText.list(columns)) FROM \(table) WHERE \(layout.keyCondition)")
+            let updated = layout.maskColumns + ["_fields"] + layout.dataColumns
+            update = try db.makeStatement(sql: "UPDATE \(table) SET \(updated.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition)")
+            setForeignKey = try layout.foreignKeyColumns.map { columns in
+                guard !columns.isEmpty else { return nil }
+                return try db.makeStatement(sql: "UPDATE \(table) SET \(columns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition)")
+            }
         }
     }
 
@@ -83,16 +119,12 @@ final class RowStore {
                 if relationship.isToMany, case let .many(targets) = link, let layout = links[record.entity][relationshipIndex] {
                     for (position, target) in targets.enumerated() {
                         let (targetKey, offset) = key(of: target, keys: keys, batch: batch)
-                        try insertLink(layout, owner: keys[index], target: targetKey, position: position,
-                                       file: fileIndex(record.origin.file), offset: offset)
+                        try linkInserts[record.entity][relationshipIndex]?.execute(arguments: StatementArguments(
+                            keys[index] + targetKey + [position.databaseValue, fileIndex(record.origin.file).databaseValue, offset.databaseValue]))
                     }
                 } else if !relationship.isToMany, case let .one(.embedded(child)) = link {
                     // An embedded target with no identity: its key is the `_seq` just given to it.
-                    let layout = layouts[record.entity]
-                    let columns = layout.foreignKeyColumns[relationshipIndex]
-                    let assignments = columns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")
-                    let where_ = layout.keyColumns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: " AND ")
-                    try db.cachedStatement(sql: "UPDATE \(SQLText.quote(layout.table)) SET \(assignments) WHERE \(where_)")
+                    try statements[record.entity].setForeignKey[relationshipIndex]?
                         .execute(arguments: StatementArguments(keys[child] + keys[index]))
                 }
             }
@@ -106,17 +138,10 @@ final class RowStore {
         }
     }
 
-    private func insertLink(_ layout: LinkLayout, owner: [DatabaseValue], target: [DatabaseValue], position: Int, file: Int, offset: Int) throws {
-        let columns = layout.ownerColumns + layout.targetColumns + ["_position", "_file", "_offset"]
-        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(SQLText.quote(layout.table)) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))")
-        try statement.execute(arguments: StatementArguments(owner + target + [position.databaseValue, file.databaseValue, offset.databaseValue]))
-    }
-
     /// Inserts a record, or merges it into the row of its identity; returns the row's key.
     private func upsert(_ record: Record, diagnostics: DiagnosticSink) throws -> [DatabaseValue] {
         let layout = layouts[record.entity]
         let encoded = encode(record, layout: layout)
-        let columns = layout.maskColumns + ["_fields", "_file", "_offset", "_pointer"] + layout.dataColumns
         var values: [DatabaseValue] = encoded.masks.map(\.databaseValue)
         values.append(encoded.fields.databaseValue)
         values.append(fileIndex(record.origin.file).databaseValue)
@@ -124,13 +149,11 @@ final class RowStore {
         values.append(record.origin.pointer.description.databaseValue)
         values += encoded.data
         guard let identity = record.identity else {
-            try db.cachedStatement(sql: "INSERT INTO \(SQLText.quote(layout.table)) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))")
-                .execute(arguments: StatementArguments(values))
+            try statements[record.entity].insert.execute(arguments: StatementArguments(values))
             return [db.lastInsertedRowID.databaseValue]
         }
         let key = identity.values.map(\.databaseValue)
-        try db.cachedStatement(sql: "INSERT INTO \(SQLText.quote(layout.table)) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count))) ON CONFLICT DO NOTHING")
-            .execute(arguments: StatementArguments(values))
+        try statements[record.entity].insertIfNew.execute(arguments: StatementArguments(values))
         if db.changesCount == 1 { return key }
 
         // Seen before: merge into the row, by MAPPING.md's rules.
@@ -206,10 +229,7 @@ final class RowStore {
 
     /// The staged row of an identity, as a record the merger can take.
     func stagedRecord(_ layout: StagingLayout, key: [DatabaseValue], identity: IdentityKey?) throws -> Record? {
-        let columns = layout.maskColumns + ["_fields", "_file", "_offset", "_pointer"] + layout.dataColumns
-        let where_ = layout.keyColumns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: " AND ")
-        let statement = try db.cachedStatement(sql: "SELECT \(SQLText.list(columns)) FROM \(SQLText.quote(layout.table)) WHERE \(where_)")
-        guard let row = try Row.fetchOne(statement, arguments: StatementArguments(key)) else { return nil }
+        guard let row = try Row.fetchOne(statements[layout.entityIndex].select, arguments: StatementArguments(key)) else { return nil }
         return decode(row, layout: layout, identity: identity)
     }
 
@@ -256,15 +276,11 @@ final class RowStore {
 
     private func update(_ record: Record, layout: StagingLayout, key: [DatabaseValue]) throws {
         let encoded = encode(record, layout: layout)
-        let columns = layout.maskColumns + ["_fields"] + layout.dataColumns
-        let assignments = columns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")
-        let where_ = layout.keyColumns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: " AND ")
         var values: [DatabaseValue] = encoded.masks.map(\.databaseValue)
         values.append(encoded.fields.databaseValue)
         values += encoded.data
         values += key
-        try db.cachedStatement(sql: "UPDATE \(SQLText.quote(layout.table)) SET \(assignments) WHERE \(where_)")
-            .execute(arguments: StatementArguments(values))
+        try statements[layout.entityIndex].update.execute(arguments: StatementArguments(values))
     }
 }
 
