@@ -96,8 +96,7 @@ public enum SeedBuilder {
         report.inputs = inputFiles.map(\.path)
         if !FileManager.default.fileExists(atPath: options.dumps) { return .failed }
 
-        let output = options.output ?? mapping.output.map { (options.mapping as NSString).deletingLastPathComponent.isEmpty ? $0 : $0 }
-            ?? (((options.mapping as NSString).lastPathComponent as NSString).deletingPathExtension + ".sqlite")
+        let output = defaultOutput(for: options, mapping: mapping)
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
         let outputPath = outputURL.path
         let resolvedOutput = outputURL.resolvingSymlinksInPath().path
@@ -106,14 +105,10 @@ public enum SeedBuilder {
             diagnostics.error("the output may not be one of the inputs", at: SourceLocation(file: output))
             return .failed
         }
-        let workDirectory = options.writesOutput ? outputURL.deletingLastPathComponent().path : NSTemporaryDirectory()
-        let stem = "." + outputURL.lastPathComponent + ".seeder"
-        let unique = options.writesOutput ? "" : "-\(getpid())"
-        let workPath = workDirectory + "/" + stem + "-work" + unique
-        let assemblyPath = workDirectory + "/" + stem + "-assembly" + unique
-        let temporaryPath = workDirectory + "/" + stem + "-tmp" + unique
+        let paths = temporaryPaths(output: output, writesOutput: options.writesOutput)
+        let (workPath, assemblyPath, temporaryPath) = (paths[0], paths[1], paths[2])
         // A killed build's leftovers go first; ours go at the end, whatever happens.
-        temporaries = [workPath, assemblyPath, temporaryPath]
+        temporaries = paths
         for path in temporaries { unlink(path) }
 
         do {
@@ -206,6 +201,23 @@ public enum SeedBuilder {
             diagnostics.error("\(error)")
             return .failed
         }
+    }
+
+    /// The working files of a build of `output`: the staging database, the assembly, and the
+    /// vacuumed copy renamed over the output. Beside the output for `build` (same file system,
+    /// so the rename is atomic); in the temporary directory, unique to the process, for `validate`.
+    public static func temporaryPaths(output: String, writesOutput: Bool) -> [String] {
+        let outputURL = URL(fileURLWithPath: output).standardizedFileURL
+        let directory = writesOutput ? outputURL.deletingLastPathComponent().path : NSTemporaryDirectory()
+        let stem = (directory.hasSuffix("/") ? directory : directory + "/") + "." + outputURL.lastPathComponent + ".seeder"
+        let unique = writesOutput ? "" : "-\(getpid())"
+        return [stem + "-work" + unique, stem + "-assembly" + unique, stem + "-tmp" + unique]
+    }
+
+    /// The output a build writes when the options name none: the mapping's `output:`, else
+    /// `<mapping file stem>.sqlite`, relative to the current directory.
+    public static func defaultOutput(for options: BuildOptions, mapping: Mapping?) -> String {
+        options.output ?? mapping?.output ?? (((options.mapping as NSString).lastPathComponent as NSString).deletingPathExtension + ".sqlite")
     }
 
     /// Reads one dump file into the store; returns its digest, records and skipped nulls.

@@ -125,6 +125,34 @@ struct CommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["dumps", "tasklist.yaml", "tasks.sqlite", "tasks.yaml"])
     }
 
+    @Test func leavesNoTemporaryFileWhenInterrupted() throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/dumps", withIntermediateDirectories: true)
+        try "seeder: 1\nentities:\n  Pod:\n    attributes: { id: integer, name: string }\n"
+            .write(toFile: scratch.path + "/pods.yaml", atomically: true, encoding: .utf8)
+        // Large enough that the build is still reading when the signal comes.
+        var text = "["
+        for id in 1...400_000 { text += "{\"id\":\(id),\"name\":\"pod \(id)\"}," }
+        text += "{\"id\":0}]"
+        try text.write(toFile: scratch.path + "/dumps/pods.json", atomically: true, encoding: .utf8)
+        try "previous".write(toFile: scratch.path + "/pods.sqlite", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try seederBinary())
+        process.arguments = ["build", "pods.yaml", "dumps", "--quiet"]
+        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
+        try process.run()
+        // Wait until the build has made its working file, then interrupt it.
+        let work = scratch.path + "/.pods.sqlite.seeder-work"
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: work), Date() < deadline { usleep(5_000) }
+        #expect(FileManager.default.fileExists(atPath: work))
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["dumps", "pods.sqlite", "pods.yaml"])
+        #expect(try String(contentsOfFile: scratch.path + "/pods.sqlite", encoding: .utf8) == "previous")
+    }
+
     @Test func showsAProgressLineWhenAsked() throws {
         let scratch = try Self.tasklist()
         let run = try seeder(["build", "tasklist.yaml", "dumps", "--progress", "always", "--quiet"], in: scratch.path)
