@@ -142,4 +142,28 @@ struct InputsAndFeaturesTests {
             #"dumps/users.json:1:85: error: User 3: 'email' "a@x.test" is not unique; User 1 has it too at dumps/users.json:1:21"#,
         ])
     }
+
+    @Test func mergesCyclesByIdentityAndChecksRequiredToOnes() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          User:
+            attributes: { id: integer, name: string }
+            relationships:
+              projects: { to: Project, many: true, inverse: owner }
+          Project:
+            attributes: { id: integer, title: string }
+            relationships:
+              owner: { to: User, required: true }
+        """)
+        try workspace.write("dumps/users.json", #"[{"id": 1, "name": "Ann", "projects": [{"id": 10, "title": "A", "owner": {"id": 1, "name": "Ann"}}]}]"#)
+        try workspace.write("dumps/projects.json", #"[{"id": 11, "title": "Orphan"}]"#)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == ["dumps/projects.json:1:2: error: Project 11: 'owner' is required, but no occurrence has it  [/0]"])
+        try workspace.write("dumps/projects.json", #"[{"id": 11, "title": "B", "owner_id": 1}]"#)
+        #expect(workspace.build().messages(workspace) == [])
+        #expect(try workspace.rows("SELECT * FROM user") == [#"[id:1 name:"Ann"]"#])
+        #expect(try workspace.rows("SELECT * FROM project ORDER BY id") == [#"[id:10 title:"A" owner_id:1]"#, #"[id:11 title:"B" owner_id:1]"#])
+    }
 }
