@@ -240,7 +240,7 @@ public enum SeedBuilder {
                 case .skippedNull:
                     nulls += 1
                 case let .notARecord(value):
-                    diagnostics.error("expected a record (an object) for \(store.mapping.entities[file.entity].name), found \(kindName(value.kind))",
+                    diagnostics.error("expected a record (an object) for \(store.mapping.entities[file.entity].name), found \(describeKind(value.kind))",
                                       at: SourceLocation(file: file.path, offset: value.fileOffset), jsonPath: value.pointer.description)
                 case let .keyPathNotFound(offset, pointer, key):
                     diagnostics.error("no '\(key)' here for keyPath '\(keyPath)'", at: SourceLocation(file: file.path, offset: offset),
@@ -255,17 +255,6 @@ public enum SeedBuilder {
         defer { rest.deallocate() }
         while try source.read(into: rest) > 0 {}
         return (source.finish(), records, nulls)
-    }
-
-    private static func kindName(_ kind: JSONKind) -> String {
-        switch kind {
-        case .null: return "null"
-        case .true, .false: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
-        }
     }
 
     /// SEED.md's metadata keys, in key order.

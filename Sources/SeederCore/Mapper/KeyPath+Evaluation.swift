@@ -184,7 +184,7 @@ extension JSONValue {
 }
 
 /// "an object", "a string", ... for messages.
-func describeKind(_ kind: JSONKind) -> String {
+public func describeKind(_ kind: JSONKind) -> String {
     switch kind {
     case .null: return "null"
     case .true, .false: return "a boolean"
