@@ -22,6 +22,9 @@ public struct BuildOptions: Sendable {
     public var sourceDateEpoch: String?
     /// Called as the build goes (after each block read, and at each phase).
     public var progress: (@Sendable (BuildProgress) -> Void)?
+    /// Called with the temporary files' paths just before the build makes them, so that a
+    /// command can remove them if it is interrupted.
+    public var willCreateTemporaries: (@Sendable ([String]) -> Void)?
 
     public init(mapping: String, dumps: String) {
         self.mapping = mapping
@@ -108,6 +111,7 @@ public enum SeedBuilder {
         let paths = temporaryPaths(output: output, writesOutput: options.writesOutput)
         let (workPath, assemblyPath, temporaryPath) = (paths[0], paths[1], paths[2])
         // A killed build's leftovers go first; ours go at the end, whatever happens.
+        options.willCreateTemporaries?(paths)
         temporaries = paths
         for path in temporaries { unlink(path) }
 
@@ -206,7 +210,7 @@ public enum SeedBuilder {
     /// The working files of a build of `output`: the staging database, the assembly, and the
     /// vacuumed copy renamed over the output. Beside the output for `build` (same file system,
     /// so the rename is atomic); in the temporary directory, unique to the process, for `validate`.
-    public static func temporaryPaths(output: String, writesOutput: Bool) -> [String] {
+    static func temporaryPaths(output: String, writesOutput: Bool) -> [String] {
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
         let directory = writesOutput ? outputURL.deletingLastPathComponent().path : NSTemporaryDirectory()
         let stem = (directory.hasSuffix("/") ? directory : directory + "/") + "." + outputURL.lastPathComponent + ".seeder"
@@ -216,7 +220,7 @@ public enum SeedBuilder {
 
     /// The output a build writes when the options name none: the mapping's `output:`, else
     /// `<mapping file stem>.sqlite`, relative to the current directory.
-    public static func defaultOutput(for options: BuildOptions, mapping: Mapping?) -> String {
+    static func defaultOutput(for options: BuildOptions, mapping: Mapping?) -> String {
         options.output ?? mapping?.output ?? (((options.mapping as NSString).lastPathComponent as NSString).deletingPathExtension + ".sqlite")
     }
 

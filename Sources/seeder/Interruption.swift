@@ -9,7 +9,7 @@ nonisolated(unsafe) private var interruptionPaths: [UnsafeMutablePointer<CChar>]
 /// Makes an interrupted build leave no temporary file behind (SEED.md, Atomic output). The
 /// output itself is only ever replaced by a rename, so it needs no cleaning.
 enum Interruption {
-    static func removeOnInterrupt(_ paths: [String]) {
+    @Sendable static func removeOnInterrupt(_ paths: [String]) {
         interruptionPaths = paths.map { strdup($0)! }
         // A parent may have spawned us with these blocked (masks are inherited): unblock them,
         // or an interrupt would wait until the build is over.

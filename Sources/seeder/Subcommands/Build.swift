@@ -36,9 +36,7 @@ struct Build: ParsableCommand {
         options.sourceDateEpoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"]
         let console = Console()
         options.progress = console.progressReporter(progress)
-        // The output is known only once the mapping is read; without `-o`, read its `output:` first.
-        let declared = options.output == nil ? MappingLoader().load(contentsOf: check.mapping, diagnostics: DiagnosticSink()) : nil
-        Interruption.removeOnInterrupt(SeedBuilder.temporaryPaths(output: SeedBuilder.defaultOutput(for: options, mapping: declared), writesOutput: true))
+        options.willCreateTemporaries = Interruption.removeOnInterrupt
         let report = SeedBuilder.build(options)
         console.finishProgress()
         console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)

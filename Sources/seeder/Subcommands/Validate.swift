@@ -16,7 +16,7 @@ struct Validate: ParsableCommand {
     func run() throws {
         var options = check.buildOptions()
         options.writesOutput = false
-        Interruption.removeOnInterrupt(SeedBuilder.temporaryPaths(output: SeedBuilder.defaultOutput(for: options, mapping: nil), writesOutput: false))
+        options.willCreateTemporaries = Interruption.removeOnInterrupt
         let report = SeedBuilder.build(options)
         let console = Console()
         if let path = check.report { try ReportWriter.write(report, command: "validate", to: path) }
