@@ -190,6 +190,24 @@ struct MapperTests {
         ])
     }
 
+    @Test func refersByIdentityKeysReadThroughAKeyPath() throws {
+        let yaml = """
+        seeder: 1
+        entities:
+          Post:
+            attributes: { id: integer }
+            relationships:
+              author: { to: Author }
+          Author:
+            identity: handle
+            attributes: { handle: { type: string, from: login } }
+        """
+        let (records, diagnostics, _) = try mapRecords(yaml, #"{"id": 1, "author": {"login": "ann"}}"#, entity: "Post")
+        #expect(diagnostics == [])
+        #expect(records.count == 1)
+        #expect(records[0].links[0].identityOfReference == IdentityKey([.text("ann")]))
+    }
+
     static let rules = """
     seeder: 1
     entities:

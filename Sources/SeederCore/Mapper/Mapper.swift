@@ -14,12 +14,18 @@ public final class Mapper {
     private let coercion = Coercion()
     private var plans: [EntityPlan]
     private var unmapped: [Set<String>]
+    /// Per entity: the JSON key (in lookup form) of each identity attribute, in identity order:
+    /// its `from` key path's first key, else its name.
+    private let identityKeys: [[String]]
 
     /// A mapper for `mapping`.
     public init(mapping: Mapping) {
         self.mapping = mapping
         self.plans = mapping.entities.map { EntityPlan(entity: $0, mapping: mapping) }
         self.unmapped = mapping.entities.map { _ in [] }
+        self.identityKeys = mapping.entities.map { entity in
+            entity.identityAttributes.map { Naming.lookupKey(entity.attributes[$0].keyPath?.keys.first ?? entity.attributes[$0].name) }
+        }
     }
 
     /// The JSON keys seen in an entity's records that no attribute or relationship reads, sorted.
@@ -245,9 +251,8 @@ public final class Mapper {
         if let json, json.kind == .array, identity.count > 1 {
             parts = json.elements.map { .json($0) }
         } else if let json, json.kind == .object {
-            parts = identity.map { attribute in
-                let name = target.attributes[attribute].name
-                let member = json.members.first { Naming.lookupKey($0.key.string ?? "") == Naming.lookupKey(name) }
+            parts = identityKeys[relationship.target].map { key in
+                let member = json.members.first { Naming.lookupKey($0.key.string ?? "") == key }
                 return member.map { .json($0.value) } ?? .absent
             }
         } else {
@@ -276,19 +281,14 @@ public final class Mapper {
     /// `true` for an object whose only members are the target's identity keys: `{"id": 5}`
     /// refers to a record rather than making one (so a dangling one is caught).
     private func isIdentityStub(_ value: JSONValue, target: Int) -> Bool {
-        let entity = mapping.entities[target]
-        let identity = entity.identityAttributes
-        guard !identity.isEmpty else { return false }
+        let keys = identityKeys[target]
+        guard !keys.isEmpty else { return false }
         var count = 0
         for (key, _) in value.members {
             count += 1
-            guard count <= identity.count else { return false }
-            let name = Naming.lookupKey(key.string ?? "")
-            guard identity.contains(where: { Naming.lookupKey(entity.attributes[$0].keyPath?.keys.first ?? entity.attributes[$0].name) == name }) else {
-                return false
-            }
+            guard count <= keys.count, keys.contains(Naming.lookupKey(key.string ?? "")) else { return false }
         }
-        return count == identity.count
+        return count == keys.count
     }
 }
 
