@@ -179,13 +179,8 @@ public enum SeedBuilder {
             let schema = SeedSchema(mapping: mapping)
             let assembler = SeedAssembler(
                 mapping: mapping, schema: schema,
-                layouts: mapping.entities.indices.map { StagingLayout(entityIndex: $0, mapping: mapping) },
-                links: mapping.entities.indices.map { entity in
-                    mapping.entities[entity].relationships.indices.map { relationship in
-                        mapping.entities[entity].relationships[relationship].isToMany
-                            ? LinkLayout(entityIndex: entity, relationshipIndex: relationship, mapping: mapping) : nil
-                    }
-                },
+                layouts: StagingLayout.all(for: mapping),
+                links: LinkLayout.all(for: mapping),
                 metadata: metadata(mapping: mapping, mappingData: mappingData, sources: sources, sqliteVersion: sqliteVersion, options: options),
                 sources: sources)
             let rows = try assembler.write(workPath: workPath, assemblyPath: assemblyPath, temporaryPath: temporaryPath, output: outputPath)

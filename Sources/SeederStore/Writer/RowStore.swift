@@ -47,13 +47,8 @@ final class RowStore {
     init(db: Database, mapping: Mapping) throws {
         self.db = db
         self.mapping = mapping
-        layouts = mapping.entities.indices.map { StagingLayout(entityIndex: $0, mapping: mapping) }
-        links = mapping.entities.indices.map { entity in
-            mapping.entities[entity].relationships.indices.map { relationship in
-                mapping.entities[entity].relationships[relationship].isToMany
-                    ? LinkLayout(entityIndex: entity, relationshipIndex: relationship, mapping: mapping) : nil
-            }
-        }
+        layouts = StagingLayout.all(for: mapping)
+        links = LinkLayout.all(for: mapping)
         mergers = mapping.entities.map(RecordMerger.init)
         counts = mapping.entities.map { _ in EntityCounts() }
         for layout in layouts {

@@ -26,6 +26,11 @@ struct StagingLayout: Sendable {
     var slotCount: Int { entity.attributes.count + entity.relationships.count }
     var maskColumns: [String] { (0..<max(1, (slotCount + Self.bitsPerMask - 1) / Self.bitsPerMask)).map { "_present\($0)" } }
 
+    /// The staging layout of every entity, in mapping order.
+    static func all(for mapping: Mapping) -> [StagingLayout] {
+        mapping.entities.indices.map { StagingLayout(entityIndex: $0, mapping: mapping) }
+    }
+
     init(entityIndex: Int, mapping: Mapping) {
         self.entityIndex = entityIndex
         self.entity = mapping.entities[entityIndex]
@@ -89,6 +94,16 @@ struct LinkLayout: Sendable {
     let table: String
     let ownerColumns: [String]
     let targetColumns: [String]
+
+    /// Per entity, per relationship: the link table of each to-many, `nil` for a to-one.
+    static func all(for mapping: Mapping) -> [[LinkLayout?]] {
+        mapping.entities.indices.map { entity in
+            mapping.entities[entity].relationships.indices.map { relationship in
+                mapping.entities[entity].relationships[relationship].isToMany
+                    ? LinkLayout(entityIndex: entity, relationshipIndex: relationship, mapping: mapping) : nil
+            }
+        }
+    }
 
     init(entityIndex: Int, relationshipIndex: Int, mapping: Mapping) {
         self.entityIndex = entityIndex
