@@ -26,6 +26,8 @@ let package = Package(
             dependencies: [
                 "SeederCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The C API, for hot loops on the raw statement handle.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

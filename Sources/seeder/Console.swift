@@ -62,14 +62,7 @@ final class Console: @unchecked Sendable {
             [entity.name, String(entity.counts.recordsRead), String(entity.counts.rowsWritten), String(entity.counts.occurrencesMerged),
              String(entity.counts.conflictsResolved), String(entity.counts.referencesResolved), String(entity.counts.referencesDropped)]
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func format(_ row: [String]) -> String {
-            row.enumerated().map { index, cell in
-                let pad = String(repeating: " ", count: widths[index] - cell.count)
-                return index == 0 ? cell + pad : pad + cell
-            }.joined(separator: "  ")
-        }
-        var text = ([header] + rows).map(format).joined(separator: "\n") + "\n"
+        var text = TextTable.render([header] + rows, rightAligned: Set(1..<header.count))
         if let output = report.output {
             text += "wrote \(output)\n"
         } else if report.outcome == .success {

@@ -3,7 +3,7 @@ import Testing
 
 /// docs/commands.md names every subcommand and every option the binary's help lists.
 struct CommandDocsTests {
-    static let subcommands = ["build", "validate"]
+    static let subcommands = ["build", "validate", "diff", "inspect"]
 
     @Test(arguments: subcommands)
     func documentsEveryOption(_ subcommand: String) throws {
@@ -12,7 +12,7 @@ struct CommandDocsTests {
         let help = try seeder(["help", subcommand]).stdout
         let options = Set(help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," || $0 == "<" })
             .map(String.init).filter { $0.hasPrefix("--") && $0 != "--help" && $0 != "--version" })
-        #expect(options.count >= 3, "\(help)")
+        #expect(!options.isEmpty, "\(help)")
         for option in options.sorted() {
             #expect(reference.contains("`\(option)") || reference.contains(", `\(option)"), "docs/commands.md does not mention \(option) of \(subcommand)")
         }

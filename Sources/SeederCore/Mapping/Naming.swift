@@ -146,7 +146,7 @@ public enum Naming {
 }
 
 /// The candidate nearest to `word` by edit distance, when it is near enough to be a typo.
-func closestMatch(to word: String, in candidates: [String]) -> String? {
+public func closestMatch(to word: String, in candidates: [String]) -> String? {
     var best: (String, Int)?
     for candidate in candidates {
         let distance = editDistance(word.lowercased(), candidate.lowercased())

@@ -26,7 +26,7 @@ struct Build: ParsableCommand {
     @Option(help: "Show a progress line: auto (on a terminal), always or never.")
     var progress: ProgressMode = .auto
 
-    @Flag(help: "Print no summary.")
+    @Flag(name: .shortAndLong, help: "Print no summary.")
     var quiet = false
 
     func run() throws {

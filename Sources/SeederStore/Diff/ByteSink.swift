@@ -1,0 +1,77 @@
+import Foundation
+
+/// Buffered writes to a file descriptor: standard output, or a spool file that can be read back.
+final class ByteSink {
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private var buffer: [UInt8] = []
+    /// Bytes written so far, buffered ones included.
+    private(set) var count = 0
+
+    /// A sink on an open descriptor (standard output: 1).
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        ownsDescriptor = false
+        buffer.reserveCapacity(Self.capacity)
+    }
+
+    /// A sink on a new anonymous file in the temporary directory: unlinked at once, so nothing is
+    /// left behind however the process ends.
+    init(spoolIn directory: String = NSTemporaryDirectory()) throws {
+        var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast()) + Array("seeder-diff-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        self.descriptor = descriptor
+        ownsDescriptor = true
+        buffer.reserveCapacity(Self.capacity)
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    private static let capacity = 1 << 18
+
+    /// Appends text.
+    func write(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try write(bytes: $0) }
+    }
+
+    /// Appends bytes.
+    func write(bytes: some Collection<UInt8>) throws {
+        buffer.append(contentsOf: bytes)
+        count += bytes.count
+        if buffer.count >= Self.capacity { try flush() }
+    }
+
+    /// Writes out what is buffered.
+    func flush() throws {
+        var written = 0
+        while written < buffer.count {
+            let result = buffer.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            written += result
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Copies bytes `range` of this spool to `sink`.
+    func copy(_ range: Range<Int>, to sink: ByteSink) throws {
+        try flush()
+        var chunk = [UInt8](repeating: 0, count: Self.capacity)
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let wanted = min(chunk.count, range.upperBound - offset)
+            let read = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, wanted, off_t(offset)) }
+            if read < 0, errno == EINTR { continue }
+            guard read > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            try sink.write(bytes: chunk[0..<read])
+            offset += read
+        }
+    }
+}

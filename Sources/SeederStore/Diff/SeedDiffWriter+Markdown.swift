@@ -1,0 +1,82 @@
+import SeederCore
+
+/// `--format markdown`: a heading with the verdict, the count table, schema and metadata lists,
+/// then one collapsed `<details>` per table that differs. GitHub-flavoured, for a PR comment.
+extension SeedDiffWriter {
+    func markdownRecord(_ table: TableDiff, _ change: RecordChange) -> String {
+        if case let .links(join) = table.role {
+            let (owner, target) = Self.linkEnds(join, change.key)
+            switch change.kind {
+            case .added: return "- \(join.owner) \(Self.code(owner)) gained \(join.target) \(Self.code(target))\n"
+            case .removed: return "- \(join.owner) \(Self.code(owner)) lost \(join.target) \(Self.code(target))\n"
+            case .changed:
+                return "- \(join.owner) \(Self.code(owner)) moved \(join.target) \(Self.code(target)): " + Self.markdownFields(change) + "\n"
+            }
+        }
+        let subject = change.key.isEmpty ? "row" : "\(table.name) \(Self.code(Self.identity(change.key)))"
+        switch change.kind {
+        case .changed:
+            return "- changed \(subject): " + Self.markdownFields(change) + "\n"
+        case .added, .removed:
+            let shown = Self.describingFields(change)
+            let fields = shown.fields.map { "\(Self.code($0.0)) \(Self.code(Self.display($0.1)))" } + (shown.more ? ["…"] : [])
+            return "- \(change.kind.rawValue) \(subject)" + (fields.isEmpty ? "" : ": " + fields.joined(separator: ", ")) + "\n"
+        }
+    }
+
+    func writeMarkdown(_ diff: SeedDiff) throws {
+        var text = "### seeder diff: \(Self.verdict(diff))\n\n\(Self.code(diff.old.path)) → \(Self.code(diff.new.path))\n\n"
+        text += "| entity | added | removed | changed | unchanged |\n|:--|--:|--:|--:|--:|\n"
+        for table in diff.tables {
+            let counts = table.counts
+            text += "| \(Self.cell(table.name)) | \(counts.added) | \(counts.removed) | \(counts.changed) | \(counts.unchanged) |\n"
+        }
+        if !diff.schema.isEmpty {
+            text += "\n**Schema**\n\n" + diff.schema.map { "- " + Self.code(Self.textLine($0)) + "\n" }.joined()
+        }
+        if !diff.metadata.isEmpty || !diff.sources.isEmpty {
+            text += "\n**Metadata**\n\n"
+            for change in diff.metadata {
+                text += "- \(Self.code(change.key)): " + Self.code(Self.valueChange(change)) + "\n"
+            }
+            text += diff.sources.map { "- " + Self.code(Self.textLine($0)) + "\n" }.joined()
+        }
+        try write(text)
+        for table in diff.tables where !table.counts.isUnchanged {
+            var summary = "\(table.name): \(Self.countsText(table.counts))"
+            if case let .rows(reason) = table.pairing { summary += " (compared as whole rows: \(reason))" }
+            try write("\n<details><summary>\(Self.html(summary))</summary>\n\n")
+            try writeRecords(of: table)
+            let rest = notListed(table)
+            try write((rest > 0 ? "- … \(rest) more not listed (`--limit`)\n" : "") + "\n</details>\n")
+        }
+    }
+
+    /// `` `name` `"old"` → `"new"` ``, for each field of a change.
+    static func markdownFields(_ change: RecordChange) -> String {
+        change.fields.map { "\(code($0.column)) \(code(display($0.old))) → \(code(display($0.new)))" }.joined(separator: ", ")
+    }
+
+    /// `text` as a code span, fenced with more backticks than it holds, on one line.
+    static func code(_ text: String) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        var longest = 0, run = 0
+        for character in flat {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let padded = flat.hasPrefix("`") || flat.hasSuffix("`") ? " \(flat) " : flat
+        return fence + padded + fence
+    }
+
+    /// Text for an HTML element: `&`, `<` and `>` escaped.
+    static func html(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    /// Text for a table cell: `|` escaped.
+    static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|")
+    }
+}

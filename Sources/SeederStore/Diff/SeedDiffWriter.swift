@@ -1,0 +1,169 @@
+import Crypto
+import Foundation
+import SeederCore
+
+/// The forms `seeder diff` prints.
+public enum DiffFormat: String, CaseIterable, Sendable {
+    /// For people at a terminal.
+    case text
+    /// One JSON document, keys in a fixed order, for tools.
+    case json
+    /// A summary table and collapsible details, for a pull-request comment.
+    case markdown
+}
+
+/// Writes a diff while `SeedDiffer` runs, in constant memory.
+///
+/// The summary comes first but is known last, so each record is formatted when it arrives and
+/// appended to an anonymous spool file; `finish` writes the summary, then each table's part of
+/// the spool. At most `limit` records are listed per table, the rest counted.
+///
+/// ```swift
+/// let writer = try SeedDiffWriter(format: .markdown, limit: 50)
+/// let diff = try SeedDiffer(old: a, new: b).diff(writer.add)
+/// try writer.finish(diff)
+/// ```
+public final class SeedDiffWriter {
+    let format: DiffFormat
+    let limit: Int?
+    private let output: ByteSink
+    private let spool: ByteSink
+    /// Per table index: its bytes in the spool and how many records were listed or left out.
+    private var parts: [Int: Part] = [:]
+
+    private struct Part {
+        var range: Range<Int>
+        var listed = 0
+        var notListed = 0
+    }
+
+    /// A writer to the file descriptor `descriptor` (standard output by default).
+    public init(format: DiffFormat, limit: Int? = nil, descriptor: Int32 = STDOUT_FILENO) throws {
+        self.format = format
+        self.limit = limit
+        output = ByteSink(descriptor: descriptor)
+        spool = try ByteSink(spoolIn: NSTemporaryDirectory())
+    }
+
+    /// Takes one record that differs: formats it into the spool, or counts it past the limit.
+    public func add(_ table: TableDiff, _ change: RecordChange) throws {
+        var part = parts[table.index] ?? Part(range: spool.count..<spool.count)
+        if let limit, part.listed >= limit {
+            part.notListed += 1
+        } else {
+            let text: String
+            switch format {
+            case .text: text = textRecord(table, change)
+            case .json: text = (part.listed > 0 ? ",\n" : "\n") + jsonRecord(table, change)
+            case .markdown: text = markdownRecord(table, change)
+            }
+            try spool.write(text)
+            part.listed += 1
+            part.range = part.range.lowerBound..<spool.count
+        }
+        parts[table.index] = part
+    }
+
+    /// Writes the whole diff: schema, metadata, counts, then each table's records.
+    public func finish(_ diff: SeedDiff) throws {
+        switch format {
+        case .text: try writeText(diff)
+        case .json: try writeJSON(diff)
+        case .markdown: try writeMarkdown(diff)
+        }
+        try output.flush()
+    }
+
+    /// Writes a table's spooled records.
+    func writeRecords(of table: TableDiff) throws {
+        if let part = parts[table.index] { try spool.copy(part.range, to: output) }
+    }
+
+    /// How many of the table's records were left out by the limit.
+    func notListed(_ table: TableDiff) -> Int {
+        parts[table.index]?.notListed ?? 0
+    }
+
+    func write(_ text: String) throws {
+        try output.write(text)
+    }
+
+    // MARK: Shared wording
+
+    /// `2 added, 1 changed` (only the non-zero counts), or `no change`.
+    static func countsText(_ counts: DiffCounts) -> String {
+        let parts = [(counts.added, "added"), (counts.removed, "removed"), (counts.changed, "changed")].filter { $0.0 > 0 }
+        return parts.isEmpty ? "no change" : parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+    }
+
+    /// The one-line verdict: what differs (`2 added, 1 removed, 3 changed records; 1 schema
+    /// change`), or that the records are the same.
+    static func verdict(_ diff: SeedDiff) -> String {
+        var total = DiffCounts()
+        for table in diff.tables {
+            total.added += table.counts.added
+            total.removed += table.counts.removed
+            total.changed += table.counts.changed
+        }
+        guard !diff.holdsSameRecords else { return "the seeds hold the same records" }
+        var parts: [String] = []
+        if !total.isUnchanged {
+            parts.append("\(total.added) added, \(total.removed) removed, \(total.changed) changed \(total.differing == 1 ? "record" : "records")")
+        }
+        if !diff.schema.isEmpty {
+            parts.append("\(diff.schema.count) schema \(diff.schema.count == 1 ? "change" : "changes")")
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    /// A value for people: `42`, `"Blake"` (shortened past 60 characters), `null`, and a blob as
+    /// its size and digest.
+    static func display(_ value: SQLValue) -> String {
+        guard case let .blob(bytes) = value else { return value.description }
+        return "<\(bytes.count) bytes, sha256 \(shortDigest(bytes))>"
+    }
+
+    /// A field's value, or `absent` on the side without the column.
+    static func display(_ value: SQLValue?) -> String {
+        value.map { display($0) } ?? "absent"
+    }
+
+    /// A metadata change: `old -> new`, `none` on a side without the key; values longer than
+    /// a digest by their sizes only.
+    static func valueChange(_ change: MetadataChange) -> String {
+        if max(change.old?.count ?? 0, change.new?.count ?? 0) > 64 {
+            return "changed (" + [change.old, change.new].map { $0.map { "\($0.utf8.count) bytes" } ?? "none" }.joined(separator: " -> ") + ")"
+        }
+        return [change.old, change.new].map { $0 ?? "none" }.joined(separator: " -> ")
+    }
+
+    /// A metadata value as it is, unless it is longer than a digest: then its first 60
+    /// characters and the length.
+    static func shortened(_ text: String) -> String {
+        text.count <= 64 ? text : String(text.prefix(60)) + "… (\(text.utf8.count) bytes)"
+    }
+
+    /// The first 12 hex digits of a blob's SHA-256.
+    static func shortDigest(_ bytes: [UInt8]) -> String {
+        String(SHA256.hash(data: bytes).map { hex($0) }.joined().prefix(12))
+    }
+
+    /// An identity as messages write it: `7`, `(hearts, 10)`.
+    static func identity(_ key: some Collection<SQLValue>) -> String {
+        IdentityKey(Array(key)).description
+    }
+
+    /// A link's owner and target identities, split by the join table's columns.
+    static func linkEnds(_ join: MappingSummary.JoinTable, _ key: [SQLValue]) -> (owner: String, target: String) {
+        let split = min(join.ownerColumns.count, key.count)
+        return (identity(key[..<split]), identity(key[split...]))
+    }
+
+    /// The fields that describe an added or removed record: up to three non-null ones, or every
+    /// field of a row without key, which has nothing else to tell it by.
+    static func describingFields(_ change: RecordChange) -> (fields: [(String, SQLValue)], more: Bool) {
+        guard !change.key.isEmpty else { return (change.fields.map { ($0.column, $0.new ?? $0.old ?? .null) }, false) }
+        let present = change.fields.compactMap { field in (field.new ?? field.old).flatMap { $0 == .null ? nil : (field.column, $0) } }
+        return (Array(present.prefix(3)), present.count > 3)
+    }
+}

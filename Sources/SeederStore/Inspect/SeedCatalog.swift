@@ -1,0 +1,192 @@
+import Foundation
+import GRDB
+import SeederCore
+
+/// What `inspect` and `diff` know of one SQLite file: its pragmas, its tables with columns and
+/// primary keys, its indexes and, for a seed, the metadata, the sources and the mapping
+/// description (SEED.md, Metadata). Any SQLite file can be read; `isSeed` tells a seed.
+public struct SeedCatalog: Sendable {
+    /// A table of the file, as `sqlite_master` and `PRAGMA table_info` describe it.
+    public struct Table: Sendable, Hashable {
+        public var name: String
+        public var columns: [Column]
+        /// The declared primary key's columns in key order; empty when there is none (a plain
+        /// rowid table, whose rowid is no identity).
+        public var primaryKey: [String]
+        /// The number of rows, when the catalog was read with `countingRows`.
+        public var rows: Int?
+    }
+
+    /// A column with its declared type.
+    public struct Column: Sendable, Hashable {
+        public var name: String
+        /// The declared type as written (`INTEGER`, `TEXT`; empty for none).
+        public var type: String
+    }
+
+    /// An index, by its SQL text (automatic indexes have none and are left out).
+    public struct Index: Sendable, Hashable {
+        public var name: String
+        public var table: String
+        public var sql: String
+    }
+
+    /// A `seed_source` row: one dump file read.
+    public struct Source: Sendable, Hashable {
+        public var path: String
+        public var sha256: String
+        public var bytes: Int
+        public var records: Int
+    }
+
+    /// The file's path as given.
+    public var path: String
+    /// Its size in bytes.
+    public var fileSize: Int
+    /// `PRAGMA user_version`: a seed's `schemaVersion`.
+    public var userVersion: Int
+    /// `PRAGMA application_id`: `0x53454544` for a seed.
+    public var applicationID: Int
+    /// The data tables, sorted by name: every table but SQLite's own and the two metadata tables.
+    public var tables: [Table]
+    /// Indexes with SQL text, sorted by name.
+    public var indexes: [Index]
+    /// `seed_metadata`, sorted by key; empty for a file that is no seed.
+    public var metadata: [(key: String, value: String)]
+    /// `seed_source`, sorted by path.
+    public var sources: [Source]
+    /// The entities of the `mapping` metadata, when there is one that this version reads.
+    public var mapping: MappingSummary?
+
+    /// The application id a seed carries ("SEED").
+    public static let seedApplicationID = 0x5345_4544
+    /// The tables that describe a seed rather than hold its records.
+    public static let metadataTables: Set<String> = ["seed_metadata", "seed_source"]
+
+    /// `true` when the file carries the seed application id and a `seed_metadata` table.
+    public var isSeed: Bool { applicationID == Self.seedApplicationID && !metadata.isEmpty }
+
+    /// The value of a metadata key.
+    public func metadata(_ key: String) -> String? {
+        metadata.first { $0.key == key }?.value
+    }
+
+    /// Reads the catalog of the SQLite file at `path`, read-only; with `countingRows`, each
+    /// table's row count too.
+    ///
+    /// Throws `SeedFileError` when the file is missing, unreadable or not an SQLite database.
+    public static func read(_ path: String, countingRows: Bool = false) throws(SeedFileError) -> SeedCatalog {
+        let queue = try SeedFile.open(path)
+        do {
+            return try queue.read { db in
+                var catalog = try read(db, path: path)
+                if countingRows {
+                    for index in catalog.tables.indices {
+                        catalog.tables[index].rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQLText.quote(catalog.tables[index].name))")
+                    }
+                }
+                return catalog
+            }
+        } catch {
+            throw SeedFileError(path: path, underlying: error)
+        }
+    }
+
+    /// Reads the catalog of the open database `db`.
+    static func read(_ db: Database, path: String) throws -> SeedCatalog {
+        let names = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
+            """)
+        var tables: [Table] = []
+        var hasMetadata = false, hasSources = false
+        for name in names {
+            if name == "seed_metadata" { hasMetadata = true }
+            if name == "seed_source" { hasSources = true }
+            if metadataTables.contains(name) { continue }
+            tables.append(try table(name, db: db))
+        }
+        let indexes = try Row.fetchAll(db, sql: "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+            .map { Index(name: $0[0], table: $0[1], sql: $0[2]) }
+        var metadata: [(key: String, value: String)] = []
+        if hasMetadata {
+            metadata = try Row.fetchAll(db, sql: "SELECT key, value FROM seed_metadata ORDER BY key")
+                .map { (key: $0[0] ?? "", value: $0[1] ?? "") }
+        }
+        var sources: [Source] = []
+        if hasSources {
+            sources = try Row.fetchAll(db, sql: "SELECT path, sha256, bytes, records FROM seed_source ORDER BY path")
+                .map { Source(path: $0[0] ?? "", sha256: $0[1] ?? "", bytes: $0[2] ?? 0, records: $0[3] ?? 0) }
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return SeedCatalog(
+            path: path, fileSize: size,
+            userVersion: try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
+            applicationID: try Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
+            tables: tables, indexes: indexes, metadata: metadata, sources: sources,
+            mapping: metadata.first { $0.key == "mapping" }.flatMap { MappingSummary(json: $0.value) })
+    }
+
+    private static func table(_ name: String, db: Database) throws -> Table {
+        let info = try Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_info(?)", arguments: [name])
+        var columns: [Column] = []
+        var keyed: [(Int, String)] = []
+        for row in info {
+            let column: String = row[0]
+            let position: Int = row[2]
+            if position > 0 { keyed.append((position, column)) }
+            columns.append(Column(name: column, type: row[1] ?? ""))
+        }
+        return Table(name: name, columns: columns, primaryKey: keyed.sorted { $0.0 < $1.0 }.map(\.1))
+    }
+}
+
+/// A seed file that cannot be read: missing, unreadable, or not SQLite.
+public struct SeedFileError: Error, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// What went wrong, for people.
+    public var reason: String
+
+    init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    init(path: String, underlying: any Error) {
+        self.path = path
+        if let error = underlying as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB: reason = "not an SQLite database"
+            case .SQLITE_CANTOPEN: reason = "cannot open the file"
+            default: reason = error.message ?? "\(error)"
+            }
+        } else {
+            reason = "\(underlying)"
+        }
+    }
+
+    public var description: String { "\(path): error: \(reason)" }
+}
+
+/// Opening seed files read-only, for `inspect` and `diff`.
+enum SeedFile {
+    /// A read-only queue on the SQLite file at `path`, checked to be one.
+    static func open(_ path: String) throws(SeedFileError) -> DatabaseQueue {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw SeedFileError(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw SeedFileError(path: path, reason: "is a directory, not a seed file") }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = path
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            // Opening is lazy: reading the schema is what tells a database from any other file.
+            _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            return queue
+        } catch {
+            throw SeedFileError(path: path, underlying: error)
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// Rows of cells as aligned columns two spaces apart, for summaries printed to people.
+public enum TextTable {
+    /// The rows as lines; the columns in `rightAligned` are flush right, the others flush left
+    /// (a left-aligned last column is not padded). Each line ends with a newline.
+    public static func render(_ rows: [[String]], rightAligned: Set<Int>) -> String {
+        guard let first = rows.first else { return "" }
+        let widths = first.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                let pad = String(repeating: " ", count: widths[index] - cell.count)
+                if rightAligned.contains(index) { return pad + cell }
+                return index == row.count - 1 ? cell : cell + pad
+            }.joined(separator: "  ") + "\n"
+        }.joined()
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import SeederStore
+
+extension DiffFormat: ExpressibleByArgument {}
+
+/// `seeder diff`: what changed between two seeds, record by record, keyed by identity.
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare two seeds record by record, keyed by identity.",
+        discussion: """
+        Reports schema changes, metadata changes, per-entity counts, then every changed record \
+        with its changed fields, every added and removed record and every join-table link added \
+        or removed. Any SQLite file can be compared: tables are then keyed by their primary key. \
+        Exit status: 0 the seeds hold the same records, 1 they differ, 2 they could not be compared.
+        """
+    )
+
+    @Argument(help: "The seed released before.")
+    var old: String
+
+    @Argument(help: "The seed to compare with it.")
+    var new: String
+
+    @Option(help: "How to print the diff: text, json or markdown.")
+    var format: DiffFormat = .text
+
+    @Option(help: ArgumentHelp("Compare only this entity (or table); repeatable. Its join tables come with it.", valueName: "name"))
+    var entity: [String] = []
+
+    @Option(help: "List at most this many records per entity, then a count of the rest.")
+    var limit: Int?
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit).") }
+    }
+
+    func run() throws {
+        let writer = try SeedDiffWriter(format: format, limit: limit)
+        let diff: SeedDiff
+        do {
+            diff = try SeedDiffer(old: old, new: new, entities: entity).diff(writer.add)
+        } catch let error as SeedFileError {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode(2)
+        } catch let error as SeedDiffError {
+            // Bad usage, found only once the seeds are open.
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(64)
+        }
+        try writer.finish(diff)
+        if !diff.holdsSameRecords { throw ExitCode(1) }
+    }
+}
