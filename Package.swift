@@ -39,11 +39,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Measures the JSON reader alone on a generated dump (see bench/README.md).
+        // The benchmark datasets, and the JSON reader measured alone (see bench/README.md).
         .executableTarget(
-            name: "seeder-json-bench",
+            name: "seeder-bench",
             dependencies: ["SeederCore"],
-            path: "bench/json-reader"
+            path: "bench/generate"
         ),
         .testTarget(
             name: "SeederCoreTests",
