@@ -3,8 +3,8 @@ import GRDB
 import SeederCore
 
 /// Writes the seed file from the merged rows (SEED.md): the schema in mapping order, rows in
-/// source order, metadata, indexes after the load; then checks it, vacuums it into a temporary
-/// file beside the output, syncs it and renames it over the output. Until that rename the
+/// source order, metadata, indexes after the load; then checks it, syncs it and renames it over
+/// the output (through a vacuumed copy when it holds a free page). Until that rename the
 /// previous output is untouched.
 struct SeedAssembler {
     let mapping: Mapping
@@ -28,6 +28,7 @@ struct SeedAssembler {
             try db.execute(sql: "PRAGMA synchronous = OFF")
         }
         let assembly = try DatabaseQueue(path: assemblyPath, configuration: configuration)
+        var vacuumed = false
         let rows: [Int] = try assembly.inDatabase { db in
             try db.execute(sql: "ATTACH DATABASE ? AS \"work\"", arguments: [workPath])
             try db.execute(sql: "BEGIN")
@@ -62,12 +63,18 @@ struct SeedAssembler {
             try db.execute(sql: "COMMIT")
             try db.execute(sql: "DETACH DATABASE \"work\"")
             try Self.check(db)
-            try db.execute(sql: "VACUUM INTO ?", arguments: [temporaryPath])
+            // Built by appending, the assembly usually holds no free page and is the seed as it
+            // is; a merge that freed pages sends it through a vacuumed copy instead.
+            if try Int.fetchOne(db, sql: "PRAGMA freelist_count") != 0 {
+                try db.execute(sql: "VACUUM INTO ?", arguments: [temporaryPath])
+                vacuumed = true
+            }
             return rows
         }
         try assembly.close()
-        try Self.syncFile(temporaryPath)
-        guard rename(temporaryPath, output) == 0 else {
+        let finished = vacuumed ? temporaryPath : assemblyPath
+        try Self.syncFile(finished)
+        guard rename(finished, output) == 0 else {
             throw InputError(path: output, reason: String(cString: strerror(errno)))
         }
         try Self.syncFile((output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent)

@@ -69,21 +69,21 @@ final class RowStore {
 
     /// The statements of one entity's staging table.
     private struct EntityStatements {
-        let insert: Statement
-        let insertIfNew: Statement
+        let insert: RawStatement
+        let insertIfNew: RawStatement
         let select: Statement
-        let update: Statement
+        let update: RawStatement
         let setForeignKey: [Statement?]
 
         init(layout: StagingLayout, db: Database) throws {
             let table = SQLText.quote(layout.table)
             let columns = layout.maskColumns + ["_fields", "_file", "_offset", "_pointer"] + layout.dataColumns
             let values = "(\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"
-            insert = try db.makeStatement(sql: "INSERT INTO \(table) \(values)")
-            insertIfNew = try db.makeStatement(sql: "INSERT INTO \(table) \(values) ON CONFLICT DO NOTHING")
+            insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(table) \(values)"), db: db)
+            insertIfNew = RawStatement(try db.makeStatement(sql: "INSERT INTO \(table) \(values) ON CONFLICT DO NOTHING"), db: db)
             select = try db.makeStatement(sql: "SELECT \(SQLText.list(columns)) FROM \(table) WHERE \(layout.keyCondition)")
             let updated = layout.maskColumns + ["_fields"] + layout.dataColumns
-            update = try db.makeStatement(sql: "UPDATE \(table) SET \(updated.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition)")
+            update = RawStatement(try db.makeStatement(sql: "UPDATE \(table) SET \(updated.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition)"), db: db)
             setForeignKey = try layout.foreignKeyColumns.map { columns in
                 guard !columns.isEmpty else { return nil }
                 return try db.makeStatement(sql: "UPDATE \(table) SET \(columns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition)")
@@ -137,19 +137,21 @@ final class RowStore {
     private func upsert(_ record: Record, diagnostics: DiagnosticSink) throws -> [DatabaseValue] {
         let layout = layouts[record.entity]
         let encoded = encode(record, layout: layout)
-        var values: [DatabaseValue] = encoded.masks.map(\.databaseValue)
-        values.append(encoded.fields.databaseValue)
-        values.append(fileIndex(record.origin.file).databaseValue)
-        values.append(record.origin.offset.databaseValue)
-        values.append(record.origin.pointer.description.databaseValue)
-        values += encoded.data
+        let file = Int64(fileIndex(record.origin.file))
+        func bindRow(_ binder: inout RawStatement.Binder) {
+            for mask in encoded.masks { binder.bind(mask) }
+            binder.bind(blob: encoded.fields)
+            binder.bind(file)
+            binder.bind(Int64(record.origin.offset))
+            binder.bind(record.origin.pointer.description)
+            for value in encoded.data { binder.bind(value) }
+        }
         guard let identity = record.identity else {
-            try statements[record.entity].insert.execute(arguments: StatementArguments(values))
+            try statements[record.entity].insert.execute(bindRow)
             return [db.lastInsertedRowID.databaseValue]
         }
-        let key = identity.values.map(\.databaseValue)
-        try statements[record.entity].insertIfNew.execute(arguments: StatementArguments(values))
-        if db.changesCount == 1 { return key }
+        let key = identity.values.map { $0.databaseValue }
+        if try statements[record.entity].insertIfNew.execute(bindRow) == 1 { return key }
 
         // Seen before: merge into the row, by MAPPING.md's rules.
         counts[record.entity].occurrencesMerged += 1
@@ -166,7 +168,7 @@ final class RowStore {
                 diagnostics.report(mergers[record.entity].diagnostic(for: conflict, identity: identity))
             }
         }
-        try update(row, layout: layout, key: key)
+        try update(row, layout: layout, identity: identity)
         return key
     }
 
@@ -174,20 +176,22 @@ final class RowStore {
 
     private struct Encoded {
         var masks: [Int64]
-        var fields: Data
-        var data: [DatabaseValue]
+        var fields: [UInt8]
+        var data: [SQLValue]
     }
 
     /// A record as staging columns: presence masks, each slot's file and offset, the values.
     private func encode(_ record: Record, layout: StagingLayout) -> Encoded {
         var masks = [Int64](repeating: 0, count: layout.maskColumns.count)
-        var fields = Data(capacity: layout.slotCount * 12)
-        var data: [DatabaseValue] = []
+        var fields = [UInt8](repeating: 0, count: layout.slotCount * 12)
+        var data: [SQLValue] = []
         data.reserveCapacity(layout.dataColumns.count)
         func mark(_ slot: Int, present: Bool, file: Int, offset: Int) {
             if present { masks[slot / StagingLayout.bitsPerMask] |= Int64(1) << Int64(slot % StagingLayout.bitsPerMask) }
-            withUnsafeBytes(of: UInt32(truncatingIfNeeded: file).littleEndian) { fields.append(contentsOf: $0) }
-            withUnsafeBytes(of: Int64(offset).littleEndian) { fields.append(contentsOf: $0) }
+            fields.withUnsafeMutableBytes { bytes in
+                bytes.storeBytes(of: UInt32(truncatingIfNeeded: file).littleEndian, toByteOffset: slot * 12, as: UInt32.self)
+                bytes.storeBytes(of: Int64(offset).littleEndian, toByteOffset: slot * 12 + 4, as: Int64.self)
+            }
         }
         let recordFile = fileIndex(record.origin.file)
         for (index, field) in record.fields.enumerated() {
@@ -198,21 +202,21 @@ final class RowStore {
                 data.append(.null)
             case let .value(value):
                 mark(layout.slot(attribute: index), present: true, file: file, offset: field.offset)
-                data.append(value.databaseValue)
+                data.append(value)
             }
         }
         for (index, link) in record.links.enumerated() {
             let columns = layout.foreignKeyColumns[index]
             var present = false
             var offset = record.origin.offset
-            var values = [DatabaseValue](repeating: .null, count: columns.count)
+            var values = [SQLValue](repeating: .null, count: columns.count)
             switch link {
             case .absent: break
             case .null: present = true
             case let .one(.identity(key, at)):
                 present = true
                 offset = at
-                if key.values.count == columns.count { values = key.values.map(\.databaseValue) }
+                if key.values.count == columns.count { values = key.values }
             case .one(.embedded): present = true
             case .many: present = true
             }
@@ -269,13 +273,14 @@ final class RowStore {
         return record
     }
 
-    private func update(_ record: Record, layout: StagingLayout, key: [DatabaseValue]) throws {
+    private func update(_ record: Record, layout: StagingLayout, identity: IdentityKey) throws {
         let encoded = encode(record, layout: layout)
-        var values: [DatabaseValue] = encoded.masks.map(\.databaseValue)
-        values.append(encoded.fields.databaseValue)
-        values += encoded.data
-        values += key
-        try statements[layout.entityIndex].update.execute(arguments: StatementArguments(values))
+        try statements[layout.entityIndex].update.execute { binder in
+            for mask in encoded.masks { binder.bind(mask) }
+            binder.bind(blob: encoded.fields)
+            for value in encoded.data { binder.bind(value) }
+            for value in identity.values { binder.bind(value) }
+        }
     }
 }
 
