@@ -62,13 +62,14 @@ struct ReferenceResolver {
         let foreignKey = child.foreignKeyColumns[inverse]
         let (maskColumn, bit) = child.maskBit(child.slot(relationship: inverse))
         let position = child.positionColumns.first { $0.owner == link.entityIndex && $0.relationship == link.relationshipIndex }?.column
-        let links = try Row.fetchAll(db, sql: "SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), \"_position\", \"_file\", \"_offset\" FROM \(SQLText.quote(link.table)) ORDER BY \"_seq\"")
+        // A cursor, not an array: the links of a large dump do not fit in flat memory.
+        let links = try Row.fetchCursor(db, sql: "SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), \"_position\", \"_file\", \"_offset\" FROM \(SQLText.quote(link.table)) ORDER BY \"_seq\"")
         let select = try db.makeStatement(sql: "SELECT \"_seq\", \(SQLText.quote(maskColumn)), \(SQLText.list(foreignKey)), \"_fields\" FROM \(SQLText.quote(child.table)) WHERE \(child.keyCondition)")
         var assignments = foreignKey.map { "\(SQLText.quote($0)) = ?" } + ["\(SQLText.quote(maskColumn)) = \(SQLText.quote(maskColumn)) | \(bit)"]
         if let position { assignments.append("\(SQLText.quote(position)) = ?") }
         let update = try db.makeStatement(sql: "UPDATE \(SQLText.quote(child.table)) SET \(assignments.joined(separator: ", ")) WHERE \"_seq\" = ?")
         let ownerCount = link.ownerColumns.count
-        for row in links {
+        while let row = try links.next() {
             let ownerKey = (0..<ownerCount).map { row[$0] as DatabaseValue }
             let childKey = (0..<link.targetColumns.count).map { row[ownerCount + $0] as DatabaseValue }
             let base = ownerCount + link.targetColumns.count
