@@ -9,7 +9,7 @@ enum ReportWriter {
     }
 
     static func json(_ report: BuildReport, command: String) -> String {
-        func string(_ text: String) -> String { "\"" + JSONWriter.escaped(text) + "\"" }
+        let string = JSONWriter.stringLiteral
         func location(_ location: SourceLocation?) -> String {
             guard let location else { return "null" }
             switch location.position {

@@ -68,6 +68,13 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// `text` as a JSON string: quotes, and JSON's escapes inside.
+    public static func stringLiteral(_ text: String) -> String {
+        var out: [UInt8] = []
+        writeString(text.utf8, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// `text` with JSON's escapes, without the quotes.
     public static func escaped(_ text: String) -> String {
         var out: [UInt8] = []

@@ -23,7 +23,7 @@ public enum SQLValue: Sendable, Hashable, CustomStringConvertible {
 /// `"text"` with JSON escapes, shortened past 60 characters (for messages).
 func quoted(_ text: String, limit: Int = 60) -> String {
     let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
-    return "\"" + JSONWriter.escaped(shown) + "\""
+    return JSONWriter.stringLiteral(shown)
 }
 
 /// The identity of a record: its identity attributes' values after coercion, in order.

@@ -70,12 +70,12 @@ struct YAMLNode {
                     break
                 }
             }
-            return "\"" + JSONWriter.escaped(scalar.string) + "\""
+            return JSONWriter.stringLiteral(scalar.string)
         case .mapping:
             var parts: [String] = []
             for (key, value) in pairs ?? [] {
                 guard let text = value.jsonText() else { return nil }
-                parts.append("\"" + JSONWriter.escaped(key.scalar ?? "") + "\":" + text)
+                parts.append(JSONWriter.stringLiteral(key.scalar ?? "") + ":" + text)
             }
             return "{" + parts.joined(separator: ",") + "}"
         case .sequence:

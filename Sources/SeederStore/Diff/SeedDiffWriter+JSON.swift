@@ -60,7 +60,7 @@ extension SeedDiffWriter {
 
     /// A JSON string.
     static func string(_ text: String) -> String {
-        "\"" + JSONWriter.escaped(text) + "\""
+        JSONWriter.stringLiteral(text)
     }
 
     static func optional(_ text: String?) -> String {

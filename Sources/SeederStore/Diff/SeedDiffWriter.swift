@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SeederCore
 
@@ -145,7 +144,7 @@ public final class SeedDiffWriter {
 
     /// The first 12 hex digits of a blob's SHA-256.
     static func shortDigest(_ bytes: [UInt8]) -> String {
-        String(SHA256.hash(data: bytes).map { hex($0) }.joined().prefix(12))
+        String(sha256Hex(bytes).prefix(12))
     }
 
     /// An identity as messages write it: `7`, `(hearts, 10)`.

@@ -230,20 +230,17 @@ public struct SeedDiffer: Sendable {
             return RecordChange(kind: kind, key: cursor.values(0..<keyCount), fields: fields)
         }
 
-        /// The fields that differ between the paired rows, `nil` when none does.
-        func changedFields(_ before: RowCursor, _ after: RowCursor) -> [FieldChange]? {
-            var changed: [FieldChange]?
+        /// The fields that differ between the paired rows (none when the record is unchanged).
+        func changedFields(_ before: RowCursor, _ after: RowCursor) -> [FieldChange] {
+            var changed: [FieldChange] = []
             for column in keyCount..<sharedCount where !before.isSame(column, as: after, column) {
-                changed = changed ?? []
-                changed!.append(FieldChange(column: shared[Int(column)], old: before.value(column), new: after.value(column)))
+                changed.append(FieldChange(column: shared[Int(column)], old: before.value(column), new: after.value(column)))
             }
             for column in sharedCount..<Int32(oldColumns.count) where !before.isNull(column) {
-                changed = changed ?? []
-                changed!.append(FieldChange(column: oldColumns[Int(column)], old: before.value(column), new: nil))
+                changed.append(FieldChange(column: oldColumns[Int(column)], old: before.value(column), new: nil))
             }
             for column in sharedCount..<Int32(newColumns.count) where !after.isNull(column) {
-                changed = changed ?? []
-                changed!.append(FieldChange(column: newColumns[Int(column)], old: nil, new: after.value(column)))
+                changed.append(FieldChange(column: newColumns[Int(column)], old: nil, new: after.value(column)))
             }
             return changed
         }
@@ -271,7 +268,7 @@ public struct SeedDiffer: Sendable {
                 try onChange(table, record(.added, after!, newColumns))
                 try after!.advance()
             } else {
-                if keyCount > 0, let changed = changedFields(before!, after!) {
+                if keyCount > 0, case let changed = changedFields(before!, after!), !changed.isEmpty {
                     counts.changed += 1
                     try onChange(table, RecordChange(kind: .changed, key: before!.values(0..<keyCount), fields: changed))
                 } else {

@@ -14,14 +14,14 @@ enum MappingDescription {
 
         var text: String {
             switch self {
-            case let .string(string): return "\"" + JSONWriter.escaped(string) + "\""
+            case let .string(string): return JSONWriter.stringLiteral(string)
             case let .int(int): return String(int)
             case let .bool(bool): return bool ? "true" : "false"
             case .null: return "null"
             case let .array(items): return "[" + items.map(\.text).joined(separator: ",") + "]"
             case let .object(pairs):
                 let sorted = pairs.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
-                return "{" + sorted.map { "\"" + JSONWriter.escaped($0.0) + "\":" + $0.1.text }.joined(separator: ",") + "}"
+                return "{" + sorted.map { JSONWriter.stringLiteral($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
             }
         }
     }

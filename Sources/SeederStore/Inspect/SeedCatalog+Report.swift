@@ -17,7 +17,7 @@ extension SeedCatalog {
 
     /// The seed as one JSON document, keys in a fixed order; `mapping` is the description itself.
     public var json: String {
-        func string(_ text: String) -> String { "\"" + JSONWriter.escaped(text) + "\"" }
+        let string = JSONWriter.stringLiteral
         let values = metadata.filter { $0.key != "mapping" }.map { string($0.key) + ":" + string($0.value) }
         let description = metadata("mapping").map { mapping != nil ? $0 : string($0) } ?? "null"
         let sources = sources.map {

@@ -111,11 +111,11 @@ final class RowStore {
         for (index, record) in batch.enumerated() {
             for (relationshipIndex, link) in record.links.enumerated() {
                 let relationship = mapping.entities[record.entity].relationships[relationshipIndex]
-                if relationship.isToMany, case let .many(targets) = link, let layout = links[record.entity][relationshipIndex] {
+                if relationship.isToMany, case let .many(targets) = link, let insert = linkInserts[record.entity][relationshipIndex] {
+                    let file = fileIndex(record.origin.file).databaseValue
                     for (position, target) in targets.enumerated() {
                         let (targetKey, offset) = key(of: target, keys: keys, batch: batch)
-                        try linkInserts[record.entity][relationshipIndex]?.execute(arguments: StatementArguments(
-                            keys[index] + targetKey + [position.databaseValue, fileIndex(record.origin.file).databaseValue, offset.databaseValue]))
+                        try insert.execute(arguments: StatementArguments(keys[index] + targetKey + [position.databaseValue, file, offset.databaseValue]))
                     }
                 } else if !relationship.isToMany, case let .one(.embedded(child)) = link {
                     // An embedded target with no identity: its key is the `_seq` just given to it.
@@ -137,11 +137,10 @@ final class RowStore {
     private func upsert(_ record: Record, diagnostics: DiagnosticSink) throws -> [DatabaseValue] {
         let layout = layouts[record.entity]
         let encoded = encode(record, layout: layout)
-        let file = Int64(fileIndex(record.origin.file))
         func bindRow(_ binder: inout RawStatement.Binder) {
             for mask in encoded.masks { binder.bind(mask) }
             binder.bind(blob: encoded.fields)
-            binder.bind(file)
+            binder.bind(Int64(encoded.file))
             binder.bind(Int64(record.origin.offset))
             binder.bind(record.origin.pointer.description)
             for value in encoded.data { binder.bind(value) }
@@ -178,6 +177,8 @@ final class RowStore {
         var masks: [Int64]
         var fields: [UInt8]
         var data: [SQLValue]
+        /// The index of the record's file.
+        var file: Int
     }
 
     /// A record as staging columns: presence masks, each slot's file and offset, the values.
@@ -223,7 +224,7 @@ final class RowStore {
             mark(layout.slot(relationship: index), present: present, file: recordFile, offset: offset)
             data += values
         }
-        return Encoded(masks: masks, fields: fields, data: data)
+        return Encoded(masks: masks, fields: fields, data: data, file: recordFile)
     }
 
     /// The staged row of an identity, as a record the merger can take.
