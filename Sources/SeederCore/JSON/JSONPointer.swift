@@ -37,7 +37,12 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
             switch component {
             case let .index(index): text += String(index)
             case let .key(key):
-                text += key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+                // Byte-wise, no Foundation: this runs once per record.
+                if key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) {
+                    text += key.replacingOccurrences(of: Character("~"), with: "~0").replacingOccurrences(of: Character("/"), with: "~1")
+                } else {
+                    text += key
+                }
             }
         }
         return text

@@ -55,7 +55,61 @@ struct ReferenceResolver {
 
     /// A one-to-many with `inverse`: each link sets the child's foreign key to its parent (and
     /// its position when ordered). A child claimed by two parents is an identity conflict.
+    ///
+    /// Set-based when nothing conflicts, which is the usual case: one `UPDATE ... FROM` over the
+    /// links, then a check that every link's child now names the link's owner. A conflict (a
+    /// child with two parents, or whose own record names another) undoes that and takes the
+    /// links one by one, in dump order, as the rules are written.
     private func applyInverse(_ link: LinkLayout) throws {
+        let child = store.layouts[link.relationship.target]
+        let inverse = link.relationship.inverse!
+        let foreignKey = child.foreignKeyColumns[inverse]
+        let (maskColumn, bit) = child.maskBit(child.slot(relationship: inverse))
+        let position = child.positionColumns.first { $0.owner == link.entityIndex && $0.relationship == link.relationshipIndex }?.column
+        let (childTable, linkTable, mask) = (SQLText.quote(child.table), SQLText.quote(link.table), SQLText.quote(maskColumn))
+        let joined = zip(child.keyColumns, link.targetColumns).map { "c.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }.joined(separator: " AND ")
+        let claimed = zip(foreignKey, link.ownerColumns).map { "c.\(SQLText.quote($0)) IS l.\(SQLText.quote($1))" }.joined(separator: " AND ")
+        let unset = foreignKey.map { "c.\(SQLText.quote($0)) IS NULL" }.joined(separator: " AND ")
+
+        try db.execute(sql: "SAVEPOINT inverse")
+        var assignments = zip(foreignKey, link.ownerColumns).map { "\(SQLText.quote($0)) = l.\(SQLText.quote($1))" } + ["\(mask) = c.\(mask) | \(bit)"]
+        if let position { assignments.append("\(SQLText.quote(position)) = l.\"_position\"") }
+        try db.execute(sql: """
+            UPDATE \(childTable) AS c SET \(assignments.joined(separator: ", "))
+            FROM \(linkTable) AS l WHERE \(joined) AND (c.\(mask) & \(bit) = 0 OR (\(unset)) OR (\(claimed)))
+            """)
+        let conflicting = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(linkTable) AS l JOIN \(childTable) AS c ON \(joined) WHERE NOT (\(claimed)))") ?? false
+        if !conflicting {
+            try db.execute(sql: "RELEASE inverse")
+            let missing = try Row.fetchCursor(db, sql: """
+                SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_file", "_offset" FROM \(linkTable) AS l
+                WHERE NOT EXISTS (SELECT 1 FROM \(childTable) AS c WHERE \(joined)) ORDER BY "_seq"
+                """)
+            while let row = try missing.next() {
+                let ownerKey = link.ownerColumns.indices.map { row[$0] as DatabaseValue }
+                let childKey = link.targetColumns.indices.map { row[link.ownerColumns.count + $0] as DatabaseValue }
+                let base = link.ownerColumns.count + link.targetColumns.count
+                reportMissing(link, owner: ownerKey, child: childKey, at: location(file: row[base], offset: row[base + 1]))
+            }
+            return
+        }
+        try db.execute(sql: "ROLLBACK TO inverse")
+        try db.execute(sql: "RELEASE inverse")
+        try applyInverseInOrder(link)
+    }
+
+    /// A link whose child no record provides: dropped under `onMissing: null`, else an error.
+    private func reportMissing(_ link: LinkLayout, owner ownerKey: [DatabaseValue], child childKey: [DatabaseValue], at location: SourceLocation) {
+        if link.relationship.onMissing == .null {
+            store.counts[link.entityIndex].referencesDropped += 1
+        } else {
+            missing(label(store.layouts[link.entityIndex], key: ownerKey), references: store.layouts[link.relationship.target].entity.name,
+                    childKey, via: link.relationship, at: location)
+        }
+    }
+
+    /// `applyInverse` one link at a time, in dump order, settling each conflict by `onConflict`.
+    private func applyInverseInOrder(_ link: LinkLayout) throws {
         let owner = store.layouts[link.entityIndex]
         let child = store.layouts[link.relationship.target]
         let inverse = link.relationship.inverse!
@@ -75,11 +129,7 @@ struct ReferenceResolver {
             let base = ownerCount + link.targetColumns.count
             let linkLocation = location(file: row[base + 1], offset: row[base + 2])
             guard let current = try Row.fetchOne(select, arguments: StatementArguments(childKey)) else {
-                if link.relationship.onMissing == .null {
-                    store.counts[link.entityIndex].referencesDropped += 1
-                } else {
-                    missing(label(owner, key: ownerKey), references: child.entity.name, childKey, via: link.relationship, at: linkLocation)
-                }
+                reportMissing(link, owner: ownerKey, child: childKey, at: linkLocation)
                 continue
             }
             let present = (current[1] as Int64) & bit != 0

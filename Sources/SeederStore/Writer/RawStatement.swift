@@ -30,6 +30,55 @@ struct RawStatement {
         return Int(sqlite3_changes(db.sqliteConnection))
     }
 
+    /// Binds the parameters through `bind` and calls `body` with each row; resets the statement.
+    func forEachRow(_ bind: (inout Binder) -> Void, _ body: (RawRow) throws -> Void) throws {
+        var binder = Binder(handle: handle)
+        bind(&binder)
+        defer { sqlite3_reset(handle) }
+        while true {
+            let status = sqlite3_step(handle)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                                    sql: statement.sql)
+            }
+            try body(RawRow(handle: handle))
+        }
+    }
+
+    /// The current row of a stepping statement; valid only inside `forEachRow`'s body.
+    struct RawRow {
+        let handle: OpaquePointer
+
+        func int64(_ column: Int) -> Int64 {
+            sqlite3_column_int64(handle, Int32(column))
+        }
+
+        func isNull(_ column: Int) -> Bool {
+            sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL
+        }
+
+        func bytes(_ column: Int) -> [UInt8] {
+            let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+            guard count > 0, let base = sqlite3_column_blob(handle, Int32(column)) else { return [] }
+            return Array(UnsafeRawBufferPointer(start: base, count: count))
+        }
+
+        func value(_ column: Int) -> SQLValue {
+            let index = Int32(column)
+            switch sqlite3_column_type(handle, index) {
+            case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+            case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+            case SQLITE_TEXT:
+                let count = Int(sqlite3_column_bytes(handle, index))
+                guard let base = sqlite3_column_text(handle, index) else { return .text("") }
+                return .text(String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self))
+            case SQLITE_BLOB: return .blob(bytes(column))
+            default: return .null
+            }
+        }
+    }
+
     /// Binds parameters in order, from 1.
     struct Binder {
         let handle: OpaquePointer

@@ -38,7 +38,7 @@ final class RowStore {
     /// Per entity: the statements every occurrence uses, prepared once.
     private var statements: [EntityStatements] = []
     /// Per entity, per relationship: the link table's insert.
-    private var linkInserts: [[Statement?]] = []
+    private var linkInserts: [[RawStatement?]] = []
     /// Dump files by index, as `_file` columns store them.
     private(set) var files: [String] = []
     private var fileIndexes: [String: Int] = [:]
@@ -62,7 +62,7 @@ final class RowStore {
             try layouts.map { layout in
                 guard let layout else { return nil }
                 let columns = layout.ownerColumns + layout.targetColumns + ["_position", "_file", "_offset"]
-                return try db.makeStatement(sql: "INSERT OR IGNORE INTO \(SQLText.quote(layout.table)) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))")
+                return RawStatement(try db.makeStatement(sql: "INSERT OR IGNORE INTO \(SQLText.quote(layout.table)) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"), db: db)
             }
         }
     }
@@ -71,9 +71,9 @@ final class RowStore {
     private struct EntityStatements {
         let insert: RawStatement
         let insertIfNew: RawStatement
-        let select: Statement
+        let select: RawStatement
         let update: RawStatement
-        let setForeignKey: [Statement?]
+        let setForeignKey: [RawStatement?]
 
         init(layout: StagingLayout, db: Database) throws {
             let table = SQLText.quote(layout.table)
@@ -81,12 +81,12 @@ final class RowStore {
             let values = "(\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"
             insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(table) \(values)"), db: db)
             insertIfNew = RawStatement(try db.makeStatement(sql: "INSERT INTO \(table) \(values) ON CONFLICT DO NOTHING"), db: db)
-            select = try db.makeStatement(sql: "SELECT \(SQLText.list(columns)) FROM \(table) WHERE \(layout.keyCondition)")
+            select = RawStatement(try db.makeStatement(sql: "SELECT \(SQLText.list(columns)) FROM \(table) WHERE \(layout.keyCondition)"), db: db)
             let updated = layout.maskColumns + ["_fields"] + layout.dataColumns
             update = RawStatement(try db.makeStatement(sql: "UPDATE \(table) SET \(updated.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition)"), db: db)
             setForeignKey = try layout.foreignKeyColumns.map { columns in
                 guard !columns.isEmpty else { return nil }
-                return try db.makeStatement(sql: "UPDATE \(table) SET \(columns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition)")
+                return RawStatement(try db.makeStatement(sql: "UPDATE \(table) SET \(columns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition)"), db: db)
             }
         }
     }
@@ -102,7 +102,7 @@ final class RowStore {
 
     /// Adds one batch from the mapper: a record and the records embedded in it (pre-order).
     func add(_ batch: [Record], diagnostics: DiagnosticSink) throws {
-        var keys: [[DatabaseValue]] = []
+        var keys: [[SQLValue]] = []
         keys.reserveCapacity(batch.count)
         for record in batch {
             counts[record.entity].recordsRead += 1
@@ -112,29 +112,36 @@ final class RowStore {
             for (relationshipIndex, link) in record.links.enumerated() {
                 let relationship = mapping.entities[record.entity].relationships[relationshipIndex]
                 if relationship.isToMany, case let .many(targets) = link, let insert = linkInserts[record.entity][relationshipIndex] {
-                    let file = fileIndex(record.origin.file).databaseValue
+                    let file = Int64(fileIndex(record.origin.file))
                     for (position, target) in targets.enumerated() {
                         let (targetKey, offset) = key(of: target, keys: keys, batch: batch)
-                        try insert.execute(arguments: StatementArguments(keys[index] + targetKey + [position.databaseValue, file, offset.databaseValue]))
+                        try insert.execute { binder in
+                            for value in keys[index] { binder.bind(value) }
+                            for value in targetKey { binder.bind(value) }
+                            binder.bind(Int64(position))
+                            binder.bind(file)
+                            binder.bind(Int64(offset))
+                        }
                     }
                 } else if !relationship.isToMany, case let .one(.embedded(child)) = link {
                     // An embedded target with no identity: its key is the `_seq` just given to it.
-                    try statements[record.entity].setForeignKey[relationshipIndex]?
-                        .execute(arguments: StatementArguments(keys[child] + keys[index]))
+                    try statements[record.entity].setForeignKey[relationshipIndex]?.execute { binder in
+                        for value in keys[child] + keys[index] { binder.bind(value) }
+                    }
                 }
             }
         }
     }
 
-    private func key(of target: RecordReference, keys: [[DatabaseValue]], batch: [Record]) -> ([DatabaseValue], Int) {
+    private func key(of target: RecordReference, keys: [[SQLValue]], batch: [Record]) -> ([SQLValue], Int) {
         switch target {
-        case let .identity(identity, offset): return (identity.values.map(\.databaseValue), offset)
+        case let .identity(identity, offset): return (identity.values, offset)
         case let .embedded(index): return (keys[index], batch[index].origin.offset)
         }
     }
 
     /// Inserts a record, or merges it into the row of its identity; returns the row's key.
-    private func upsert(_ record: Record, diagnostics: DiagnosticSink) throws -> [DatabaseValue] {
+    private func upsert(_ record: Record, diagnostics: DiagnosticSink) throws -> [SQLValue] {
         let layout = layouts[record.entity]
         let encoded = encode(record, layout: layout)
         func bindRow(_ binder: inout RawStatement.Binder) {
@@ -147,9 +154,9 @@ final class RowStore {
         }
         guard let identity = record.identity else {
             try statements[record.entity].insert.execute(bindRow)
-            return [db.lastInsertedRowID.databaseValue]
+            return [.integer(db.lastInsertedRowID)]
         }
-        let key = identity.values.map { $0.databaseValue }
+        let key = identity.values
         if try statements[record.entity].insertIfNew.execute(bindRow) == 1 { return key }
 
         // Seen before: merge into the row, by MAPPING.md's rules.
@@ -228,18 +235,23 @@ final class RowStore {
     }
 
     /// The staged row of an identity, as a record the merger can take.
-    func stagedRecord(_ layout: StagingLayout, key: [DatabaseValue], identity: IdentityKey?) throws -> Record? {
-        guard let row = try Row.fetchOne(statements[layout.entityIndex].select, arguments: StatementArguments(key)) else { return nil }
-        return decode(row, layout: layout, identity: identity)
+    func stagedRecord(_ layout: StagingLayout, key: [SQLValue], identity: IdentityKey?) throws -> Record? {
+        var record: Record?
+        try statements[layout.entityIndex].select.forEachRow({ binder in
+            for value in key { binder.bind(value) }
+        }, { row in
+            record = decode(row, layout: layout, identity: identity)
+        })
+        return record
     }
 
     /// Decodes a staging row selected as `masks, _fields, _file, _offset, _pointer, data...`.
-    func decode(_ row: Row, layout: StagingLayout, identity: IdentityKey?) -> Record {
+    private func decode(_ row: RawStatement.RawRow, layout: StagingLayout, identity: IdentityKey?) -> Record {
         let maskCount = layout.maskColumns.count
-        let masks: [Int64] = (0..<maskCount).map { row[$0] }
-        let fieldBytes: Data = row[maskCount]
-        let file = files[row[maskCount + 1] as Int]
-        let origin = Record.Origin(file: file, offset: row[maskCount + 2], pointer: JSONPointer([]))
+        let masks: [Int64] = (0..<maskCount).map { row.int64($0) }
+        let fieldBytes = Data(row.bytes(maskCount))
+        let file = files[Int(row.int64(maskCount + 1))]
+        let origin = Record.Origin(file: file, offset: Int(row.int64(maskCount + 2)), pointer: JSONPointer([]))
         func slot(_ slot: Int) -> (present: Bool, file: Int, offset: Int) {
             let present = masks[slot / StagingLayout.bitsPerMask] & (Int64(1) << Int64(slot % StagingLayout.bitsPerMask)) != 0
             let (fileIndex, offset) = StagingLayout.origin(ofSlot: slot, in: fieldBytes)
@@ -250,8 +262,7 @@ final class RowStore {
         var fieldFiles: [String] = []
         for index in layout.entity.attributes.indices {
             let (present, fileIndex, offset) = slot(layout.slot(attribute: index))
-            let value = SQLValue(row[column] as DatabaseValue)
-            fields.append(Record.Field(value: present ? .value(value) : .absent, offset: offset))
+            fields.append(Record.Field(value: present ? .value(row.value(column)) : .absent, offset: offset))
             fieldFiles.append(files[fileIndex])
             column += 1
         }
@@ -259,7 +270,7 @@ final class RowStore {
         for (index, relationship) in layout.entity.relationships.enumerated() {
             let columns = layout.foreignKeyColumns[index]
             let (present, _, offset) = slot(layout.slot(relationship: index))
-            let values = columns.indices.map { SQLValue(row[column + $0] as DatabaseValue) }
+            let values = columns.indices.map { row.value(column + $0) }
             column += columns.count
             if relationship.isToMany || !present {
                 links.append(.absent)
