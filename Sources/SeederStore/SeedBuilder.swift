@@ -130,28 +130,44 @@ public enum SeedBuilder {
             let counts: [EntityCounts] = try work.inDatabase { db in
                 sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
                 try db.execute(sql: "BEGIN")
-                let store = try RowStore(db: db, mapping: mapping)
-                // 3-5. Every dump, record by record.
+                let store = try RowStore(db: db, mapping: mapping, files: inputFiles.map(\.path))
+                // 3-5. Every dump, record by record: read and mapped on a thread of its own,
+                // merged here.
                 let total = inputFiles.reduce(0) { $0 + $1.size }
-                var done = 0
+                let reader = DumpReader(files: inputFiles, mapper: mapper, encoder: store.encoder, progress: options.progress.map { report in
+                    { @Sendable (bytes: Int, records: Int) in
+                        report(BuildProgress(phase: .reading, bytesRead: bytes, totalBytes: total, records: records))
+                    }
+                })
+                reader.start()
                 var recordCount = 0
-                for file in inputFiles {
-                    let (bytesBefore, recordsBefore) = (done, recordCount)
-                    let observe = options.progress.map { report in
-                        { @Sendable (bytes: Int, records: Int) in
-                            report(BuildProgress(phase: .reading, bytesRead: bytesBefore + bytes, totalBytes: total, records: recordsBefore + records))
+                do {
+                    while let chunk = try reader.handoff.take() {
+                        for event in chunk {
+                            switch event {
+                            case let .records(batch, encoded, reported):
+                                for diagnostic in reported { diagnostics.report(diagnostic) }
+                                try store.add(batch, encoded: encoded, diagnostics: diagnostics)
+                            case let .diagnostics(reported):
+                                for diagnostic in reported { diagnostics.report(diagnostic) }
+                            case let .skippedNull(entity):
+                                store.counts[entity].nullsSkipped += 1
+                            case let .fileDone(index, digest, records):
+                                let file = inputFiles[index]
+                                recordCount += records
+                                if let existing = sources.firstIndex(where: { $0.0 == file.relativePath }) {
+                                    sources[existing].3 += records
+                                } else {
+                                    sources.append((file.relativePath, digest, file.size, records))
+                                }
+                            }
                         }
                     }
-                    let (digest, records, nulls) = try read(file, mapper: mapper, store: store, diagnostics: diagnostics, progress: observe)
-                    done += file.size
-                    recordCount += records
-                    store.counts[file.entity].nullsSkipped += nulls
-                    if let index = sources.firstIndex(where: { $0.0 == file.relativePath }) {
-                        sources[index].3 += records
-                    } else {
-                        sources.append((file.relativePath, digest, file.size, records))
-                    }
+                } catch {
+                    reader.stop()
+                    throw error
                 }
+                reader.join()
                 // 6. References, inverses, finished rows.
                 options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: recordCount))
                 try ReferenceResolver(store: store, diagnostics: diagnostics).resolve()
@@ -219,43 +235,6 @@ public enum SeedBuilder {
         options.output ?? mapping?.output ?? (((options.mapping as NSString).lastPathComponent as NSString).deletingPathExtension + ".sqlite")
     }
 
-    /// Reads one dump file into the store; returns its digest, records and skipped nulls.
-    private static func read(
-        _ file: InputFile, mapper: Mapper, store: RowStore, diagnostics: DiagnosticSink, progress: (@Sendable (Int, Int) -> Void)?
-    ) throws -> (String, Int, Int) {
-        let source = HashingByteSource(try FileByteSource(path: file.absolutePath))
-        let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath)
-        var records = 0
-        var nulls = 0
-        let keyPath = file.keyPath.joined(separator: ".")
-        do {
-            try reader.forEachItem { item in
-                switch item {
-                case let .record(value):
-                    records += 1
-                    if let progress, records % 8192 == 0 { progress(source.count, records) }
-                    try store.add(mapper.records(from: value, entity: file.entity, file: file.path, diagnostics: diagnostics),
-                                  diagnostics: diagnostics)
-                case .skippedNull:
-                    nulls += 1
-                case let .notARecord(value):
-                    diagnostics.error("expected a record (an object) for \(store.mapping.entities[file.entity].name), found \(describeKind(value.kind))",
-                                      at: SourceLocation(file: file.path, offset: value.fileOffset), jsonPath: value.pointer.description)
-                case let .keyPathNotFound(offset, pointer, key):
-                    diagnostics.error("no '\(key)' here for keyPath '\(keyPath)'", at: SourceLocation(file: file.path, offset: offset),
-                                      jsonPath: pointer.description)
-                }
-            }
-        } catch let error as JSONSyntaxError {
-            diagnostics.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
-        }
-        // Hash what the reader left unread (after a syntax error), so the digest is the file's.
-        let rest = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
-        defer { rest.deallocate() }
-        while try source.read(into: rest) > 0 {}
-        return (source.finish(), records, nulls)
-    }
-
     /// SEED.md's metadata keys, in key order.
     private static func metadata(
         mapping: Mapping, mappingData: Data, sources: [(String, String, Int, Int)], sqliteVersion: String, options: BuildOptions
@@ -276,3 +255,4 @@ public enum SeedBuilder {
         return rows.sorted { $0.0 < $1.0 }
     }
 }
+

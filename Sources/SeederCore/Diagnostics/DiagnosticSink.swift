@@ -37,6 +37,14 @@ public final class DiagnosticSink {
         diagnostics.append(diagnostic)
     }
 
+    /// Removes and returns the kept diagnostics, for a sink that collects one thread's
+    /// diagnostics and hands them on, in order, to the sink of the run.
+    public func takeAll() -> [Diagnostic] {
+        guard !diagnostics.isEmpty else { return [] }
+        defer { diagnostics = [] }
+        return diagnostics
+    }
+
     /// Records an error.
     public func error(_ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) {
         report(.error(message, at: location, jsonPath: jsonPath))

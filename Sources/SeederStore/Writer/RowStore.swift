@@ -44,10 +44,13 @@ final class RowStore {
     private var fileIndexes: [String: Int] = [:]
     var counts: [EntityCounts]
 
-    init(db: Database, mapping: Mapping) throws {
+    /// A store over `db`; `files` are the dump files in plan order (`RowEncoder.fileIndexes`).
+    init(db: Database, mapping: Mapping, files: [String]) throws {
         self.db = db
         self.mapping = mapping
         layouts = StagingLayout.all(for: mapping)
+        fileIndexes = RowEncoder.fileIndexes(files)
+        self.files = fileIndexes.sorted { $0.value < $1.value }.map(\.key)
         links = LinkLayout.all(for: mapping)
         mergers = mapping.entities.map(RecordMerger.init)
         counts = mapping.entities.map { _ in EntityCounts() }
@@ -98,15 +101,19 @@ final class RowStore {
         return files.count - 1
     }
 
+    /// The encoder of this store's staging rows, for the reading thread.
+    var encoder: RowEncoder { RowEncoder(layouts: layouts, fileIndexes: fileIndexes) }
+
     // MARK: Adding records
 
-    /// Adds one batch from the mapper: a record and the records embedded in it (pre-order).
-    func add(_ batch: [Record], diagnostics: DiagnosticSink) throws {
+    /// Adds one batch from the mapper: a record and the records embedded in it (pre-order), with
+    /// their staging rows as `RowEncoder` made them (on the reading thread).
+    func add(_ batch: [Record], encoded: [RowEncoder.Encoded], diagnostics: DiagnosticSink) throws {
         var keys: [[SQLValue]] = []
         keys.reserveCapacity(batch.count)
-        for record in batch {
+        for (index, record) in batch.enumerated() {
             counts[record.entity].recordsRead += 1
-            keys.append(try upsert(record.namingEmbeddedTargets(in: batch), diagnostics: diagnostics))
+            keys.append(try upsert(record, encoded: encoded[index], batch: batch, diagnostics: diagnostics))
         }
         for (index, record) in batch.enumerated() {
             for (relationshipIndex, link) in record.links.enumerated() {
@@ -141,15 +148,14 @@ final class RowStore {
     }
 
     /// Inserts a record, or merges it into the row of its identity; returns the row's key.
-    private func upsert(_ record: Record, diagnostics: DiagnosticSink) throws -> [SQLValue] {
+    private func upsert(_ record: Record, encoded: RowEncoder.Encoded, batch: [Record], diagnostics: DiagnosticSink) throws -> [SQLValue] {
         let layout = layouts[record.entity]
-        let encoded = encode(record, layout: layout)
         func bindRow(_ binder: inout RawStatement.Binder) {
             for mask in encoded.masks { binder.bind(mask) }
             binder.bind(blob: encoded.fields)
             binder.bind(Int64(encoded.file))
             binder.bind(Int64(record.origin.offset))
-            binder.bind(record.origin.pointer.description)
+            binder.bind(encoded.pointer)
             for value in encoded.data { binder.bind(value) }
         }
         guard let identity = record.identity else {
@@ -162,7 +168,7 @@ final class RowStore {
         // Seen before: merge into the row, by MAPPING.md's rules.
         counts[record.entity].occurrencesMerged += 1
         guard var row = try stagedRecord(layout, key: key, identity: identity) else { return key }
-        var incoming = record
+        var incoming = record.namingEmbeddedTargets(in: batch)
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isToMany {
             incoming.links[index] = .absent
         }
@@ -176,62 +182,6 @@ final class RowStore {
         }
         try update(row, layout: layout, identity: identity)
         return key
-    }
-
-    // MARK: Encoding rows
-
-    private struct Encoded {
-        var masks: [Int64]
-        var fields: [UInt8]
-        var data: [SQLValue]
-        /// The index of the record's file.
-        var file: Int
-    }
-
-    /// A record as staging columns: presence masks, each slot's file and offset, the values.
-    private func encode(_ record: Record, layout: StagingLayout) -> Encoded {
-        var masks = [Int64](repeating: 0, count: layout.maskColumns.count)
-        var fields = [UInt8](repeating: 0, count: layout.slotCount * 12)
-        var data: [SQLValue] = []
-        data.reserveCapacity(layout.dataColumns.count)
-        func mark(_ slot: Int, present: Bool, file: Int, offset: Int) {
-            if present { masks[slot / StagingLayout.bitsPerMask] |= Int64(1) << Int64(slot % StagingLayout.bitsPerMask) }
-            fields.withUnsafeMutableBytes { bytes in
-                bytes.storeBytes(of: UInt32(truncatingIfNeeded: file).littleEndian, toByteOffset: slot * 12, as: UInt32.self)
-                bytes.storeBytes(of: Int64(offset).littleEndian, toByteOffset: slot * 12 + 4, as: Int64.self)
-            }
-        }
-        let recordFile = fileIndex(record.origin.file)
-        for (index, field) in record.fields.enumerated() {
-            let file = record.fieldFiles.map { fileIndex($0[index]) } ?? recordFile
-            switch field.value {
-            case .absent:
-                mark(layout.slot(attribute: index), present: false, file: file, offset: field.offset)
-                data.append(.null)
-            case let .value(value):
-                mark(layout.slot(attribute: index), present: true, file: file, offset: field.offset)
-                data.append(value)
-            }
-        }
-        for (index, link) in record.links.enumerated() {
-            let columns = layout.foreignKeyColumns[index]
-            var present = false
-            var offset = record.origin.offset
-            var values = [SQLValue](repeating: .null, count: columns.count)
-            switch link {
-            case .absent: break
-            case .null: present = true
-            case let .one(.identity(key, at)):
-                present = true
-                offset = at
-                if key.values.count == columns.count { values = key.values }
-            case .one(.embedded): present = true
-            case .many: present = true
-            }
-            mark(layout.slot(relationship: index), present: present, file: recordFile, offset: offset)
-            data += values
-        }
-        return Encoded(masks: masks, fields: fields, data: data, file: recordFile)
     }
 
     /// The staged row of an identity, as a record the merger can take.
@@ -286,7 +236,7 @@ final class RowStore {
     }
 
     private func update(_ record: Record, layout: StagingLayout, identity: IdentityKey) throws {
-        let encoded = encode(record, layout: layout)
+        let encoded = encoder.encode(record)
         try statements[layout.entityIndex].update.execute { binder in
             for mask in encoded.masks { binder.bind(mask) }
             binder.bind(blob: encoded.fields)

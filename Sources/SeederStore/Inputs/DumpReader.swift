@@ -1,0 +1,188 @@
+import Foundation
+import SeederCore
+
+/// What the reading thread hands the writing thread, in dump order.
+enum ReadEvent: Sendable {
+    /// One JSON record mapped: its batch (the record and those embedded in it), and the
+    /// diagnostics its mapping reported, to be reported before the batch is merged.
+    case records([Record], encoded: [RowEncoder.Encoded], diagnostics: [Diagnostic])
+    /// Diagnostics of the dump itself (not a record, key path not found, a syntax error).
+    case diagnostics([Diagnostic])
+    /// A `null` skipped where a record was expected, for this entity.
+    case skippedNull(entity: Int)
+    /// A file read to its end: its index in the plan, digest and records.
+    case fileDone(index: Int, digest: String, records: Int)
+}
+
+/// Stage 3-4 of a build on a thread of its own: dump bytes -> JSON values -> `Record`s, handed
+/// over in chunks through a `Handoff`, while the calling thread merges them into SQLite
+/// (issue 5: both cores). The writing side sees exactly the sequence of events, diagnostics
+/// included, that reading and merging on one thread would make, so a build's output and its
+/// messages do not depend on thread timing.
+final class DumpReader: @unchecked Sendable {
+    private let files: [InputFile]
+    private let mapper: Mapper
+    private let encoder: RowEncoder
+    private let entityNames: [String]
+    private let progress: (@Sendable (Int, Int) -> Void)?
+    let handoff = Handoff<ReadEvent>(capacity: 8)
+    private let exited = DispatchSemaphore(value: 0)
+    /// Events per chunk: enough to make the lock rare, few enough to keep memory flat.
+    private static let chunkSize = 256
+
+    /// `progress` gets the bytes and records read so far, over all files.
+    init(files: [InputFile], mapper: Mapper, encoder: RowEncoder, progress: (@Sendable (Int, Int) -> Void)?) {
+        self.files = files
+        self.mapper = mapper
+        self.encoder = encoder
+        self.entityNames = mapper.mapping.entities.map(\.name)
+        self.progress = progress
+    }
+
+    /// Starts reading on a new thread.
+    func start() {
+        let thread = Thread { [self] in
+            do {
+                try readAll()
+                handoff.finish(error: nil)
+            } catch {
+                handoff.finish(error: error)
+            }
+            exited.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Stops the reading thread (the writer failed) and waits for it to exit.
+    func stop() {
+        handoff.cancel()
+        exited.wait()
+    }
+
+    /// Waits for the reading thread to exit; call after the last event was taken.
+    func join() {
+        exited.wait()
+    }
+
+    private var chunk: [ReadEvent] = []
+
+    private func send(_ event: ReadEvent) throws {
+        chunk.append(event)
+        if chunk.count >= Self.chunkSize { try flush() }
+    }
+
+    private func flush() throws {
+        guard !chunk.isEmpty else { return }
+        guard handoff.put(chunk) else { throw CancellationError() }
+        chunk = []
+        chunk.reserveCapacity(Self.chunkSize)
+    }
+
+    private func readAll() throws {
+        let local = DiagnosticSink()
+        var bytesBefore = 0
+        var recordsBefore = 0
+        for (index, file) in files.enumerated() {
+            let source = HashingByteSource(try FileByteSource(path: file.absolutePath))
+            let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath)
+            var records = 0
+            let keyPath = file.keyPath.joined(separator: ".")
+            do {
+                try reader.forEachItem { item in
+                    switch item {
+                    case let .record(value):
+                        records += 1
+                        if let progress, records % 8192 == 0 { progress(bytesBefore + source.count, recordsBefore + records) }
+                        let batch = mapper.records(from: value, entity: file.entity, file: file.path, diagnostics: local)
+                        try send(.records(batch, encoded: encoder.encode(batch: batch), diagnostics: local.takeAll()))
+                    case .skippedNull:
+                        try send(.skippedNull(entity: file.entity))
+                    case let .notARecord(value):
+                        local.error("expected a record (an object) for \(entityNames[file.entity]), found \(describeKind(value.kind))",
+                                    at: SourceLocation(file: file.path, offset: value.fileOffset), jsonPath: value.pointer.description)
+                        try send(.diagnostics(local.takeAll()))
+                    case let .keyPathNotFound(offset, pointer, key):
+                        local.error("no '\(key)' here for keyPath '\(keyPath)'", at: SourceLocation(file: file.path, offset: offset),
+                                    jsonPath: pointer.description)
+                        try send(.diagnostics(local.takeAll()))
+                    }
+                }
+            } catch let error as JSONSyntaxError {
+                local.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
+                try send(.diagnostics(local.takeAll()))
+            }
+            // Hash what the reader left unread (after a syntax error), so the digest is the file's.
+            let rest = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+            defer { rest.deallocate() }
+            while try source.read(into: rest) > 0 {}
+            try send(.fileDone(index: index, digest: source.finish(), records: records))
+            bytesBefore += file.size
+            recordsBefore += records
+        }
+        try flush()
+    }
+}
+
+/// A bounded queue of chunks from one producing thread to one consuming thread.
+final class Handoff<Element: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var chunks: [[Element]] = []
+    private var head = 0
+    private let capacity: Int
+    private var finished = false
+    private var cancelled = false
+    private var failure: Error?
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// Adds a chunk, waiting while the queue is full; `false` once the consumer cancelled.
+    func put(_ chunk: [Element]) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while chunks.count - head >= capacity, !cancelled { condition.wait() }
+        guard !cancelled else { return false }
+        chunks.append(chunk)
+        condition.broadcast()
+        return true
+    }
+
+    /// The next chunk, waiting for one; `nil` at the end. Rethrows the producer's error.
+    func take() throws -> [Element]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while chunks.count == head, !finished { condition.wait() }
+        if chunks.count == head {
+            if let failure { throw failure }
+            return nil
+        }
+        let chunk = chunks[head]
+        chunks[head] = []
+        head += 1
+        if head >= 64 {
+            chunks.removeFirst(head)
+            head = 0
+        }
+        condition.broadcast()
+        return chunk
+    }
+
+    /// The producer is done (with an error if it failed).
+    func finish(error: Error?) {
+        condition.lock()
+        finished = true
+        failure = error
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The consumer gives up: `put` returns `false` from now on.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

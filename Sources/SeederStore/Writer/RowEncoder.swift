@@ -1,0 +1,79 @@
+import SeederCore
+
+/// Records as staging rows (`StagingLayout`): presence masks, each slot's file and offset, the
+/// values. Pure, so the reading thread encodes while the writing thread inserts.
+struct RowEncoder: Sendable {
+    /// A record's staging columns, ready to bind.
+    struct Encoded: Sendable {
+        var masks: [Int64]
+        var fields: [UInt8]
+        var data: [SQLValue]
+        /// The index of the record's file.
+        var file: Int
+        /// The record's JSON Pointer, as text.
+        var pointer: String
+    }
+
+    let layouts: [StagingLayout]
+    /// Dump file names by index, as `_file` columns store them (`RowStore.files`).
+    let fileIndexes: [String: Int]
+
+    /// Indexes for `files`, in order, a repeated name keeping its first index.
+    static func fileIndexes(_ files: [String]) -> [String: Int] {
+        var indexes: [String: Int] = [:]
+        for file in files where indexes[file] == nil { indexes[file] = indexes.count }
+        return indexes
+    }
+
+    /// The staging rows of a mapper's batch; embedded targets with an identity are named by it.
+    func encode(batch: [Record]) -> [Encoded] {
+        batch.map { encode($0.namingEmbeddedTargets(in: batch)) }
+    }
+
+    /// A record as staging columns.
+    func encode(_ record: Record) -> Encoded {
+        let layout = layouts[record.entity]
+        var masks = [Int64](repeating: 0, count: layout.maskColumns.count)
+        var fields = [UInt8](repeating: 0, count: layout.slotCount * 12)
+        var data: [SQLValue] = []
+        data.reserveCapacity(layout.dataColumns.count)
+        func mark(_ slot: Int, present: Bool, file: Int, offset: Int) {
+            if present { masks[slot / StagingLayout.bitsPerMask] |= Int64(1) << Int64(slot % StagingLayout.bitsPerMask) }
+            fields.withUnsafeMutableBytes { bytes in
+                bytes.storeBytes(of: UInt32(truncatingIfNeeded: file).littleEndian, toByteOffset: slot * 12, as: UInt32.self)
+                bytes.storeBytes(of: Int64(offset).littleEndian, toByteOffset: slot * 12 + 4, as: Int64.self)
+            }
+        }
+        let recordFile = fileIndexes[record.origin.file] ?? 0
+        for (index, field) in record.fields.enumerated() {
+            let file = record.fieldFiles.map { fileIndexes[$0[index]] ?? 0 } ?? recordFile
+            switch field.value {
+            case .absent:
+                mark(layout.slot(attribute: index), present: false, file: file, offset: field.offset)
+                data.append(.null)
+            case let .value(value):
+                mark(layout.slot(attribute: index), present: true, file: file, offset: field.offset)
+                data.append(value)
+            }
+        }
+        for (index, link) in record.links.enumerated() {
+            let columns = layout.foreignKeyColumns[index]
+            var present = false
+            var offset = record.origin.offset
+            var values = [SQLValue](repeating: .null, count: columns.count)
+            switch link {
+            case .absent: break
+            case .null: present = true
+            case let .one(.identity(key, at)):
+                present = true
+                offset = at
+                if key.values.count == columns.count { values = key.values }
+            case .one(.embedded): present = true
+            case .many: present = true
+            }
+            mark(layout.slot(relationship: index), present: present, file: recordFile, offset: offset)
+            data += values
+        }
+        return Encoded(masks: masks, fields: fields, data: data, file: recordFile, pointer: record.origin.pointer.description)
+    }
+}
