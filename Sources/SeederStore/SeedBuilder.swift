@@ -162,6 +162,7 @@ public enum SeedBuilder {
                                 }
                             }
                         }
+                        reader.handoff.recycle(chunk)
                     }
                 } catch {
                     reader.stop()

@@ -138,15 +138,29 @@ final class Handoff<Element: Sendable>: @unchecked Sendable {
         self.capacity = capacity
     }
 
+    /// Chunks the consumer is done with, to be freed by the producer.
+    private var spent: [[Element]] = []
+
     /// Adds a chunk, waiting while the queue is full; `false` once the consumer cancelled.
     func put(_ chunk: [Element]) -> Bool {
+        var freed: [[Element]] = []
+        defer { freed.removeAll() }  // outside the lock, on this thread
         condition.lock()
         defer { condition.unlock() }
         while chunks.count - head >= capacity, !cancelled { condition.wait() }
         guard !cancelled else { return false }
         chunks.append(chunk)
+        swap(&freed, &spent)
         condition.broadcast()
         return true
+    }
+
+    /// Hands a chunk the consumer is done with back to the producer, whose thread allocated its
+    /// elements: freed there, memory goes back to that thread's arena without contention.
+    func recycle(_ chunk: consuming [Element]) {
+        condition.lock()
+        spent.append(chunk)
+        condition.unlock()
     }
 
     /// The next chunk, waiting for one; `nil` at the end. Rethrows the producer's error.
