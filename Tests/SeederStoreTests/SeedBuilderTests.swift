@@ -124,6 +124,7 @@ struct SeedBuilderTests {
             #expect(try Int.fetchOne(db, sql: "PRAGMA page_size") == 4096)
             #expect(try Int.fetchOne(db, sql: "PRAGMA freelist_count") == 0)
             #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
+            #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"])
             let metadata = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM seed_metadata").map { ($0[0] as String, $0[1] as String) })
             #expect(metadata.keys.sorted() == ["built_at", "format", "inputs_sha256", "mapping", "mapping_sha256", "seeder_version", "sqlite_version"])
             #expect(metadata["built_at"] == "2023-11-14T22:13:20Z")
