@@ -37,12 +37,8 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
             switch component {
             case let .index(index): text += String(index)
             case let .key(key):
-                // Byte-wise, no Foundation: this runs once per record.
-                if key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) {
-                    text += key.replacingOccurrences(of: Character("~"), with: "~0").replacingOccurrences(of: Character("/"), with: "~1")
-                } else {
-                    text += key
-                }
+                // Our replacement, not Foundation's: this runs once per record.
+                text += key.replacingOccurrences(of: Character("~"), with: "~0").replacingOccurrences(of: Character("/"), with: "~1")
             }
         }
         return text
@@ -52,7 +48,8 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
 extension String {
     /// `self` with every `target` replaced (no Foundation needed).
     func replacingOccurrences(of target: Character, with replacement: String) -> String {
-        guard contains(target) else { return self }
+        // Most strings hold no target: an ASCII one is looked for byte by byte.
+        guard target.asciiValue.map({ utf8.contains($0) }) ?? contains(target) else { return self }
         var result = ""
         for character in self {
             if character == target { result += replacement } else { result.append(character) }

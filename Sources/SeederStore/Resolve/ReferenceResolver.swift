@@ -86,8 +86,7 @@ struct ReferenceResolver {
                 WHERE NOT EXISTS (SELECT 1 FROM \(childTable) AS c WHERE \(joined)) ORDER BY "_seq"
                 """)
             while let row = try missing.next() {
-                let ownerKey = link.ownerColumns.indices.map { row[$0] as DatabaseValue }
-                let childKey = link.targetColumns.indices.map { row[link.ownerColumns.count + $0] as DatabaseValue }
+                let (ownerKey, childKey) = keys(ofLink: row, link)
                 let base = link.ownerColumns.count + link.targetColumns.count
                 reportMissing(link, owner: ownerKey, child: childKey, at: location(file: row[base], offset: row[base + 1]))
             }
@@ -96,6 +95,14 @@ struct ReferenceResolver {
         try db.execute(sql: "ROLLBACK TO inverse")
         try db.execute(sql: "RELEASE inverse")
         try applyInverseInOrder(link)
+    }
+
+    /// The owner's and the target's keys in a link-table row whose columns from `start` are
+    /// `ownerColumns + targetColumns`.
+    private func keys(ofLink row: Row, _ link: LinkLayout, from start: Int = 0) -> (owner: [DatabaseValue], target: [DatabaseValue]) {
+        let owner = link.ownerColumns.indices.map { row[start + $0] as DatabaseValue }
+        let target = link.targetColumns.indices.map { row[start + link.ownerColumns.count + $0] as DatabaseValue }
+        return (owner, target)
     }
 
     /// A link whose child no record provides: dropped under `onMissing: null`, else an error.
@@ -122,11 +129,9 @@ struct ReferenceResolver {
         var assignments = foreignKey.map { "\(SQLText.quote($0)) = ?" } + ["\(SQLText.quote(maskColumn)) = \(SQLText.quote(maskColumn)) | \(bit)"]
         if let position { assignments.append("\(SQLText.quote(position)) = ?") }
         let update = try db.makeStatement(sql: "UPDATE \(SQLText.quote(child.table)) SET \(assignments.joined(separator: ", ")) WHERE \"_seq\" = ?")
-        let ownerCount = link.ownerColumns.count
         while let row = try links.next() {
-            let ownerKey = (0..<ownerCount).map { row[$0] as DatabaseValue }
-            let childKey = (0..<link.targetColumns.count).map { row[ownerCount + $0] as DatabaseValue }
-            let base = ownerCount + link.targetColumns.count
+            let (ownerKey, childKey) = keys(ofLink: row, link)
+            let base = link.ownerColumns.count + link.targetColumns.count
             let linkLocation = location(file: row[base + 1], offset: row[base + 2])
             guard let current = try Row.fetchOne(select, arguments: StatementArguments(childKey)) else {
                 reportMissing(link, owner: ownerKey, child: childKey, at: linkLocation)
@@ -204,8 +209,7 @@ struct ReferenceResolver {
             ORDER BY l."_seq"
             """)
         for row in dangling {
-            let ownerKey = link.ownerColumns.indices.map { row[1 + $0] as DatabaseValue }
-            let targetKey = link.targetColumns.indices.map { row[1 + link.ownerColumns.count + $0] as DatabaseValue }
+            let (ownerKey, targetKey) = keys(ofLink: row, link, from: 1)
             let base = 1 + link.ownerColumns.count + link.targetColumns.count
             if link.relationship.onMissing == .null {
                 store.counts[link.entityIndex].referencesDropped += 1

@@ -40,8 +40,8 @@ final class RowStore {
     /// Per entity, per relationship: the link table's insert.
     private var linkInserts: [[RawStatement?]] = []
     /// Dump files by index, as `_file` columns store them.
-    private(set) var files: [String] = []
-    private var fileIndexes: [String: Int] = [:]
+    let files: [String]
+    private let fileIndexes: [String: Int]
     var counts: [EntityCounts]
 
     /// A store over `db`; `files` are the dump files in plan order (`RowEncoder.fileIndexes`).
@@ -94,13 +94,6 @@ final class RowStore {
         }
     }
 
-    func fileIndex(_ file: String) -> Int {
-        if let index = fileIndexes[file] { return index }
-        files.append(file)
-        fileIndexes[file] = files.count - 1
-        return files.count - 1
-    }
-
     /// The encoder of this store's staging rows, for the reading thread.
     var encoder: RowEncoder { RowEncoder(layouts: layouts, fileIndexes: fileIndexes) }
 
@@ -119,7 +112,7 @@ final class RowStore {
             for (relationshipIndex, link) in record.links.enumerated() {
                 let relationship = mapping.entities[record.entity].relationships[relationshipIndex]
                 if relationship.isToMany, case let .many(targets) = link, let insert = linkInserts[record.entity][relationshipIndex] {
-                    let file = Int64(fileIndex(record.origin.file))
+                    let file = Int64(encoded[index].file)
                     for (position, target) in targets.enumerated() {
                         let (targetKey, offset) = key(of: target, keys: keys, batch: batch)
                         try insert.execute { binder in
