@@ -24,6 +24,12 @@ struct JSONReaderTests {
         return items
     }
 
+    @Test func writesPointersWithRFC6901Escapes() {
+        let pointer = JSONPointer([.key("data"), .key("a/b"), .key("m~n"), .key("~1"), .index(3), .key("é/~")])
+        #expect(pointer.description == "/data/a~1b/m~0n/~01/3/é~1~0")
+        #expect(JSONPointer().description == "")
+    }
+
     @Test func readsAnArrayOfRecords() throws {
         let items = try Self.read(#"[{"id":1}, {"id":2} ,null, 3]"#)
         #expect(items == ["/0 {\"id\":1}@1", "/1 {\"id\":2}@11", "null /2@21", "not a record number /3@27"])
