@@ -166,4 +166,64 @@ struct InputsAndFeaturesTests {
         #expect(try workspace.rows("SELECT * FROM user") == [#"[id:1 name:"Ann"]"#])
         #expect(try workspace.rows("SELECT * FROM project ORDER BY id") == [#"[id:10 title:"A" owner_id:1]"#, #"[id:11 title:"B" owner_id:1]"#])
     }
+
+    /// MAPPING.md: a one-to-many with `inverse` sets the children's foreign key; a child claimed
+    /// by two parents is an identity conflict, settled by the child's `onConflict`; a child listed
+    /// twice by one parent keeps its first position.
+    static let inverseMapping = """
+    seeder: 1
+    entities:
+      Project:
+        attributes: { id: integer }
+        relationships:
+          tasks: { to: Task, many: true, inverse: project, ordered: true }
+      Task:
+        onConflict: POLICY
+        attributes: { id: integer, name: string }
+        relationships:
+          project: { to: Project }
+    """
+
+    @Test func setsInverseKeysAndPositionsAndReportsAChildClaimedTwice() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "error"))
+        try workspace.write("dumps/projects.json", #"""
+        [{"id": 1, "tasks": [{"id": 10, "name": "a"}, {"id": 11, "name": "b"}, {"id": 10, "name": "a"}]},
+         {"id": 2, "tasks": [{"id": 12, "name": "c"}, 11]},
+         {"id": 1, "tasks": [{"id": 13, "name": "d"}, {"id": 11, "name": "b"}]}]
+        """#)
+        try workspace.write("dumps/tasks.json", #"[{"id": 14, "name": "loose"}, {"id": 11, "name": "b"}]"#)
+        var report = workspace.build()
+        #expect(report.messages(workspace) == [
+            "dumps/projects.json:2:47: error: Task 11: 'project' conflicts: 2 here, 1 at dumps/projects.json:1:47",
+        ])
+        #expect(report.outcome == .invalid)
+
+        try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "last"))
+        report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(try workspace.rows("SELECT * FROM task ORDER BY id") == [
+            #"[id:10 name:"a" project_id:1 project_position:0]"#,
+            #"[id:11 name:"b" project_id:2 project_position:1]"#,
+            #"[id:12 name:"c" project_id:2 project_position:0]"#,
+            #"[id:13 name:"d" project_id:1 project_position:0]"#,
+            #"[id:14 name:"loose" project_id:NULL project_position:NULL]"#,
+        ])
+        #expect(report.entities[1].counts.conflictsResolved == 1)
+
+        try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "first"))
+        report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(try workspace.rows("SELECT id, project_id, project_position FROM task WHERE id = 11") == ["[id:11 project_id:1 project_position:1]"])
+    }
+
+    @Test func anInverseChildThatNamesItsOwnParentKeepsIt() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "error"))
+        try workspace.write("dumps/projects.json", #"[{"id": 1, "tasks": [{"id": 10, "project": 1}, {"id": 11, "project_id": 2}]}, {"id": 2}]"#)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [
+            "dumps/projects.json:1:48: error: Task 11: 'project' conflicts: 1 here, 2 at dumps/projects.json:1:73",
+        ])
+    }
 }

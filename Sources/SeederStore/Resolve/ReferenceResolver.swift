@@ -56,10 +56,11 @@ struct ReferenceResolver {
     /// A one-to-many with `inverse`: each link sets the child's foreign key to its parent (and
     /// its position when ordered). A child claimed by two parents is an identity conflict.
     ///
-    /// Set-based when nothing conflicts, which is the usual case: one `UPDATE ... FROM` over the
-    /// links, then a check that every link's child now names the link's owner. A conflict (a
-    /// child with two parents, or whose own record names another) undoes that and takes the
-    /// links one by one, in dump order, as the rules are written.
+    /// Set-based when nothing conflicts, which is the usual case: one query looks for a child
+    /// that a link's owner would take from another parent (its own record's, or another link's),
+    /// and finding none, one `UPDATE ... FROM` sets every link. A conflict takes the links one by
+    /// one, in dump order, as the rules are written. The check comes first because the working
+    /// database runs with `journal_mode = OFF`, where a rollback cannot undo an update.
     private func applyInverse(_ link: LinkLayout) throws {
         let child = store.layouts[link.relationship.target]
         let inverse = link.relationship.inverse!
@@ -70,31 +71,28 @@ struct ReferenceResolver {
         let joined = zip(child.keyColumns, link.targetColumns).map { "c.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }.joined(separator: " AND ")
         let claimed = zip(foreignKey, link.ownerColumns).map { "c.\(SQLText.quote($0)) IS l.\(SQLText.quote($1))" }.joined(separator: " AND ")
         let unset = foreignKey.map { "c.\(SQLText.quote($0)) IS NULL" }.joined(separator: " AND ")
+        let sameTarget = link.targetColumns.map { "m.\(SQLText.quote($0)) = l.\(SQLText.quote($0))" }.joined(separator: " AND ")
+        let sameOwner = link.ownerColumns.map { "m.\(SQLText.quote($0)) IS l.\(SQLText.quote($0))" }.joined(separator: " AND ")
 
-        try db.execute(sql: "SAVEPOINT inverse")
+        let conflicting = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM \(linkTable) AS l JOIN \(childTable) AS c ON \(joined)
+                           WHERE c.\(mask) & \(bit) != 0 AND NOT (\(unset)) AND NOT (\(claimed)))
+                OR EXISTS (SELECT 1 FROM \(linkTable) AS l JOIN \(linkTable) AS m ON \(sameTarget)
+                           WHERE m."_seq" > l."_seq" AND NOT (\(sameOwner)))
+            """) ?? false
+        guard !conflicting else { return try applyInverseInOrder(link) }
         var assignments = zip(foreignKey, link.ownerColumns).map { "\(SQLText.quote($0)) = l.\(SQLText.quote($1))" } + ["\(mask) = c.\(mask) | \(bit)"]
         if let position { assignments.append("\(SQLText.quote(position)) = l.\"_position\"") }
-        try db.execute(sql: """
-            UPDATE \(childTable) AS c SET \(assignments.joined(separator: ", "))
-            FROM \(linkTable) AS l WHERE \(joined) AND (c.\(mask) & \(bit) = 0 OR (\(unset)) OR (\(claimed)))
+        try db.execute(sql: "UPDATE \(childTable) AS c SET \(assignments.joined(separator: ", ")) FROM \(linkTable) AS l WHERE \(joined)")
+        let missing = try Row.fetchCursor(db, sql: """
+            SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_file", "_offset" FROM \(linkTable) AS l
+            WHERE NOT EXISTS (SELECT 1 FROM \(childTable) AS c WHERE \(joined)) ORDER BY "_seq"
             """)
-        let conflicting = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(linkTable) AS l JOIN \(childTable) AS c ON \(joined) WHERE NOT (\(claimed)))") ?? false
-        if !conflicting {
-            try db.execute(sql: "RELEASE inverse")
-            let missing = try Row.fetchCursor(db, sql: """
-                SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_file", "_offset" FROM \(linkTable) AS l
-                WHERE NOT EXISTS (SELECT 1 FROM \(childTable) AS c WHERE \(joined)) ORDER BY "_seq"
-                """)
-            while let row = try missing.next() {
-                let (ownerKey, childKey) = keys(ofLink: row, link)
-                let base = link.ownerColumns.count + link.targetColumns.count
-                reportMissing(link, owner: ownerKey, child: childKey, at: location(file: row[base], offset: row[base + 1]))
-            }
-            return
+        while let row = try missing.next() {
+            let (ownerKey, childKey) = keys(ofLink: row, link)
+            let base = link.ownerColumns.count + link.targetColumns.count
+            reportMissing(link, owner: ownerKey, child: childKey, at: location(file: row[base], offset: row[base + 1]))
         }
-        try db.execute(sql: "ROLLBACK TO inverse")
-        try db.execute(sql: "RELEASE inverse")
-        try applyInverseInOrder(link)
     }
 
     /// The owner's and the target's keys in a link-table row whose columns from `start` are

@@ -87,6 +87,7 @@ struct StagingLayout: Sendable {
 
 /// Where a to-many relationship's links wait: one row per (owner, target), first-seen order,
 /// so repeating a link across occurrences unites rather than duplicates (MAPPING.md, Identity).
+/// The pair's index leads with the target, for finding a child that two owners claim.
 struct LinkLayout: Sendable {
     let entityIndex: Int
     let relationshipIndex: Int
@@ -121,7 +122,7 @@ struct LinkLayout: Sendable {
             + ["\"_position\" INTEGER NOT NULL", "\"_file\" INTEGER NOT NULL", "\"_offset\" INTEGER NOT NULL"]
         return [
             "CREATE TABLE \(SQLText.quote(table)) (\(columns.joined(separator: ", ")))",
-            "CREATE UNIQUE INDEX \(SQLText.quote(table + "_pair")) ON \(SQLText.quote(table))(\(SQLText.list(ownerColumns + targetColumns)))",
+            "CREATE UNIQUE INDEX \(SQLText.quote(table + "_pair")) ON \(SQLText.quote(table))(\(SQLText.list(targetColumns + ownerColumns)))",
         ]
     }
 }
