@@ -38,7 +38,10 @@ struct RowEncoder: Sendable {
         var data: [SQLValue] = []
         data.reserveCapacity(layout.dataColumns.count)
         func mark(_ slot: Int, present: Bool, file: Int, offset: Int) {
-            if present { masks[slot / StagingLayout.bitsPerMask] |= Int64(1) << Int64(slot % StagingLayout.bitsPerMask) }
+            if present {
+                let (column, bit) = StagingLayout.maskIndex(slot)
+                masks[column] |= bit
+            }
             fields.withUnsafeMutableBytes { bytes in
                 bytes.storeBytes(of: UInt32(truncatingIfNeeded: file).littleEndian, toByteOffset: slot * 12, as: UInt32.self)
                 bytes.storeBytes(of: Int64(offset).littleEndian, toByteOffset: slot * 12 + 4, as: Int64.self)

@@ -35,6 +35,9 @@ final class RowStore {
     /// Per entity, per relationship: the link table of a to-many.
     let links: [[LinkLayout?]]
     private let mergers: [RecordMerger]
+    /// Per entity: its one-to-many relationships with `inverse` to an entity with `identity:
+    /// none`, whose links are set as the children are inserted (`embeddingParents(in:)`).
+    private let directInverses: [[Int]]
     /// Per entity: the statements every occurrence uses, prepared once.
     private var statements: [EntityStatements] = []
     /// Per entity, per relationship: the link table's insert.
@@ -53,6 +56,12 @@ final class RowStore {
         self.files = fileIndexes.sorted { $0.value < $1.value }.map(\.key)
         links = LinkLayout.all(for: mapping)
         mergers = mapping.entities.map(RecordMerger.init)
+        directInverses = mapping.entities.map { entity in
+            entity.relationships.indices.filter { index in
+                let relationship = entity.relationships[index]
+                return relationship.isToMany && relationship.inverse != nil && mapping.entities[relationship.target].identity == .none
+            }
+        }
         counts = mapping.entities.map { _ in EntityCounts() }
         for layout in layouts {
             for statement in layout.createStatements { try db.execute(sql: statement) }
@@ -80,11 +89,12 @@ final class RowStore {
 
         init(layout: StagingLayout, db: Database) throws {
             let table = SQLText.quote(layout.table)
-            let columns = layout.maskColumns + ["_fields", "_file", "_offset", "_pointer"] + layout.dataColumns
+            let columns = layout.maskColumns + ["_fields", "_file", "_offset", "_pointer"] + layout.dataColumns + layout.positionColumns.map(\.column)
             let values = "(\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"
             insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(table) \(values)"), db: db)
             insertIfNew = RawStatement(try db.makeStatement(sql: "INSERT INTO \(table) \(values) ON CONFLICT DO NOTHING"), db: db)
-            select = RawStatement(try db.makeStatement(sql: "SELECT \(SQLText.list(columns)) FROM \(table) WHERE \(layout.keyCondition)"), db: db)
+            let selected = layout.maskColumns + ["_fields", "_file", "_offset", "_pointer"] + layout.dataColumns
+            select = RawStatement(try db.makeStatement(sql: "SELECT \(SQLText.list(selected)) FROM \(table) WHERE \(layout.keyCondition)"), db: db)
             let updated = layout.maskColumns + ["_fields"] + layout.dataColumns
             update = RawStatement(try db.makeStatement(sql: "UPDATE \(table) SET \(updated.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition)"), db: db)
             setForeignKey = try layout.foreignKeyColumns.map { columns in
@@ -102,11 +112,14 @@ final class RowStore {
     /// Adds one batch from the mapper: a record and the records embedded in it (pre-order), with
     /// their staging rows as `RowEncoder` made them (on the reading thread).
     func add(_ batch: [Record], encoded: [RowEncoder.Encoded], diagnostics: DiagnosticSink) throws {
+        let parents = embeddingParents(in: batch)
         var keys: [[SQLValue]] = []
         keys.reserveCapacity(batch.count)
         for (index, record) in batch.enumerated() {
             counts[record.entity].recordsRead += 1
-            keys.append(try upsert(record, encoded: encoded[index], batch: batch, diagnostics: diagnostics))
+            var parent: (key: [SQLValue], parent: Parent)?
+            if let found = parents?[index] { parent = (keys[found.owner], found) }
+            keys.append(try upsert(record, encoded: encoded[index], parent: parent, batch: batch, diagnostics: diagnostics))
         }
         for (index, record) in batch.enumerated() {
             for (relationshipIndex, link) in record.links.enumerated() {
@@ -114,6 +127,9 @@ final class RowStore {
                 if relationship.isToMany, case let .many(targets) = link, let insert = linkInserts[record.entity][relationshipIndex] {
                     let file = Int64(encoded[index].file)
                     for (position, target) in targets.enumerated() {
+                        if case let .embedded(child) = target, let parent = parents?[child], parent.owner == index, parent.relationship == relationshipIndex {
+                            continue
+                        }
                         let (targetKey, offset) = key(of: target, keys: keys, batch: batch)
                         try insert.execute { binder in
                             for value in keys[index] { binder.bind(value) }
@@ -133,6 +149,32 @@ final class RowStore {
         }
     }
 
+    /// The record that embeds a child through a one-to-many with `inverse`, at a position.
+    struct Parent {
+        var owner: Int
+        var relationship: Int
+        var position: Int
+    }
+
+    /// The embedded children of `batch` whose inverse foreign key and position are set as they
+    /// are inserted, with no link row: children with `identity: none`, which are new rows that
+    /// no other parent can name, and which do not name a parent themselves. `nil` when none.
+    private func embeddingParents(in batch: [Record]) -> [Parent?]? {
+        var parents: [Parent?]?
+        for (index, record) in batch.enumerated() {
+            for relationshipIndex in directInverses[record.entity] {
+                guard case let .many(targets) = record.links[relationshipIndex] else { continue }
+                let inverse = mapping.entities[record.entity].relationships[relationshipIndex].inverse!
+                for (position, target) in targets.enumerated() {
+                    guard case let .embedded(child) = target, case .absent = batch[child].links[inverse] else { continue }
+                    if parents == nil { parents = Array(repeating: nil, count: batch.count) }
+                    parents?[child] = Parent(owner: index, relationship: relationshipIndex, position: position)
+                }
+            }
+        }
+        return parents
+    }
+
     private func key(of target: RecordReference, keys: [[SQLValue]], batch: [Record]) -> ([SQLValue], Int) {
         switch target {
         case let .identity(identity, offset): return (identity.values, offset)
@@ -141,8 +183,22 @@ final class RowStore {
     }
 
     /// Inserts a record, or merges it into the row of its identity; returns the row's key.
-    private func upsert(_ record: Record, encoded: RowEncoder.Encoded, batch: [Record], diagnostics: DiagnosticSink) throws -> [SQLValue] {
+    private func upsert(
+        _ record: Record, encoded: RowEncoder.Encoded, parent: (key: [SQLValue], parent: Parent)?, batch: [Record], diagnostics: DiagnosticSink
+    ) throws -> [SQLValue] {
         let layout = layouts[record.entity]
+        var encoded = encoded
+        var position: (column: Int, value: Int)?
+        if let (ownerKey, parent) = parent {
+            // What `ReferenceResolver.applyInverse` would do for the link, done now.
+            let inverse = mapping.entities[batch[parent.owner].entity].relationships[parent.relationship].inverse!
+            let (column, bit) = StagingLayout.maskIndex(layout.slot(relationship: inverse))
+            encoded.masks[column] |= bit
+            encoded.data.replaceSubrange(layout.foreignKeyDataOffsets[inverse]..<(layout.foreignKeyDataOffsets[inverse] + ownerKey.count), with: ownerKey)
+            if let column = layout.positionColumns.firstIndex(where: { $0.owner == batch[parent.owner].entity && $0.relationship == parent.relationship }) {
+                position = (column, parent.position)
+            }
+        }
         func bindRow(_ binder: inout RawStatement.Binder) {
             for mask in encoded.masks { binder.bind(mask) }
             binder.bind(blob: encoded.fields)
@@ -150,6 +206,9 @@ final class RowStore {
             binder.bind(Int64(record.origin.offset))
             binder.bind(encoded.pointer)
             for value in encoded.data { binder.bind(value) }
+            for column in layout.positionColumns.indices {
+                if let position, position.column == column { binder.bind(Int64(position.value)) } else { binder.bind(SQLValue.null) }
+            }
         }
         guard let identity = record.identity else {
             try statements[record.entity].insert.execute(bindRow)

@@ -6,7 +6,9 @@ import SeederCore
 ///
 /// Staging columns have positional names (`a0`, `r1_0`), so no mapping name can collide with
 /// the bookkeeping columns (`_seq`, `_present0`, `_fields`, `_file`, `_offset`, `_pointer`).
-struct StagingLayout: Sendable {
+/// A class, not a struct: the encoder reads one per record, and copying a struct of arrays
+/// retains and releases each of them.
+final class StagingLayout: Sendable {
     /// Bits per presence column (an INTEGER holds 62 safely as a positive number).
     static let bitsPerMask = 62
 
@@ -17,14 +19,16 @@ struct StagingLayout: Sendable {
     let attributeColumns: [String]
     /// Per relationship: its foreign-key staging columns (empty unless a to-one).
     let foreignKeyColumns: [[String]]
+    /// Per relationship: the index in `dataColumns` of its first foreign-key column.
+    let foreignKeyDataOffsets: [Int]
     /// The columns that identify a row: the identity's, or `_seq` for `identity: none`.
     let keyColumns: [String]
     /// Position columns that ordered one-to-many relationships of other entities put on this
     /// entity's rows: (owner entity, relationship, staging column).
     let positionColumns: [(owner: Int, relationship: Int, column: String)]
     /// Presence slots: attributes first, then relationships (only to-ones use theirs).
-    var slotCount: Int { entity.attributes.count + entity.relationships.count }
-    var maskColumns: [String] { (0..<max(1, (slotCount + Self.bitsPerMask - 1) / Self.bitsPerMask)).map { "_present\($0)" } }
+    let slotCount: Int
+    let maskColumns: [String]
 
     /// The staging layout of every entity, in mapping order.
     static func all(for mapping: Mapping) -> [StagingLayout] {
@@ -40,6 +44,14 @@ struct StagingLayout: Sendable {
             guard case let .foreignKey(columns) = relationship.storage else { return [] }
             return columns.indices.map { "r\(index)_\($0)" }
         }
+        var offset = attributeColumns.count
+        foreignKeyDataOffsets = foreignKeyColumns.map { columns in
+            defer { offset += columns.count }
+            return offset
+        }
+        dataColumns = attributeColumns + foreignKeyColumns.flatMap { $0 }
+        slotCount = entity.attributes.count + entity.relationships.count
+        maskColumns = (0..<max(1, (slotCount + Self.bitsPerMask - 1) / Self.bitsPerMask)).map { "_present\($0)" }
         keyColumns = entity.identity == .none ? ["_seq"] : entity.identityAttributes.map { "a\($0)" }
         var positions: [(Int, Int, String)] = []
         for (owner, ownerEntity) in mapping.entities.enumerated() {
@@ -64,11 +76,17 @@ struct StagingLayout: Sendable {
 
     /// The mask column and bit of a slot.
     func maskBit(_ slot: Int) -> (column: String, bit: Int64) {
-        ("_present\(slot / Self.bitsPerMask)", Int64(1) << Int64(slot % Self.bitsPerMask))
+        let (column, bit) = Self.maskIndex(slot)
+        return ("_present\(column)", bit)
+    }
+
+    /// The index among the mask columns and the bit of a slot.
+    static func maskIndex(_ slot: Int) -> (column: Int, bit: Int64) {
+        (slot / bitsPerMask, Int64(1) << Int64(slot % bitsPerMask))
     }
 
     /// Every data column in order: attributes, then foreign keys.
-    var dataColumns: [String] { attributeColumns + foreignKeyColumns.flatMap { $0 } }
+    let dataColumns: [String]
 
     /// `"a0" = ? AND "a1" = ?` over the key columns.
     var keyCondition: String { keyColumns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: " AND ") }
