@@ -226,4 +226,35 @@ struct InputsAndFeaturesTests {
             "dumps/projects.json:1:48: error: Task 11: 'project' conflicts: 1 here, 2 at dumps/projects.json:1:73",
         ])
     }
+
+    /// Children with `identity: none` take their parent as they are inserted; one that names
+    /// another parent itself still conflicts, and one with ordered siblings keeps its position.
+    @Test func childrenWithoutIdentityTakeTheirParentOrReportTheirOwn() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          Review:
+            attributes: { id: integer }
+            relationships:
+              notes: { to: Note, many: true, inverse: review, ordered: true }
+          Note:
+            identity: none
+            attributes: { text: string }
+            relationships:
+              review: { to: Review }
+        """)
+        try workspace.write("dumps/reviews.json", #"[{"id": 1, "notes": [{"text": "a"}, null, {"text": "b", "review_id": 1}, {"text": "c"}]}, {"id": 2, "notes": [{"text": "d", "review": 1}]}]"#)
+        var report = workspace.build()
+        #expect(report.messages(workspace) == [
+            #"dumps/reviews.json:1:111: error: Note #4: 'review' conflicts: 2 here, 1 at dumps/reviews.json:1:135"#,
+        ])
+        try workspace.write("dumps/reviews.json", #"[{"id": 1, "notes": [{"text": "a"}, null, {"text": "b", "review_id": 1}, {"text": "c"}]}, {"id": 2, "notes": [{"text": "d"}]}]"#)
+        report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(try workspace.rows("SELECT * FROM note") == [
+            #"[_pk:1 text:"a" review_id:1 review_position:0]"#, #"[_pk:2 text:"b" review_id:1 review_position:1]"#,
+            #"[_pk:3 text:"c" review_id:1 review_position:2]"#, #"[_pk:4 text:"d" review_id:2 review_position:0]"#,
+        ])
+    }
 }
