@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A record's members (as node indexes of their keys) and, per slot, the member it feeds.
 struct MemberLayout {
     let value: JSONValue
@@ -88,9 +94,9 @@ struct EntityPlan {
         for ordinal in layout.keys.indices {
             let end = cachedKeyEnds[ordinal]
             let same = layout.withKeyBytes(ordinal) { bytes in
-                bytes.count == end - start && cachedKeyBytes.withUnsafeBufferPointer { cached in
-                    bytes.elementsEqual(UnsafeBufferPointer(rebasing: cached[start..<end]))
-                }
+                bytes.count == end - start && (bytes.isEmpty || cachedKeyBytes.withUnsafeBufferPointer { cached in
+                    memcmp(bytes.baseAddress!, cached.baseAddress! + start, bytes.count) == 0
+                })
             }
             guard same else { return false }
             start = end

@@ -17,10 +17,13 @@ public final class Mapper {
     /// Per entity: the JSON key (in lookup form) of each identity attribute, in identity order:
     /// its `from` key path's first key, else its name.
     private let identityKeys: [[String]]
+    /// Per entity: the entity behind a reference (`EntityReference`).
+    private let entities: [EntityReference]
 
     /// A mapper for `mapping`.
     public init(mapping: Mapping) {
         self.mapping = mapping
+        self.entities = mapping.entities.map(EntityReference.init)
         self.plans = mapping.entities.map { EntityPlan(entity: $0, mapping: mapping) }
         self.unmapped = mapping.entities.map { _ in [] }
         self.identityKeys = mapping.entities.map { entity in
@@ -79,25 +82,29 @@ public final class Mapper {
     }
 
     private func map(_ value: JSONValue, entity index: Int, origin: Record.Origin, diagnostics: DiagnosticSink) -> Mapped? {
-        let entity = mapping.entities[index]
+        let reference = entities[index]
+        let entity = reference.entity
         guard value.kind == .object else {
             diagnostics.error("\(entity.name): expected an object, found \(describeKind(value.kind))",
                               at: SourceLocation(file: origin.file, offset: value.fileOffset), jsonPath: value.pointer.description)
             return nil
         }
         let members = layout(of: value, entity: index)
-        var context = RecordContext(entity: entity, origin: origin, diagnostics: diagnostics)
+        let context = RecordContext(entity: entity.name, origin: origin, diagnostics: diagnostics)
 
         // Identity attributes first: the identity names the record in every later message.
-        var fields = [Record.Field](repeating: Record.Field(value: .absent, offset: origin.offset), count: entity.attributes.count)
-        let identityAttributes = entity.identityAttributes
-        for attributeIndex in identityAttributes + entity.attributes.indices.filter({ !identityAttributes.contains($0) }) {
-            let attribute = entity.attributes[attributeIndex]
-            let reached = reach(attribute.keyPath, slot: plans[index].attributeSlots[attributeIndex], in: value, members: members, context: context)
-            fields[attributeIndex] = field(reached, attribute: attribute, entity: entity, context: context)
-            if attributeIndex == identityAttributes.last {
-                context.identity = identity(fields, identityAttributes, entity: entity, context: context)
-                if context.identity == nil { context.droppedIdentity = true }
+        var fields = [Record.Field](repeating: Record.Field(value: .absent, offset: origin.offset), count: reference.attributes.count)
+        let identityAttributes = reference.identityAttributes
+        // Through the buffer: an array's subscript copies the `Attribute`, retaining every
+        // string and array in it; the buffer's lends it.
+        reference.attributes.withUnsafeBufferPointer { attributes in
+            for attributeIndex in reference.attributeOrder {
+                let reached = reach(attributes[attributeIndex].keyPath, slot: plans[index].attributeSlots[attributeIndex], in: value, members: members, context: context)
+                fields[attributeIndex] = field(reached, attribute: attributes[attributeIndex], nulls: entity.nulls, context: context)
+                if attributeIndex == identityAttributes.last {
+                    context.identity = self.identity(fields, identityAttributes, entity: entity, context: context)
+                    if context.identity == nil { context.droppedIdentity = true }
+                }
             }
         }
         let identity = context.identity
@@ -144,11 +151,11 @@ public final class Mapper {
         return .json(member.value)
     }
 
-    private func field(_ reached: MappedValue, attribute: Attribute, entity: Entity, context: RecordContext) -> Record.Field {
+    private func field(_ reached: MappedValue, attribute: Attribute, nulls: NullPolicy, context: RecordContext) -> Record.Field {
         let offset = reached.fileOffset ?? context.origin.offset
         if case .absent = reached { return Record.Field(value: .absent, offset: offset) }
         if reached.isNull {
-            if entity.nulls == .absent { return Record.Field(value: .absent, offset: offset) }
+            if nulls == .absent { return Record.Field(value: .absent, offset: offset) }
             if attribute.isRequired {
                 context.error("'\(attribute.name)' is null, but it is required", at: reached.jsonValue, offset: offset)
                 return Record.Field(value: .absent, offset: offset)
@@ -292,23 +299,41 @@ public final class Mapper {
     }
 }
 
+/// An entity, its attributes and their order behind references: the mapper reads them once
+/// per record and per field, and copying the structs retains and releases every string and
+/// array in them (a tenth of mapping a flat record).
+private final class EntityReference {
+    let entity: Entity
+    let attributes: [Attribute]
+    let identityAttributes: [Int]
+    /// Identity attributes first, then the others in order.
+    let attributeOrder: [Int]
+
+    init(_ entity: Entity) {
+        self.entity = entity
+        attributes = entity.attributes
+        identityAttributes = entity.identityAttributes
+        attributeOrder = entity.identityAttributes + entity.attributes.indices.filter { !entity.identityAttributes.contains($0) }
+    }
+}
+
 /// The per-record state messages need: who the record is and where.
 private final class RecordContext {
-    let entity: Entity
+    let entity: String
     let origin: Record.Origin
     let diagnostics: DiagnosticSink
     var identity: IdentityKey?
     var droppedIdentity = false
     private var reported: Set<String> = []
 
-    init(entity: Entity, origin: Record.Origin, diagnostics: DiagnosticSink) {
+    init(entity: String, origin: Record.Origin, diagnostics: DiagnosticSink) {
         self.entity = entity
         self.origin = origin
         self.diagnostics = diagnostics
     }
 
     /// `Task 7`, or `Task` before the identity is known.
-    var label: String { identity.map { "\(entity.name) \($0)" } ?? entity.name }
+    var label: String { identity.map { "\(entity) \($0)" } ?? entity }
 
     func error(_ message: String, at value: JSONValue?, offset: Int? = nil) {
         if let name = message.firstQuoted { reported.insert(name) }
