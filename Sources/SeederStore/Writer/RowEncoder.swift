@@ -27,11 +27,14 @@ struct RowEncoder: Sendable {
 
     /// The staging rows of a mapper's batch; embedded targets with an identity are named by it.
     func encode(batch: [Record]) -> [Encoded] {
-        batch.map { encode($0.namingEmbeddedTargets(in: batch)) }
+        // One file per batch: the mapper makes a batch from one record of one file.
+        let file = batch.first.map { fileIndexes[$0.origin.file] ?? 0 } ?? 0
+        return batch.map { encode($0, file: file, batch: batch) }
     }
 
-    /// A record as staging columns.
-    func encode(_ record: Record) -> Encoded {
+    /// A record as staging columns. Links to records of `batch` name them by their identity
+    /// (`Record.namingEmbeddedTargets(in:)`, without the copy); `file` is `record.origin.file`'s index.
+    func encode(_ record: Record, file recordFile: Int? = nil, batch: [Record] = []) -> Encoded {
         let layout = layouts[record.entity]
         var masks = [Int64](repeating: 0, count: layout.maskColumns.count)
         var fields = [UInt8](repeating: 0, count: layout.slotCount * 12)
@@ -47,7 +50,7 @@ struct RowEncoder: Sendable {
                 bytes.storeBytes(of: Int64(offset).littleEndian, toByteOffset: slot * 12 + 4, as: Int64.self)
             }
         }
-        let recordFile = fileIndexes[record.origin.file] ?? 0
+        let recordFile = recordFile ?? fileIndexes[record.origin.file] ?? 0
         for (index, field) in record.fields.enumerated() {
             let file = record.fieldFiles.map { fileIndexes[$0[index]] ?? 0 } ?? recordFile
             switch field.value {
@@ -71,7 +74,12 @@ struct RowEncoder: Sendable {
                 present = true
                 offset = at
                 if key.values.count == columns.count { values = key.values }
-            case .one(.embedded): present = true
+            case let .one(.embedded(index)):
+                present = true
+                if index < batch.count, let key = batch[index].identity {
+                    offset = batch[index].origin.offset
+                    if key.values.count == columns.count { values = key.values }
+                }
             case .many: present = true
             }
             mark(layout.slot(relationship: index), present: present, file: recordFile, offset: offset)
