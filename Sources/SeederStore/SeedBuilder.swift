@@ -121,6 +121,9 @@ public enum SeedBuilder {
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA journal_mode = OFF")
                 try db.execute(sql: "PRAGMA synchronous = OFF")
+                // Big pages: the working tables are appended to and read back in order, and 64 KiB
+                // pages take a sixth fewer CPU seconds than 4 KiB ones (issue 5).
+                try db.execute(sql: "PRAGMA page_size = 65536")
                 try db.execute(sql: "PRAGMA cache_size = -65536")
             }
             let work = try DatabaseQueue(path: workPath, configuration: configuration)
