@@ -47,6 +47,13 @@ struct ReferenceResolver {
         SourceLocation(file: store.files[file], offset: offset)
     }
 
+    /// Where a slot's value came from, in a row that selected `_fields, _file, _offset` from `column`.
+    private func origin(ofSlot slot: Int, in row: Row, from column: Int) -> SourceLocation {
+        let fields: Data = row[column]
+        let (file, offset) = StagingLayout.origin(ofSlot: slot, in: Array(fields), rowFile: row[column + 1], rowOffset: row[column + 2])
+        return location(file: file, offset: offset)
+    }
+
     private func missing(_ owner: String, references target: String, _ key: [DatabaseValue], via relationship: Relationship, at location: SourceLocation) {
         diagnostics.error("\(owner) references \(target) \(IdentityKey(key.map(SQLValue.init))) (\(relationship.name)), which no record provides", at: location)
     }
@@ -123,7 +130,7 @@ struct ReferenceResolver {
         let position = child.positionColumns.first { $0.owner == link.entityIndex && $0.relationship == link.relationshipIndex }?.column
         // A cursor, not an array: the links of a large dump do not fit in flat memory.
         let links = try Row.fetchCursor(db, sql: "SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), \"_position\", \"_file\", \"_offset\" FROM \(SQLText.quote(link.table)) ORDER BY \"_seq\"")
-        let select = try db.makeStatement(sql: "SELECT \"_seq\", \(SQLText.quote(maskColumn)), \(SQLText.list(foreignKey)), \"_fields\" FROM \(SQLText.quote(child.table)) WHERE \(child.keyCondition)")
+        let select = try db.makeStatement(sql: "SELECT \"_seq\", \(SQLText.quote(maskColumn)), \(SQLText.list(foreignKey)), \"_fields\", \"_file\", \"_offset\" FROM \(SQLText.quote(child.table)) WHERE \(child.keyCondition)")
         var assignments = foreignKey.map { "\(SQLText.quote($0)) = ?" } + ["\(SQLText.quote(maskColumn)) = \(SQLText.quote(maskColumn)) | \(bit)"]
         if let position { assignments.append("\(SQLText.quote(position)) = ?") }
         let update = try db.makeStatement(sql: "UPDATE \(SQLText.quote(child.table)) SET \(assignments.joined(separator: ", ")) WHERE \"_seq\" = ?")
@@ -143,10 +150,7 @@ struct ReferenceResolver {
                     var diagnostic = Diagnostic.error(
                         "\(label(child, key: childKey)): '\(child.entity.relationships[inverse].name)' conflicts: \(IdentityKey(ownerKey.map(SQLValue.init))) here, \(IdentityKey(existing.map(SQLValue.init)))",
                         at: linkLocation)
-                    let fields: Data = current[2 + foreignKey.count]
-                    let slot = child.slot(relationship: inverse)
-                    let (fileIndex, offset) = StagingLayout.origin(ofSlot: slot, in: fields)
-                    diagnostic.relatedLocation = location(file: fileIndex, offset: offset)
+                    diagnostic.relatedLocation = origin(ofSlot: child.slot(relationship: inverse), in: current, from: 2 + foreignKey.count)
                     diagnostics.report(diagnostic)
                     continue
                 }
@@ -171,7 +175,7 @@ struct ReferenceResolver {
         let matches = zip(target.keyColumns, columns).map { "t.\(SQLText.quote($0)) = s.\(SQLText.quote($1))" }.joined(separator: " AND ")
         let present = columns.map { "s.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
         let dangling = try Row.fetchAll(db, sql: """
-            SELECT s."_seq", \(layout.keyColumns.map { "s.\(SQLText.quote($0))" }.joined(separator: ", ")), \(columns.map { "s.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields"
+            SELECT s."_seq", \(layout.keyColumns.map { "s.\(SQLText.quote($0))" }.joined(separator: ", ")), \(columns.map { "s.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
             FROM \(SQLText.quote(layout.table)) s
             WHERE \(present) AND NOT EXISTS (SELECT 1 FROM \(SQLText.quote(target.table)) t WHERE \(matches))
             ORDER BY s."_seq"
@@ -185,10 +189,8 @@ struct ReferenceResolver {
                 let assignments = columns.map { "\(SQLText.quote($0)) = NULL" }.joined(separator: ", ")
                 try db.execute(sql: "UPDATE \(SQLText.quote(layout.table)) SET \(assignments) WHERE \"_seq\" = ?", arguments: [row[0] as DatabaseValue])
             } else {
-                let fields: Data = row[1 + keyCount + columns.count]
-                let slot = layout.slot(relationship: index)
-                let (fileIndex, offset) = StagingLayout.origin(ofSlot: slot, in: fields)
-                missing(label(layout, key: key), references: target.entity.name, reference, via: relationship, at: location(file: fileIndex, offset: offset))
+                missing(label(layout, key: key), references: target.entity.name, reference, via: relationship,
+                        at: origin(ofSlot: layout.slot(relationship: index), in: row, from: 1 + keyCount + columns.count))
             }
         }
         let resolved = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SQLText.quote(layout.table)) s WHERE \(present)") ?? 0
@@ -255,7 +257,7 @@ struct ReferenceResolver {
         for (index, attribute) in layout.entity.attributes.enumerated() where attribute.isUnique {
             let column = SQLText.quote(layout.attributeColumns[index])
             let rows = try Row.fetchAll(db, sql: """
-                SELECT s.\(column), \(layout.keyColumns.map { "s.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields"
+                SELECT s.\(column), \(layout.keyColumns.map { "s.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
                 FROM \(SQLText.quote(layout.table)) s
                 WHERE s.\(column) IS NOT NULL AND s.\(column) IN (
                     SELECT \(column) FROM \(SQLText.quote(layout.table)) WHERE \(column) IS NOT NULL GROUP BY \(column) HAVING COUNT(*) > 1)
@@ -265,10 +267,7 @@ struct ReferenceResolver {
             for row in rows {
                 let value = row[0] as DatabaseValue
                 let key = layout.keyColumns.indices.map { row[1 + $0] as DatabaseValue }
-                let fields: Data = row[1 + layout.keyColumns.count]
-                let slot = layout.slot(attribute: index)
-                let (fileIndex, offset) = StagingLayout.origin(ofSlot: slot, in: fields)
-                let here = location(file: fileIndex, offset: offset)
+                let here = origin(ofSlot: layout.slot(attribute: index), in: row, from: 1 + layout.keyColumns.count)
                 if let (other, otherLocation) = first[value] {
                     var diagnostic = Diagnostic.error("\(label(layout, key: key)): '\(attribute.name)' \(SQLValue(value)) is not unique; \(other) has it too", at: here)
                     diagnostic.relatedLocation = otherLocation

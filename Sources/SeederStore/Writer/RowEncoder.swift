@@ -37,20 +37,19 @@ struct RowEncoder: Sendable {
     func encode(_ record: Record, file recordFile: Int? = nil, batch: [Record] = []) -> Encoded {
         let layout = layouts[record.entity]
         var masks = [Int64](repeating: 0, count: layout.maskColumns.count)
-        var fields = [UInt8](repeating: 0, count: layout.slotCount * 12)
+        let recordFile = recordFile ?? fileIndexes[record.origin.file] ?? 0
+        var fields: [UInt8] = []
+        fields.reserveCapacity(layout.slotCount * 2)
         var data: [SQLValue] = []
         data.reserveCapacity(layout.dataColumns.count)
+        // Slots are marked in order: attributes, then relationships.
         func mark(_ slot: Int, present: Bool, file: Int, offset: Int) {
             if present {
                 let (column, bit) = StagingLayout.maskIndex(slot)
                 masks[column] |= bit
             }
-            fields.withUnsafeMutableBytes { bytes in
-                bytes.storeBytes(of: UInt32(truncatingIfNeeded: file).littleEndian, toByteOffset: slot * 12, as: UInt32.self)
-                bytes.storeBytes(of: Int64(offset).littleEndian, toByteOffset: slot * 12 + 4, as: Int64.self)
-            }
+            StagingLayout.appendOrigin(file: file, offset: offset, rowFile: recordFile, rowOffset: record.origin.offset, to: &fields)
         }
-        let recordFile = recordFile ?? fileIndexes[record.origin.file] ?? 0
         for (index, field) in record.fields.enumerated() {
             let file = record.fieldFiles.map { fileIndexes[$0[index]] ?? 0 } ?? recordFile
             switch field.value {

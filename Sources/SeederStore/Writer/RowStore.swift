@@ -251,13 +251,15 @@ final class RowStore {
     private func decode(_ row: RawStatement.RawRow, layout: StagingLayout, identity: IdentityKey?) -> Record {
         let maskCount = layout.maskColumns.count
         let masks: [Int64] = (0..<maskCount).map { row.int64($0) }
-        let fieldBytes = Data(row.bytes(maskCount))
-        let file = files[Int(row.int64(maskCount + 1))]
-        let origin = Record.Origin(file: file, offset: Int(row.int64(maskCount + 2)), pointer: JSONPointer([]))
+        let rowFile = Int(row.int64(maskCount + 1))
+        let rowOffset = Int(row.int64(maskCount + 2))
+        let file = files[rowFile]
+        let origin = Record.Origin(file: file, offset: rowOffset, pointer: JSONPointer([]))
+        let origins = StagingLayout.origins(in: row.bytes(maskCount), rowFile: rowFile, rowOffset: rowOffset)
         func slot(_ slot: Int) -> (present: Bool, file: Int, offset: Int) {
-            let present = masks[slot / StagingLayout.bitsPerMask] & (Int64(1) << Int64(slot % StagingLayout.bitsPerMask)) != 0
-            let (fileIndex, offset) = StagingLayout.origin(ofSlot: slot, in: fieldBytes)
-            return (present, fileIndex, offset)
+            let (column, bit) = StagingLayout.maskIndex(slot)
+            let (fileIndex, offset) = slot < origins.count ? origins[slot] : (rowFile, rowOffset)
+            return (masks[column] & bit != 0, fileIndex, offset)
         }
         var column = maskCount + 4
         var fields: [Record.Field] = []
