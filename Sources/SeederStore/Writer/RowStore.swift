@@ -27,7 +27,8 @@ public struct EntityCounts: Sendable, Hashable, Codable {
 ///
 /// Attribute values and to-one foreign keys are kept as the seed stores them; presence bits keep
 /// absent apart from null; each value's file and offset are kept for conflict messages. To-many
-/// links wait in link tables until every input is read (`ReferenceResolver`).
+/// links wait in link tables until every input is read (`ReferenceResolver`), except those to
+/// embedded children with `identity: none`, which take their parent as they are inserted.
 final class RowStore {
     let db: Database
     let mapping: Mapping
@@ -150,7 +151,7 @@ final class RowStore {
     }
 
     /// The record that embeds a child through a one-to-many with `inverse`, at a position.
-    struct Parent {
+    private struct Parent {
         var owner: Int
         var relationship: Int
         var position: Int
