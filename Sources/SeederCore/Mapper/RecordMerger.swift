@@ -173,12 +173,7 @@ extension Record {
     /// identity, so that they merge with references to the same record from anywhere.
     public func namingEmbeddedTargets(in batch: [Record]) -> Record {
         var copy = self
-        func name(_ reference: RecordReference) -> RecordReference {
-            if case let .embedded(index) = reference, let identity = batch[index].identity {
-                return .identity(identity, offset: batch[index].origin.offset)
-            }
-            return reference
-        }
+        func name(_ reference: RecordReference) -> RecordReference { reference.naming(in: batch) }
         copy.links = links.map { link in
             switch link {
             case let .one(reference): return .one(name(reference))
@@ -199,5 +194,16 @@ extension Record {
         guard file != origin.file || fieldFiles != nil else { return }
         if fieldFiles == nil { fieldFiles = Array(repeating: origin.file, count: fields.count) }
         fieldFiles?[index] = file
+    }
+}
+
+extension RecordReference {
+    /// The reference with an embedded record of `batch` that has an identity named by that
+    /// identity (at the record's offset); any other reference as it is.
+    public func naming(in batch: [Record]) -> RecordReference {
+        if case let .embedded(index) = self, batch.indices.contains(index), let identity = batch[index].identity {
+            return .identity(identity, offset: batch[index].origin.offset)
+        }
+        return self
     }
 }

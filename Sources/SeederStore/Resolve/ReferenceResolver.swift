@@ -69,11 +69,7 @@ struct ReferenceResolver {
     /// one, in dump order, as the rules are written. The check comes first because the working
     /// database runs with `journal_mode = OFF`, where a rollback cannot undo an update.
     private func applyInverse(_ link: LinkLayout) throws {
-        let child = store.layouts[link.relationship.target]
-        let inverse = link.relationship.inverse!
-        let foreignKey = child.foreignKeyColumns[inverse]
-        let (maskColumn, bit) = child.maskBit(child.slot(relationship: inverse))
-        let position = child.positionColumns.first { $0.owner == link.entityIndex && $0.relationship == link.relationshipIndex }?.column
+        let (child, _, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
         let (childTable, linkTable, mask) = (SQLText.quote(child.table), SQLText.quote(link.table), SQLText.quote(maskColumn))
         let joined = zip(child.keyColumns, link.targetColumns).map { "c.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }.joined(separator: " AND ")
         let claimed = zip(foreignKey, link.ownerColumns).map { "c.\(SQLText.quote($0)) IS l.\(SQLText.quote($1))" }.joined(separator: " AND ")
@@ -102,6 +98,17 @@ struct ReferenceResolver {
         }
     }
 
+    /// The child side of an inverse link: the child's layout, the inverse relationship, its
+    /// foreign-key columns, its presence bit, and the position column when ordered.
+    private func inverseColumns(of link: LinkLayout)
+        -> (child: StagingLayout, inverse: Int, foreignKey: [String], maskColumn: String, bit: Int64, position: String?) {
+        let child = store.layouts[link.relationship.target]
+        let inverse = link.relationship.inverse!
+        let (maskColumn, bit) = child.maskBit(child.slot(relationship: inverse))
+        let position = child.positionIndex(owner: link.entityIndex, relationship: link.relationshipIndex).map { child.positionColumns[$0].column }
+        return (child, inverse, child.foreignKeyColumns[inverse], maskColumn, bit, position)
+    }
+
     /// The owner's and the target's keys in a link-table row whose columns from `start` are
     /// `ownerColumns + targetColumns`.
     private func keys(ofLink row: Row, _ link: LinkLayout, from start: Int = 0) -> (owner: [DatabaseValue], target: [DatabaseValue]) {
@@ -122,12 +129,7 @@ struct ReferenceResolver {
 
     /// `applyInverse` one link at a time, in dump order, settling each conflict by `onConflict`.
     private func applyInverseInOrder(_ link: LinkLayout) throws {
-        let owner = store.layouts[link.entityIndex]
-        let child = store.layouts[link.relationship.target]
-        let inverse = link.relationship.inverse!
-        let foreignKey = child.foreignKeyColumns[inverse]
-        let (maskColumn, bit) = child.maskBit(child.slot(relationship: inverse))
-        let position = child.positionColumns.first { $0.owner == link.entityIndex && $0.relationship == link.relationshipIndex }?.column
+        let (child, inverse, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
         // A cursor, not an array: the links of a large dump do not fit in flat memory.
         let links = try Row.fetchCursor(db, sql: "SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), \"_position\", \"_file\", \"_offset\" FROM \(SQLText.quote(link.table)) ORDER BY \"_seq\"")
         let select = try db.makeStatement(sql: "SELECT \"_seq\", \(SQLText.quote(maskColumn)), \(SQLText.list(foreignKey)), \"_fields\", \"_file\", \"_offset\" FROM \(SQLText.quote(child.table)) WHERE \(child.keyCondition)")

@@ -33,8 +33,9 @@ struct RowEncoder: Sendable {
     }
 
     /// A record as staging columns. Links to records of `batch` name them by their identity
-    /// (`Record.namingEmbeddedTargets(in:)`, without the copy); `file` is `record.origin.file`'s index.
-    func encode(_ record: Record, file recordFile: Int? = nil, batch: [Record] = []) -> Encoded {
+    /// (`RecordReference.naming(in:)`, without copying the record); `file` is the index of
+    /// `record.origin.file`, looked up when `nil`.
+    func encode(_ record: Record, file recordFile: Int?, batch: [Record]) -> Encoded {
         let layout = layouts[record.entity]
         var masks = [Int64](repeating: 0, count: layout.maskColumns.count)
         let recordFile = recordFile ?? fileIndexes[record.origin.file] ?? 0
@@ -69,14 +70,11 @@ struct RowEncoder: Sendable {
             switch link {
             case .absent: break
             case .null: present = true
-            case let .one(.identity(key, at)):
+            case let .one(reference):
                 present = true
-                offset = at
-                if key.values.count == columns.count { values = key.values }
-            case let .one(.embedded(index)):
-                present = true
-                if index < batch.count, let key = batch[index].identity {
-                    offset = batch[index].origin.offset
+                // An embedded target with no identity keeps null columns: `RowStore` sets them.
+                if case let .identity(key, at) = reference.naming(in: batch) {
+                    offset = at
                     if key.values.count == columns.count { values = key.values }
                 }
             case .many: present = true

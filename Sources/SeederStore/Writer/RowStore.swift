@@ -45,7 +45,6 @@ final class RowStore {
     private var linkInserts: [[RawStatement?]] = []
     /// Dump files by index, as `_file` columns store them.
     let files: [String]
-    private let fileIndexes: [String: Int]
     var counts: [EntityCounts]
 
     /// A store over `db`; `files` are the dump files in plan order (`RowEncoder.fileIndexes`).
@@ -53,8 +52,9 @@ final class RowStore {
         self.db = db
         self.mapping = mapping
         layouts = StagingLayout.all(for: mapping)
-        fileIndexes = RowEncoder.fileIndexes(files)
+        let fileIndexes = RowEncoder.fileIndexes(files)
         self.files = fileIndexes.sorted { $0.value < $1.value }.map(\.key)
+        encoder = RowEncoder(layouts: layouts, fileIndexes: fileIndexes)
         links = LinkLayout.all(for: mapping)
         mergers = mapping.entities.map(RecordMerger.init)
         directInverses = mapping.entities.map { entity in
@@ -90,12 +90,11 @@ final class RowStore {
 
         init(layout: StagingLayout, db: Database) throws {
             let table = SQLText.quote(layout.table)
-            let columns = layout.maskColumns + ["_fields", "_file", "_offset", "_pointer"] + layout.dataColumns + layout.positionColumns.map(\.column)
+            let columns = layout.rowColumns + layout.positionColumns.map(\.column)
             let values = "(\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"
             insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(table) \(values)"), db: db)
             insertIfNew = RawStatement(try db.makeStatement(sql: "INSERT INTO \(table) \(values) ON CONFLICT DO NOTHING"), db: db)
-            let selected = layout.maskColumns + ["_fields", "_file", "_offset", "_pointer"] + layout.dataColumns
-            select = RawStatement(try db.makeStatement(sql: "SELECT \(SQLText.list(selected)) FROM \(table) WHERE \(layout.keyCondition)"), db: db)
+            select = RawStatement(try db.makeStatement(sql: "SELECT \(SQLText.list(layout.rowColumns)) FROM \(table) WHERE \(layout.keyCondition)"), db: db)
             let updated = layout.maskColumns + ["_fields"] + layout.dataColumns
             update = RawStatement(try db.makeStatement(sql: "UPDATE \(table) SET \(updated.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition)"), db: db)
             setForeignKey = try layout.foreignKeyColumns.map { columns in
@@ -105,8 +104,8 @@ final class RowStore {
         }
     }
 
-    /// The encoder of this store's staging rows, for the reading thread.
-    var encoder: RowEncoder { RowEncoder(layouts: layouts, fileIndexes: fileIndexes) }
+    /// The encoder of this store's staging rows, for the reading thread and for merged rows.
+    let encoder: RowEncoder
 
     // MARK: Adding records
 
@@ -196,7 +195,7 @@ final class RowStore {
             let (column, bit) = StagingLayout.maskIndex(layout.slot(relationship: inverse))
             encoded.masks[column] |= bit
             encoded.data.replaceSubrange(layout.foreignKeyDataOffsets[inverse]..<(layout.foreignKeyDataOffsets[inverse] + ownerKey.count), with: ownerKey)
-            if let column = layout.positionColumns.firstIndex(where: { $0.owner == batch[parent.owner].entity && $0.relationship == parent.relationship }) {
+            if let column = layout.positionIndex(owner: batch[parent.owner].entity, relationship: parent.relationship) {
                 position = (column, parent.position)
             }
         }
@@ -233,7 +232,7 @@ final class RowStore {
                 diagnostics.report(mergers[record.entity].diagnostic(for: conflict, identity: identity))
             }
         }
-        try update(row, layout: layout, identity: identity)
+        try update(row, layout: layout, identity: identity, batch: batch)
         return key
     }
 
@@ -290,8 +289,8 @@ final class RowStore {
         return record
     }
 
-    private func update(_ record: Record, layout: StagingLayout, identity: IdentityKey) throws {
-        let encoded = encoder.encode(record)
+    private func update(_ record: Record, layout: StagingLayout, identity: IdentityKey, batch: [Record]) throws {
+        let encoded = encoder.encode(record, file: nil, batch: batch)
         try statements[layout.entityIndex].update.execute { binder in
             for mask in encoded.masks { binder.bind(mask) }
             binder.bind(blob: encoded.fields)

@@ -134,6 +134,14 @@ final class StagingLayout: Sendable {
 
     /// Every data column in order: attributes, then foreign keys.
     let dataColumns: [String]
+    /// The columns a staging row is written and read back with: masks, bookkeeping, data.
+    var rowColumns: [String] { maskColumns + ["_fields", "_file", "_offset", "_pointer"] + dataColumns }
+
+    /// The index in `positionColumns` of the position that `owner`'s ordered one-to-many
+    /// `relationship` puts on these rows.
+    func positionIndex(owner: Int, relationship: Int) -> Int? {
+        positionColumns.firstIndex { $0.owner == owner && $0.relationship == relationship }
+    }
 
     /// `"a0" = ? AND "a1" = ?` over the key columns.
     var keyCondition: String { keyColumns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: " AND ") }
