@@ -51,9 +51,10 @@ public struct BuildProgress: Sendable {
 /// 2. sources -> `InputFile`s (`InputPlanner`), in source and path order;
 /// 3. dump bytes -> `JSONDocument` per record (`JSONReader`), hashed as they stream;
 /// 4. value -> `Record`s (`Mapper`);
-/// 5. records -> merged staging rows (`RowStore`, SQLite as the identity map);
+/// 5. records -> rows merged in the seed's own tables (`RowStore`, SQLite as the identity map);
 /// 6. references, inverses, defaults, `required`, `unique` (`ReferenceResolver`);
-/// 7. rows -> the seed file (`SeedAssembler`), written atomically.
+/// 7. join rows, metadata, constraints, indexes, checks; the seed file renamed into place
+///    (`SeedAssembler`).
 ///
 ///     var options = BuildOptions(mapping: "mappings/tasklist.yaml", dumps: "seeds/tasklist")
 ///     let report = SeedBuilder.build(options)
@@ -109,30 +110,43 @@ public enum SeedBuilder {
             return .failed
         }
         let paths = temporaryPaths(output: output, writesOutput: options.writesOutput)
-        let (workPath, assemblyPath, temporaryPath) = (paths[0], paths[1], paths[2])
+        let (seedPath, workPath, vacuumPath) = (paths[0], paths[1], paths[2])
         // A killed build's leftovers go first; ours go at the end, whatever happens.
         options.willCreateTemporaries?(paths)
         temporaries = paths
         for path in temporaries { unlink(path) }
 
         do {
+            // One connection: the seed being built as `main`, the working database as `work`.
             var configuration = Configuration()
             configuration.foreignKeysEnabled = false
+            configuration.journalMode = .default
+            // A failed build leaves its transaction open: with the journal off there is nothing to
+            // roll back to, and its files go.
+            configuration.allowsUnsafeTransactions = true
             configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA page_size = 4096")
                 try db.execute(sql: "PRAGMA journal_mode = OFF")
                 try db.execute(sql: "PRAGMA synchronous = OFF")
-                // Big pages: the working tables are appended to and read back in order, and 64 KiB
-                // pages take a sixth fewer CPU seconds than 4 KiB ones (issue 5).
-                try db.execute(sql: "PRAGMA page_size = 65536")
-                try db.execute(sql: "PRAGMA cache_size = -65536")
+                try db.execute(sql: "PRAGMA cache_size = -32768")
+                try db.execute(sql: "ATTACH DATABASE ? AS \"work\"", arguments: [workPath])
+                // Big pages: side and link tables are appended to and read back in order, and
+                // 64 KiB pages take a sixth fewer CPU seconds than 4 KiB ones (issue 5).
+                try db.execute(sql: "PRAGMA \"work\".page_size = 65536")
+                try db.execute(sql: "PRAGMA \"work\".journal_mode = OFF")
+                try db.execute(sql: "PRAGMA \"work\".synchronous = OFF")
+                try db.execute(sql: "PRAGMA \"work\".cache_size = -32768")
             }
-            let work = try DatabaseQueue(path: workPath, configuration: configuration)
+            let seed = try DatabaseQueue(path: seedPath, configuration: configuration)
             let mapper = Mapper(mapping: mapping)
+            let schema = SeedSchema(mapping: mapping)
+            let assembler = SeedAssembler(mapping: mapping, schema: schema, layouts: RowLayout.all(for: mapping), links: LinkLayout.all(for: mapping))
             var sources: [(String, String, Int, Int)] = []
             var sqliteVersion = ""
-            let counts: [EntityCounts] = try work.inDatabase { db in
+            let counts: [EntityCounts] = try seed.inDatabase { db in
                 sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
                 try db.execute(sql: "BEGIN")
+                try assembler.createTables(db)
                 let store = try RowStore(db: db, mapping: mapping, files: inputFiles.map(\.path))
                 // 3-5. Every dump, record by record: read and mapped on a thread of its own,
                 // merged here.
@@ -178,7 +192,6 @@ public enum SeedBuilder {
                 try db.execute(sql: "COMMIT")
                 return store.counts
             }
-            try work.close()
             for (index, entity) in mapping.entities.enumerated() {
                 let unmapped = mapper.unmappedKeys(of: index)
                 if !unmapped.isEmpty {
@@ -190,20 +203,20 @@ public enum SeedBuilder {
             if options.strict, diagnostics.warningCount > 0 {
                 diagnostics.error("--strict: \(diagnostics.warningCount) \(diagnostics.warningCount == 1 ? "warning counts" : "warnings count") as errors")
             }
-            guard !diagnostics.hasErrors else { return .invalid }
-            guard options.writesOutput else { return .success }
+            guard !diagnostics.hasErrors, options.writesOutput else {
+                try seed.close()
+                return diagnostics.hasErrors ? .invalid : .success
+            }
 
             // 7. The seed file.
             let total = inputFiles.reduce(0) { $0 + $1.size }
             options.progress?(BuildProgress(phase: .writing, bytesRead: total, totalBytes: total, records: report.entities.reduce(0) { $0 + $1.counts.recordsRead }))
-            let schema = SeedSchema(mapping: mapping)
-            let assembler = SeedAssembler(
-                mapping: mapping, schema: schema,
-                layouts: StagingLayout.all(for: mapping),
-                links: LinkLayout.all(for: mapping),
-                metadata: metadata(mapping: mapping, mappingData: mappingData, sources: sources, sqliteVersion: sqliteVersion, options: options),
-                sources: sources)
-            let rows = try assembler.write(workPath: workPath, assemblyPath: assemblyPath, temporaryPath: temporaryPath, output: outputPath)
+            let metadata = metadata(mapping: mapping, mappingData: mappingData, sources: sources, sqliteVersion: sqliteVersion, options: options)
+            let (rows, vacuumed) = try seed.inDatabase { db in
+                try assembler.finish(db, metadata: metadata, sources: sources, vacuumPath: vacuumPath)
+            }
+            try seed.close()
+            try SeedAssembler.publish(vacuumed ? vacuumPath : seedPath, as: outputPath)
             for index in rows.indices { report.entities[index].counts.rowsWritten = rows[index] }
             report.output = output
             return .success
@@ -222,15 +235,15 @@ public enum SeedBuilder {
         }
     }
 
-    /// The working files of a build of `output`: the staging database, the assembly, and the
-    /// vacuumed copy renamed over the output. Beside the output for `build` (same file system,
+    /// The working files of a build of `output`: the seed being built, the working database,
+    /// and the vacuumed copy renamed over the output when the seed needs one. Beside the output for `build` (same file system,
     /// so the rename is atomic); in the temporary directory, unique to the process, for `validate`.
     static func temporaryPaths(output: String, writesOutput: Bool) -> [String] {
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
         let directory = writesOutput ? outputURL.deletingLastPathComponent().path : NSTemporaryDirectory()
         let stem = (directory.hasSuffix("/") ? directory : directory + "/") + "." + outputURL.lastPathComponent + ".seeder"
         let unique = writesOutput ? "" : "-\(getpid())"
-        return [stem + "-work" + unique, stem + "-assembly" + unique, stem + "-tmp" + unique]
+        return [stem + "-assembly" + unique, stem + "-work" + unique, stem + "-tmp" + unique]
     }
 
     /// The output a build writes when the options name none: the mapping's `output:`, else

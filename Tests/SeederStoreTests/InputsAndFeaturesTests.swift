@@ -257,4 +257,31 @@ struct InputsAndFeaturesTests {
             #"[_pk:3 text:"c" review_id:1 review_position:2]"#, #"[_pk:4 text:"d" review_id:2 review_position:0]"#,
         ])
     }
+
+    /// A first occurrence may lack what a link or a later occurrence supplies: rows load into
+    /// tables without `NOT NULL`, and the seed's tables have it once every row is final.
+    @Test func requiredValuesThatArriveLateMeetTheSchemasNotNull() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          Project:
+            attributes: { id: integer }
+            relationships:
+              tasks: { to: Task, many: true, inverse: project }
+          Task:
+            attributes: { id: integer, name: { type: string, required: true } }
+            relationships:
+              project: { to: Project, required: true }
+        """)
+        try workspace.write("dumps/project.json", #"[{"id": 1, "tasks": [{"id": 10}]}]"#)
+        try workspace.write("dumps/task.json", #"[{"id": 10, "name": "a"}]"#)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(try workspace.rows("SELECT * FROM task") == [#"[id:10 name:"a" project_id:1]"#])
+        #expect(try workspace.rows("SELECT sql FROM sqlite_schema WHERE name = 'task'") == [
+            "[sql:\"CREATE TABLE \\\"task\\\" (\\n  \\\"id\\\" INTEGER PRIMARY KEY,\\n  \\\"name\\\" TEXT NOT NULL,\\n  \\\"project_id\\\" INTEGER NOT NULL,\\n  FOREIGN KEY (\\\"project_id\\\") REFERENCES \\\"project\\\"(\\\"id\\\")\\n)\"]",
+        ])
+        #expect(try workspace.rows("PRAGMA quick_check") == [#"[quick_check:"ok"]"#])
+    }
 }

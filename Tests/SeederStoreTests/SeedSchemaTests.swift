@@ -138,13 +138,13 @@ struct SeedSchemaTests {
         let origins: [(file: Int, offset: Int)] = [(2, 1000), (2, 1003), (2, 40), (5, 7), (2, 5_000_000_000), (300, 1000), (2, 999)]
         var fields: [UInt8] = []
         for origin in origins {
-            StagingLayout.appendOrigin(file: origin.file, offset: origin.offset, rowFile: 2, rowOffset: 1000, to: &fields)
+            RowLayout.appendOrigin(file: origin.file, offset: origin.offset, rowFile: 2, rowOffset: 1000, to: &fields)
         }
         #expect(fields.count < origins.count * 3)
-        let decoded = StagingLayout.origins(in: fields, rowFile: 2, rowOffset: 1000)
+        let decoded = RowLayout.origins(in: fields, rowFile: 2, rowOffset: 1000)
         #expect(decoded.map(\.file) == origins.map(\.file))
         #expect(decoded.map(\.offset) == origins.map(\.offset))
-        #expect(StagingLayout.origin(ofSlot: 3, in: fields, rowFile: 2, rowOffset: 1000) == (5, 7))
-        #expect(StagingLayout.origin(ofSlot: 9, in: fields, rowFile: 2, rowOffset: 1000) == (2, 1000))
+        #expect(RowLayout.origin(ofSlot: 3, in: fields, rowFile: 2, rowOffset: 1000) == (5, 7))
+        #expect(RowLayout.origin(ofSlot: 9, in: fields, rowFile: 2, rowOffset: 1000) == (2, 1000))
     }
 }

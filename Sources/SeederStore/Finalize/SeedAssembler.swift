@@ -2,110 +2,86 @@ import Foundation
 import GRDB
 import SeederCore
 
-/// Writes the seed file from the merged rows (SEED.md): the schema in mapping order, rows in
-/// source order, metadata, indexes after the load; then checks it, syncs it and renames it over
-/// the output (through a vacuumed copy when it holds a free page). Until that rename the
-/// previous output is untouched.
+/// Makes the seed file (SEED.md) around the rows a build merges into it: the schema in mapping
+/// order before the first row, then, once every row is final, the join tables' rows, metadata
+/// and indexes; then checks it, syncs it and renames it over the output (through a vacuumed copy
+/// when it holds a free page). Until that rename the previous output is untouched.
 struct SeedAssembler {
     let mapping: Mapping
     let schema: SeedSchema
-    let layouts: [StagingLayout]
+    let layouts: [RowLayout]
     let links: [[LinkLayout?]]
-    /// Metadata rows, in key order.
-    let metadata: [(String, String)]
-    /// `seed_source` rows: path, sha256, bytes, records.
-    let sources: [(String, String, Int, Int)]
 
-    /// Builds the seed at `assemblyPath` from the staging database at `workPath`, then moves a
-    /// vacuumed copy to `output` through `temporaryPath`. Returns the rows written per entity.
-    func write(workPath: String, assemblyPath: String, temporaryPath: String, output: String) throws -> [Int] {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = false
-        configuration.journalMode = .default
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA page_size = 4096")
-            try db.execute(sql: "PRAGMA journal_mode = OFF")
-            try db.execute(sql: "PRAGMA synchronous = OFF")
+    /// Creates the seed's tables in `db`'s main database, in mapping order. `NOT NULL` waits for
+    /// `finish`: a first occurrence may lack what a later one or a link supplies, and a row that
+    /// still lacks it is an error that no seed is written with (`ReferenceResolver`).
+    func createTables(_ db: Database) throws {
+        for statement in SeedSchema.metadataTables + schema.tables.map({ SeedSchema.createTable($0, constrained: false) }) {
+            try db.execute(sql: statement)
         }
-        let assembly = try DatabaseQueue(path: assemblyPath, configuration: configuration)
-        var vacuumed = false
-        let rows: [Int] = try assembly.inDatabase { db in
-            try db.execute(sql: "ATTACH DATABASE ? AS \"work\"", arguments: [workPath])
-            try db.execute(sql: "BEGIN")
-            for statement in SeedSchema.metadataTables + schema.tables.map(SeedSchema.createTable) {
-                try db.execute(sql: statement)
+    }
+
+    /// Finishes the seed in `db` (the connection that built its rows, with the working database
+    /// attached as `work`), in one transaction: join-table rows, `metadata` and `sources`
+    /// (`seed_source`: path, sha256, bytes, records), the full schema, indexes; then commits,
+    /// detaches `work`, checks the file and, if it holds a free page, vacuums it into
+    /// `vacuumPath`. Returns the rows of each entity and the path of the finished file.
+    func finish(_ db: Database, metadata: [(String, String)], sources: [(String, String, Int, Int)], vacuumPath: String) throws -> (rows: [Int], vacuumed: Bool) {
+        try db.execute(sql: "BEGIN")
+        for link in links.flatMap({ $0 }).compactMap({ $0 }) {
+            guard case let .joinTable(join) = link.relationship.storage else { continue }
+            var columns = join.ownerColumns + join.targetColumns
+            var selected = link.ownerColumns + link.targetColumns
+            if let position = join.positionColumn {
+                columns.append(position)
+                selected.append("_position")
             }
-            var rows: [Int] = []
-            for (index, layout) in layouts.enumerated() {
-                try copyRows(layout, into: schema.tables[schema.entityTables[index]], db: db)
-                rows.append(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SQLText.quote(layout.entity.table))") ?? 0)
-            }
-            for link in links.flatMap({ $0 }).compactMap({ $0 }) {
-                guard case let .joinTable(join) = link.relationship.storage else { continue }
-                var columns = join.ownerColumns + join.targetColumns
-                var selected = link.ownerColumns + link.targetColumns
-                if let position = join.positionColumn {
-                    columns.append(position)
-                    selected.append("_position")
-                }
-                try db.execute(sql: "INSERT INTO \(SQLText.quote(join.name)) (\(SQLText.list(columns))) SELECT \(SQLText.list(selected)) FROM \"work\".\(SQLText.quote(link.table)) ORDER BY \"_seq\"")
-            }
-            for (key, value) in metadata {
-                try db.execute(sql: "INSERT INTO \"seed_metadata\" (\"key\", \"value\") VALUES (?, ?)", arguments: [key, value])
-            }
-            for (path, digest, bytes, records) in sources {
-                try db.execute(sql: "INSERT INTO \"seed_source\" (\"path\", \"sha256\", \"bytes\", \"records\") VALUES (?, ?, ?, ?)",
-                               arguments: [path, digest, bytes, records])
-            }
-            for index in schema.indexes { try db.execute(sql: SeedSchema.createIndex(index)) }
-            try db.execute(sql: "PRAGMA user_version = \(mapping.schemaVersion)")
-            try db.execute(sql: "PRAGMA application_id = \(SeedAssembler.applicationID)")
-            try db.execute(sql: "COMMIT")
-            try db.execute(sql: "DETACH DATABASE \"work\"")
-            try Self.check(db)
-            // Built by appending, the assembly usually holds no free page and is the seed as it
-            // is; a merge that freed pages sends it through a vacuumed copy instead.
-            if try Int.fetchOne(db, sql: "PRAGMA freelist_count") != 0 {
-                try db.execute(sql: "VACUUM INTO ?", arguments: [temporaryPath])
-                vacuumed = true
-            }
-            return rows
+            try db.execute(sql: "INSERT INTO \"main\".\(SQLText.quote(join.name)) (\(SQLText.list(columns))) SELECT \(SQLText.list(selected)) FROM \(link.table) ORDER BY \"_seq\"")
         }
-        try assembly.close()
-        let finished = vacuumed ? temporaryPath : assemblyPath
-        try Self.syncFile(finished)
-        guard rename(finished, output) == 0 else {
-            throw InputError(path: output, reason: String(cString: strerror(errno)))
+        for (key, value) in metadata {
+            try db.execute(sql: "INSERT INTO \"seed_metadata\" (\"key\", \"value\") VALUES (?, ?)", arguments: [key, value])
         }
-        try Self.syncFile((output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent)
-        return rows
+        for (path, digest, bytes, records) in sources {
+            try db.execute(sql: "INSERT INTO \"seed_source\" (\"path\", \"sha256\", \"bytes\", \"records\") VALUES (?, ?, ?, ?)",
+                           arguments: [path, digest, bytes, records])
+        }
+        try constrain(db)
+        for index in schema.indexes { try db.execute(sql: SeedSchema.createIndex(index)) }
+        try db.execute(sql: "PRAGMA user_version = \(mapping.schemaVersion)")
+        try db.execute(sql: "PRAGMA application_id = \(SeedAssembler.applicationID)")
+        var rows: [Int] = []
+        for layout in layouts {
+            rows.append(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(layout.table)") ?? 0)
+        }
+        try db.execute(sql: "COMMIT")
+        try db.execute(sql: "DETACH DATABASE \"work\"")
+        try Self.check(db)
+        // Built by appending, the seed usually holds no free page and is final as it is; merges
+        // that freed pages send it through a vacuumed copy instead.
+        guard try Int.fetchOne(db, sql: "PRAGMA freelist_count") != 0 else { return (rows, false) }
+        try db.execute(sql: "VACUUM INTO ?", arguments: [vacuumPath])
+        return (rows, true)
+    }
+
+    /// Gives each entity table its `NOT NULL` constraints, now that its rows are final, by
+    /// rewriting its `CREATE TABLE` text: the procedure of SQLite's ALTER TABLE documentation
+    /// for schema changes that leave the stored rows as they are ("Making Other Kinds Of Table
+    /// Schema Changes"). `check`'s `quick_check` then verifies every constraint on every row.
+    private func constrain(_ db: Database) throws {
+        let changed = schema.tables.filter { SeedSchema.createTable($0, constrained: false) != SeedSchema.createTable($0) }
+        guard !changed.isEmpty else { return }
+        let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+        try db.execute(sql: "PRAGMA writable_schema = ON")
+        for table in changed {
+            try db.execute(sql: "UPDATE \"sqlite_schema\" SET \"sql\" = ? WHERE \"type\" = 'table' AND \"name\" = ?",
+                           arguments: [SeedSchema.createTable(table), table.name])
+        }
+        try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+        try db.execute(sql: "PRAGMA writable_schema = OFF")
     }
 
     /// `PRAGMA application_id`: "SEED".
     static let applicationID: Int32 = 0x5345_4544
-
-    private func copyRows(_ layout: StagingLayout, into table: SeedSchema.Table, db: Database) throws {
-        var columns: [String] = []
-        var selected: [String] = []
-        if layout.entity.identity == .none {
-            columns.append(Entity.syntheticKeyColumn)
-            selected.append("_seq")
-        }
-        columns += layout.entity.attributes.map(\.column)
-        selected += layout.attributeColumns
-        for (index, relationship) in layout.entity.relationships.enumerated() {
-            guard case let .foreignKey(foreignKey) = relationship.storage else { continue }
-            columns += foreignKey
-            selected += layout.foreignKeyColumns[index]
-        }
-        for position in layout.positionColumns {
-            if case let .inverse(name?) = mapping.entities[position.owner].relationships[position.relationship].storage {
-                columns.append(name)
-                selected.append(position.column)
-            }
-        }
-        try db.execute(sql: "INSERT INTO \(SQLText.quote(table.name)) (\(SQLText.list(columns))) SELECT \(SQLText.list(selected)) FROM \"work\".\(SQLText.quote(layout.table)) ORDER BY \"_seq\"")
-    }
 
     /// The finished file passes SQLite's own checks (SEED.md; issue 3): every foreign key names
     /// a row (the load runs with foreign keys off, so this checks the resolver), and every page
@@ -123,6 +99,15 @@ struct SeedAssembler {
         guard integrity == ["ok"] else {
             throw AssemblyError(message: "the seed fails PRAGMA quick_check: \(integrity.prefix(3).joined(separator: "; "))")
         }
+    }
+
+    /// Syncs the finished file at `path` and renames it over `output`, then syncs the directory.
+    static func publish(_ path: String, as output: String) throws {
+        try syncFile(path)
+        guard rename(path, output) == 0 else {
+            throw InputError(path: output, reason: String(cString: strerror(errno)))
+        }
+        try syncFile((output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent)
     }
 
     /// `fsync` on a file or directory.

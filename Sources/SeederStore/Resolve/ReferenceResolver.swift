@@ -37,8 +37,8 @@ struct ReferenceResolver {
 
     // MARK: Labels
 
-    /// `Task 9` for a staging row, from its key values (`Note #3` with no identity).
-    private func label(_ layout: StagingLayout, key: [DatabaseValue]) -> String {
+    /// `Task 9` for a row, from its key values (`Note #3` with no identity).
+    private func label(_ layout: RowLayout, key: [DatabaseValue]) -> String {
         if layout.entity.identity == .none { return "\(layout.entity.name) #\(SQLValue(key[0]))" }
         return "\(layout.entity.name) \(IdentityKey(key.map(SQLValue.init)))"
     }
@@ -50,7 +50,7 @@ struct ReferenceResolver {
     /// Where a slot's value came from, in a row that selected `_fields, _file, _offset` from `column`.
     private func origin(ofSlot slot: Int, in row: Row, from column: Int) -> SourceLocation {
         let fields: Data = row[column]
-        let (file, offset) = StagingLayout.origin(ofSlot: slot, in: Array(fields), rowFile: row[column + 1], rowOffset: row[column + 2])
+        let (file, offset) = RowLayout.origin(ofSlot: slot, in: Array(fields), rowFile: row[column + 1], rowOffset: row[column + 2])
         return location(file: file, offset: offset)
     }
 
@@ -70,7 +70,7 @@ struct ReferenceResolver {
     /// database runs with `journal_mode = OFF`, where a rollback cannot undo an update.
     private func applyInverse(_ link: LinkLayout) throws {
         let (child, _, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
-        let (childTable, linkTable, mask) = (SQLText.quote(child.table), SQLText.quote(link.table), SQLText.quote(maskColumn))
+        let mask = SQLText.quote(maskColumn)
         let joined = zip(child.keyColumns, link.targetColumns).map { "c.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }.joined(separator: " AND ")
         let claimed = zip(foreignKey, link.ownerColumns).map { "c.\(SQLText.quote($0)) IS l.\(SQLText.quote($1))" }.joined(separator: " AND ")
         let unset = foreignKey.map { "c.\(SQLText.quote($0)) IS NULL" }.joined(separator: " AND ")
@@ -78,18 +78,23 @@ struct ReferenceResolver {
         let sameOwner = link.ownerColumns.map { "m.\(SQLText.quote($0)) IS l.\(SQLText.quote($0))" }.joined(separator: " AND ")
 
         let conflicting = try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM \(linkTable) AS l JOIN \(childTable) AS c ON \(joined)
-                           WHERE c.\(mask) & \(bit) != 0 AND NOT (\(unset)) AND NOT (\(claimed)))
-                OR EXISTS (SELECT 1 FROM \(linkTable) AS l JOIN \(linkTable) AS m ON \(sameTarget)
+            SELECT EXISTS (SELECT 1 FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined)
+                           JOIN \(child.sideTable) AS cs ON cs."_row" = c."rowid"
+                           WHERE cs.\(mask) & \(bit) != 0 AND NOT (\(unset)) AND NOT (\(claimed)))
+                OR EXISTS (SELECT 1 FROM \(link.table) AS l JOIN \(link.table) AS m ON \(sameTarget)
                            WHERE m."_seq" > l."_seq" AND NOT (\(sameOwner)))
             """) ?? false
         guard !conflicting else { return try applyInverseInOrder(link) }
-        var assignments = zip(foreignKey, link.ownerColumns).map { "\(SQLText.quote($0)) = l.\(SQLText.quote($1))" } + ["\(mask) = c.\(mask) | \(bit)"]
+        var assignments = zip(foreignKey, link.ownerColumns).map { "\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
         if let position { assignments.append("\(SQLText.quote(position)) = l.\"_position\"") }
-        try db.execute(sql: "UPDATE \(childTable) AS c SET \(assignments.joined(separator: ", ")) FROM \(linkTable) AS l WHERE \(joined)")
+        try db.execute(sql: "UPDATE \(child.table) AS c SET \(assignments.joined(separator: ", ")) FROM \(link.table) AS l WHERE \(joined)")
+        try db.execute(sql: """
+            UPDATE \(child.sideTable) SET \(mask) = \(mask) | \(bit)
+            WHERE "_row" IN (SELECT c."rowid" FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined))
+            """)
         let missing = try Row.fetchCursor(db, sql: """
-            SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_file", "_offset" FROM \(linkTable) AS l
-            WHERE NOT EXISTS (SELECT 1 FROM \(childTable) AS c WHERE \(joined)) ORDER BY "_seq"
+            SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_file", "_offset" FROM \(link.table) AS l
+            WHERE NOT EXISTS (SELECT 1 FROM \(child.table) AS c WHERE \(joined)) ORDER BY "_seq"
             """)
         while let row = try missing.next() {
             let (ownerKey, childKey) = keys(ofLink: row, link)
@@ -101,7 +106,7 @@ struct ReferenceResolver {
     /// The child side of an inverse link: the child's layout, the inverse relationship, its
     /// foreign-key columns, its presence bit, and the position column when ordered.
     private func inverseColumns(of link: LinkLayout)
-        -> (child: StagingLayout, inverse: Int, foreignKey: [String], maskColumn: String, bit: Int64, position: String?) {
+        -> (child: RowLayout, inverse: Int, foreignKey: [String], maskColumn: String, bit: Int64, position: String?) {
         let child = store.layouts[link.relationship.target]
         let inverse = link.relationship.inverse!
         let (maskColumn, bit) = child.maskBit(child.slot(relationship: inverse))
@@ -131,11 +136,15 @@ struct ReferenceResolver {
     private func applyInverseInOrder(_ link: LinkLayout) throws {
         let (child, inverse, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
         // A cursor, not an array: the links of a large dump do not fit in flat memory.
-        let links = try Row.fetchCursor(db, sql: "SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), \"_position\", \"_file\", \"_offset\" FROM \(SQLText.quote(link.table)) ORDER BY \"_seq\"")
-        let select = try db.makeStatement(sql: "SELECT \"_seq\", \(SQLText.quote(maskColumn)), \(SQLText.list(foreignKey)), \"_fields\", \"_file\", \"_offset\" FROM \(SQLText.quote(child.table)) WHERE \(child.keyCondition)")
-        var assignments = foreignKey.map { "\(SQLText.quote($0)) = ?" } + ["\(SQLText.quote(maskColumn)) = \(SQLText.quote(maskColumn)) | \(bit)"]
+        let links = try Row.fetchCursor(db, sql: "SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), \"_position\", \"_file\", \"_offset\" FROM \(link.table) ORDER BY \"_seq\"")
+        let select = try db.makeStatement(sql: """
+            SELECT t."rowid", s.\(SQLText.quote(maskColumn)), \(foreignKey.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
+            FROM \(child.joined) WHERE \(child.keyCondition("t"))
+            """)
+        var assignments = foreignKey.map { "\(SQLText.quote($0)) = ?" }
         if let position { assignments.append("\(SQLText.quote(position)) = ?") }
-        let update = try db.makeStatement(sql: "UPDATE \(SQLText.quote(child.table)) SET \(assignments.joined(separator: ", ")) WHERE \"_seq\" = ?")
+        let update = try db.makeStatement(sql: "UPDATE \(child.table) SET \(assignments.joined(separator: ", ")) WHERE \"rowid\" = ?")
+        let mark = try db.makeStatement(sql: "UPDATE \(child.sideTable) SET \(SQLText.quote(maskColumn)) = \(SQLText.quote(maskColumn)) | \(bit) WHERE \"_row\" = ?")
         while let row = try links.next() {
             let (ownerKey, childKey) = keys(ofLink: row, link)
             let base = link.ownerColumns.count + link.targetColumns.count
@@ -163,24 +172,25 @@ struct ReferenceResolver {
             if position != nil { arguments.append(row[base] as DatabaseValue) }
             arguments.append(current[0] as DatabaseValue)
             try update.execute(arguments: StatementArguments(arguments))
+            try mark.execute(arguments: [current[0] as DatabaseValue])
         }
     }
 
     // MARK: References
 
     /// A to-one's foreign keys must name rows that exist; others follow `onMissing`.
-    private func checkForeignKey(_ layout: StagingLayout, relationship index: Int) throws {
+    private func checkForeignKey(_ layout: RowLayout, relationship index: Int) throws {
         let relationship = layout.entity.relationships[index]
         let target = store.layouts[relationship.target]
         let columns = layout.foreignKeyColumns[index]
         guard !columns.isEmpty else { return }
-        let matches = zip(target.keyColumns, columns).map { "t.\(SQLText.quote($0)) = s.\(SQLText.quote($1))" }.joined(separator: " AND ")
-        let present = columns.map { "s.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
+        let matches = zip(target.keyColumns, columns).map { "x.\(SQLText.quote($0)) = t.\(SQLText.quote($1))" }.joined(separator: " AND ")
+        let present = columns.map { "t.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
         let dangling = try Row.fetchAll(db, sql: """
-            SELECT s."_seq", \(layout.keyColumns.map { "s.\(SQLText.quote($0))" }.joined(separator: ", ")), \(columns.map { "s.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
-            FROM \(SQLText.quote(layout.table)) s
-            WHERE \(present) AND NOT EXISTS (SELECT 1 FROM \(SQLText.quote(target.table)) t WHERE \(matches))
-            ORDER BY s."_seq"
+            SELECT t."rowid", \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), \(columns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
+            FROM \(layout.joined)
+            WHERE \(present) AND NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))
+            ORDER BY \(RowLayout.firstSeen)
             """)
         let keyCount = layout.keyColumns.count
         for row in dangling {
@@ -189,13 +199,13 @@ struct ReferenceResolver {
             if relationship.onMissing == .null {
                 store.counts[layout.entityIndex].referencesDropped += 1
                 let assignments = columns.map { "\(SQLText.quote($0)) = NULL" }.joined(separator: ", ")
-                try db.execute(sql: "UPDATE \(SQLText.quote(layout.table)) SET \(assignments) WHERE \"_seq\" = ?", arguments: [row[0] as DatabaseValue])
+                try db.execute(sql: "UPDATE \(layout.table) SET \(assignments) WHERE \"rowid\" = ?", arguments: [row[0] as DatabaseValue])
             } else {
                 missing(label(layout, key: key), references: target.entity.name, reference, via: relationship,
                         at: origin(ofSlot: layout.slot(relationship: index), in: row, from: 1 + keyCount + columns.count))
             }
         }
-        let resolved = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SQLText.quote(layout.table)) s WHERE \(present)") ?? 0
+        let resolved = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(present)") ?? 0
         store.counts[layout.entityIndex].referencesResolved += resolved
     }
 
@@ -206,8 +216,8 @@ struct ReferenceResolver {
         let matches = zip(target.keyColumns, link.targetColumns).map { "t.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }.joined(separator: " AND ")
         let dangling = try Row.fetchAll(db, sql: """
             SELECT l."_seq", \(SQLText.list(link.ownerColumns + link.targetColumns)), l."_file", l."_offset"
-            FROM \(SQLText.quote(link.table)) l
-            WHERE NOT EXISTS (SELECT 1 FROM \(SQLText.quote(target.table)) t WHERE \(matches))
+            FROM \(link.table) AS l
+            WHERE NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(matches))
             ORDER BY l."_seq"
             """)
         for row in dangling {
@@ -215,38 +225,42 @@ struct ReferenceResolver {
             let base = 1 + link.ownerColumns.count + link.targetColumns.count
             if link.relationship.onMissing == .null {
                 store.counts[link.entityIndex].referencesDropped += 1
-                try db.execute(sql: "DELETE FROM \(SQLText.quote(link.table)) WHERE \"_seq\" = ?", arguments: [row[0] as DatabaseValue])
+                try db.execute(sql: "DELETE FROM \(link.table) WHERE \"_seq\" = ?", arguments: [row[0] as DatabaseValue])
             } else {
                 missing(label(owner, key: ownerKey), references: target.entity.name, targetKey, via: link.relationship,
                         at: location(file: row[base], offset: row[base + 1]))
             }
         }
-        store.counts[link.entityIndex].referencesResolved += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SQLText.quote(link.table))") ?? 0
+        store.counts[link.entityIndex].referencesResolved += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(link.table)") ?? 0
     }
 
     // MARK: Finishing rows
 
     /// Defaults for attributes no occurrence had; errors for required ones still missing.
-    private func finishRows(_ layout: StagingLayout) throws {
+    private func finishRows(_ layout: RowLayout) throws {
         for (index, attribute) in layout.entity.attributes.enumerated() {
             let (mask, bit) = layout.maskBit(layout.slot(attribute: index))
-            let column = SQLText.quote(layout.attributeColumns[index])
             if let defaultValue = attribute.defaultValue {
-                try db.execute(sql: "UPDATE \(SQLText.quote(layout.table)) SET \(column) = ? WHERE \(SQLText.quote(mask)) & \(bit) = 0",
-                               arguments: [defaultValue.databaseValue])
+                try db.execute(sql: """
+                    UPDATE \(layout.table) SET \(SQLText.quote(layout.attributeColumns[index])) = ?
+                    WHERE "rowid" IN (SELECT "_row" FROM \(layout.sideTable) WHERE \(SQLText.quote(mask)) & \(bit) = 0)
+                    """, arguments: [defaultValue.databaseValue])
             } else if attribute.isRequired {
-                try reportMissing(layout, condition: "\(SQLText.quote(mask)) & \(bit) = 0", what: "'\(attribute.name)' is required, but no occurrence has it")
+                try reportMissing(layout, condition: "s.\(SQLText.quote(mask)) & \(bit) = 0", what: "'\(attribute.name)' is required, but no occurrence has it")
             }
         }
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isRequired && !relationship.isToMany {
             let columns = layout.foreignKeyColumns[index]
-            let condition = columns.map { "\(SQLText.quote($0)) IS NULL" }.joined(separator: " OR ")
+            let condition = columns.map { "t.\(SQLText.quote($0)) IS NULL" }.joined(separator: " OR ")
             try reportMissing(layout, condition: condition, what: "'\(relationship.name)' is required, but no occurrence has it")
         }
     }
 
-    private func reportMissing(_ layout: StagingLayout, condition: String, what: String) throws {
-        let rows = try Row.fetchAll(db, sql: "SELECT \(SQLText.list(layout.keyColumns)), \"_file\", \"_offset\", \"_pointer\" FROM \(SQLText.quote(layout.table)) WHERE \(condition) ORDER BY \"_seq\"")
+    private func reportMissing(_ layout: RowLayout, condition: String, what: String) throws {
+        let keys = layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT \(keys), s."_file", s."_offset", s."_pointer" FROM \(layout.joined) WHERE \(condition) ORDER BY \(RowLayout.firstSeen)
+            """)
         let count = layout.keyColumns.count
         for row in rows {
             let key = (0..<count).map { row[$0] as DatabaseValue }
@@ -255,15 +269,15 @@ struct ReferenceResolver {
     }
 
     /// `unique` attributes: each value on one row at most.
-    private func checkUnique(_ layout: StagingLayout) throws {
+    private func checkUnique(_ layout: RowLayout) throws {
         for (index, attribute) in layout.entity.attributes.enumerated() where attribute.isUnique {
             let column = SQLText.quote(layout.attributeColumns[index])
             let rows = try Row.fetchAll(db, sql: """
-                SELECT s.\(column), \(layout.keyColumns.map { "s.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
-                FROM \(SQLText.quote(layout.table)) s
-                WHERE s.\(column) IS NOT NULL AND s.\(column) IN (
-                    SELECT \(column) FROM \(SQLText.quote(layout.table)) WHERE \(column) IS NOT NULL GROUP BY \(column) HAVING COUNT(*) > 1)
-                ORDER BY s.\(column), s."_seq"
+                SELECT t.\(column), \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
+                FROM \(layout.joined)
+                WHERE t.\(column) IS NOT NULL AND t.\(column) IN (
+                    SELECT \(column) FROM \(layout.table) WHERE \(column) IS NOT NULL GROUP BY \(column) HAVING COUNT(*) > 1)
+                ORDER BY t.\(column), \(RowLayout.firstSeen)
                 """)
             var first: [DatabaseValue: (String, SourceLocation)] = [:]
             for row in rows {

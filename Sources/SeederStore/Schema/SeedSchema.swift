@@ -133,14 +133,15 @@ public struct SeedSchema: Sendable {
         ([table] + columns).joined(separator: "_") + "_index"
     }
 
-    /// `CREATE TABLE` for a table; identifiers quoted by seeder.
-    public static func createTable(_ table: Table) -> String {
+    /// `CREATE TABLE` for a table; identifiers quoted by seeder. Unconstrained, the columns
+    /// take no `NOT NULL` (what a build loads rows into, `SeedAssembler.createTables`).
+    public static func createTable(_ table: Table, constrained: Bool = true) -> String {
         var lines: [String] = []
         for column in table.columns {
             var line = "\(SQLText.quote(column.name)) \(column.type)"
             if table.hasIntegerPrimaryKey, column.name == table.primaryKey[0] {
                 line += " PRIMARY KEY"
-            } else if column.notNull {
+            } else if column.notNull, constrained {
                 line += " NOT NULL"
             }
             lines.append(line)
@@ -167,6 +168,6 @@ public struct SeedSchema: Sendable {
 
     /// Every statement that creates the schema, tables first, indexes last.
     public var statements: [String] {
-        Self.metadataTables + tables.map(Self.createTable) + indexes.map(Self.createIndex)
+        Self.metadataTables + tables.map { Self.createTable($0) } + indexes.map(Self.createIndex)
     }
 }

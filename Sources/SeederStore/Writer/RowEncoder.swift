@@ -1,9 +1,10 @@
 import SeederCore
 
-/// Records as staging rows (`StagingLayout`): presence masks, each slot's file and offset, the
-/// values. Pure, so the reading thread encodes while the writing thread inserts.
+/// Records as rows (`RowLayout`): the seed row's values, and the side row's presence masks and
+/// each slot's file and offset. Pure, so the reading thread encodes while the writing thread
+/// inserts.
 struct RowEncoder: Sendable {
-    /// A record's staging columns, ready to bind.
+    /// A record's columns, ready to bind.
     struct Encoded: Sendable {
         var masks: [Int64]
         var fields: [UInt8]
@@ -14,7 +15,7 @@ struct RowEncoder: Sendable {
         var pointer: String
     }
 
-    let layouts: [StagingLayout]
+    let layouts: [RowLayout]
     /// Dump file names by index, as `_file` columns store them (`RowStore.files`).
     let fileIndexes: [String: Int]
 
@@ -25,14 +26,14 @@ struct RowEncoder: Sendable {
         return indexes
     }
 
-    /// The staging rows of a mapper's batch; embedded targets with an identity are named by it.
+    /// The rows of a mapper's batch; embedded targets with an identity are named by it.
     func encode(batch: [Record]) -> [Encoded] {
         // One file per batch: the mapper makes a batch from one record of one file.
         let file = batch.first.map { fileIndexes[$0.origin.file] ?? 0 } ?? 0
         return batch.map { encode($0, file: file, batch: batch) }
     }
 
-    /// A record as staging columns. Links to records of `batch` name them by their identity
+    /// A record as columns. Links to records of `batch` name them by their identity
     /// (`RecordReference.naming(in:)`, without copying the record); `file` is the index of
     /// `record.origin.file`, looked up when `nil`.
     func encode(_ record: Record, file recordFile: Int?, batch: [Record]) -> Encoded {
@@ -46,10 +47,10 @@ struct RowEncoder: Sendable {
         // Slots are marked in order: attributes, then relationships.
         func mark(_ slot: Int, present: Bool, file: Int, offset: Int) {
             if present {
-                let (column, bit) = StagingLayout.maskIndex(slot)
+                let (column, bit) = RowLayout.maskIndex(slot)
                 masks[column] |= bit
             }
-            StagingLayout.appendOrigin(file: file, offset: offset, rowFile: recordFile, rowOffset: record.origin.offset, to: &fields)
+            RowLayout.appendOrigin(file: file, offset: offset, rowFile: recordFile, rowOffset: record.origin.offset, to: &fields)
         }
         for (index, field) in record.fields.enumerated() {
             let file = record.fieldFiles.map { fileIndexes[$0[index]] ?? 0 } ?? recordFile

@@ -21,18 +21,19 @@ public struct EntityCounts: Sendable, Hashable, Codable {
     public var nullsSkipped = 0
 }
 
-/// The working database of a build, with SQLite as the identity map: every occurrence of an
-/// identity merges into one staging row (MAPPING.md, Identity), so memory holds one batch of
-/// records, never the set of identities.
+/// The rows of a build as they merge, with SQLite as the identity map: every occurrence of an
+/// identity merges into one row of the seed's own table (MAPPING.md, Identity), so memory holds
+/// one batch of records, never the set of identities.
 ///
-/// Attribute values and to-one foreign keys are kept as the seed stores them; presence bits keep
-/// absent apart from null; each value's file and offset are kept for conflict messages. To-many
-/// links wait in link tables until every input is read (`ReferenceResolver`), except those to
-/// embedded children with `identity: none`, which take their parent as they are inserted.
+/// Attribute values and to-one foreign keys go straight into the seed's columns; a side row
+/// (`RowLayout`) keeps presence bits, to tell absent from null, and each value's file and offset
+/// for conflict messages. To-many links wait in link tables until every input is read
+/// (`ReferenceResolver`), except those to embedded children with `identity: none`, which take
+/// their parent as they are inserted.
 final class RowStore {
     let db: Database
     let mapping: Mapping
-    let layouts: [StagingLayout]
+    let layouts: [RowLayout]
     /// Per entity, per relationship: the link table of a to-many.
     let links: [[LinkLayout?]]
     private let mergers: [RecordMerger]
@@ -47,11 +48,13 @@ final class RowStore {
     let files: [String]
     var counts: [EntityCounts]
 
-    /// A store over `db`; `files` are the dump files in plan order (`RowEncoder.fileIndexes`).
+    /// A store over `db`, whose main database holds the seed's tables and whose `work` database
+    /// takes the side and link tables; `files` are the dump files in plan order
+    /// (`RowEncoder.fileIndexes`).
     init(db: Database, mapping: Mapping, files: [String]) throws {
         self.db = db
         self.mapping = mapping
-        layouts = StagingLayout.all(for: mapping)
+        layouts = RowLayout.all(for: mapping)
         let fileIndexes = RowEncoder.fileIndexes(files)
         self.files = fileIndexes.sorted { $0.value < $1.value }.map(\.key)
         encoder = RowEncoder(layouts: layouts, fileIndexes: fileIndexes)
@@ -75,42 +78,51 @@ final class RowStore {
             try layouts.map { layout in
                 guard let layout else { return nil }
                 let columns = layout.ownerColumns + layout.targetColumns + ["_position", "_file", "_offset"]
-                return RawStatement(try db.makeStatement(sql: "INSERT OR IGNORE INTO \(SQLText.quote(layout.table)) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"), db: db)
+                return RawStatement(try db.makeStatement(sql: "INSERT OR IGNORE INTO \(layout.table) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"), db: db)
             }
         }
     }
 
-    /// The statements of one entity's staging table.
+    /// The statements of one entity's rows.
     private struct EntityStatements {
+        /// A new row (`identity: none`).
         let insert: RawStatement
+        /// A row unless its identity has one.
         let insertIfNew: RawStatement
+        /// The side row of the row just inserted.
+        let insertSide: RawStatement
+        /// A row and its side row by identity, as `decode` reads them.
         let select: RawStatement
         let update: RawStatement
+        let updateSide: RawStatement
         let setForeignKey: [RawStatement?]
 
-        init(layout: StagingLayout, db: Database) throws {
-            let table = SQLText.quote(layout.table)
-            let columns = layout.rowColumns + layout.positionColumns.map(\.column)
+        init(layout: RowLayout, db: Database) throws {
+            let columns = layout.dataColumns + layout.positionColumns.map(\.column)
             let values = "(\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"
-            insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(table) \(values)"), db: db)
-            insertIfNew = RawStatement(try db.makeStatement(sql: "INSERT INTO \(table) \(values) ON CONFLICT DO NOTHING"), db: db)
-            select = RawStatement(try db.makeStatement(sql: "SELECT \(SQLText.list(layout.rowColumns)) FROM \(table) WHERE \(layout.keyCondition)"), db: db)
-            let updated = layout.maskColumns + ["_fields"] + layout.dataColumns
-            update = RawStatement(try db.makeStatement(sql: "UPDATE \(table) SET \(updated.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition)"), db: db)
+            insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values)"), db: db)
+            insertIfNew = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values) ON CONFLICT DO NOTHING"), db: db)
+            let side = ["_row"] + layout.sideColumns
+            insertSide = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.sideTable) (\(SQLText.list(side))) VALUES (\(SQLText.placeholders(side.count)))"), db: db)
+            let selected = layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" } + ["t.\"rowid\""]
+            select = RawStatement(try db.makeStatement(sql: "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined) WHERE \(layout.keyCondition("t"))"), db: db)
+            update = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(layout.dataColumns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \"rowid\" = ?"), db: db)
+            let sideUpdated = layout.maskColumns + ["_fields"]
+            updateSide = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.sideTable) SET \(sideUpdated.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \"_row\" = ?"), db: db)
             setForeignKey = try layout.foreignKeyColumns.map { columns in
                 guard !columns.isEmpty else { return nil }
-                return RawStatement(try db.makeStatement(sql: "UPDATE \(table) SET \(columns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition)"), db: db)
+                return RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(columns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition())"), db: db)
             }
         }
     }
 
-    /// The encoder of this store's staging rows, for the reading thread and for merged rows.
+    /// The encoder of this store's rows, for the reading thread and for merged rows.
     let encoder: RowEncoder
 
     // MARK: Adding records
 
     /// Adds one batch from the mapper: a record and the records embedded in it (pre-order), with
-    /// their staging rows as `RowEncoder` made them (on the reading thread).
+    /// their rows as `RowEncoder` made them (on the reading thread).
     func add(_ batch: [Record], encoded: [RowEncoder.Encoded], diagnostics: DiagnosticSink) throws {
         let parents = embeddingParents(in: batch)
         var keys: [[SQLValue]] = []
@@ -192,7 +204,7 @@ final class RowStore {
         if let (ownerKey, parent) = parent {
             // What `ReferenceResolver.applyInverse` would do for the link, done now.
             let inverse = mapping.entities[batch[parent.owner].entity].relationships[parent.relationship].inverse!
-            let (column, bit) = StagingLayout.maskIndex(layout.slot(relationship: inverse))
+            let (column, bit) = RowLayout.maskIndex(layout.slot(relationship: inverse))
             encoded.masks[column] |= bit
             encoded.data.replaceSubrange(layout.foreignKeyDataOffsets[inverse]..<(layout.foreignKeyDataOffsets[inverse] + ownerKey.count), with: ownerKey)
             if let column = layout.positionIndex(owner: batch[parent.owner].entity, relationship: parent.relationship) {
@@ -200,26 +212,37 @@ final class RowStore {
             }
         }
         func bindRow(_ binder: inout RawStatement.Binder) {
-            for mask in encoded.masks { binder.bind(mask) }
-            binder.bind(blob: encoded.fields)
-            binder.bind(Int64(encoded.file))
-            binder.bind(Int64(record.origin.offset))
-            binder.bind(encoded.pointer)
             for value in encoded.data { binder.bind(value) }
             for column in layout.positionColumns.indices {
                 if let position, position.column == column { binder.bind(Int64(position.value)) } else { binder.bind(SQLValue.null) }
             }
         }
+        let statements = statements[record.entity]
+        func insertSide() throws {
+            let row = db.lastInsertedRowID
+            try statements.insertSide.execute { binder in
+                binder.bind(row)
+                for mask in encoded.masks { binder.bind(mask) }
+                binder.bind(blob: encoded.fields)
+                binder.bind(Int64(encoded.file))
+                binder.bind(Int64(record.origin.offset))
+                binder.bind(encoded.pointer)
+            }
+        }
         guard let identity = record.identity else {
-            try statements[record.entity].insert.execute(bindRow)
+            try statements.insert.execute(bindRow)
+            try insertSide()
             return [.integer(db.lastInsertedRowID)]
         }
         let key = identity.values
-        if try statements[record.entity].insertIfNew.execute(bindRow) == 1 { return key }
+        if try statements.insertIfNew.execute(bindRow) == 1 {
+            try insertSide()
+            return key
+        }
 
         // Seen before: merge into the row, by MAPPING.md's rules.
         counts[record.entity].occurrencesMerged += 1
-        guard var row = try stagedRecord(layout, key: key, identity: identity) else { return key }
+        guard case (var row, let rowid)? = try storedRecord(layout, key: key, identity: identity) else { return key }
         var incoming = record.namingEmbeddedTargets(in: batch)
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isToMany {
             incoming.links[index] = .absent
@@ -232,32 +255,32 @@ final class RowStore {
                 diagnostics.report(mergers[record.entity].diagnostic(for: conflict, identity: identity))
             }
         }
-        try update(row, layout: layout, identity: identity, batch: batch)
+        try update(row, rowid: rowid, batch: batch)
         return key
     }
 
-    /// The staged row of an identity, as a record the merger can take.
-    func stagedRecord(_ layout: StagingLayout, key: [SQLValue], identity: IdentityKey?) throws -> Record? {
-        var record: Record?
+    /// The row of an identity and its rowid, as a record the merger can take.
+    func storedRecord(_ layout: RowLayout, key: [SQLValue], identity: IdentityKey?) throws -> (Record, Int64)? {
+        var found: (Record, Int64)?
         try statements[layout.entityIndex].select.forEachRow({ binder in
             for value in key { binder.bind(value) }
         }, { row in
-            record = decode(row, layout: layout, identity: identity)
+            found = (decode(row, layout: layout, identity: identity), row.int64(layout.sideColumns.count + layout.dataColumns.count))
         })
-        return record
+        return found
     }
 
-    /// Decodes a staging row selected as `masks, _fields, _file, _offset, _pointer, data...`.
-    private func decode(_ row: RawStatement.RawRow, layout: StagingLayout, identity: IdentityKey?) -> Record {
+    /// Decodes a row selected as `masks, _fields, _file, _offset, _pointer, data...`.
+    private func decode(_ row: RawStatement.RawRow, layout: RowLayout, identity: IdentityKey?) -> Record {
         let maskCount = layout.maskColumns.count
         let masks: [Int64] = (0..<maskCount).map { row.int64($0) }
         let rowFile = Int(row.int64(maskCount + 1))
         let rowOffset = Int(row.int64(maskCount + 2))
         let file = files[rowFile]
         let origin = Record.Origin(file: file, offset: rowOffset, pointer: JSONPointer([]))
-        let origins = StagingLayout.origins(in: row.bytes(maskCount), rowFile: rowFile, rowOffset: rowOffset)
+        let origins = RowLayout.origins(in: row.bytes(maskCount), rowFile: rowFile, rowOffset: rowOffset)
         func slot(_ slot: Int) -> (present: Bool, file: Int, offset: Int) {
-            let (column, bit) = StagingLayout.maskIndex(slot)
+            let (column, bit) = RowLayout.maskIndex(slot)
             let (fileIndex, offset) = slot < origins.count ? origins[slot] : (rowFile, rowOffset)
             return (masks[column] & bit != 0, fileIndex, offset)
         }
@@ -289,13 +312,17 @@ final class RowStore {
         return record
     }
 
-    private func update(_ record: Record, layout: StagingLayout, identity: IdentityKey, batch: [Record]) throws {
+    private func update(_ record: Record, rowid: Int64, batch: [Record]) throws {
         let encoded = encoder.encode(record, file: nil, batch: batch)
-        try statements[layout.entityIndex].update.execute { binder in
+        let statements = statements[record.entity]
+        try statements.update.execute { binder in
+            for value in encoded.data { binder.bind(value) }
+            binder.bind(rowid)
+        }
+        try statements.updateSide.execute { binder in
             for mask in encoded.masks { binder.bind(mask) }
             binder.bind(blob: encoded.fields)
-            for value in encoded.data { binder.bind(value) }
-            for value in identity.values { binder.bind(value) }
+            binder.bind(rowid)
         }
     }
 }

@@ -1,48 +1,55 @@
 import Foundation
 import SeederCore
 
-/// Where an entity's occurrences wait in the working database while they merge: the staging
-/// table's columns, by attribute and to-one relationship, plus the hidden bookkeeping.
+/// Where an entity's rows live while a build runs: their values in the entity's table of the
+/// seed itself, from the first occurrence on (SEED.md's columns, merged in place), and the
+/// bookkeeping in a side table of the working database, keyed by the seed row's rowid: presence
+/// masks that keep absent apart from null, each value's file and offset for messages, and the
+/// record's JSON Pointer. Rows are never copied from a staging table: the seed file is written
+/// once (issue 5).
 ///
-/// Staging columns have positional names (`a0`, `r1_0`), so no mapping name can collide with
-/// the bookkeeping columns (`_seq`, `_present0`, `_fields`, `_file`, `_offset`, `_pointer`).
 /// A class, not a struct: the encoder reads one per record, and copying a struct of arrays
 /// retains and releases each of them.
-final class StagingLayout: Sendable {
+final class RowLayout: Sendable {
     /// Bits per presence column (an INTEGER holds 62 safely as a positive number).
     static let bitsPerMask = 62
 
     let entityIndex: Int
     let entity: Entity
+    /// The seed table, qualified: `"main"."task"`.
     let table: String
-    /// Per attribute: its staging column.
+    /// The side table in the working database, qualified: `"work"."s2"`.
+    let sideTable: String
+    /// Per attribute: its column.
     let attributeColumns: [String]
-    /// Per relationship: its foreign-key staging columns (empty unless a to-one).
+    /// Per relationship: its foreign-key columns (empty unless a to-one).
     let foreignKeyColumns: [[String]]
     /// Per relationship: the index in `dataColumns` of its first foreign-key column.
     let foreignKeyDataOffsets: [Int]
-    /// The columns that identify a row: the identity's, or `_seq` for `identity: none`.
+    /// The primary key: the identity's columns, or `_pk` for `identity: none`.
     let keyColumns: [String]
     /// Position columns that ordered one-to-many relationships of other entities put on this
-    /// entity's rows: (owner entity, relationship, staging column).
+    /// entity's rows: (owner entity, relationship, column).
     let positionColumns: [(owner: Int, relationship: Int, column: String)]
     /// Presence slots: attributes first, then relationships (only to-ones use theirs).
     let slotCount: Int
+    /// The side table's presence columns.
     let maskColumns: [String]
 
-    /// The staging layout of every entity, in mapping order.
-    static func all(for mapping: Mapping) -> [StagingLayout] {
-        mapping.entities.indices.map { StagingLayout(entityIndex: $0, mapping: mapping) }
+    /// The layout of every entity, in mapping order.
+    static func all(for mapping: Mapping) -> [RowLayout] {
+        mapping.entities.indices.map { RowLayout(entityIndex: $0, mapping: mapping) }
     }
 
     init(entityIndex: Int, mapping: Mapping) {
         self.entityIndex = entityIndex
         self.entity = mapping.entities[entityIndex]
-        self.table = "s\(entityIndex)"
-        attributeColumns = entity.attributes.indices.map { "a\($0)" }
-        foreignKeyColumns = entity.relationships.enumerated().map { index, relationship in
+        self.table = "\"main\"." + SQLText.quote(entity.table)
+        self.sideTable = "\"work\".\"s\(entityIndex)\""
+        attributeColumns = entity.attributes.map(\.column)
+        foreignKeyColumns = entity.relationships.map { relationship in
             guard case let .foreignKey(columns) = relationship.storage else { return [] }
-            return columns.indices.map { "r\(index)_\($0)" }
+            return columns
         }
         var offset = attributeColumns.count
         foreignKeyDataOffsets = foreignKeyColumns.map { columns in
@@ -52,11 +59,11 @@ final class StagingLayout: Sendable {
         dataColumns = attributeColumns + foreignKeyColumns.flatMap { $0 }
         slotCount = entity.attributes.count + entity.relationships.count
         maskColumns = (0..<max(1, (slotCount + Self.bitsPerMask - 1) / Self.bitsPerMask)).map { "_present\($0)" }
-        keyColumns = entity.identity == .none ? ["_seq"] : entity.identityAttributes.map { "a\($0)" }
+        keyColumns = entity.primaryKeyColumns
         var positions: [(Int, Int, String)] = []
         for (owner, ownerEntity) in mapping.entities.enumerated() {
             for (index, relationship) in ownerEntity.relationships.enumerated() where relationship.target == entityIndex {
-                if case .inverse(positionColumn: _?) = relationship.storage { positions.append((owner, index, "p\(owner)_\(index)")) }
+                if case let .inverse(positionColumn: column?) = relationship.storage { positions.append((owner, index, column)) }
             }
         }
         positionColumns = positions
@@ -70,7 +77,7 @@ final class StagingLayout: Sendable {
     /// of the zigzagged distance from the row's `_offset`, shifted left one bit, the bit set when
     /// a file index different from the row's `_file` follows as a varint. A field usually stands
     /// a few bytes after its record, in its record's file, so a slot takes one or two bytes
-    /// rather than twelve, and the staging rows a third less (issue 5).
+    /// rather than twelve (issue 5).
     static func appendOrigin(file: Int, offset: Int, rowFile: Int, rowOffset: Int, to fields: inout [UInt8]) {
         let distance = Int64(offset - rowOffset)
         let zigzag = UInt64(bitPattern: (distance << 1) ^ (distance >> 63))
@@ -132,10 +139,11 @@ final class StagingLayout: Sendable {
         (slot / bitsPerMask, Int64(1) << Int64(slot % bitsPerMask))
     }
 
-    /// Every data column in order: attributes, then foreign keys.
+    /// Every data column of the seed row in order: attributes, then foreign keys.
     let dataColumns: [String]
-    /// The columns a staging row is written and read back with: masks, bookkeeping, data.
-    var rowColumns: [String] { maskColumns + ["_fields", "_file", "_offset", "_pointer"] + dataColumns }
+    /// The side table's columns after `_row`, as a row is written and read back: masks, then
+    /// the bookkeeping.
+    var sideColumns: [String] { maskColumns + ["_fields", "_file", "_offset", "_pointer"] }
 
     /// The index in `positionColumns` of the position that `owner`'s ordered one-to-many
     /// `relationship` puts on these rows.
@@ -143,18 +151,21 @@ final class StagingLayout: Sendable {
         positionColumns.firstIndex { $0.owner == owner && $0.relationship == relationship }
     }
 
-    /// `"a0" = ? AND "a1" = ?` over the key columns.
-    var keyCondition: String { keyColumns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: " AND ") }
+    /// `"id" = ? AND "kind" = ?` over the key columns, qualified by `alias` when given.
+    func keyCondition(_ alias: String? = nil) -> String {
+        keyColumns.map { (alias.map { $0 + "." } ?? "") + "\(SQLText.quote($0)) = ?" }.joined(separator: " AND ")
+    }
+
+    /// `FROM` the seed table `t` joined with its side table `s`.
+    var joined: String { "\(table) AS t JOIN \(sideTable) AS s ON s.\"_row\" = t.\"rowid\"" }
+
+    /// `first-seen order`: the order rows were inserted in, which messages follow.
+    static let firstSeen = "s.\"_file\", s.\"_offset\", s.\"_row\""
 
     var createStatements: [String] {
-        var columns = ["\"_seq\" INTEGER PRIMARY KEY"] + maskColumns.map { "\(SQLText.quote($0)) INTEGER NOT NULL" }
-        columns += ["\"_fields\" BLOB NOT NULL", "\"_file\" INTEGER NOT NULL", "\"_offset\" INTEGER NOT NULL", "\"_pointer\" TEXT NOT NULL"]
-        columns += (dataColumns + positionColumns.map(\.column)).map(SQLText.quote)
-        var statements = ["CREATE TABLE \(SQLText.quote(table)) (\(columns.joined(separator: ", ")))"]
-        if entity.identity != .none {
-            statements.append("CREATE UNIQUE INDEX \(SQLText.quote(table + "_identity")) ON \(SQLText.quote(table))(\(SQLText.list(keyColumns)))")
-        }
-        return statements
+        let columns = ["\"_row\" INTEGER PRIMARY KEY"] + maskColumns.map { "\(SQLText.quote($0)) INTEGER NOT NULL" }
+            + ["\"_fields\" BLOB NOT NULL", "\"_file\" INTEGER NOT NULL", "\"_offset\" INTEGER NOT NULL", "\"_pointer\" TEXT NOT NULL"]
+        return ["CREATE TABLE \(sideTable) (\(columns.joined(separator: ", ")))"]
     }
 }
 
@@ -165,6 +176,7 @@ struct LinkLayout: Sendable {
     let entityIndex: Int
     let relationshipIndex: Int
     let relationship: Relationship
+    /// The link table in the working database, qualified: `"work"."l1_1"`.
     let table: String
     let ownerColumns: [String]
     let targetColumns: [String]
@@ -183,7 +195,7 @@ struct LinkLayout: Sendable {
         self.entityIndex = entityIndex
         self.relationshipIndex = relationshipIndex
         relationship = mapping.entities[entityIndex].relationships[relationshipIndex]
-        table = "l\(entityIndex)_\(relationshipIndex)"
+        table = "\"work\".\"l\(entityIndex)_\(relationshipIndex)\""
         let ownerCount = max(1, mapping.entities[entityIndex].identityAttributes.count)
         let targetCount = max(1, mapping.entities[relationship.target].identityAttributes.count)
         ownerColumns = (0..<ownerCount).map { "o\($0)" }
@@ -194,8 +206,8 @@ struct LinkLayout: Sendable {
         let columns = ["\"_seq\" INTEGER PRIMARY KEY"] + (ownerColumns + targetColumns).map(SQLText.quote)
             + ["\"_position\" INTEGER NOT NULL", "\"_file\" INTEGER NOT NULL", "\"_offset\" INTEGER NOT NULL"]
         return [
-            "CREATE TABLE \(SQLText.quote(table)) (\(columns.joined(separator: ", ")))",
-            "CREATE UNIQUE INDEX \(SQLText.quote(table + "_pair")) ON \(SQLText.quote(table))(\(SQLText.list(targetColumns + ownerColumns)))",
+            "CREATE TABLE \(table) (\(columns.joined(separator: ", ")))",
+            "CREATE UNIQUE INDEX \"work\".\"l\(entityIndex)_\(relationshipIndex)_pair\" ON \"l\(entityIndex)_\(relationshipIndex)\"(\(SQLText.list(targetColumns + ownerColumns)))",
         ]
     }
 }
