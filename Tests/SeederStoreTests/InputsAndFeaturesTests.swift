@@ -284,4 +284,26 @@ struct InputsAndFeaturesTests {
         ])
         #expect(try workspace.rows("PRAGMA quick_check") == [#"[quick_check:"ok"]"#])
     }
+
+    /// Children that an inverse link will claim are inserted with their parent's key and
+    /// position already in place, so settling the links grows no row: the seed is as compact as
+    /// a vacuumed copy of it.
+    @Test func settlingInverseLinksLeavesTheSeedCompact() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "error"))
+        let projects = (1...300).map { project in
+            let tasks = (1...10).map { #"{"id": \#(project * 100 + $0), "name": "task \#($0) of project \#(project)"}"# }
+            return #"{"id": \#(project), "tasks": [\#(tasks.joined(separator: ", "))]}"#
+        }
+        try workspace.write("dumps/projects.json", "[" + projects.joined(separator: ",\n") + "]")
+        #expect(workspace.build().messages(workspace) == [])
+        #expect(try workspace.rows("SELECT COUNT(*), MIN(project_position), MAX(project_position) FROM task WHERE project_id = id / 100")
+            == ["[COUNT(*):3000 MIN(project_position):0 MAX(project_position):9]"])
+        let queue = try DatabaseQueue(path: workspace.root + "/seed.sqlite")
+        let pages = try queue.inDatabase { db in
+            try db.execute(sql: "VACUUM INTO ?", arguments: [workspace.root + "/vacuumed.sqlite"])
+            return try Int.fetchOne(db, sql: "PRAGMA page_count")
+        }
+        #expect(try workspace.rows("PRAGMA page_count", in: "vacuumed.sqlite") == ["[page_count:\(pages ?? 0)]"])
+    }
 }

@@ -37,9 +37,9 @@ final class RowStore {
     /// Per entity, per relationship: the link table of a to-many.
     let links: [[LinkLayout?]]
     private let mergers: [RecordMerger]
-    /// Per entity: its one-to-many relationships with `inverse` to an entity with `identity:
-    /// none`, whose links are set as the children are inserted (`embeddingParents(in:)`).
-    private let directInverses: [[Int]]
+    /// Per entity: its one-to-many relationships with `inverse`, whose embedded children are
+    /// inserted with their parent's key (`embeddingParents(in:)`).
+    private let inverses: [[Int]]
     /// Per entity: the statements every occurrence uses, prepared once.
     private var statements: [EntityStatements] = []
     /// Per entity, per relationship: the link table's insert.
@@ -60,11 +60,8 @@ final class RowStore {
         encoder = RowEncoder(layouts: layouts, fileIndexes: fileIndexes)
         links = LinkLayout.all(for: mapping)
         mergers = mapping.entities.map(RecordMerger.init)
-        directInverses = mapping.entities.map { entity in
-            entity.relationships.indices.filter { index in
-                let relationship = entity.relationships[index]
-                return relationship.isToMany && relationship.inverse != nil && mapping.entities[relationship.target].identity == .none
-            }
+        inverses = mapping.entities.map { entity in
+            entity.relationships.indices.filter { entity.relationships[$0].isToMany && entity.relationships[$0].inverse != nil }
         }
         counts = mapping.entities.map { _ in EntityCounts() }
         for layout in layouts {
@@ -139,7 +136,8 @@ final class RowStore {
                 if relationship.isToMany, case let .many(targets) = link, let insert = linkInserts[record.entity][relationshipIndex] {
                     let file = Int64(encoded[index].file)
                     for (position, target) in targets.enumerated() {
-                        if case let .embedded(child) = target, let parent = parents?[child], parent.owner == index, parent.relationship == relationshipIndex {
+                        if case let .embedded(child) = target, let parent = parents?[child], parent.isFinal,
+                           parent.owner == index, parent.relationship == relationshipIndex {
                             continue
                         }
                         let (targetKey, offset) = key(of: target, keys: keys, batch: batch)
@@ -166,21 +164,27 @@ final class RowStore {
         var owner: Int
         var relationship: Int
         var position: Int
+        /// The link is final as the child is inserted, with no link row: a child with `identity:
+        /// none` is a new row that no other parent can name. A child with an identity is
+        /// inserted with its parent's key and position as they will most likely be, but absent
+        /// until `ReferenceResolver.applyInverse` settles its link row with any other claims:
+        /// then that update changes no row's size, and the seed's pages stay full.
+        var isFinal: Bool
     }
 
-    /// The embedded children of `batch` whose inverse foreign key and position are set as they
-    /// are inserted, with no link row: children with `identity: none`, which are new rows that
-    /// no other parent can name, and which do not name a parent themselves. `nil` when none.
+    /// The embedded children of `batch` that are inserted with their inverse foreign key and
+    /// position: those that do not name a parent themselves. `nil` when none.
     private func embeddingParents(in batch: [Record]) -> [Parent?]? {
         var parents: [Parent?]?
         for (index, record) in batch.enumerated() {
-            for relationshipIndex in directInverses[record.entity] {
+            for relationshipIndex in inverses[record.entity] {
                 guard case let .many(targets) = record.links[relationshipIndex] else { continue }
                 let inverse = mapping.entities[record.entity].relationships[relationshipIndex].inverse!
                 for (position, target) in targets.enumerated() {
                     guard case let .embedded(child) = target, case .absent = batch[child].links[inverse] else { continue }
                     if parents == nil { parents = Array(repeating: nil, count: batch.count) }
-                    parents?[child] = Parent(owner: index, relationship: relationshipIndex, position: position)
+                    parents?[child] = Parent(owner: index, relationship: relationshipIndex, position: position,
+                                             isFinal: batch[child].identity == nil)
                 }
             }
         }
@@ -204,8 +208,10 @@ final class RowStore {
         if let (ownerKey, parent) = parent {
             // What `ReferenceResolver.applyInverse` would do for the link, done now.
             let inverse = mapping.entities[batch[parent.owner].entity].relationships[parent.relationship].inverse!
-            let (column, bit) = RowLayout.maskIndex(layout.slot(relationship: inverse))
-            encoded.masks[column] |= bit
+            if parent.isFinal {
+                let (column, bit) = RowLayout.maskIndex(layout.slot(relationship: inverse))
+                encoded.masks[column] |= bit
+            }
             encoded.data.replaceSubrange(layout.foreignKeyDataOffsets[inverse]..<(layout.foreignKeyDataOffsets[inverse] + ownerKey.count), with: ownerKey)
             if let column = layout.positionIndex(owner: batch[parent.owner].entity, relationship: parent.relationship) {
                 position = (column, parent.position)
