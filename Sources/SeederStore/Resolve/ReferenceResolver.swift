@@ -87,7 +87,13 @@ struct ReferenceResolver {
         guard !conflicting else { return try applyInverseInOrder(link) }
         var assignments = zip(foreignKey, link.ownerColumns).map { "\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
         if let position { assignments.append("\(SQLText.quote(position)) = l.\"_position\"") }
-        try db.execute(sql: "UPDATE \(child.table) AS c SET \(assignments.joined(separator: ", ")) FROM \(link.table) AS l WHERE \(joined)")
+        // Children inserted inside their parent already hold its key and position
+        // (`RowStore.embeddingParents`): only the others are written.
+        let unchanged = [claimed] + (position.map { ["c.\(SQLText.quote($0)) IS l.\"_position\""] } ?? [])
+        try db.execute(sql: """
+            UPDATE \(child.table) AS c SET \(assignments.joined(separator: ", ")) FROM \(link.table) AS l
+            WHERE \(joined) AND NOT (\(unchanged.joined(separator: " AND ")))
+            """)
         try db.execute(sql: """
             UPDATE \(child.sideTable) SET \(mask) = \(mask) | \(bit)
             WHERE "_row" IN (SELECT c."rowid" FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined))
