@@ -171,7 +171,8 @@ private enum ReferenceKey: Hashable {
 extension Record {
     /// The record with links to embedded records of `batch` that have an identity named by that
     /// identity, so that they merge with references to the same record from anywhere.
-    public func namingEmbeddedTargets(in batch: [Record]) -> Record {
+    @inlinable
+    public func namingEmbeddedTargets<Batch: RandomAccessCollection<Record>>(in batch: Batch) -> Record where Batch.Index == Int {
         var copy = self
         func name(_ reference: RecordReference) -> RecordReference { reference.naming(in: batch) }
         copy.links = links.map { link in
@@ -200,7 +201,8 @@ extension Record {
 extension RecordReference {
     /// The reference with an embedded record of `batch` that has an identity named by that
     /// identity (at the record's offset); any other reference as it is.
-    public func naming(in batch: [Record]) -> RecordReference {
+    @inlinable
+    public func naming<Batch: RandomAccessCollection<Record>>(in batch: Batch) -> RecordReference where Batch.Index == Int {
         if case let .embedded(index) = self, batch.indices.contains(index), let identity = batch[index].identity {
             return .identity(identity, offset: batch[index].origin.offset)
         }

@@ -30,13 +30,14 @@ struct RowEncoder: Sendable {
     func encode(batch: [Record]) -> [Encoded] {
         // One file per batch: the mapper makes a batch from one record of one file.
         let file = batch.first.map { fileIndexes[$0.origin.file] ?? 0 } ?? 0
-        return batch.map { encode($0, file: file, batch: batch) }
+        // Through the buffer: binding a record from the array would copy it.
+        return batch.withUnsafeBufferPointer { records in records.indices.map { encode(records[$0], file: file, batch: records) } }
     }
 
     /// A record as columns. Links to records of `batch` name them by their identity
     /// (`RecordReference.naming(in:)`, without copying the record); `file` is the index of
     /// `record.origin.file`, looked up when `nil`.
-    func encode(_ record: Record, file recordFile: Int?, batch: [Record]) -> Encoded {
+    func encode(_ record: Record, file recordFile: Int?, batch: UnsafeBufferPointer<Record>) -> Encoded {
         let layout = layouts[record.entity]
         var masks = [Int64](repeating: 0, count: layout.maskColumns.count)
         let recordFile = recordFile ?? fileIndexes[record.origin.file] ?? 0

@@ -80,8 +80,9 @@ final class RowStore {
         }
     }
 
-    /// The statements of one entity's rows.
-    private struct EntityStatements {
+    /// The statements of one entity's rows (a class: the store reads them per record, and a
+    /// struct of statements would retain and release each one).
+    private final class EntityStatements {
         /// A new row (`identity: none`).
         let insert: RawStatement
         /// A row unless its identity has one.
@@ -121,19 +122,26 @@ final class RowStore {
     /// Adds one batch from the mapper: a record and the records embedded in it (pre-order), with
     /// their rows as `RowEncoder` made them (on the reading thread).
     func add(_ batch: [Record], encoded: [RowEncoder.Encoded], diagnostics: DiagnosticSink) throws {
+        // Records are read through the buffer: binding one from the array would copy it,
+        // retaining and releasing each of its arrays.
+        try batch.withUnsafeBufferPointer { records in try add(records, encoded: encoded, diagnostics: diagnostics) }
+    }
+
+    private func add(_ batch: UnsafeBufferPointer<Record>, encoded: [RowEncoder.Encoded], diagnostics: DiagnosticSink) throws {
         let parents = embeddingParents(in: batch)
         var keys: [[SQLValue]] = []
         keys.reserveCapacity(batch.count)
-        for (index, record) in batch.enumerated() {
-            counts[record.entity].recordsRead += 1
+        for index in batch.indices {
+            counts[batch[index].entity].recordsRead += 1
             var parent: (key: [SQLValue], parent: Parent)?
             if let found = parents?[index] { parent = (keys[found.owner], found) }
-            keys.append(try upsert(record, encoded: encoded[index], parent: parent, batch: batch, diagnostics: diagnostics))
+            keys.append(try upsert(batch[index], encoded: encoded[index], parent: parent, batch: batch, diagnostics: diagnostics))
         }
-        for (index, record) in batch.enumerated() {
-            for (relationshipIndex, link) in record.links.enumerated() {
-                let relationship = mapping.entities[record.entity].relationships[relationshipIndex]
-                if relationship.isToMany, case let .many(targets) = link, let insert = linkInserts[record.entity][relationshipIndex] {
+        for index in batch.indices {
+            let entity = batch[index].entity
+            for (relationshipIndex, link) in batch[index].links.enumerated() {
+                let relationship = mapping.entities[entity].relationships[relationshipIndex]
+                if relationship.isToMany, case let .many(targets) = link, let insert = linkInserts[entity][relationshipIndex] {
                     let file = Int64(encoded[index].file)
                     for (position, target) in targets.enumerated() {
                         if case let .embedded(child) = target, let parent = parents?[child], parent.isFinal,
@@ -151,7 +159,7 @@ final class RowStore {
                     }
                 } else if !relationship.isToMany, case let .one(.embedded(child)) = link {
                     // An embedded target with no identity: its key is the `_seq` just given to it.
-                    try statements[record.entity].setForeignKey[relationshipIndex]?.execute { binder in
+                    try statements[entity].setForeignKey[relationshipIndex]?.execute { binder in
                         for value in keys[child] + keys[index] { binder.bind(value) }
                     }
                 }
@@ -174,12 +182,13 @@ final class RowStore {
 
     /// The embedded children of `batch` that are inserted with their inverse foreign key and
     /// position: those that do not name a parent themselves. `nil` when none.
-    private func embeddingParents(in batch: [Record]) -> [Parent?]? {
+    private func embeddingParents(in batch: UnsafeBufferPointer<Record>) -> [Parent?]? {
         var parents: [Parent?]?
-        for (index, record) in batch.enumerated() {
-            for relationshipIndex in inverses[record.entity] {
-                guard case let .many(targets) = record.links[relationshipIndex] else { continue }
-                let inverse = mapping.entities[record.entity].relationships[relationshipIndex].inverse!
+        for index in batch.indices {
+            let entity = batch[index].entity
+            for relationshipIndex in inverses[entity] {
+                guard case let .many(targets) = batch[index].links[relationshipIndex] else { continue }
+                let inverse = mapping.entities[entity].relationships[relationshipIndex].inverse!
                 for (position, target) in targets.enumerated() {
                     guard case let .embedded(child) = target, case .absent = batch[child].links[inverse] else { continue }
                     if parents == nil { parents = Array(repeating: nil, count: batch.count) }
@@ -191,7 +200,7 @@ final class RowStore {
         return parents
     }
 
-    private func key(of target: RecordReference, keys: [[SQLValue]], batch: [Record]) -> ([SQLValue], Int) {
+    private func key(of target: RecordReference, keys: [[SQLValue]], batch: UnsafeBufferPointer<Record>) -> ([SQLValue], Int) {
         switch target {
         case let .identity(identity, offset): return (identity.values, offset)
         case let .embedded(index): return (keys[index], batch[index].origin.offset)
@@ -200,7 +209,8 @@ final class RowStore {
 
     /// Inserts a record, or merges it into the row of its identity; returns the row's key.
     private func upsert(
-        _ record: Record, encoded: RowEncoder.Encoded, parent: (key: [SQLValue], parent: Parent)?, batch: [Record], diagnostics: DiagnosticSink
+        _ record: Record, encoded: RowEncoder.Encoded, parent: (key: [SQLValue], parent: Parent)?, batch: UnsafeBufferPointer<Record>,
+        diagnostics: DiagnosticSink
     ) throws -> [SQLValue] {
         let layout = layouts[record.entity]
         var encoded = encoded
@@ -318,7 +328,7 @@ final class RowStore {
         return record
     }
 
-    private func update(_ record: Record, rowid: Int64, batch: [Record]) throws {
+    private func update(_ record: Record, rowid: Int64, batch: UnsafeBufferPointer<Record>) throws {
         let encoded = encoder.encode(record, file: nil, batch: batch)
         let statements = statements[record.entity]
         try statements.update.execute { binder in
