@@ -1,5 +1,6 @@
-/// What a key path reaches in a record.
-indirect enum MappedValue {
+/// What a key path reaches in a record. Not `indirect`: a list holds its items in an array
+/// already, and an indirect case would box every reached value (one allocation per field).
+enum MappedValue {
     /// The key is missing.
     case absent
     /// A JSON value of the record (`null` included).
