@@ -158,7 +158,7 @@ final class RowStore {
                         }
                     }
                 } else if !relationship.isToMany, case let .one(.embedded(child)) = link {
-                    // An embedded target with no identity: its key is the `_seq` just given to it.
+                    // An embedded target with no identity: its key is the `_pk` just given to it.
                     try statements[entity].setForeignKey[relationshipIndex]?.execute { binder in
                         for value in keys[child] + keys[index] { binder.bind(value) }
                     }
