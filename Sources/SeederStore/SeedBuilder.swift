@@ -238,8 +238,9 @@ public enum SeedBuilder {
     }
 
     /// The working files of a build of `output`: the seed being built, the working database,
-    /// and the vacuumed copy renamed over the output when the seed needs one. Beside the output for `build` (same file system,
-    /// so the rename is atomic); in the temporary directory, unique to the process, for `validate`.
+    /// and the vacuumed copy renamed over the output when the seed needs one. Beside the output
+    /// for `build` (same file system, so the rename is atomic); in the temporary directory,
+    /// unique to the process, for `validate`.
     static func temporaryPaths(output: String, writesOutput: Bool) -> [String] {
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
         let directory = writesOutput ? outputURL.deletingLastPathComponent().path : NSTemporaryDirectory()

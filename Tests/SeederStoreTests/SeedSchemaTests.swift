@@ -134,7 +134,7 @@ struct SeedSchemaTests {
 
     /// `_fields` keeps each slot's file and offset as a varint distance from the row's own,
     /// with the file only when it differs: before the row, far after it, in another file.
-    @Test func stagingOriginsRoundTrip() {
+    @Test func rowOriginsRoundTrip() {
         let origins: [(file: Int, offset: Int)] = [(2, 1000), (2, 1003), (2, 40), (5, 7), (2, 5_000_000_000), (300, 1000), (2, 999)]
         var fields: [UInt8] = []
         for origin in origins {
