@@ -142,14 +142,15 @@ public enum SeedBuilder {
             let seed = try DatabaseQueue(path: seedPath, configuration: configuration)
             let mapper = Mapper(mapping: mapping)
             let schema = SeedSchema(mapping: mapping)
-            let assembler = SeedAssembler(mapping: mapping, schema: schema, layouts: RowLayout.all(for: mapping), links: LinkLayout.all(for: mapping))
+            let (layouts, links) = (RowLayout.all(for: mapping), LinkLayout.all(for: mapping))
+            let assembler = SeedAssembler(mapping: mapping, schema: schema, layouts: layouts, links: links)
             var sources: [(String, String, Int, Int)] = []
             var sqliteVersion = ""
             let counts: [EntityCounts] = try seed.inDatabase { db in
                 sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
                 try db.execute(sql: "BEGIN")
                 try assembler.createTables(db)
-                let store = try RowStore(db: db, mapping: mapping, files: inputFiles.map(\.path))
+                let store = try RowStore(db: db, mapping: mapping, layouts: layouts, links: links, files: inputFiles.map(\.path))
                 // 3-5. Every dump, record by record: read and mapped on a thread of its own,
                 // merged here.
                 let total = inputFiles.reduce(0) { $0 + $1.size }

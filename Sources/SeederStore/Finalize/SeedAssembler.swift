@@ -25,7 +25,8 @@ struct SeedAssembler {
     /// attached as `work`), in one transaction: join-table rows, `metadata` and `sources`
     /// (`seed_source`: path, sha256, bytes, records), the full schema, indexes; then commits,
     /// detaches `work`, checks the file and, if it holds a free page, vacuums it into
-    /// `vacuumPath`. Returns the rows of each entity and the path of the finished file.
+    /// `vacuumPath`. Returns the rows of each entity, and whether the finished file is the
+    /// vacuumed copy.
     func finish(_ db: Database, metadata: [(String, String)], sources: [(String, String, Int, Int)], vacuumPath: String) throws -> (rows: [Int], vacuumed: Bool) {
         try db.execute(sql: "BEGIN")
         for link in links.flatMap({ $0 }).compactMap({ $0 }) {

@@ -59,6 +59,7 @@ final class RowLayout: Sendable {
         dataColumns = attributeColumns + foreignKeyColumns.flatMap { $0 }
         slotCount = entity.attributes.count + entity.relationships.count
         maskColumns = (0..<max(1, (slotCount + Self.bitsPerMask - 1) / Self.bitsPerMask)).map { "_present\($0)" }
+        sideColumns = maskColumns + ["_fields", "_file", "_offset", "_pointer"]
         keyColumns = entity.primaryKeyColumns
         var positions: [(Int, Int, String)] = []
         for (owner, ownerEntity) in mapping.entities.enumerated() {
@@ -143,7 +144,7 @@ final class RowLayout: Sendable {
     let dataColumns: [String]
     /// The side table's columns after `_row`, as a row is written and read back: masks, then
     /// the bookkeeping.
-    var sideColumns: [String] { maskColumns + ["_fields", "_file", "_offset", "_pointer"] }
+    let sideColumns: [String]
 
     /// The index in `positionColumns` of the position that `owner`'s ordered one-to-many
     /// `relationship` puts on these rows.
@@ -176,7 +177,8 @@ struct LinkLayout: Sendable {
     let entityIndex: Int
     let relationshipIndex: Int
     let relationship: Relationship
-    /// The link table in the working database, qualified: `"work"."l1_1"`.
+    /// The link table's name (`l1_1`), and the table qualified: `"work"."l1_1"`.
+    let name: String
     let table: String
     let ownerColumns: [String]
     let targetColumns: [String]
@@ -195,7 +197,8 @@ struct LinkLayout: Sendable {
         self.entityIndex = entityIndex
         self.relationshipIndex = relationshipIndex
         relationship = mapping.entities[entityIndex].relationships[relationshipIndex]
-        table = "\"work\".\"l\(entityIndex)_\(relationshipIndex)\""
+        name = "l\(entityIndex)_\(relationshipIndex)"
+        table = "\"work\"." + SQLText.quote(name)
         let ownerCount = max(1, mapping.entities[entityIndex].identityAttributes.count)
         let targetCount = max(1, mapping.entities[relationship.target].identityAttributes.count)
         ownerColumns = (0..<ownerCount).map { "o\($0)" }
@@ -207,7 +210,7 @@ struct LinkLayout: Sendable {
             + ["\"_position\" INTEGER NOT NULL", "\"_file\" INTEGER NOT NULL", "\"_offset\" INTEGER NOT NULL"]
         return [
             "CREATE TABLE \(table) (\(columns.joined(separator: ", ")))",
-            "CREATE UNIQUE INDEX \"work\".\"l\(entityIndex)_\(relationshipIndex)_pair\" ON \"l\(entityIndex)_\(relationshipIndex)\"(\(SQLText.list(targetColumns + ownerColumns)))",
+            "CREATE UNIQUE INDEX \"work\".\(SQLText.quote(name + "_pair")) ON \(SQLText.quote(name))(\(SQLText.list(targetColumns + ownerColumns)))",
         ]
     }
 }

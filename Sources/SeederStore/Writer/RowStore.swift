@@ -49,16 +49,16 @@ final class RowStore {
     var counts: [EntityCounts]
 
     /// A store over `db`, whose main database holds the seed's tables and whose `work` database
-    /// takes the side and link tables; `files` are the dump files in plan order
-    /// (`RowEncoder.fileIndexes`).
-    init(db: Database, mapping: Mapping, files: [String]) throws {
+    /// takes the side and link tables of `layouts` and `links`; `files` are the dump files in
+    /// plan order (`RowEncoder.fileIndexes`).
+    init(db: Database, mapping: Mapping, layouts: [RowLayout], links: [[LinkLayout?]], files: [String]) throws {
         self.db = db
         self.mapping = mapping
-        layouts = RowLayout.all(for: mapping)
+        self.layouts = layouts
         let fileIndexes = RowEncoder.fileIndexes(files)
         self.files = fileIndexes.sorted { $0.value < $1.value }.map(\.key)
         encoder = RowEncoder(layouts: layouts, fileIndexes: fileIndexes)
-        links = LinkLayout.all(for: mapping)
+        self.links = links
         mergers = mapping.entities.map(RecordMerger.init)
         inverses = mapping.entities.map { entity in
             entity.relationships.indices.filter { entity.relationships[$0].isToMany && entity.relationships[$0].inverse != nil }
