@@ -28,6 +28,7 @@ struct JSONReaderTests {
         let pointer = JSONPointer([.key("data"), .key("a/b"), .key("m~n"), .key("~1"), .index(3), .key("é/~")])
         #expect(pointer.description == "/data/a~1b/m~0n/~01/3/é~1~0")
         #expect(JSONPointer().description == "")
+        #expect(JSONPointer([.index(0), .index(9), .index(10), .index(1234567), .key("")]).description == "/0/9/10/1234567/")
     }
 
     @Test func readsAnArrayOfRecords() throws {

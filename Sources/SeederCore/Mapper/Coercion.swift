@@ -221,12 +221,14 @@ struct Coercion {
     /// RFC 3986's absolute URI (`scheme:rest`), with IRI characters (non-ASCII) allowed;
     /// no spaces, no bare `%`.
     static func isAbsoluteURL(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
-        let isAlpha = { (byte: UInt8) in (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
-        let isDigit = { (byte: UInt8) in byte &- UInt8(ascii: "0") < 10 }
-        guard isAlpha(bytes[0]) else { return false }
-        for byte in bytes[1..<colon] where !(isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") ||
+        // Over the string's own bytes: a copy into an array was most of a URL's coercion.
+        var text = text
+        return text.withUTF8(isAbsoluteURL)
+    }
+
+    private static func isAbsoluteURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isAlpha(bytes[0]) else { return false }
+        for byte in bytes[1..<colon] where !(isAlpha(byte) || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "+") ||
                                              byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) {
             return false
         }
@@ -238,16 +240,29 @@ struct Coercion {
                 index += 3
                 continue
             }
-            guard byte >= 0x80 || urlCharacters[Int(byte)] else { return false }
+            guard isURLCharacter(byte) else { return false }
             index += 1
         }
         return true
     }
 
-    /// ASCII characters an absolute URL may hold as they are: RFC 3986's unreserved and reserved.
-    private static let urlCharacters: [Bool] = (0..<256).map { code in
-        let scalar = Unicode.Scalar(UInt8(code))
-        return code < 0x80 && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._~:/?#[]@!$&'()*+,;=".unicodeScalars.contains(scalar))
+    private static func isAlpha(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+
+    /// A byte an absolute URL may hold as it is: RFC 3986's unreserved and reserved ASCII
+    /// characters, and any byte of a non-ASCII character (IRI).
+    private static func isURLCharacter(_ byte: UInt8) -> Bool {
+        if byte >= 0x80 || isAlpha(byte) || byte &- UInt8(ascii: "0") < 10 { return true }
+        switch byte {
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: "/"),
+             UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"),
+             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+             UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            return true
+        default:
+            return false
+        }
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {

@@ -91,33 +91,141 @@ public enum Identity: Sendable, Hashable {
 }
 
 /// An attribute: one column.
+///
+/// A value type kept in one shared box, copied on write: the mapper hands an attribute to
+/// every field it maps, and copying thirteen members retained and released each of their
+/// strings and arrays (a tenth of mapping a flat record); a copy now retains one box.
 public struct Attribute: Sendable {
     /// The name as the app's model spells it (`bodyText`).
-    public var name: String
+    public var name: String {
+        get { storage.members.name }
+        set { unique().members.name = newValue }
+    }
+
     /// The column (`body_text`).
-    public var column: String
+    public var column: String {
+        get { storage.members.column }
+        set { unique().members.column = newValue }
+    }
+
     /// The type, which fixes storage and coercion.
-    public var type: AttributeType
+    public var type: AttributeType {
+        get { storage.members.type }
+        set { unique().members.type = newValue }
+    }
+
     /// Where the value is in the record; `nil` reads the key that matches the name.
-    public var keyPath: KeyPath?
+    public var keyPath: KeyPath? {
+        get { storage.members.keyPath }
+        set { unique().members.keyPath = newValue }
+    }
+
     /// Missing or null is an error; the column is `NOT NULL`. Always true for identity attributes.
-    public var isRequired: Bool
+    public var isRequired: Bool {
+        get { storage.members.isRequired }
+        set { unique().members.isRequired = newValue }
+    }
+
     /// The value used when the key is absent (not when it is null), already coerced.
-    public var defaultValue: SQLValue?
+    public var defaultValue: SQLValue? {
+        get { storage.members.defaultValue }
+        set { unique().members.defaultValue = newValue }
+    }
+
     /// The accepted values (an enum), already coerced; `nil` accepts any.
-    public var allowedValues: [SQLValue]?
+    public var allowedValues: [SQLValue]? {
+        get { storage.members.allowedValues }
+        set { unique().members.allowedValues = newValue }
+    }
+
     /// Values must be unique across the entity; a unique index.
-    public var isUnique: Bool
+    public var isUnique: Bool {
+        get { storage.members.isUnique }
+        set { unique().members.isUnique = newValue }
+    }
+
     /// An index on the column.
-    public var isIndexed: Bool
+    public var isIndexed: Bool {
+        get { storage.members.isIndexed }
+        set { unique().members.isIndexed = newValue }
+    }
+
     /// Input format of a `date`.
-    public var dateFormat: DateFormat
+    public var dateFormat: DateFormat {
+        get { storage.members.dateFormat }
+        set { unique().members.dateFormat = newValue }
+    }
+
     /// Zone of a `date` written without an offset.
-    public var timeZone: TimeZone
+    public var timeZone: TimeZone {
+        get { storage.members.timeZone }
+        set { unique().members.timeZone = newValue }
+    }
+
     /// How a `date` is stored.
-    public var dateStorage: DateStorage
+    public var dateStorage: DateStorage {
+        get { storage.members.dateStorage }
+        set { unique().members.dateStorage = newValue }
+    }
+
     /// Where the attribute is declared.
-    public var location: SourceLocation
+    public var location: SourceLocation {
+        get { storage.members.location }
+        set { unique().members.location = newValue }
+    }
+
+    public init(
+        name: String,
+        column: String,
+        type: AttributeType,
+        keyPath: KeyPath?,
+        isRequired: Bool,
+        defaultValue: SQLValue?,
+        allowedValues: [SQLValue]?,
+        isUnique: Bool,
+        isIndexed: Bool,
+        dateFormat: DateFormat,
+        timeZone: TimeZone,
+        dateStorage: DateStorage,
+        location: SourceLocation
+    ) {
+        storage = Storage(Members(
+            name: name, column: column, type: type, keyPath: keyPath, isRequired: isRequired, defaultValue: defaultValue,
+            allowedValues: allowedValues, isUnique: isUnique, isIndexed: isIndexed, dateFormat: dateFormat, timeZone: timeZone,
+            dateStorage: dateStorage, location: location))
+    }
+
+    private var storage: Storage
+
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.members) }
+        return storage
+    }
+
+    private struct Members {
+        var name: String
+        var column: String
+        var type: AttributeType
+        var keyPath: KeyPath?
+        var isRequired: Bool
+        var defaultValue: SQLValue?
+        var allowedValues: [SQLValue]?
+        var isUnique: Bool
+        var isIndexed: Bool
+        var dateFormat: DateFormat
+        var timeZone: TimeZone
+        var dateStorage: DateStorage
+        var location: SourceLocation
+    }
+
+    /// The members' box; written only through `unique()`, so a shared box is never changed.
+    private final class Storage: @unchecked Sendable {
+        var members: Members
+
+        init(_ members: Members) {
+            self.members = members
+        }
+    }
 }
 
 /// The types of MAPPING.md's table, each with its storage and coercions.
