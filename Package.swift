@@ -56,7 +56,9 @@ let package = Package(
         // Runs the built `seeder` binary on the examples in mappings/ and seeds/.
         .testTarget(
             name: "SeederCLITests",
-            dependencies: ["seeder", "SeederStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["seeder", "SeederStore", .product(name: "GRDB", package: "GRDB.swift")],
+            // Read by path from the source tree, not bundled.
+            exclude: ["Fixtures", "Snapshots"]
         ),
     ]
 )
