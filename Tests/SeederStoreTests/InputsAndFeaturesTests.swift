@@ -206,7 +206,7 @@ struct InputsAndFeaturesTests {
             #"[id:10 name:"a" project_id:1 project_position:0]"#,
             #"[id:11 name:"b" project_id:2 project_position:1]"#,
             #"[id:12 name:"c" project_id:2 project_position:0]"#,
-            #"[id:13 name:"d" project_id:1 project_position:0]"#,
+            #"[id:13 name:"d" project_id:1 project_position:2]"#,
             #"[id:14 name:"loose" project_id:NULL project_position:NULL]"#,
         ])
         #expect(report.entities[1].counts.conflictsResolved == 1)
@@ -255,6 +255,54 @@ struct InputsAndFeaturesTests {
         #expect(try workspace.rows("SELECT * FROM note") == [
             #"[_pk:1 text:"a" review_id:1 review_position:0]"#, #"[_pk:2 text:"b" review_id:1 review_position:1]"#,
             #"[_pk:3 text:"c" review_id:1 review_position:2]"#, #"[_pk:4 text:"d" review_id:2 review_position:0]"#,
+        ])
+    }
+
+    /// MAPPING.md, Identity: the to-many links of an owner's occurrences are united in
+    /// first-seen order, and an ordered one's positions follow that order, for children with an
+    /// identity, children without one, and a join table alike.
+    @Test func orderedLinksOfMergedOwnersTakeTheirUnitedOrder() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          Review:
+            attributes: { id: integer }
+            relationships:
+              tasks: { to: Task, many: true, inverse: review, ordered: true }
+              notes: { to: Note, many: true, inverse: review, ordered: true }
+              tags: { to: Tag, many: true, ordered: true }
+          Task:
+            attributes: { id: integer, name: string }
+            relationships:
+              review: { to: Review }
+          Note:
+            identity: none
+            attributes: { text: string }
+            relationships:
+              review: { to: Review }
+          Tag:
+            attributes: { id: string, label: string }
+        """)
+        try workspace.write("dumps/reviews.json", #"""
+        [{"id": 1, "tasks": [{"id": 10, "name": "t10"}, {"id": 11, "name": "t11"}], "notes": [{"text": "a"}, {"text": "b"}], "tags": [{"id": "new", "label": "NEW"}, {"id": "hot", "label": "HOT"}]},
+         {"id": 2, "tasks": [{"id": 20, "name": "t20"}], "notes": [{"text": "x"}], "tags": [{"id": "hot", "label": "HOT"}]},
+         {"id": 1, "tasks": [{"id": 12, "name": "t12"}, {"id": 10, "name": "t10"}], "notes": [{"text": "c"}], "tags": [{"id": "cool", "label": "COOL"}, {"id": "new", "label": "NEW"}]},
+         {"id": 1, "tasks": [], "notes": [{"text": "d"}, {"text": "e"}]}]
+        """#)
+        #expect(workspace.build().messages(workspace) == [])
+        #expect(try workspace.rows("SELECT * FROM task ORDER BY id") == [
+            #"[id:10 name:"t10" review_id:1 review_position:0]"#, #"[id:11 name:"t11" review_id:1 review_position:1]"#,
+            #"[id:12 name:"t12" review_id:1 review_position:2]"#, #"[id:20 name:"t20" review_id:2 review_position:0]"#,
+        ])
+        #expect(try workspace.rows("SELECT text, review_id, review_position FROM note ORDER BY _pk") == [
+            #"[text:"a" review_id:1 review_position:0]"#, #"[text:"b" review_id:1 review_position:1]"#,
+            #"[text:"x" review_id:2 review_position:0]"#, #"[text:"c" review_id:1 review_position:2]"#,
+            #"[text:"d" review_id:1 review_position:3]"#, #"[text:"e" review_id:1 review_position:4]"#,
+        ])
+        #expect(try workspace.rows("SELECT * FROM review_tags ORDER BY review_id, position") == [
+            #"[review_id:1 tag_id:"new" position:0]"#, #"[review_id:1 tag_id:"hot" position:1]"#,
+            #"[review_id:1 tag_id:"cool" position:2]"#, #"[review_id:2 tag_id:"hot" position:0]"#,
         ])
     }
 

@@ -18,8 +18,15 @@ struct ReferenceResolver {
     }
 
     func resolve() throws {
+        let renumbered = store.links.flatMap { $0 }.compactMap { $0 }.filter { store.mergedOrderedLinks[$0.entityIndex][$0.relationshipIndex] }
+        for layout in renumbered {
+            try renumberLinks(layout)
+        }
         for layout in store.links.flatMap({ $0 }).compactMap({ $0 }) where layout.relationship.inverse != nil {
             try applyInverse(layout)
+        }
+        for layout in renumbered where layout.relationship.inverse != nil && store.layouts[layout.relationship.target].entity.identity == .none {
+            try renumberChildren(layout)
         }
         for layout in store.layouts {
             for (index, relationship) in layout.entity.relationships.enumerated() where !relationship.isToMany {
@@ -56,6 +63,38 @@ struct ReferenceResolver {
 
     private func missing(_ owner: String, references target: String, _ key: [DatabaseValue], via relationship: Relationship, at location: SourceLocation) {
         diagnostics.error("\(owner) references \(target) \(IdentityKey(key.map(SQLValue.init))) (\(relationship.name)), which no record provides", at: location)
+    }
+
+    // MARK: Positions
+
+    /// An ordered to-many's positions, as the owner's links united in first-seen order
+    /// (MAPPING.md, Identity): a link keeps the index its occurrence gave it, which is that order
+    /// unless the owner merged occurrences that list targets. Then, per owner, a link's
+    /// position becomes its rank among the owner's distinct targets by first appearance (`_seq`).
+    /// Only links whose position changes are written.
+    private func renumberLinks(_ link: LinkLayout) throws {
+        let owner = SQLText.list(link.ownerColumns)
+        try db.execute(sql: """
+            UPDATE \(link.table) AS l SET "_position" = r."p"
+            FROM (SELECT "_seq" AS "seq", row_number() OVER (PARTITION BY \(owner) ORDER BY "_seq") - 1 AS "p" FROM \(link.table)) AS r
+            WHERE l."_seq" = r."seq" AND l."_position" != r."p"
+            """)
+    }
+
+    /// The same for children with `identity: none`, which take their parent's key and position
+    /// as they are inserted, with no link row: every occurrence's children are new rows, and
+    /// rowid order is first-seen order, so each parent's positioned children are renumbered in
+    /// it.
+    private func renumberChildren(_ link: LinkLayout) throws {
+        let (child, _, foreignKey, _, _, position) = inverseColumns(of: link)
+        guard let position else { return }
+        let column = SQLText.quote(position)
+        try db.execute(sql: """
+            UPDATE \(child.table) AS c SET \(column) = r."p"
+            FROM (SELECT "rowid" AS "id", row_number() OVER (PARTITION BY \(SQLText.list(foreignKey)) ORDER BY "rowid") - 1 AS "p"
+                  FROM \(child.table) WHERE \(column) IS NOT NULL) AS r
+            WHERE c."rowid" = r."id" AND c.\(column) != r."p"
+            """)
     }
 
     // MARK: Inverse links

@@ -47,6 +47,10 @@ final class RowStore {
     /// Dump files by index, as `_file` columns store them.
     let files: [String]
     var counts: [EntityCounts]
+    /// Per entity, per relationship: an ordered to-many whose owner merged an occurrence that
+    /// lists targets. Positions are each occurrence's own until `ReferenceResolver.renumber`
+    /// makes them the owner's united, first-seen order; set, it renumbers.
+    private(set) var mergedOrderedLinks: [[Bool]]
 
     /// A store over `db`, whose main database holds the seed's tables and whose `work` database
     /// takes the side and link tables of `layouts` and `links`; `files` are the dump files in
@@ -64,6 +68,7 @@ final class RowStore {
             entity.relationships.indices.filter { entity.relationships[$0].isToMany && entity.relationships[$0].inverse != nil }
         }
         counts = mapping.entities.map { _ in EntityCounts() }
+        mergedOrderedLinks = mapping.entities.map { entity in entity.relationships.map { _ in false } }
         for layout in layouts {
             for statement in layout.createStatements { try db.execute(sql: statement) }
         }
@@ -131,17 +136,22 @@ final class RowStore {
         let parents = embeddingParents(in: batch)
         var keys: [[SQLValue]] = []
         keys.reserveCapacity(batch.count)
+        var merged: [Bool] = []
+        merged.reserveCapacity(batch.count)
         for index in batch.indices {
             counts[batch[index].entity].recordsRead += 1
             var parent: (key: [SQLValue], parent: Parent)?
             if let found = parents?[index] { parent = (keys[found.owner], found) }
-            keys.append(try upsert(batch[index], encoded: encoded[index], parent: parent, batch: batch, diagnostics: diagnostics))
+            let (key, isNew) = try upsert(batch[index], encoded: encoded[index], parent: parent, batch: batch, diagnostics: diagnostics)
+            keys.append(key)
+            merged.append(!isNew)
         }
         for index in batch.indices {
             let entity = batch[index].entity
             for (relationshipIndex, link) in batch[index].links.enumerated() {
                 let relationship = mapping.entities[entity].relationships[relationshipIndex]
                 if relationship.isToMany, case let .many(targets) = link, let insert = linkInserts[entity][relationshipIndex] {
+                    if relationship.isOrdered, merged[index], !targets.isEmpty { mergedOrderedLinks[entity][relationshipIndex] = true }
                     let file = Int64(encoded[index].file)
                     for (position, target) in targets.enumerated() {
                         if case let .embedded(child) = target, let parent = parents?[child], parent.isFinal,
@@ -207,11 +217,12 @@ final class RowStore {
         }
     }
 
-    /// Inserts a record, or merges it into the row of its identity; returns the row's key.
+    /// Inserts a record, or merges it into the row of its identity; returns the row's key, and
+    /// whether the row is new.
     private func upsert(
         _ record: Record, encoded: RowEncoder.Encoded, parent: (key: [SQLValue], parent: Parent)?, batch: UnsafeBufferPointer<Record>,
         diagnostics: DiagnosticSink
-    ) throws -> [SQLValue] {
+    ) throws -> (key: [SQLValue], isNew: Bool) {
         let layout = layouts[record.entity]
         var encoded = encoded
         var position: (column: Int, value: Int)?
@@ -248,17 +259,17 @@ final class RowStore {
         guard let identity = record.identity else {
             try statements.insert.execute(bindRow)
             try insertSide()
-            return [.integer(db.lastInsertedRowID)]
+            return ([.integer(db.lastInsertedRowID)], true)
         }
         let key = identity.values
         if try statements.insertIfNew.execute(bindRow) == 1 {
             try insertSide()
-            return key
+            return (key, true)
         }
 
         // Seen before: merge into the row, by MAPPING.md's rules.
         counts[record.entity].occurrencesMerged += 1
-        guard case (var row, let rowid)? = try storedRecord(layout, key: key, identity: identity) else { return key }
+        guard case (var row, let rowid)? = try storedRecord(layout, key: key, identity: identity) else { return (key, false) }
         var incoming = record.namingEmbeddedTargets(in: batch)
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isToMany {
             incoming.links[index] = .absent
@@ -272,7 +283,7 @@ final class RowStore {
             }
         }
         try update(row, rowid: rowid, batch: batch)
-        return key
+        return (key, false)
     }
 
     /// The row of an identity and its rowid, as a record the merger can take.
