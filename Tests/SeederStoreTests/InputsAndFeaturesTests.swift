@@ -227,6 +227,32 @@ struct InputsAndFeaturesTests {
         ])
     }
 
+    /// Two to-manys with the same inverse: a child the first gives a parent is taken, so the
+    /// second claiming it for another parent is a conflict. (The earlier side is located at the
+    /// child's own record: the set-based update does not record which link set the parent.)
+    @Test func twoToManysWithOneInverseShareTheirChildren() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          Project:
+            attributes: { id: integer }
+            relationships:
+              tasks: { to: Task, many: true, inverse: project }
+              archived: { to: Task, many: true, inverse: project }
+          Task:
+            attributes: { id: integer, name: string }
+            relationships:
+              project: { to: Project }
+        """)
+        try workspace.write("dumps/projects.json", #"[{"id": 1, "tasks": [10, 11]}, {"id": 2, "archived": [11, 12]}]"#)
+        try workspace.write("dumps/tasks.json", #"[{"id": 10, "name": "a"}, {"id": 11, "name": "b"}, {"id": 12, "name": "c"}]"#)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [
+            "dumps/projects.json:1:55: error: Task 11: 'project' conflicts: 2 here, 1 at dumps/tasks.json:1:27",
+        ])
+    }
+
     /// Children with `identity: none` take their parent as they are inserted; one that names
     /// another parent itself still conflicts, and one with ordered siblings keeps its position.
     @Test func childrenWithoutIdentityTakeTheirParentOrReportTheirOwn() throws {

@@ -22,8 +22,14 @@ struct ReferenceResolver {
         for layout in renumbered {
             try renumberLinks(layout)
         }
-        for layout in store.links.flatMap({ $0 }).compactMap({ $0 }) where layout.relationship.inverse != nil {
-            try applyInverse(layout)
+        let inverseLinks = store.links.flatMap { $0 }.compactMap { $0 }.filter { $0.relationship.inverse != nil }
+        for (index, layout) in inverseLinks.enumerated() {
+            // A child's presence bit for its parent tells a later link to the same inverse that
+            // the child is taken; nothing after the last such link reads it.
+            let isRead = inverseLinks[(index + 1)...].contains {
+                $0.relationship.target == layout.relationship.target && $0.relationship.inverse == layout.relationship.inverse
+            }
+            try applyInverse(layout, marksChildren: isRead)
         }
         for layout in renumbered where layout.relationship.inverse != nil && store.layouts[layout.relationship.target].entity.identity == .none {
             try renumberChildren(layout)
@@ -107,7 +113,9 @@ struct ReferenceResolver {
     /// and finding none, one `UPDATE ... FROM` sets every link. A conflict takes the links one by
     /// one, in dump order, as the rules are written. The check comes first because the working
     /// database runs with `journal_mode = OFF`, where a rollback cannot undo an update.
-    private func applyInverse(_ link: LinkLayout) throws {
+    /// `marksChildren` sets each linked child's presence bit for its parent, which only a later
+    /// link to the same inverse reads.
+    private func applyInverse(_ link: LinkLayout, marksChildren: Bool) throws {
         let (child, _, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
         let mask = SQLText.quote(maskColumn)
         let joined = zip(child.keyColumns, link.targetColumns).map { "c.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }.joined(separator: " AND ")
@@ -133,10 +141,12 @@ struct ReferenceResolver {
             UPDATE \(child.table) AS c SET \(assignments.joined(separator: ", ")) FROM \(link.table) AS l
             WHERE \(joined) AND NOT (\(unchanged.joined(separator: " AND ")))
             """)
-        try db.execute(sql: """
-            UPDATE \(child.sideTable) SET \(mask) = \(mask) | \(bit)
-            WHERE "_row" IN (SELECT c."rowid" FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined))
-            """)
+        if marksChildren {
+            try db.execute(sql: """
+                UPDATE \(child.sideTable) SET \(mask) = \(mask) | \(bit)
+                WHERE "_row" IN (SELECT c."rowid" FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined))
+                """)
+        }
         let missing = try Row.fetchCursor(db, sql: """
             SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_file", "_offset" FROM \(link.table) AS l
             WHERE NOT EXISTS (SELECT 1 FROM \(child.table) AS c WHERE \(joined)) ORDER BY "_seq"
