@@ -93,6 +93,34 @@ struct CoercionTests {
         (.json, "null", "null"),
     ]
 
+    /// The fast path for doubles (Clinger's) gives exactly what strtod gives, and declines what
+    /// it cannot do exactly.
+    @Test func fastDoublesEqualStrtod() {
+        func exact(_ text: String) -> Double? {
+            var text = text
+            return text.withUTF8 { Coercion.exactDouble($0) }
+        }
+        #expect(exact("0.1") == 0.1 && exact("-2.5E-3") == -0.0025 && exact("1E+2") == 100 && exact("1e22") == 1e22)
+        #expect(exact("-0")?.sign == .minus && exact("0") == 0 && exact("123456789012345") == 123456789012345)
+        #expect(exact("1e23") == nil && exact("1234567890123456") == nil && exact("1e-23") == nil)
+        var state: UInt64 = 7
+        func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 11
+        }
+        for _ in 0..<20000 {
+            let digits = String(next() % 1_000_000_000_000_000)
+            let point = Int(next() % UInt64(digits.count + 1))
+            var text = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+            if text.hasPrefix(".") { text = "0" + text }
+            if text.hasSuffix(".") { text += "0" }
+            if next() % 3 == 0 { text += "e\(Int(next() % 40) - 20)" }
+            if next() % 2 == 0 { text = "-" + text }
+            guard let fast = exact(text) else { continue }
+            #expect(fast == Double(text)!, "\(text)")
+        }
+    }
+
     @Test(arguments: table)
     func coercesPerTheTypeTable(_ type: AttributeType, _ json: String, _ expected: String) {
         #expect(coerced(json, attribute(type)) == expected)

@@ -88,6 +88,7 @@ final class DumpReader: @unchecked Sendable {
             let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath)
             var records = 0
             let keyPath = file.keyPath.joined(separator: ".")
+            let fileIndex = encoder.fileIndex(file.path)
             do {
                 try reader.forEachItem { item in
                     switch item {
@@ -95,7 +96,7 @@ final class DumpReader: @unchecked Sendable {
                         records += 1
                         if let progress, records % 8192 == 0 { progress(bytesBefore + source.count, recordsBefore + records) }
                         let batch = mapper.records(from: value, entity: file.entity, file: file.path, diagnostics: local)
-                        try send(.records(batch, encoded: encoder.encode(batch: batch), diagnostics: local.takeAll()))
+                        try send(.records(batch, encoded: encoder.encode(batch: batch, file: fileIndex), diagnostics: local.takeAll()))
                     case .skippedNull:
                         try send(.skippedNull(entity: file.entity))
                     case let .notARecord(value):

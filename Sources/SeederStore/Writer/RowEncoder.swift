@@ -26,10 +26,15 @@ struct RowEncoder: Sendable {
         return indexes
     }
 
-    /// The rows of a mapper's batch; embedded targets with an identity are named by it.
-    func encode(batch: [Record]) -> [Encoded] {
-        // One file per batch: the mapper makes a batch from one record of one file.
-        let file = batch.first.map { fileIndexes[$0.origin.file] ?? 0 } ?? 0
+    /// The index of a dump file, as `_file` columns store it.
+    func fileIndex(_ file: String) -> Int {
+        fileIndexes[file] ?? 0
+    }
+
+    /// The rows of a mapper's batch, all from the dump file of index `file` (`fileIndex(_:)`,
+    /// looked up once per file: hashing its path per record was a twentieth of encoding);
+    /// embedded targets with an identity are named by it.
+    func encode(batch: [Record], file: Int) -> [Encoded] {
         // Through the buffer: binding a record from the array would copy it.
         return batch.withUnsafeBufferPointer { records in records.indices.map { encode(records[$0], file: file, batch: records) } }
     }
