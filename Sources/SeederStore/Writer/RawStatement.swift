@@ -11,13 +11,14 @@ import SeederCore
 struct RawStatement {
     let statement: Statement
     private let handle: OpaquePointer
-    private let db: Database
+    /// The statement's connection, read once: GRDB's accessor is a call per use.
+    private let connection: OpaquePointer
     private let bytes = Bytes()
 
-    init(_ statement: Statement, db: Database) {
+    init(_ statement: Statement) {
         self.statement = statement
         handle = statement.sqliteStatement
-        self.db = db
+        connection = sqlite3_db_handle(statement.sqliteStatement)
     }
 
     /// Binds the parameters through `bind`, runs the statement to completion and resets it;
@@ -30,10 +31,10 @@ struct RawStatement {
         let status = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard status == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(connection)),
                                 sql: statement.sql)
         }
-        return Int(sqlite3_changes(db.sqliteConnection))
+        return Int(sqlite3_changes(connection))
     }
 
     /// Binds the parameters through `bind` and calls `body` with each row; resets the statement.
@@ -46,7 +47,7 @@ struct RawStatement {
             let status = sqlite3_step(handle)
             if status == SQLITE_DONE { return }
             guard status == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(connection)),
                                     sql: statement.sql)
             }
             try body(RawRow(handle: handle))

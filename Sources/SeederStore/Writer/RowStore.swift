@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import SeederCore
 
 /// The counts a build reports per entity (CLI.md: records read, rows written, occurrences merged,
@@ -32,6 +33,8 @@ public struct EntityCounts: Sendable, Hashable, Codable {
 /// their parent as they are inserted.
 final class RowStore {
     let db: Database
+    /// The raw connection, for the rowid of each insert (GRDB's accessor checks its queue first).
+    private let connection: OpaquePointer
     let mapping: Mapping
     let layouts: [RowLayout]
     /// Per entity, per relationship: the link table of a to-many.
@@ -57,6 +60,7 @@ final class RowStore {
     /// plan order (`RowEncoder.fileIndexes`).
     init(db: Database, mapping: Mapping, layouts: [RowLayout], links: [[LinkLayout?]], files: [String]) throws {
         self.db = db
+        connection = db.sqliteConnection!
         self.mapping = mapping
         self.layouts = layouts
         let fileIndexes = RowEncoder.fileIndexes(files)
@@ -80,7 +84,7 @@ final class RowStore {
             try layouts.map { layout in
                 guard let layout else { return nil }
                 let columns = layout.ownerColumns + layout.targetColumns + ["_position", "_file", "_offset"]
-                return RawStatement(try db.makeStatement(sql: "INSERT OR IGNORE INTO \(layout.table) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"), db: db)
+                return RawStatement(try db.makeStatement(sql: "INSERT OR IGNORE INTO \(layout.table) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"))
             }
         }
     }
@@ -103,18 +107,18 @@ final class RowStore {
         init(layout: RowLayout, db: Database) throws {
             let columns = layout.dataColumns + layout.positionColumns.map(\.column)
             let values = "(\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"
-            insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values)"), db: db)
-            insertIfNew = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values) ON CONFLICT DO NOTHING"), db: db)
+            insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values)"))
+            insertIfNew = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values) ON CONFLICT DO NOTHING"))
             let side = ["_row"] + layout.sideColumns
-            insertSide = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.sideTable) (\(SQLText.list(side))) VALUES (\(SQLText.placeholders(side.count)))"), db: db)
+            insertSide = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.sideTable) (\(SQLText.list(side))) VALUES (\(SQLText.placeholders(side.count)))"))
             let selected = layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" } + ["t.\"rowid\""]
-            select = RawStatement(try db.makeStatement(sql: "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined) WHERE \(layout.keyCondition("t"))"), db: db)
-            update = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(layout.dataColumns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \"rowid\" = ?"), db: db)
+            select = RawStatement(try db.makeStatement(sql: "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined) WHERE \(layout.keyCondition("t"))"))
+            update = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(layout.dataColumns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \"rowid\" = ?"))
             let sideUpdated = layout.maskColumns + ["_fields"]
-            updateSide = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.sideTable) SET \(sideUpdated.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \"_row\" = ?"), db: db)
+            updateSide = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.sideTable) SET \(sideUpdated.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \"_row\" = ?"))
             setForeignKey = try layout.foreignKeyColumns.map { columns in
                 guard !columns.isEmpty else { return nil }
-                return RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(columns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition())"), db: db)
+                return RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(columns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition())"))
             }
         }
     }
@@ -224,32 +228,41 @@ final class RowStore {
         diagnostics: DiagnosticSink
     ) throws -> (key: [SQLValue], isNew: Bool) {
         let layout = layouts[record.entity]
-        var encoded = encoded
+        // A child's parent goes into the bound values, not into a copy of `encoded`.
+        var parentKey: (start: Int, values: [SQLValue])?
+        var parentBit: (column: Int, bit: Int64)?
         var position: (column: Int, value: Int)?
         if let (ownerKey, parent) = parent {
             // What `ReferenceResolver.applyInverse` would do for the link, done now.
             let inverse = mapping.entities[batch[parent.owner].entity].relationships[parent.relationship].inverse!
-            if parent.isFinal {
-                let (column, bit) = RowLayout.maskIndex(layout.slot(relationship: inverse))
-                encoded.masks[column] |= bit
-            }
-            encoded.data.replaceSubrange(layout.foreignKeyDataOffsets[inverse]..<(layout.foreignKeyDataOffsets[inverse] + ownerKey.count), with: ownerKey)
+            if parent.isFinal { parentBit = RowLayout.maskIndex(layout.slot(relationship: inverse)) }
+            parentKey = (layout.foreignKeyDataOffsets[inverse], ownerKey)
             if let column = layout.positionIndex(owner: batch[parent.owner].entity, relationship: parent.relationship) {
                 position = (column, parent.position)
             }
         }
         func bindRow(_ binder: inout RawStatement.Binder) {
-            for value in encoded.data { binder.bind(value) }
+            encoded.data.withUnsafeBufferPointer { data in
+                guard let (start, key) = parentKey else {
+                    for value in data { binder.bind(value) }
+                    return
+                }
+                for index in 0..<start { binder.bind(data[index]) }
+                for value in key { binder.bind(value) }
+                for index in (start + key.count)..<data.count { binder.bind(data[index]) }
+            }
             for column in layout.positionColumns.indices {
                 if let position, position.column == column { binder.bind(Int64(position.value)) } else { binder.bind(SQLValue.null) }
             }
         }
         let statements = statements[record.entity]
         func insertSide() throws {
-            let row = db.lastInsertedRowID
+            let row = sqlite3_last_insert_rowid(connection)
             try statements.insertSide.execute { binder in
                 binder.bind(row)
-                for mask in encoded.masks { binder.bind(mask) }
+                for (column, mask) in encoded.masks.enumerated() {
+                    binder.bind(parentBit.map { $0.column == column ? mask | $0.bit : mask } ?? mask)
+                }
                 binder.bind(blob: encoded.fields)
                 binder.bind(Int64(encoded.file))
                 binder.bind(Int64(record.origin.offset))
@@ -259,7 +272,7 @@ final class RowStore {
         guard let identity = record.identity else {
             try statements.insert.execute(bindRow)
             try insertSide()
-            return ([.integer(db.lastInsertedRowID)], true)
+            return ([.integer(sqlite3_last_insert_rowid(connection))], true)
         }
         let key = identity.values
         if try statements.insertIfNew.execute(bindRow) == 1 {
