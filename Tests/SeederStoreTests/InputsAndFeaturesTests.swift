@@ -332,6 +332,60 @@ struct InputsAndFeaturesTests {
         ])
     }
 
+    /// Children with `identity: none` inserted with their parent keep no bookkeeping unless a
+    /// later stage may name them: an absent attribute with a default or `required`, or a to-one
+    /// of their own, still gets its default, its error and its reference check.
+    static let notesMapping = """
+    seeder: 1
+    entities:
+      User:
+        attributes: { id: integer }
+      Review:
+        attributes: { id: integer }
+        relationships:
+          notes: { to: Note, many: true, inverse: review, ordered: true }
+      Note:
+        identity: none
+        attributes:
+          text: { type: string, required: true }
+          lang: { type: string, default: en }
+        relationships:
+          review: { to: Review, required: true }
+          author: { to: User }
+    """
+
+    @Test func childrenWithoutBookkeepingAreStillFinishedAndChecked() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", Self.notesMapping)
+        try workspace.write("dumps/reviews.json", #"[{"id": 1, "notes": [{"text": "a"}, {"lang": "fr"}, {"text": "c", "author": 9}, {"text": "d", "lang": "de"}]}]"#)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [
+            "dumps/reviews.json:1:77: error: Note #3 references User 9 (author), which no record provides",
+            "dumps/reviews.json:1:37: error: Note #2: 'text' is required, but no occurrence has it  [/0/notes/1]",
+        ])
+        try workspace.write("dumps/reviews.json", #"[{"id": 1, "notes": [{"text": "a"}, {"text": "b", "lang": "fr"}]}]"#)
+        #expect(workspace.build().messages(workspace) == [])
+        #expect(try workspace.rows("SELECT * FROM note") == [
+            #"[_pk:1 text:"a" lang:"en" review_id:1 author_id:NULL review_position:0]"#,
+            #"[_pk:2 text:"b" lang:"fr" review_id:1 author_id:NULL review_position:1]"#,
+        ])
+    }
+
+    /// Which rows keep a side row: the encoder drops it only for a final child that nothing
+    /// after the load can name.
+    @Test func onlyRowsNothingCanNameGoWithoutASideRow() throws {
+        let diagnostics = DiagnosticSink()
+        let mapping = try #require(MappingLoader().load(yaml: Self.notesMapping, file: "mapping.yaml", diagnostics: diagnostics))
+        let document = try JSONDocument(parsing: #"""
+            {"id": 1, "notes": [{"text": "a"}, {"lang": "fr"}, {"text": "c", "author": 9}, {"text": "d", "review": 1}, {"text": "e", "lang": "en"}]}
+            """#)
+        let batch = Mapper(mapping: mapping).records(from: document.root, entity: 1, file: "reviews.json", diagnostics: diagnostics)
+        let encoder = RowEncoder(layouts: RowLayout.all(for: mapping), fileIndexes: ["reviews.json": 0])
+        // The review; a note lacking its defaulted `lang`; one lacking its required `text`; one
+        // with an author; one naming its review itself; and one that nothing can name.
+        #expect(encoder.encode(batch: batch, file: 0).map(\.hasSide) == [true, true, true, true, true, false])
+    }
+
     /// A first occurrence may lack what a link or a later occurrence supplies: rows load into
     /// tables without `NOT NULL`, and the seed's tables have it once every row is final.
     @Test func requiredValuesThatArriveLateMeetTheSchemasNotNull() throws {

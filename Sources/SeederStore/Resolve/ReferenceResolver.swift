@@ -135,7 +135,7 @@ struct ReferenceResolver {
         var assignments = zip(foreignKey, link.ownerColumns).map { "\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
         if let position { assignments.append("\(SQLText.quote(position)) = l.\"_position\"") }
         // Children inserted inside their parent already hold its key and position
-        // (`RowStore.embeddingParents`): only the others are written.
+        // (`RowEncoder.Parent`): only the others are written.
         let unchanged = [claimed] + (position.map { ["c.\(SQLText.quote($0)) IS l.\"_position\""] } ?? [])
         try db.execute(sql: """
             UPDATE \(child.table) AS c SET \(assignments.joined(separator: ", ")) FROM \(link.table) AS l

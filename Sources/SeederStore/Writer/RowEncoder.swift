@@ -13,11 +13,41 @@ struct RowEncoder: Sendable {
         var file: Int
         /// The record's JSON Pointer, as text.
         var pointer: String
+        /// The record that embeds this one, when the child takes its parent as it is inserted.
+        var parent: Parent?
+        /// `false` for a row no later stage can name (`RowLayout.mayGoWithoutSideRow`): it gets
+        /// no side row, and `fields` and `pointer` are left empty.
+        var hasSide = true
+    }
+
+    /// The record that embeds a child through a one-to-many with `inverse`, at a position; the
+    /// child is inserted with its parent's key and position (`RowStore`).
+    struct Parent: Sendable {
+        var owner: Int
+        var relationship: Int
+        var position: Int
+        /// The link is final as the child is inserted, with no link row: a child with `identity:
+        /// none` is a new row that no other parent can name. A child with an identity is
+        /// inserted with its parent's key and position as they will most likely be, but absent
+        /// until `ReferenceResolver.applyInverse` settles its link row with any other claims:
+        /// then that update changes no row's size, and the seed's pages stay full.
+        var isFinal: Bool
     }
 
     let layouts: [RowLayout]
     /// Dump file names by index, as `_file` columns store them (`RowStore.files`).
     let fileIndexes: [String: Int]
+    /// Per entity: its one-to-many relationships with `inverse`, whose embedded children are
+    /// inserted with their parent's key (`parents(in:)`).
+    private let inverses: [[Int]]
+
+    init(layouts: [RowLayout], fileIndexes: [String: Int]) {
+        self.layouts = layouts
+        self.fileIndexes = fileIndexes
+        inverses = layouts.map { layout in
+            layout.entity.relationships.indices.filter { layout.entity.relationships[$0].isToMany && layout.entity.relationships[$0].inverse != nil }
+        }
+    }
 
     /// Indexes for `files`, in order, a repeated name keeping its first index.
     static func fileIndexes(_ files: [String]) -> [String: Int] {
@@ -36,14 +66,41 @@ struct RowEncoder: Sendable {
     /// embedded targets with an identity are named by it.
     func encode(batch: [Record], file: Int) -> [Encoded] {
         // Through the buffer: binding a record from the array would copy it.
-        return batch.withUnsafeBufferPointer { records in records.indices.map { encode(records[$0], file: file, batch: records) } }
+        batch.withUnsafeBufferPointer { records in
+            let parents = parents(in: records)
+            return records.indices.map { encode(records[$0], file: file, batch: records, parent: parents?[$0]) }
+        }
+    }
+
+    /// The embedded children of `batch` that are inserted with their inverse foreign key and
+    /// position: those that do not name a parent themselves. `nil` when none.
+    private func parents(in batch: UnsafeBufferPointer<Record>) -> [Parent?]? {
+        var parents: [Parent?]?
+        for index in batch.indices {
+            let entity = batch[index].entity
+            for relationshipIndex in inverses[entity] {
+                guard case let .many(targets) = batch[index].links[relationshipIndex] else { continue }
+                let inverse = layouts[entity].entity.relationships[relationshipIndex].inverse!
+                for (position, target) in targets.enumerated() {
+                    guard case let .embedded(child) = target, case .absent = batch[child].links[inverse] else { continue }
+                    if parents == nil { parents = Array(repeating: nil, count: batch.count) }
+                    parents?[child] = Parent(owner: index, relationship: relationshipIndex, position: position,
+                                             isFinal: batch[child].identity == nil)
+                }
+            }
+        }
+        return parents
     }
 
     /// A record as columns. Links to records of `batch` name them by their identity
     /// (`RecordReference.naming(in:)`, without copying the record); `file` is the index of
     /// `record.origin.file`, looked up when `nil`.
-    func encode(_ record: Record, file recordFile: Int?, batch: UnsafeBufferPointer<Record>) -> Encoded {
+    func encode(_ record: Record, file recordFile: Int?, batch: UnsafeBufferPointer<Record>, parent: Parent? = nil) -> Encoded {
         let layout = layouts[record.entity]
+        if let parent, parent.isFinal, let recordFile,
+           let row = withoutSideRow(record, layout: layout, parent: parent, batch: batch, file: recordFile) {
+            return row
+        }
         var masks = [Int64](repeating: 0, count: layout.maskColumns.count)
         let recordFile = recordFile ?? fileIndexes[record.origin.file] ?? 0
         var fields: [UInt8] = []
@@ -89,6 +146,32 @@ struct RowEncoder: Sendable {
             mark(layout.slot(relationship: index), present: present, file: recordFile, offset: offset)
             data += values
         }
-        return Encoded(masks: masks, fields: fields, data: data, file: recordFile, pointer: record.origin.pointer.description)
+        return Encoded(masks: masks, fields: fields, data: data, file: recordFile, pointer: record.origin.pointer.description, parent: parent)
+    }
+
+    /// The row of a final child that no later stage can name (`RowLayout.mayGoWithoutSideRow`):
+    /// one whose own to-ones are all absent, whose only required to-one is the inverse its parent
+    /// sets, and whose attributes with a default or `required` are all present. Its values only:
+    /// no origins, no pointer, no side row. `nil` for any other row.
+    private func withoutSideRow(_ record: Record, layout: RowLayout, parent: Parent, batch: UnsafeBufferPointer<Record>, file: Int) -> Encoded? {
+        guard layout.mayGoWithoutSideRow else { return nil }
+        let inverse = layouts[batch[parent.owner].entity].entity.relationships[parent.relationship].inverse
+        for relationship in layout.toOneRelationships {
+            guard case .absent = record.links[relationship] else { return nil }
+            if layout.entity.relationships[relationship].isRequired, relationship != inverse { return nil }
+        }
+        var data: [SQLValue] = []
+        data.reserveCapacity(layout.dataColumns.count)
+        for (index, field) in record.fields.enumerated() {
+            switch field.value {
+            case .absent:
+                if layout.needsPresence[index] { return nil }
+                data.append(.null)
+            case let .value(value):
+                data.append(value)
+            }
+        }
+        while data.count < layout.dataColumns.count { data.append(.null) }
+        return Encoded(masks: [], fields: [], data: data, file: file, pointer: "", parent: parent, hasSide: false)
     }
 }

@@ -35,6 +35,17 @@ final class RowLayout: Sendable {
     let slotCount: Int
     /// The side table's presence columns.
     let maskColumns: [String]
+    /// Rows of this entity may go without a side row when nothing after the load can name
+    /// them: with `identity: none`, no occurrence merges into one and no link names one by
+    /// identity, and with no `unique` attribute, no check lists one. Which rows do is decided
+    /// per row (`RowEncoder`): a child inserted with its final parent, with no to-one of its own,
+    /// and every attribute of `needsPresence` present. Such children are most rows of
+    /// nested dumps (pages' urls), and their side rows were a third of the writer's inserts.
+    let mayGoWithoutSideRow: Bool
+    /// Per attribute: whether finishing rows reads its presence (a default, or `required`).
+    let needsPresence: [Bool]
+    /// The to-one relationships.
+    let toOneRelationships: [Int]
 
     /// The layout of every entity, in mapping order.
     static func all(for mapping: Mapping) -> [RowLayout] {
@@ -61,6 +72,10 @@ final class RowLayout: Sendable {
         maskColumns = (0..<max(1, (slotCount + Self.bitsPerMask - 1) / Self.bitsPerMask)).map { "_present\($0)" }
         sideColumns = maskColumns + ["_fields", "_file", "_offset", "_pointer"]
         keyColumns = entity.primaryKeyColumns
+        let entity = entity
+        mayGoWithoutSideRow = entity.identity == .none && !entity.attributes.contains { $0.isUnique }
+        needsPresence = entity.attributes.map { $0.defaultValue != nil || $0.isRequired }
+        toOneRelationships = entity.relationships.indices.filter { !entity.relationships[$0].isToMany }
         var positions: [(Int, Int, String)] = []
         for (owner, ownerEntity) in mapping.entities.enumerated() {
             for (index, relationship) in ownerEntity.relationships.enumerated() where relationship.target == entityIndex {

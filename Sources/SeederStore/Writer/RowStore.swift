@@ -40,9 +40,6 @@ final class RowStore {
     /// Per entity, per relationship: the link table of a to-many.
     let links: [[LinkLayout?]]
     private let mergers: [RecordMerger]
-    /// Per entity: its one-to-many relationships with `inverse`, whose embedded children are
-    /// inserted with their parent's key (`embeddingParents(in:)`).
-    private let inverses: [[Int]]
     /// Per entity: the statements every occurrence uses, prepared once.
     private var statements: [EntityStatements] = []
     /// Per entity, per relationship: the link table's insert.
@@ -68,9 +65,6 @@ final class RowStore {
         encoder = RowEncoder(layouts: layouts, fileIndexes: fileIndexes)
         self.links = links
         mergers = mapping.entities.map(RecordMerger.init)
-        inverses = mapping.entities.map { entity in
-            entity.relationships.indices.filter { entity.relationships[$0].isToMany && entity.relationships[$0].inverse != nil }
-        }
         counts = mapping.entities.map { _ in EntityCounts() }
         mergedOrderedLinks = mapping.entities.map { entity in entity.relationships.map { _ in false } }
         for layout in layouts {
@@ -137,15 +131,14 @@ final class RowStore {
     }
 
     private func add(_ batch: UnsafeBufferPointer<Record>, encoded: [RowEncoder.Encoded], diagnostics: DiagnosticSink) throws {
-        let parents = embeddingParents(in: batch)
         var keys: [[SQLValue]] = []
         keys.reserveCapacity(batch.count)
         var merged: [Bool] = []
         merged.reserveCapacity(batch.count)
         for index in batch.indices {
             counts[batch[index].entity].recordsRead += 1
-            var parent: (key: [SQLValue], parent: Parent)?
-            if let found = parents?[index] { parent = (keys[found.owner], found) }
+            var parent: (key: [SQLValue], parent: RowEncoder.Parent)?
+            if let found = encoded[index].parent { parent = (keys[found.owner], found) }
             let (key, isNew) = try upsert(batch[index], encoded: encoded[index], parent: parent, batch: batch, diagnostics: diagnostics)
             keys.append(key)
             merged.append(!isNew)
@@ -158,7 +151,7 @@ final class RowStore {
                     if relationship.isOrdered, merged[index], !targets.isEmpty { mergedOrderedLinks[entity][relationshipIndex] = true }
                     let file = Int64(encoded[index].file)
                     for (position, target) in targets.enumerated() {
-                        if case let .embedded(child) = target, let parent = parents?[child], parent.isFinal,
+                        if case let .embedded(child) = target, let parent = encoded[child].parent, parent.isFinal,
                            parent.owner == index, parent.relationship == relationshipIndex {
                             continue
                         }
@@ -181,39 +174,6 @@ final class RowStore {
         }
     }
 
-    /// The record that embeds a child through a one-to-many with `inverse`, at a position.
-    private struct Parent {
-        var owner: Int
-        var relationship: Int
-        var position: Int
-        /// The link is final as the child is inserted, with no link row: a child with `identity:
-        /// none` is a new row that no other parent can name. A child with an identity is
-        /// inserted with its parent's key and position as they will most likely be, but absent
-        /// until `ReferenceResolver.applyInverse` settles its link row with any other claims:
-        /// then that update changes no row's size, and the seed's pages stay full.
-        var isFinal: Bool
-    }
-
-    /// The embedded children of `batch` that are inserted with their inverse foreign key and
-    /// position: those that do not name a parent themselves. `nil` when none.
-    private func embeddingParents(in batch: UnsafeBufferPointer<Record>) -> [Parent?]? {
-        var parents: [Parent?]?
-        for index in batch.indices {
-            let entity = batch[index].entity
-            for relationshipIndex in inverses[entity] {
-                guard case let .many(targets) = batch[index].links[relationshipIndex] else { continue }
-                let inverse = mapping.entities[entity].relationships[relationshipIndex].inverse!
-                for (position, target) in targets.enumerated() {
-                    guard case let .embedded(child) = target, case .absent = batch[child].links[inverse] else { continue }
-                    if parents == nil { parents = Array(repeating: nil, count: batch.count) }
-                    parents?[child] = Parent(owner: index, relationship: relationshipIndex, position: position,
-                                             isFinal: batch[child].identity == nil)
-                }
-            }
-        }
-        return parents
-    }
-
     private func key(of target: RecordReference, keys: [[SQLValue]], batch: UnsafeBufferPointer<Record>) -> ([SQLValue], Int) {
         switch target {
         case let .identity(identity, offset): return (identity.values, offset)
@@ -224,7 +184,7 @@ final class RowStore {
     /// Inserts a record, or merges it into the row of its identity; returns the row's key, and
     /// whether the row is new.
     private func upsert(
-        _ record: Record, encoded: RowEncoder.Encoded, parent: (key: [SQLValue], parent: Parent)?, batch: UnsafeBufferPointer<Record>,
+        _ record: Record, encoded: RowEncoder.Encoded, parent: (key: [SQLValue], parent: RowEncoder.Parent)?, batch: UnsafeBufferPointer<Record>,
         diagnostics: DiagnosticSink
     ) throws -> (key: [SQLValue], isNew: Bool) {
         let layout = layouts[record.entity]
@@ -271,7 +231,7 @@ final class RowStore {
         }
         guard let identity = record.identity else {
             try statements.insert.execute(bindRow)
-            try insertSide()
+            if encoded.hasSide { try insertSide() }
             return ([.integer(sqlite3_last_insert_rowid(connection))], true)
         }
         let key = identity.values
