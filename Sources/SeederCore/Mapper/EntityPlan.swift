@@ -40,7 +40,10 @@ struct MemberLayout {
 /// How one entity's records are read by name (MAPPING.md, Names and keys): which JSON key feeds
 /// which attribute or relationship, resolved once per key layout and cached, since consecutive
 /// records of a dump almost always have the same keys in the same order.
-struct EntityPlan {
+///
+/// A class: the mapper asks it about every record, and reading a struct of dictionaries and sets
+/// out of the mapper's array copied it each time (a twentieth of mapping a small record).
+final class EntityPlan {
     /// Per attribute: its slot when it reads by name; `nil` when it has a key path.
     var attributeSlots: [Int?] = []
     /// Per relationship: its name's slot and its id convention's slot (`user_id`, `product_ids`).
@@ -90,23 +93,30 @@ struct EntityPlan {
     /// `true` when the record's keys are byte for byte those of the cached layout.
     func matchesCachedLayout(_ layout: MemberLayout) -> Bool {
         guard hasCache, layout.keys.count == cachedKeyEnds.count else { return false }
-        var start = 0
-        for ordinal in layout.keys.indices {
-            let end = cachedKeyEnds[ordinal]
-            let same = layout.withKeyBytes(ordinal) { bytes in
-                bytes.count == end - start && (bytes.isEmpty || cachedKeyBytes.withUnsafeBufferPointer { cached in
-                    memcmp(bytes.baseAddress!, cached.baseAddress! + start, bytes.count) == 0
-                })
+        let document = layout.value.document
+        let ends = cachedKeyEnds
+        // Straight over the tape and the text: a key is a string node, its text after the quote.
+        return document.nodes.withUnsafeBufferPointer { nodes in
+            document.bytes.withUnsafeBufferPointer { bytes in
+                cachedKeyBytes.withUnsafeBufferPointer { cached in
+                    var start = 0
+                    for (ordinal, key) in layout.keys.enumerated() {
+                        let node = nodes[key]
+                        let count = Int(node.length)
+                        let end = ends[ordinal]
+                        guard count == end - start else { return false }
+                        if count > 0, memcmp(bytes.baseAddress! + Int(node.start) + 1, cached.baseAddress! + start, count) != 0 { return false }
+                        start = end
+                    }
+                    return true
+                }
             }
-            guard same else { return false }
-            start = end
         }
-        return true
     }
 
     /// Resolves which member each slot reads (an exact name beats a match that ignores case and
     /// underscores; the first match wins among equals), caches it, and returns the keys nothing reads.
-    mutating func resolveLayout(_ layout: MemberLayout) -> Set<String> {
+    func resolveLayout(_ layout: MemberLayout) -> Set<String> {
         var exactMatch = [Int](repeating: -1, count: slotCount)
         var looseMatch = [Int](repeating: -1, count: slotCount)
         var names: [String] = []

@@ -12,7 +12,7 @@ public final class Mapper {
     /// The mapping records are made with.
     public let mapping: Mapping
     private let coercion = Coercion()
-    private var plans: [EntityPlan]
+    private let plans: [EntityPlan]
     private var unmapped: [Set<String>]
     /// Per entity: the JSON key (in lookup form) of each identity attribute, in identity order:
     /// its `from` key path's first key, else its name.
@@ -93,7 +93,11 @@ public final class Mapper {
         let context = RecordContext(entity: entity.name, origin: origin, diagnostics: diagnostics)
 
         // Identity attributes first: the identity names the record in every later message.
-        var fields = [Record.Field](repeating: Record.Field(value: .absent, offset: origin.offset), count: reference.attributes.count)
+        // Reserved and appended: `Array(repeating:count:)` goes through an unspecialized
+        // allocation that looks up the array's type metadata at run time, on every record.
+        var fields: [Record.Field] = []
+        fields.reserveCapacity(reference.attributes.count)
+        for _ in 0..<reference.attributes.count { fields.append(Record.Field(value: .absent, offset: origin.offset)) }
         let identityAttributes = reference.identityAttributes
         // Through the buffer: an array's subscript copies the `Attribute`, retaining every
         // string and array in it; the buffer's lends it.
