@@ -47,6 +47,39 @@ struct MapperTests {
           image: { type: url, from: [links, "image.url"] }
     """
 
+    /// A key path's first key is found once per key layout, exactly as spelled (a name folds
+    /// case and underscores; a key path does not), beside an attribute that reads the same member.
+    @Test func keyPathsStartFromTheirFirstKeysMember() throws {
+        let yaml = """
+        seeder: 1
+        entities:
+          Hero:
+            attributes:
+              id: integer
+              thumbnail: json
+              thumbnailPath: { type: string, from: thumbnail.path }
+              count: { type: integer, from: "thumbnail.sizes.@count" }
+        """
+        let json = """
+        [{"id": 1, "thumbnail": {"path": "a", "sizes": [1, 2]}},
+         {"thumbnail": {"path": "b"}, "id": 2},
+         {"id": 3, "Thumbnail": {"path": "c"}},
+         {"id": 4, "thumbnail": null},
+         {"id": 5, "thumbnail": [{"path": "d"}, {"path": "e"}]}]
+        """
+        let (records, diagnostics, mapper) = try mapRecords(yaml, json, entity: "Hero")
+        #expect(diagnostics == [
+            "dump.json:5:2: error: Hero 5: 'thumbnailPath' is a list of 2 values, which only a json attribute can store  [/4]",
+        ])
+        #expect(records.map { describeFields($0, mapper) } == [
+            #"id=1 thumbnail="{\"path\":\"a\",\"sizes\":[1,2]}" thumbnailPath="a" count=2"#,
+            #"id=2 thumbnail="{\"path\":\"b\"}" thumbnailPath="b""#,
+            #"id=3 thumbnail="{\"path\":\"c\"}""#,
+            "id=4 thumbnail=null thumbnailPath=null count=null",
+            #"id=5 thumbnail="[{\"path\":\"d\"},{\"path\":\"e\"}]" count=2"#,
+        ])
+    }
+
     @Test func evaluatesKeyPathsAndCollectionOperators() throws {
         let json = """
         [{"id": 1, "name": "Checking", "links": {"image.url": "https://x.test/1.png"}, "transactions": [

@@ -48,8 +48,14 @@ final class EntityPlan {
     var attributeSlots: [Int?] = []
     /// Per relationship: its name's slot and its id convention's slot (`user_id`, `product_ids`).
     var relationshipSlots: [(name: Int?, convention: Int?)] = []
+    /// Per attribute and per relationship with a key path: the slot of the key path's first key,
+    /// matched exactly (a key path names members as they are spelled), so that evaluating it
+    /// starts from the member instead of searching the record for it.
+    var attributeKeyPathSlots: [Int?] = []
+    var relationshipKeyPathSlots: [Int?] = []
     private var slotCount = 0
     private var exact: [String: Int] = [:]
+    private var keyPathFirstKeys: [String: [Int]] = [:]
     private var loose: [String: [Int]] = [:]
     private var conventionSlots: Set<Int> = []
     /// First keys of key paths: such keys count as mapped.
@@ -68,20 +74,30 @@ final class EntityPlan {
             loose[lookup, default: []].append(slot)
             return slot
         }
+        func addKeyPathSlot(_ keyPath: KeyPath) -> Int? {
+            guard let first = keyPath.keys.first else { return nil }
+            claimed.insert(first)
+            let slot = slotCount
+            slotCount += 1
+            keyPathFirstKeys[first, default: []].append(slot)
+            return slot
+        }
         for attribute in entity.attributes {
             if let keyPath = attribute.keyPath {
                 attributeSlots.append(nil)
-                if let first = keyPath.keys.first { claimed.insert(first) }
+                attributeKeyPathSlots.append(addKeyPathSlot(keyPath))
             } else {
                 attributeSlots.append(addSlot(name: attribute.name, lookup: Naming.lookupKey(attribute.name)))
+                attributeKeyPathSlots.append(nil)
             }
         }
         for relationship in entity.relationships {
             if let keyPath = relationship.keyPath {
                 relationshipSlots.append((nil, nil))
-                if let first = keyPath.keys.first { claimed.insert(first) }
+                relationshipKeyPathSlots.append(addKeyPathSlot(keyPath))
                 continue
             }
+            relationshipKeyPathSlots.append(nil)
             let name = addSlot(name: relationship.name, lookup: Naming.lookupKey(relationship.name))
             let stem = relationship.isToMany ? Naming.singular(relationship.name) + "ids" : relationship.name + "id"
             let convention = addSlot(name: nil, lookup: Naming.lookupKey(stem))
@@ -129,6 +145,7 @@ final class EntityPlan {
             layout.withKeyBytes(ordinal) { cachedKeyBytes.append(contentsOf: $0) }
             cachedKeyEnds.append(cachedKeyBytes.count)
             if let slot = exact[name], exactMatch[slot] < 0 { exactMatch[slot] = ordinal }
+            for slot in keyPathFirstKeys[name] ?? [] where exactMatch[slot] < 0 { exactMatch[slot] = ordinal }
             for slot in loose[Naming.lookupKey(name)] ?? [] where looseMatch[slot] < 0 {
                 looseMatch[slot] = ordinal
             }

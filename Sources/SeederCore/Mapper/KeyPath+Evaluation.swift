@@ -40,6 +40,14 @@ extension KeyPath {
         return try apply(collectionOperator, to: reached)
     }
 
+    /// `evaluate(on:)` for a record whose member named by the first key is already found
+    /// (`EntityPlan`'s key-path slots), `nil` when the record has none.
+    func evaluate(firstMember member: JSONValue?) throws(KeyPathFailure) -> MappedValue {
+        let reached = member.map { Self.follow($0, keys.dropFirst()) } ?? .absent
+        guard let collectionOperator else { return reached }
+        return try apply(collectionOperator, to: reached)
+    }
+
     static func follow(_ value: JSONValue, _ keys: ArraySlice<String>) -> MappedValue {
         guard let key = keys.first else { return .json(value) }
         switch value.kind {

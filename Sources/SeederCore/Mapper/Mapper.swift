@@ -103,7 +103,8 @@ public final class Mapper {
         // string and array in it; the buffer's lends it.
         reference.attributes.withUnsafeBufferPointer { attributes in
             for attributeIndex in reference.attributeOrder {
-                let reached = reach(attributes[attributeIndex].keyPath, slot: plans[index].attributeSlots[attributeIndex], in: value, members: members, context: context)
+                let reached = reach(attributes[attributeIndex].keyPath, slot: plans[index].attributeSlots[attributeIndex],
+                                    keyPathSlot: plans[index].attributeKeyPathSlots[attributeIndex], in: value, members: members, context: context)
                 fields[attributeIndex] = field(reached, attribute: attributes[attributeIndex], nulls: entity.nulls, context: context)
                 if attributeIndex == identityAttributes.last {
                     context.identity = self.identity(fields, identityAttributes, entity: entity, context: context)
@@ -118,7 +119,8 @@ public final class Mapper {
         links.reserveCapacity(entity.relationships.count)
         for (relationshipIndex, relationship) in entity.relationships.enumerated() {
             let slot = plans[index].relationshipSlots[relationshipIndex]
-            var reached = reach(relationship.keyPath, slot: slot.name, in: value, members: members, context: context)
+            var reached = reach(relationship.keyPath, slot: slot.name, keyPathSlot: plans[index].relationshipKeyPathSlots[relationshipIndex],
+                                in: value, members: members, context: context)
             var key = slot.name.flatMap { members.member($0)?.key }
             if case .absent = reached, relationship.keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
                 reached = .json(member.value)
@@ -141,10 +143,12 @@ public final class Mapper {
         return members
     }
 
-    /// The value an attribute or relationship reads: its key path, or its name's member.
-    private func reach(_ keyPath: KeyPath?, slot: Int?, in value: JSONValue, members: MemberLayout, context: RecordContext) -> MappedValue {
+    /// The value an attribute or relationship reads: its key path (from its first key's member
+    /// when the layout found it), or its name's member.
+    private func reach(_ keyPath: KeyPath?, slot: Int?, keyPathSlot: Int?, in value: JSONValue, members: MemberLayout, context: RecordContext) -> MappedValue {
         if let keyPath {
             do {
+                if let keyPathSlot { return try keyPath.evaluate(firstMember: members.member(keyPathSlot)?.value) }
                 return try keyPath.evaluate(on: value)
             } catch {
                 context.error("'\(keyPath)': \(error.message)", at: error.value ?? value)
