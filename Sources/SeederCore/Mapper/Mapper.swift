@@ -39,49 +39,20 @@ public final class Mapper {
     /// Maps one JSON record of `entity`, and every record embedded in it.
     public func records(from value: JSONValue, entity: Int, file: String, diagnostics: DiagnosticSink) -> [Record] {
         let origin = Record.Origin(file: file, offset: value.fileOffset, pointer: value.pointer)
-        guard let tree = map(value, entity: entity, origin: origin, diagnostics: diagnostics) else { return [] }
         var batch: [Record] = []
-        flatten(tree, into: &batch)
+        map(value, entity: entity, origin: origin, diagnostics: diagnostics, into: &batch)
         return batch
     }
 
     // MARK: One record
 
-    /// A record and the records embedded in it, before flattening.
-    private struct Mapped {
-        /// `nil` when the record's identity could not be read (its children still count).
-        var record: Record?
-        var children: [Mapped]
-    }
-
-    /// Flattens pre-order; returns the record's index in the batch, `nil` if it was dropped.
+    /// Maps a record into `batch`, and the records embedded in it after it (pre-order, each
+    /// named by its index in the batch); returns its index, `nil` when it is not a record or its
+    /// identity could not be read (its embedded records still count). The record goes in as
+    /// soon as its identity is known, and its links when its relationships are mapped, so
+    /// nothing is copied or renumbered afterwards.
     @discardableResult
-    private func flatten(_ mapped: Mapped, into batch: inout [Record]) -> Int? {
-        let index = batch.count
-        if let record = mapped.record { batch.append(record) }
-        var childIndexes: [Int?] = []
-        for child in mapped.children { childIndexes.append(flatten(child, into: &batch)) }
-        guard var record = mapped.record else { return nil }
-        if !mapped.children.isEmpty {
-            record.links = record.links.map { link in
-                switch link {
-                case let .one(.embedded(child)):
-                    return childIndexes[child].map { .one(.embedded($0)) } ?? .absent
-                case let .many(targets):
-                    return .many(targets.compactMap { target in
-                        if case let .embedded(child) = target { return childIndexes[child].map(RecordReference.embedded) }
-                        return target
-                    })
-                default:
-                    return link
-                }
-            }
-            batch[index] = record
-        }
-        return index
-    }
-
-    private func map(_ value: JSONValue, entity index: Int, origin: Record.Origin, diagnostics: DiagnosticSink) -> Mapped? {
+    private func map(_ value: JSONValue, entity index: Int, origin: Record.Origin, diagnostics: DiagnosticSink, into batch: inout [Record]) -> Int? {
         let reference = entities[index]
         let entity = reference.entity
         guard value.kind == .object else {
@@ -112,10 +83,13 @@ public final class Mapper {
                 }
             }
         }
-        let identity = context.identity
+        var position: Int?
+        if !context.droppedIdentity {
+            position = batch.count
+            batch.append(Record(entity: index, identity: context.identity, fields: fields, links: [], origin: origin))
+        }
 
         var links: [Link] = []
-        var children: [Mapped] = []
         links.reserveCapacity(entity.relationships.count)
         for (relationshipIndex, relationship) in entity.relationships.enumerated() {
             let slot = plans[index].relationshipSlots[relationshipIndex]
@@ -126,10 +100,11 @@ public final class Mapper {
                 reached = .json(member.value)
                 key = member.key
             }
-            links.append(link(reached, key: key, relationship: relationship, children: &children, context: context))
+            links.append(link(reached, key: key, relationship: relationship, batch: &batch, context: context))
         }
-        guard !context.droppedIdentity else { return Mapped(record: nil, children: children) }
-        return Mapped(record: Record(entity: index, identity: identity, fields: fields, links: links, origin: origin), children: children)
+        guard let position else { return nil }
+        batch[position].links = links
+        return position
     }
 
     /// What a record's members feed, with the names resolved once per key layout.
@@ -202,7 +177,7 @@ public final class Mapper {
 
     // MARK: Relationships
 
-    private func link(_ reached: MappedValue, key: JSONValue?, relationship: Relationship, children: inout [Mapped], context: RecordContext) -> Link {
+    private func link(_ reached: MappedValue, key: JSONValue?, relationship: Relationship, batch: inout [Record], context: RecordContext) -> Link {
         switch reached {
         case .absent: return .absent
         case .null: return .null
@@ -213,7 +188,7 @@ public final class Mapper {
                 context.error("'\(relationship.name)' is a to-one, but its key path reaches a list", at: nil, offset: context.origin.offset)
                 return .absent
             }
-            return .many(items.compactMap { target(for: $0, relationship: relationship, pointerBase: nil, children: &children, context: context) })
+            return .many(items.compactMap { target(for: $0, relationship: relationship, pointerBase: nil, batch: &batch, context: context) })
         case let .json(value):
             if value.isNull { return .null }
             let base = key.map { context.origin.pointer.appending(.key($0.string ?? "")) }
@@ -225,19 +200,19 @@ public final class Mapper {
                 var targets: [RecordReference] = []
                 for (position, element) in value.elements.enumerated() where !element.isNull {
                     if let target = target(for: .json(element), relationship: relationship, pointerBase: base?.appending(.index(position)),
-                                           children: &children, context: context) {
+                                           batch: &batch, context: context) {
                         targets.append(target)
                     }
                 }
                 return .many(targets)
             }
-            return target(for: reached, relationship: relationship, pointerBase: base, children: &children, context: context).map(Link.one) ?? .absent
+            return target(for: reached, relationship: relationship, pointerBase: base, batch: &batch, context: context).map(Link.one) ?? .absent
         }
     }
 
     /// One target: an embedded record (mapped now) or an identity reference.
     private func target(
-        for item: MappedValue, relationship: Relationship, pointerBase: JSONPointer?, children: inout [Mapped], context: RecordContext
+        for item: MappedValue, relationship: Relationship, pointerBase: JSONPointer?, batch: inout [Record], context: RecordContext
     ) -> RecordReference? {
         guard case let .json(value) = item, value.kind == .object, !isIdentityStub(value, target: relationship.target) else {
             if item.isNull { return nil }
@@ -245,9 +220,7 @@ public final class Mapper {
             return reference(item, relationship: relationship, context: context)
         }
         let origin = Record.Origin(file: context.origin.file, offset: value.fileOffset, pointer: pointerBase ?? value.pointer)
-        guard let child = map(value, entity: relationship.target, origin: origin, diagnostics: context.diagnostics) else { return nil }
-        children.append(child)
-        return child.record == nil ? nil : .embedded(children.count - 1)
+        return map(value, entity: relationship.target, origin: origin, diagnostics: context.diagnostics, into: &batch).map(RecordReference.embedded)
     }
 
     /// An identity reference from a scalar, an array in identity order, or an object holding
