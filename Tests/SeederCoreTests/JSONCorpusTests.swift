@@ -66,6 +66,9 @@ struct JSONCorpusTests {
         .init(input: "1 2", message: "unexpected '2' after the JSON value", offset: 2),
         .init(input: "{\"a\":1,\"a\":2}", message: "duplicate key \"a\" in object", offset: 7),
         .init(input: "{\"a\":1,\"\\u0061\":2}", message: "duplicate key \"a\" in object", offset: 7),
+        .init(input: "{\"\\u0061\":1,\"b\":2,\"a\":3}", message: "duplicate key \"a\" in object", offset: 18),
+        .init(input: "{\"\":1,\"x\":2,\"\":3}", message: "duplicate key \"\" in object", offset: 12),
+        .init(input: "{\"ab\":1,\"cb\":2,\"db\":3,\"cb\":4}", message: "duplicate key \"cb\" in object", offset: 22),
         .init(input: "[\u{201C}a\u{201D}]", message: "unexpected '\u{201C}', expected a value", offset: 1),
     ]
 

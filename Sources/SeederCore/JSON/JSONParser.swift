@@ -359,12 +359,27 @@ struct JSONParser {
             }
             return decoded(a) == decoded(b)
         }
+        // A key is compared with the earlier ones only when a 64-bit filter of their lengths and
+        // last bytes says one may be equal: distinct keys rarely share both. A key with an
+        // escape fills the filter (its text is not what it decodes to), so every later key is
+        // compared, as it is itself.
+        @inline(__always) func bit(_ key: Int) -> UInt64 {
+            let node = nodes[key]
+            if node.flags & JSONNode.escaped != 0 { return .max }
+            let last = node.length == 0 ? 0 : p[start + Int(node.start) + Int(node.length)]
+            return 1 << ((UInt64(node.length) &* 7 &+ UInt64(last)) & 63)
+        }
         let found: Int? = withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { keys in
             var count = 0
+            var filter: UInt64 = 0
             var key = object + 1
             while key < end {
                 guard count < 16 else { return -1 }
-                for earlier in 0..<count where same(keys[earlier], key) { return key }
+                let mark = bit(key)
+                if filter & mark != 0 {
+                    for earlier in 0..<count where same(keys[earlier], key) { return key }
+                }
+                filter |= mark
                 keys[count] = key
                 count += 1
                 key = Int(nodes[key + 1].end)
