@@ -61,10 +61,12 @@ final class EntityPlan {
     /// First keys of key paths: such keys count as mapped.
     private var claimed: Set<String> = []
 
-    private var cachedKeyBytes: [UInt8] = []
-    private var cachedKeyEnds: [Int] = []
-    private(set) var cachedSlotMembers: [Int] = []
-    private var hasCache = false
+    // The cached layout, read for every record by the one mapper (one thread) that owns the
+    // plan: no run-time exclusivity checks.
+    @exclusivity(unchecked) private var cachedKeyBytes: [UInt8] = []
+    @exclusivity(unchecked) private var cachedKeyEnds: [Int] = []
+    @exclusivity(unchecked) private(set) var cachedSlotMembers: [Int] = []
+    @exclusivity(unchecked) private var hasCache = false
 
     init(entity: Entity, mapping: Mapping) {
         func addSlot(name: String?, lookup: String) -> Int {

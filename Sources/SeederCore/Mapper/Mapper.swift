@@ -70,17 +70,17 @@ public final class Mapper {
         fields.reserveCapacity(reference.attributes.count)
         for _ in 0..<reference.attributes.count { fields.append(Record.Field(value: .absent, offset: origin.offset)) }
         let identityAttributes = reference.identityAttributes
-        // Through the buffer: an array's subscript copies the `Attribute`, retaining every
-        // string and array in it; the buffer's lends it.
-        reference.attributes.withUnsafeBufferPointer { attributes in
-            for attributeIndex in reference.attributeOrder {
-                let reached = reach(attributes[attributeIndex].keyPath, slot: plans[index].attributeSlots[attributeIndex],
-                                    keyPathSlot: plans[index].attributeKeyPathSlots[attributeIndex], in: value, members: members, context: context)
-                fields[attributeIndex] = field(reached, attribute: attributes[attributeIndex], nulls: entity.nulls, context: context)
-                if attributeIndex == identityAttributes.last {
-                    context.identity = self.identity(fields, identityAttributes, entity: entity, context: context)
-                    if context.identity == nil { context.droppedIdentity = true }
-                }
+        // Not inside a closure: `fields`, captured and written there, was checked for exclusive
+        // access at run time on every write. An attribute is one shared box, cheap to copy.
+        let plan = plans[index]
+        for attributeIndex in reference.attributeOrder {
+            let attribute = reference.attributes[attributeIndex]
+            let reached = reach(attribute.keyPath, slot: plan.attributeSlots[attributeIndex],
+                                keyPathSlot: plan.attributeKeyPathSlots[attributeIndex], in: value, members: members, context: context)
+            fields[attributeIndex] = field(reached, attribute: attribute, nulls: entity.nulls, context: context)
+            if attributeIndex == identityAttributes.last {
+                context.identity = self.identity(fields, identityAttributes, entity: entity, context: context)
+                if context.identity == nil { context.droppedIdentity = true }
             }
         }
         var position: Int?
@@ -303,8 +303,9 @@ private final class RecordContext {
     let entity: String
     let origin: Record.Origin
     let diagnostics: DiagnosticSink
-    var identity: IdentityKey?
-    var droppedIdentity = false
+    // Used by one mapping call at a time: no run-time exclusivity checks on every field.
+    @exclusivity(unchecked) var identity: IdentityKey?
+    @exclusivity(unchecked) var droppedIdentity = false
     private var reported: Set<String> = []
 
     init(entity: String, origin: Record.Origin, diagnostics: DiagnosticSink) {

@@ -128,10 +128,12 @@ struct RawStatement {
     /// The text and blob parameters of one run, in one buffer that stays put from binding to
     /// the end of the step; reused by every run of the statement, and freed with it.
     fileprivate final class Bytes {
-        private var buffer: UnsafeMutablePointer<UInt8>
-        private var capacity = 4096
-        private var count = 0
-        private var pending: [(parameter: Int32, offset: Int, count: Int, isText: Bool)] = []
+        // One statement's buffer, used by one run at a time on one thread: no run-time
+        // exclusivity checks on every parameter.
+        @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
+        @exclusivity(unchecked) private var capacity = 4096
+        @exclusivity(unchecked) private var count = 0
+        @exclusivity(unchecked) private var pending: [(parameter: Int32, offset: Int, count: Int, isText: Bool)] = []
 
         init() {
             buffer = .allocate(capacity: capacity)

@@ -46,11 +46,12 @@ final class RowStore {
     private var linkInserts: [[RawStatement?]] = []
     /// Dump files by index, as `_file` columns store them.
     let files: [String]
-    var counts: [EntityCounts]
+    // Counted per record on the writing thread only: no run-time exclusivity checks.
+    @exclusivity(unchecked) var counts: [EntityCounts]
     /// Per entity, per relationship: an ordered to-many whose owner merged an occurrence that
     /// lists targets. Positions are each occurrence's own until `ReferenceResolver.renumber`
     /// makes them the owner's united, first-seen order; set, it renumbers.
-    private(set) var mergedOrderedLinks: [[Bool]]
+    @exclusivity(unchecked) private(set) var mergedOrderedLinks: [[Bool]]
 
     /// A store over `db`, whose main database holds the seed's tables and whose `work` database
     /// takes the side and link tables of `layouts` and `links`; `files` are the dump files in
