@@ -101,7 +101,11 @@ struct RowEncoder: Sendable {
            let row = withoutSideRow(record, layout: layout, parent: parent, batch: batch, file: recordFile) {
             return row
         }
-        var masks = [Int64](repeating: 0, count: layout.maskColumns.count)
+        // Reserved and appended, as every array here: `Array(repeating:count:)` looks up its
+        // storage type at run time.
+        var masks: [Int64] = []
+        masks.reserveCapacity(layout.maskColumns.count)
+        for _ in layout.maskColumns { masks.append(0) }
         let recordFile = recordFile ?? fileIndexes[record.origin.file] ?? 0
         var fields: [UInt8] = []
         fields.reserveCapacity(layout.slotCount * 2)
@@ -130,21 +134,21 @@ struct RowEncoder: Sendable {
             let columns = layout.foreignKeyColumns[index]
             var present = false
             var offset = record.origin.offset
-            var values = [SQLValue](repeating: .null, count: columns.count)
+            var key: [SQLValue]?
             switch link {
             case .absent: break
             case .null: present = true
             case let .one(reference):
                 present = true
                 // An embedded target with no identity keeps null columns: `RowStore` sets them.
-                if case let .identity(key, at) = reference.naming(in: batch) {
+                if case let .identity(identity, at) = reference.naming(in: batch) {
                     offset = at
-                    if key.values.count == columns.count { values = key.values }
+                    if identity.values.count == columns.count { key = identity.values }
                 }
             case .many: present = true
             }
             mark(layout.slot(relationship: index), present: present, file: recordFile, offset: offset)
-            data += values
+            if let key { data.append(contentsOf: key) } else { for _ in columns { data.append(.null) } }
         }
         return Encoded(masks: masks, fields: fields, data: data, file: recordFile, pointer: record.origin.pointer.description, parent: parent)
     }
