@@ -217,6 +217,22 @@ struct InputsAndFeaturesTests {
         #expect(try workspace.rows("SELECT id, project_id, project_position FROM task WHERE id = 11") == ["[id:11 project_id:1 project_position:1]"])
     }
 
+    /// A one-to-many that names a child by identity must find it; one whose children are all
+    /// embedded has nothing to look for.
+    @Test func anInverseLinkByIdentityToNoRecordIsAnError() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "error"))
+        try workspace.write("dumps/projects.json", #"[{"id": 1, "tasks": [{"id": 11, "name": "b"}, 10]}, {"id": 2, "tasks": [{"id": 12, "name": "c"}]}]"#)
+        #expect(workspace.build().messages(workspace) == [
+            "dumps/projects.json:1:47: error: Project 1 references Task 10 (tasks), which no record provides",
+        ])
+        try workspace.write("dumps/tasks.json", #"[{"id": 10, "name": "a"}]"#)
+        #expect(workspace.build().messages(workspace) == [])
+        #expect(try workspace.rows("SELECT id, project_id, project_position FROM task ORDER BY id") == [
+            "[id:10 project_id:1 project_position:1]", "[id:11 project_id:1 project_position:0]", "[id:12 project_id:2 project_position:0]",
+        ])
+    }
+
     @Test func anInverseChildThatNamesItsOwnParentKeepsIt() throws {
         let workspace = try Workspace()
         try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "error"))

@@ -147,6 +147,9 @@ struct ReferenceResolver {
                 WHERE "_row" IN (SELECT c."rowid" FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined))
                 """)
         }
+        // Links to embedded children name rows inserted with them: only a link by identity can
+        // miss its child.
+        guard store.linksByIdentity[link.entityIndex][link.relationshipIndex] else { return }
         let missing = try Row.fetchCursor(db, sql: """
             SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_file", "_offset" FROM \(link.table) AS l
             WHERE NOT EXISTS (SELECT 1 FROM \(child.table) AS c WHERE \(joined)) ORDER BY "_seq"

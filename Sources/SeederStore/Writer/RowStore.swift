@@ -52,6 +52,9 @@ final class RowStore {
     /// lists targets. Positions are each occurrence's own until `ReferenceResolver.renumber`
     /// makes them the owner's united, first-seen order; set, it renumbers.
     @exclusivity(unchecked) private(set) var mergedOrderedLinks: [[Bool]]
+    /// Per entity, per relationship: a to-many with a link that names its target by identity.
+    /// Unset, every link's target was embedded, and so inserted with it: none can be missing.
+    @exclusivity(unchecked) private(set) var linksByIdentity: [[Bool]]
 
     /// A store over `db`, whose main database holds the seed's tables and whose `work` database
     /// takes the side and link tables of `layouts` and `links`; `files` are the dump files in
@@ -68,6 +71,7 @@ final class RowStore {
         mergers = mapping.entities.map(RecordMerger.init)
         counts = mapping.entities.map { _ in EntityCounts() }
         mergedOrderedLinks = mapping.entities.map { entity in entity.relationships.map { _ in false } }
+        linksByIdentity = mergedOrderedLinks
         for layout in layouts {
             for statement in layout.createStatements { try db.execute(sql: statement) }
         }
@@ -156,6 +160,7 @@ final class RowStore {
                            parent.owner == index, parent.relationship == relationshipIndex {
                             continue
                         }
+                        if case .identity = target { linksByIdentity[entity][relationshipIndex] = true }
                         let (targetKey, offset) = key(of: target, keys: keys, batch: batch)
                         try insert.execute { binder in
                             for value in keys[index] { binder.bind(value) }
