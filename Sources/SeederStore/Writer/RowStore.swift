@@ -170,8 +170,9 @@ final class RowStore {
                             binder.bind(Int64(offset))
                         }
                     }
-                } else if !relationship.isToMany, case let .one(.embedded(child)) = link {
+                } else if !relationship.isToMany, case let .one(.embedded(child)) = link, batch[child].identity == nil {
                     // An embedded target with no identity: its key is the `_pk` just given to it.
+                    // (One with an identity was named by it when the row was encoded.)
                     try statements[entity].setForeignKey[relationshipIndex]?.execute { binder in
                         for value in keys[child] + keys[index] { binder.bind(value) }
                     }
