@@ -191,7 +191,7 @@ public enum SeedBuilder {
                 reader.join()
                 // 6. References, inverses, finished rows.
                 options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: recordCount))
-                try ReferenceResolver(store: store, diagnostics: diagnostics).resolve()
+                try ReferenceResolver(store: store, diagnostics: diagnostics, pointers: PointerLocator(files: inputFiles)).resolve()
                 try db.execute(sql: "COMMIT")
                 return store.counts
             }

@@ -402,6 +402,45 @@ struct InputsAndFeaturesTests {
         #expect(encoder.encode(batch: batch, file: 0).map(\.hasSide) == [true, true, true, true, true, false])
     }
 
+    /// A row keeps its record's file and offset, not its JSON Pointer: a message finds the
+    /// pointer by reading the file again as the build read it (a wrapped page, JSON Lines, a
+    /// record embedded two levels down).
+    @Test func messagesAboutRowsFindTheirRecordsPointers() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          Hero:
+            attributes: { id: integer, name: { type: string, required: true } }
+            relationships:
+              teams: { to: Team, many: true }
+          Team:
+            attributes: { id: integer, name: { type: string, required: true } }
+            relationships:
+              members: { to: Member, many: true, inverse: team }
+          Member:
+            identity: none
+            attributes: { role: { type: string, required: true } }
+            relationships:
+              team: { to: Team }
+        sources:
+          - { path: "pages/*.json", entity: Hero, keyPath: data.results }
+          - { path: heroes.ndjson, entity: Hero }
+        """)
+        try workspace.write("dumps/pages/1.json", #"""
+        {"data": {"results": [{"id": 1, "name": "a"},
+                              {"id": 2, "teams": [{"id": 5, "name": "t", "members": [{"role": "x"}, {"note": "?"}]}]}]}}
+        """#)
+        try workspace.write("dumps/heroes.ndjson", "{\"id\": 3, \"name\": \"c\"}\n\n{\"id\": 4, \"teams\": [{\"id\": 6}]}\n")
+        #expect(workspace.build().messages(workspace) == [
+            "dumps/heroes.ndjson:3:21: error: Hero 4 references Team 6 (teams), which no record provides",
+            "dumps/pages/1.json:2:23: error: Hero 2: 'name' is required, but no occurrence has it  [/data/results/1]",
+            "dumps/heroes.ndjson:3:1: error: Hero 4: 'name' is required, but no occurrence has it  [/]",
+            "dumps/pages/1.json:2:93: error: Member #2: 'role' is required, but no occurrence has it  [/data/results/1/teams/0/members/1]",
+            "mapping.yaml:11:3: warning: 1 key is never mapped: Member.note",
+        ])
+    }
+
     /// A first occurrence may lack what a link or a later occurrence supplies: rows load into
     /// tables without `NOT NULL`, and the seed's tables have it once every row is final.
     @Test func requiredValuesThatArriveLateMeetTheSchemasNotNull() throws {

@@ -48,6 +48,11 @@ public final class JSONDocument: Sendable {
     /// The root value.
     public var root: JSONValue { JSONValue(document: self, index: 0) }
 
+    /// The value whose text starts at `start`, an offset in `bytes`; `nil` if none does.
+    public func value(startingAt start: Int) -> JSONValue? {
+        nodes.firstIndex { Int($0.start) == start }.map { JSONValue(document: self, index: $0) }
+    }
+
     /// Parses `text` as one complete JSON value (tests, mapping defaults, small inputs).
     public convenience init(parsing text: String) throws(JSONSyntaxError) {
         try self.init(parsing: Array(text.utf8))

@@ -12,9 +12,13 @@ struct ReferenceResolver {
     private var db: Database { store.db }
     private var mapping: Mapping { store.mapping }
 
-    init(store: RowStore, diagnostics: DiagnosticSink) {
+    /// Finds the JSON Pointer of a row's record for a message.
+    let pointers: PointerLocator
+
+    init(store: RowStore, diagnostics: DiagnosticSink, pointers: PointerLocator) {
         self.store = store
         self.diagnostics = diagnostics
+        self.pointers = pointers
     }
 
     func resolve() throws {
@@ -317,12 +321,15 @@ struct ReferenceResolver {
     private func reportMissing(_ layout: RowLayout, condition: String, what: String) throws {
         let keys = layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")
         let rows = try Row.fetchAll(db, sql: """
-            SELECT \(keys), s."_file", s."_offset", s."_pointer" FROM \(layout.joined) WHERE \(condition) ORDER BY \(RowLayout.firstSeen)
+            SELECT \(keys), s."_file", s."_offset" FROM \(layout.joined) WHERE \(condition) ORDER BY \(RowLayout.firstSeen)
             """)
         let count = layout.keyColumns.count
-        for row in rows {
+        let origins: [(file: Int, offset: Int)] = rows.map { ($0[count], $0[count + 1]) }
+        let pointers = self.pointers.pointers(origins.map { (store.files[$0.file], $0.offset) })
+        for (index, row) in rows.enumerated() {
             let key = (0..<count).map { row[$0] as DatabaseValue }
-            diagnostics.error("\(label(layout, key: key)): \(what)", at: location(file: row[count], offset: row[count + 1]), jsonPath: row[count + 2])
+            diagnostics.error("\(label(layout, key: key)): \(what)", at: location(file: origins[index].file, offset: origins[index].offset),
+                              jsonPath: pointers[index])
         }
     }
 

@@ -11,12 +11,10 @@ struct RowEncoder: Sendable {
         var data: [SQLValue]
         /// The index of the record's file.
         var file: Int
-        /// The record's JSON Pointer, as text.
-        var pointer: String
         /// The record that embeds this one, when the child takes its parent as it is inserted.
         var parent: Parent?
         /// `false` for a row no later stage can name (`RowLayout.mayGoWithoutSideRow`): it gets
-        /// no side row, and `fields` and `pointer` are left empty.
+        /// no side row, and `fields` is left empty.
         var hasSide = true
     }
 
@@ -150,13 +148,13 @@ struct RowEncoder: Sendable {
             mark(layout.slot(relationship: index), present: present, file: recordFile, offset: offset)
             if let key { data.append(contentsOf: key) } else { for _ in columns { data.append(.null) } }
         }
-        return Encoded(masks: masks, fields: fields, data: data, file: recordFile, pointer: record.origin.pointer.description, parent: parent)
+        return Encoded(masks: masks, fields: fields, data: data, file: recordFile, parent: parent)
     }
 
     /// The row of a final child that no later stage can name (`RowLayout.mayGoWithoutSideRow`):
     /// one whose own to-ones are all absent, whose only required to-one is the inverse its parent
     /// sets, and whose attributes with a default or `required` are all present. Its values only:
-    /// no origins, no pointer, no side row. `nil` for any other row.
+    /// no origins, no side row. `nil` for any other row.
     private func withoutSideRow(_ record: Record, layout: RowLayout, parent: Parent, batch: UnsafeBufferPointer<Record>, file: Int) -> Encoded? {
         guard layout.mayGoWithoutSideRow else { return nil }
         let inverse = layouts[batch[parent.owner].entity].entity.relationships[parent.relationship].inverse
@@ -176,6 +174,6 @@ struct RowEncoder: Sendable {
             }
         }
         while data.count < layout.dataColumns.count { data.append(.null) }
-        return Encoded(masks: [], fields: [], data: data, file: file, pointer: "", parent: parent, hasSide: false)
+        return Encoded(masks: [], fields: [], data: data, file: file, parent: parent, hasSide: false)
     }
 }

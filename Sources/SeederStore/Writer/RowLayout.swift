@@ -4,9 +4,9 @@ import SeederCore
 /// Where an entity's rows live while a build runs: their values in the entity's table of the
 /// seed itself, from the first occurrence on (SEED.md's columns, merged in place), and the
 /// bookkeeping in a side table of the working database, keyed by the seed row's rowid: presence
-/// masks that keep absent apart from null, each value's file and offset for messages, and the
-/// record's JSON Pointer. Rows are never copied from a staging table: the seed file is written
-/// once (issue 5).
+/// masks that keep absent apart from null, and each value's file and offset for messages (a
+/// message's JSON Pointer is found from them, `PointerLocator`). Rows are never copied from a
+/// staging table: the seed file is written once (issue 5).
 ///
 /// A class, not a struct: the encoder reads one per record, and copying a struct of arrays
 /// retains and releases each of them.
@@ -70,7 +70,7 @@ final class RowLayout: Sendable {
         dataColumns = attributeColumns + foreignKeyColumns.flatMap { $0 }
         slotCount = entity.attributes.count + entity.relationships.count
         maskColumns = (0..<max(1, (slotCount + Self.bitsPerMask - 1) / Self.bitsPerMask)).map { "_present\($0)" }
-        sideColumns = maskColumns + ["_fields", "_file", "_offset", "_pointer"]
+        sideColumns = maskColumns + ["_fields", "_file", "_offset"]
         keyColumns = entity.primaryKeyColumns
         let entity = entity
         mayGoWithoutSideRow = entity.identity == .none && !entity.attributes.contains { $0.isUnique }
@@ -180,7 +180,7 @@ final class RowLayout: Sendable {
 
     var createStatements: [String] {
         let columns = ["\"_row\" INTEGER PRIMARY KEY"] + maskColumns.map { "\(SQLText.quote($0)) INTEGER NOT NULL" }
-            + ["\"_fields\" BLOB NOT NULL", "\"_file\" INTEGER NOT NULL", "\"_offset\" INTEGER NOT NULL", "\"_pointer\" TEXT NOT NULL"]
+            + ["\"_fields\" BLOB NOT NULL", "\"_file\" INTEGER NOT NULL", "\"_offset\" INTEGER NOT NULL"]
         return ["CREATE TABLE \(sideTable) (\(columns.joined(separator: ", ")))"]
     }
 }

@@ -233,7 +233,6 @@ final class RowStore {
                 binder.bind(blob: encoded.fields)
                 binder.bind(Int64(encoded.file))
                 binder.bind(Int64(record.origin.offset))
-                binder.bind(encoded.pointer)
             }
         }
         guard let identity = record.identity else {
@@ -277,7 +276,7 @@ final class RowStore {
         return found
     }
 
-    /// Decodes a row selected as `masks, _fields, _file, _offset, _pointer, data...`.
+    /// Decodes a row selected as `masks, _fields, _file, _offset, data...`.
     private func decode(_ row: RawStatement.RawRow, layout: RowLayout, identity: IdentityKey?) -> Record {
         let maskCount = layout.maskColumns.count
         let masks: [Int64] = (0..<maskCount).map { row.int64($0) }
@@ -291,7 +290,7 @@ final class RowStore {
             let (fileIndex, offset) = slot < origins.count ? origins[slot] : (rowFile, rowOffset)
             return (masks[column] & bit != 0, fileIndex, offset)
         }
-        var column = maskCount + 4
+        var column = maskCount + 3
         var fields: [Record.Field] = []
         var fieldFiles: [String] = []
         for index in layout.entity.attributes.indices {

@@ -1,0 +1,52 @@
+import SeederCore
+
+/// The JSON Pointers of records at file offsets, found by reading their dump files again as the
+/// build read them. A row keeps its record's file and offset, not its pointer: the pointer was a
+/// text per row, written for the few rows a message ever names (issue 5).
+struct PointerLocator {
+    /// The build's input files, in plan order.
+    let files: [InputFile]
+
+    /// The pointer of the record that starts at each `(file, offset)`, `file` as diagnostics
+    /// name it; `nil` where the file no longer reads as it did (changed since, or unreadable).
+    /// Each file is read once, and only until every offset asked of it is found.
+    func pointers(_ wanted: [(file: String, offset: Int)]) -> [String?] {
+        var found: [String: [Int: String]] = [:]
+        for (name, offsets) in group(wanted) {
+            var missing = Set(offsets)
+            for file in files where file.path == name && !missing.isEmpty {
+                for (offset, pointer) in locate(missing, in: file) {
+                    found[name, default: [:]][offset] = pointer
+                    missing.remove(offset)
+                }
+            }
+        }
+        return wanted.map { found[$0.file]?[$0.offset] }
+    }
+
+    private func group(_ wanted: [(file: String, offset: Int)]) -> [String: [Int]] {
+        var groups: [String: [Int]] = [:]
+        for (file, offset) in wanted { groups[file, default: []].append(offset) }
+        return groups
+    }
+
+    /// Reads `file` item by item until each offset is found as the start of a value.
+    private func locate(_ offsets: Set<Int>, in file: InputFile) -> [Int: String] {
+        struct Done: Error {}
+        var pointers: [Int: String] = [:]
+        guard let source = try? FileByteSource(path: file.absolutePath) else { return pointers }
+        let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath)
+        try? reader.forEachItem { item in
+            guard case let .record(record) = item else { return }
+            let document = record.document
+            let range = document.fileOffset..<(document.fileOffset + document.bytes.count)
+            for offset in offsets where range.contains(offset) && pointers[offset] == nil {
+                if let value = document.value(startingAt: offset - document.fileOffset) {
+                    pointers[offset] = value.pointer.description
+                }
+            }
+            if pointers.count == offsets.count { throw Done() }
+        }
+        return pointers
+    }
+}
