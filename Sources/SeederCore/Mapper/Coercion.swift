@@ -302,18 +302,13 @@ struct Coercion {
     }
 
     /// A byte an absolute URL may hold as it is: RFC 3986's unreserved and reserved ASCII
-    /// characters, and any byte of a non-ASCII character (IRI).
+    /// characters (a bit each in two 64-bit masks, for codes 0-63 and 64-127), and any byte of a
+    /// non-ASCII character (IRI).
+    @inline(__always)
     private static func isURLCharacter(_ byte: UInt8) -> Bool {
-        if byte >= 0x80 || isAlpha(byte) || byte &- UInt8(ascii: "0") < 10 { return true }
-        switch byte {
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: "/"),
-             UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"),
-             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
-             UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
-            return true
-        default:
-            return false
-        }
+        if byte >= 0x80 { return true }
+        let mask: UInt64 = byte < 64 ? 0xafff_ffda_0000_0000 : 0x47ff_fffe_afff_ffff
+        return (mask >> UInt64(byte & 63)) & 1 != 0
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {
