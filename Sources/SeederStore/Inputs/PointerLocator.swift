@@ -30,22 +30,27 @@ struct PointerLocator {
         return groups
     }
 
-    /// Reads `file` item by item until each offset is found as the start of a value.
+    /// Reads `file` item by item until each offset is found as the start of a value: one pass,
+    /// since items come in file order and the offsets are taken in order.
     private func locate(_ offsets: Set<Int>, in file: InputFile) -> [Int: String] {
         struct Done: Error {}
+        let sorted = offsets.sorted()
+        var next = 0
         var pointers: [Int: String] = [:]
         guard let source = try? FileByteSource(path: file.absolutePath) else { return pointers }
         let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath)
         try? reader.forEachItem { item in
             guard case let .record(record) = item else { return }
             let document = record.document
-            let range = document.fileOffset..<(document.fileOffset + document.bytes.count)
-            for offset in offsets where range.contains(offset) && pointers[offset] == nil {
-                if let value = document.value(startingAt: offset - document.fileOffset) {
+            let end = document.fileOffset + document.bytes.count
+            while next < sorted.count, sorted[next] < end {
+                let offset = sorted[next]
+                if offset >= document.fileOffset, let value = document.value(startingAt: offset - document.fileOffset) {
                     pointers[offset] = value.pointer.description
                 }
+                next += 1
             }
-            if pointers.count == offsets.count { throw Done() }
+            if next == sorted.count { throw Done() }
         }
         return pointers
     }
