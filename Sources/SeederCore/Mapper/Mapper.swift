@@ -92,8 +92,8 @@ public final class Mapper {
         var links: [Link] = []
         links.reserveCapacity(entity.relationships.count)
         for (relationshipIndex, relationship) in entity.relationships.enumerated() {
-            let slot = plans[index].relationshipSlots[relationshipIndex]
-            var reached = reach(relationship.keyPath, slot: slot.name, keyPathSlot: plans[index].relationshipKeyPathSlots[relationshipIndex],
+            let slot = plan.relationshipSlots[relationshipIndex]
+            var reached = reach(relationship.keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
                                 in: value, members: members, context: context)
             var key = slot.name.flatMap { members.member($0)?.key }
             if case .absent = reached, relationship.keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
