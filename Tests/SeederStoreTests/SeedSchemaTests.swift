@@ -148,3 +148,39 @@ struct SeedSchemaTests {
         #expect(RowLayout.origin(ofSlot: 9, in: fields, rowFile: 2, rowOffset: 1000) == (2, 1000))
     }
 }
+
+/// The finished file's own checks (docs/seed.md, Checks): a dangling foreign key and a `NULL`
+/// in a `NOT NULL` column are each caught, though the two run at once on two connections.
+struct SeedChecksTests {
+    @Test func catchesADanglingKeyAndABrokenConstraint() throws {
+        let workspace = try Workspace()
+        let queue = try DatabaseQueue(path: workspace.root + "/seed.sqlite")
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: """
+                CREATE TABLE "user" ("id" INTEGER PRIMARY KEY, "name" TEXT);
+                CREATE TABLE "task" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER REFERENCES "user"("id"));
+                INSERT INTO "user" VALUES (1, NULL);
+                INSERT INTO "task" VALUES (1, 1);
+                """)
+            #expect(throws: Never.self) { try SeedAssembler.check(db) }
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")  // as the build loads: GRDB turns them on
+            try db.execute(sql: "INSERT INTO \"task\" VALUES (2, 9)")
+            #expect(throws: AssemblyError.self) { try SeedAssembler.check(db) }
+            try db.execute(sql: "DELETE FROM \"task\" WHERE \"id\" = 2")
+            // `NOT NULL` given after the rows, as `SeedAssembler.constrain` does.
+            let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+            try db.execute(sql: "PRAGMA writable_schema = ON")
+            try db.execute(sql: """
+                UPDATE "sqlite_schema" SET "sql" = 'CREATE TABLE "user" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL)' WHERE "name" = 'user'
+                """)
+            try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+            try db.execute(sql: "PRAGMA writable_schema = OFF")
+            do {
+                try SeedAssembler.check(db)
+                Issue.record("a NULL in a NOT NULL column passed the checks")
+            } catch let error as AssemblyError {
+                #expect(error.message.hasPrefix("the seed fails PRAGMA quick_check: NULL value in user.name"))
+            }
+        }
+    }
+}
