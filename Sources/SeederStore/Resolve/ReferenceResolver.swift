@@ -22,11 +22,12 @@ struct ReferenceResolver {
     }
 
     func resolve() throws {
-        let renumbered = store.links.flatMap { $0 }.compactMap { $0 }.filter { store.mergedOrderedLinks[$0.entityIndex][$0.relationshipIndex] }
+        let links = store.links.flatMap { $0 }.compactMap { $0 }
+        let renumbered = links.filter { store.mergedOrderedLinks[$0.entityIndex][$0.relationshipIndex] }
         for layout in renumbered {
             try renumberLinks(layout)
         }
-        let inverseLinks = store.links.flatMap { $0 }.compactMap { $0 }.filter { $0.relationship.inverse != nil }
+        let inverseLinks = links.filter { $0.relationship.inverse != nil }
         for (index, layout) in inverseLinks.enumerated() {
             // A child's presence bit for its parent tells a later link to the same inverse that
             // the child is taken; nothing after the last such link reads it.
@@ -43,7 +44,7 @@ struct ReferenceResolver {
                 try checkForeignKey(layout, relationship: index)
             }
         }
-        for layout in store.links.flatMap({ $0 }).compactMap({ $0 }) where layout.relationship.inverse == nil {
+        for layout in links where layout.relationship.inverse == nil {
             try checkJoinLinks(layout)
         }
         for layout in store.layouts {

@@ -16,6 +16,11 @@ enum SQLText {
     static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
+
+    /// `"a" = ?, "b" = ?`, for an `UPDATE ... SET`.
+    static func assignments(_ columns: [String]) -> String {
+        columns.map { "\(quote($0)) = ?" }.joined(separator: ", ")
+    }
 }
 
 extension AttributeType {

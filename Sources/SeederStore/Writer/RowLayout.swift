@@ -70,7 +70,7 @@ final class RowLayout: Sendable {
         dataColumns = attributeColumns + foreignKeyColumns.flatMap { $0 }
         slotCount = entity.attributes.count + entity.relationships.count
         maskColumns = (0..<max(1, (slotCount + Self.bitsPerMask - 1) / Self.bitsPerMask)).map { "_present\($0)" }
-        sideColumns = maskColumns + ["_fields", "_file", "_offset"]
+        sideColumns = maskColumns + Self.bookkeeping.map(\.name)
         keyColumns = entity.primaryKeyColumns
         let entity = entity
         mayGoWithoutSideRow = entity.identity == .none && !entity.attributes.contains { $0.isUnique }
@@ -147,7 +147,7 @@ final class RowLayout: Sendable {
     /// The mask column and bit of a slot.
     func maskBit(_ slot: Int) -> (column: String, bit: Int64) {
         let (column, bit) = Self.maskIndex(slot)
-        return ("_present\(column)", bit)
+        return (maskColumns[column], bit)
     }
 
     /// The index among the mask columns and the bit of a slot.
@@ -160,6 +160,8 @@ final class RowLayout: Sendable {
     /// The side table's columns after `_row`, as a row is written and read back: masks, then
     /// the bookkeeping.
     let sideColumns: [String]
+    /// The side table's columns after the masks, with their types.
+    private static let bookkeeping: [(name: String, type: String)] = [("_fields", "BLOB"), ("_file", "INTEGER"), ("_offset", "INTEGER")]
 
     /// The index in `positionColumns` of the position that `owner`'s ordered one-to-many
     /// `relationship` puts on these rows.
@@ -180,7 +182,7 @@ final class RowLayout: Sendable {
 
     var createStatements: [String] {
         let columns = ["\"_row\" INTEGER PRIMARY KEY"] + maskColumns.map { "\(SQLText.quote($0)) INTEGER NOT NULL" }
-            + ["\"_fields\" BLOB NOT NULL", "\"_file\" INTEGER NOT NULL", "\"_offset\" INTEGER NOT NULL"]
+            + Self.bookkeeping.map { "\(SQLText.quote($0.name)) \($0.type) NOT NULL" }
         return ["CREATE TABLE \(sideTable) (\(columns.joined(separator: ", ")))"]
     }
 }

@@ -49,8 +49,8 @@ final class RowStore {
     // Counted per record on the writing thread only: no run-time exclusivity checks.
     @exclusivity(unchecked) var counts: [EntityCounts]
     /// Per entity, per relationship: an ordered to-many whose owner merged an occurrence that
-    /// lists targets. Positions are each occurrence's own until `ReferenceResolver.renumber`
-    /// makes them the owner's united, first-seen order; set, it renumbers.
+    /// lists targets. Positions are each occurrence's own until `ReferenceResolver.renumberLinks`
+    /// (and `renumberChildren`) make them the owner's united, first-seen order; set, they run.
     @exclusivity(unchecked) private(set) var mergedOrderedLinks: [[Bool]]
     /// Per entity, per relationship: a to-many with a link that names its target by identity.
     /// Unset, every link's target was embedded, and so inserted with it: none can be missing.
@@ -112,12 +112,12 @@ final class RowStore {
             insertSide = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.sideTable) (\(SQLText.list(side))) VALUES (\(SQLText.placeholders(side.count)))"))
             let selected = layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" } + ["t.\"rowid\""]
             select = RawStatement(try db.makeStatement(sql: "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined) WHERE \(layout.keyCondition("t"))"))
-            update = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(layout.dataColumns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \"rowid\" = ?"))
+            update = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(SQLText.assignments(layout.dataColumns)) WHERE \"rowid\" = ?"))
             let sideUpdated = layout.maskColumns + ["_fields"]
-            updateSide = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.sideTable) SET \(sideUpdated.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \"_row\" = ?"))
+            updateSide = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.sideTable) SET \(SQLText.assignments(sideUpdated)) WHERE \"_row\" = ?"))
             setForeignKey = try layout.foreignKeyColumns.map { columns in
                 guard !columns.isEmpty else { return nil }
-                return RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(columns.map { "\(SQLText.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(layout.keyCondition())"))
+                return RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(SQLText.assignments(columns)) WHERE \(layout.keyCondition())"))
             }
         }
     }
