@@ -243,6 +243,40 @@ struct InputsAndFeaturesTests {
         ])
     }
 
+    /// A new child embedded in its parent takes the parent as it is inserted, with no link row
+    /// (issue 5). Claims from elsewhere still meet it in source order: a link by id from
+    /// earlier in the dump, located at that link, and the child's own later record, which merges.
+    @Test func claimsTakenAtInsertMeetOtherClaimsInSourceOrder() throws {
+        let workspace = try Workspace()
+        try workspace.write("dumps/projects.json", #"""
+        [{"id": 2, "tasks": [11]},
+         {"id": 1, "tasks": [{"id": 10, "name": "a"}, {"id": 11, "name": "b"}]},
+         {"id": 3}]
+        """#)
+        try workspace.write("dumps/tasks.json", #"[{"id": 10, "project_id": 3}]"#)
+        try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "error"))
+        #expect(workspace.build().messages(workspace) == [
+            "dumps/tasks.json:1:2: error: Task 10: 'project' conflicts: 3 here, 1 at dumps/projects.json:2:22",
+            "dumps/projects.json:2:47: error: Task 11: 'project' conflicts: 1 here, 2 at dumps/projects.json:1:22",
+        ])
+
+        try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "first"))
+        var report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(try workspace.rows("SELECT id, project_id, project_position FROM task ORDER BY id") == [
+            "[id:10 project_id:1 project_position:0]", "[id:11 project_id:2 project_position:0]",
+        ])
+        #expect(report.entities[1].counts.conflictsResolved == 2)
+
+        try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "last"))
+        report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(try workspace.rows("SELECT id, project_id, project_position FROM task ORDER BY id") == [
+            "[id:10 project_id:3 project_position:0]", "[id:11 project_id:1 project_position:1]",
+        ])
+        #expect(report.entities[1].counts.conflictsResolved == 2)
+    }
+
     /// Two to-manys with the same inverse: a child the first gives a parent is taken, so the
     /// second claiming it for another parent is a conflict. (The earlier side is located at the
     /// child's own record: the set-based update does not record which link set the parent.)

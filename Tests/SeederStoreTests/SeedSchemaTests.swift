@@ -146,6 +146,11 @@ struct SeedSchemaTests {
         #expect(decoded.map(\.offset) == origins.map(\.offset))
         #expect(RowLayout.origin(ofSlot: 3, in: fields, rowFile: 2, rowOffset: 1000) == (5, 7))
         #expect(RowLayout.origin(ofSlot: 9, in: fields, rowFile: 2, rowOffset: 1000) == (2, 1000))
+        // Slot 1 stands 3 bytes into its record; slot 0 where the record starts.
+        #expect(RowLayout.isRowOrigin(ofSlot: 0, in: fields) && !RowLayout.isRowOrigin(ofSlot: 1, in: fields))
+        let replaced = RowLayout.replacingOrigin(ofSlot: 1, in: fields, rowFile: 2, rowOffset: 1000, with: (7, 12))
+        #expect(RowLayout.origins(in: replaced, rowFile: 2, rowOffset: 1000).map(\.offset) == [1000, 12, 40, 7, 5_000_000_000, 1000, 999])
+        #expect(RowLayout.origin(ofSlot: 1, in: replaced, rowFile: 2, rowOffset: 1000) == (7, 12))
     }
 }
 

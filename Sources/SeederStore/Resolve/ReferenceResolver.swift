@@ -24,10 +24,19 @@ struct ReferenceResolver {
     func resolve() throws {
         let links = store.links.flatMap { $0 }.compactMap { $0 }
         let renumbered = links.filter { store.mergedOrderedLinks[$0.entityIndex][$0.relationshipIndex] }
+        // Claims taken at insert go back into their link table when anything else could change
+        // them: another link, or an owner whose occurrences' children are renumbered.
+        var withRows = links.filter { store.hasLinkRows[$0.entityIndex][$0.relationshipIndex] }
+        for layout in links where store.claimsAtInsert[layout.entityIndex][layout.relationshipIndex] {
+            guard store.hasLinkRows[layout.entityIndex][layout.relationshipIndex] || store.mergedOrderedLinks[layout.entityIndex][layout.relationshipIndex] else { continue }
+            try restoreClaims(layout)
+            if !withRows.contains(where: { $0.name == layout.name }) { withRows.append(layout) }
+        }
         for layout in renumbered {
             try renumberLinks(layout)
         }
-        let inverseLinks = links.filter { $0.relationship.inverse != nil }
+        // An empty link table sets nothing and misses nothing.
+        let inverseLinks = links.filter { link in link.relationship.inverse != nil && withRows.contains { $0.name == link.name } }
         for (index, layout) in inverseLinks.enumerated() {
             // A child's presence bit for its parent tells a later link to the same inverse that
             // the child is taken; nothing after the last such link reads it.
@@ -87,7 +96,7 @@ struct ReferenceResolver {
         let owner = SQLText.list(link.ownerColumns)
         try db.execute(sql: """
             UPDATE \(link.table) AS l SET "_position" = r."p"
-            FROM (SELECT "_seq" AS "seq", row_number() OVER (PARTITION BY \(owner) ORDER BY "_seq") - 1 AS "p" FROM \(link.table)) AS r
+            FROM (SELECT "_seq" AS "seq", row_number() OVER (PARTITION BY \(owner) ORDER BY \(LinkLayout.sourceOrder)) - 1 AS "p" FROM \(link.table)) AS r
             WHERE l."_seq" = r."seq" AND l."_position" != r."p"
             """)
     }
@@ -109,6 +118,35 @@ struct ReferenceResolver {
     }
 
     // MARK: Inverse links
+
+    /// The claims children took as they were inserted inside their parent
+    /// (`RowStore.claimsAtInsert`), back as the link rows they stand for, with the children's
+    /// presence bits cleared: the state `applyInverse` settles when every claim is a link.
+    /// A link row the same parent made again later (a child listed twice, or under a merged
+    /// occurrence) takes the claim's earlier place and position, as `INSERT OR IGNORE` keeps
+    /// the first of a pair.
+    private func restoreClaims(_ link: LinkLayout) throws {
+        let (child, inverse, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
+        let mask = SQLText.quote(maskColumn)
+        let slot = child.slot(relationship: inverse)
+        db.add(function: DatabaseFunction("seeder_claimed_at_insert", argumentCount: 1, pure: true) { arguments in
+            guard case let .blob(fields) = arguments[0].storage else { return false }
+            return RowLayout.isRowOrigin(ofSlot: slot, in: Array(fields))
+        })
+        let claimed = "s.\(mask) & \(bit) != 0 AND " + foreignKey.map { "t.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
+            + " AND seeder_claimed_at_insert(s.\"_fields\")"
+        let columns = link.ownerColumns + link.targetColumns + ["_position", "_file", "_offset"]
+        let selected = (foreignKey + child.keyColumns).map { "t.\(SQLText.quote($0))" } + [position.map { "t.\(SQLText.quote($0))" } ?? "0", "s.\"_file\"", "s.\"_offset\""]
+        try db.execute(sql: """
+            INSERT INTO \(link.table) (\(SQLText.list(columns))) SELECT \(selected.joined(separator: ", ")) FROM \(child.joined) WHERE \(claimed)
+            ON CONFLICT (\(SQLText.list(link.targetColumns + link.ownerColumns))) DO UPDATE
+            SET "_position" = excluded."_position", "_file" = excluded."_file", "_offset" = excluded."_offset"
+            WHERE (excluded."_file", excluded."_offset") < ("_file", "_offset")
+            """)
+        try db.execute(sql: """
+            UPDATE \(child.sideTable) AS s SET \(mask) = \(mask) & ~\(bit) FROM \(child.table) AS t WHERE s."_row" = t."rowid" AND \(claimed)
+            """)
+    }
 
     /// A one-to-many with `inverse`: each link sets the child's foreign key to its parent (and
     /// its position when ordered). A child claimed by two parents is an identity conflict.
@@ -199,7 +237,7 @@ struct ReferenceResolver {
     private func applyInverseInOrder(_ link: LinkLayout) throws {
         let (child, inverse, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
         // A cursor, not an array: the links of a large dump do not fit in flat memory.
-        let links = try Row.fetchCursor(db, sql: "SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), \"_position\", \"_file\", \"_offset\" FROM \(link.table) ORDER BY \"_seq\"")
+        let links = try Row.fetchCursor(db, sql: "SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), \"_position\", \"_file\", \"_offset\" FROM \(link.table) ORDER BY \(LinkLayout.sourceOrder)")
         let select = try db.makeStatement(sql: """
             SELECT t."rowid", s.\(SQLText.quote(maskColumn)), \(foreignKey.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
             FROM \(child.joined) WHERE \(child.keyCondition("t"))
@@ -207,7 +245,9 @@ struct ReferenceResolver {
         var assignments = foreignKey.map { "\(SQLText.quote($0)) = ?" }
         if let position { assignments.append("\(SQLText.quote(position)) = ?") }
         let update = try db.makeStatement(sql: "UPDATE \(child.table) SET \(assignments.joined(separator: ", ")) WHERE \"rowid\" = ?")
-        let mark = try db.makeStatement(sql: "UPDATE \(child.sideTable) SET \(SQLText.quote(maskColumn)) = \(SQLText.quote(maskColumn)) | \(bit) WHERE \"_row\" = ?")
+        // The claim's place goes with it, for the message of a later claim.
+        let mark = try db.makeStatement(sql: "UPDATE \(child.sideTable) SET \(SQLText.quote(maskColumn)) = \(SQLText.quote(maskColumn)) | \(bit), \"_fields\" = ? WHERE \"_row\" = ?")
+        let slot = child.slot(relationship: inverse)
         while let row = try links.next() {
             let (ownerKey, childKey) = keys(ofLink: row, link)
             let base = link.ownerColumns.count + link.targetColumns.count
@@ -235,7 +275,10 @@ struct ReferenceResolver {
             if position != nil { arguments.append(row[base] as DatabaseValue) }
             arguments.append(current[0] as DatabaseValue)
             try update.execute(arguments: StatementArguments(arguments))
-            try mark.execute(arguments: [current[0] as DatabaseValue])
+            let origins = 2 + foreignKey.count
+            let fields = RowLayout.replacingOrigin(ofSlot: slot, in: Array(current[origins] as Data), rowFile: current[origins + 1], rowOffset: current[origins + 2],
+                                                   with: (row[base + 1], row[base + 2]))
+            try mark.execute(arguments: [Data(fields), current[0] as DatabaseValue])
         }
     }
 

@@ -26,9 +26,10 @@ struct RowEncoder: Sendable {
         var position: Int
         /// The link is final as the child is inserted, with no link row: a child with `identity:
         /// none` is a new row that no other parent can name. A child with an identity is
-        /// inserted with its parent's key and position as they will most likely be, but absent
-        /// until `ReferenceResolver.applyInverse` settles its link row with any other claims:
-        /// then that update changes no row's size, and the seed's pages stay full.
+        /// inserted with its parent's key and position, which are final too when the row is new
+        /// and the relationship `claimsAtInsert` (`RowStore`); otherwise they are what the link
+        /// row will most likely settle (`ReferenceResolver.applyInverse`), so that update changes
+        /// no row's size and the seed's pages stay full.
         var isFinal: Bool
     }
 

@@ -122,6 +122,24 @@ final class RowLayout: Sendable {
         return slot < origins.count ? origins[slot] : (rowFile, rowOffset)
     }
 
+    /// A `_fields` blob with one slot's origin replaced.
+    static func replacingOrigin(ofSlot slot: Int, in fields: [UInt8], rowFile: Int, rowOffset: Int, with origin: (file: Int, offset: Int)) -> [UInt8] {
+        var origins = origins(in: fields, rowFile: rowFile, rowOffset: rowOffset)
+        while origins.count <= slot { origins.append((rowFile, rowOffset)) }
+        origins[slot] = origin
+        var replaced: [UInt8] = []
+        for (file, offset) in origins { appendOrigin(file: file, offset: offset, rowFile: rowFile, rowOffset: rowOffset, to: &replaced) }
+        return replaced
+    }
+
+    /// Whether a slot's value came from where its row's record starts: a claim a child took as
+    /// it was inserted inside its parent (`RowStore.claimsAtInsert`). A value the record holds
+    /// itself stands after its `{`.
+    static func isRowOrigin(ofSlot slot: Int, in fields: [UInt8]) -> Bool {
+        let (file, offset) = origin(ofSlot: slot, in: fields, rowFile: -1, rowOffset: 0)
+        return file == -1 && offset == 0
+    }
+
     private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
@@ -221,6 +239,11 @@ struct LinkLayout: Sendable {
         ownerColumns = (0..<ownerCount).map { "o\($0)" }
         targetColumns = (0..<targetCount).map { "t\($0)" }
     }
+
+    /// Links in source order: by where each stands, the file then the offset (a claim taken at
+    /// insert and restored later, `ReferenceResolver.restoreClaims`, comes after in `_seq` but not
+    /// here), then as they were inserted.
+    static let sourceOrder = "\"_file\", \"_offset\", \"_seq\""
 
     var createStatements: [String] {
         let columns = ["\"_seq\" INTEGER PRIMARY KEY"] + (ownerColumns + targetColumns).map(SQLText.quote)

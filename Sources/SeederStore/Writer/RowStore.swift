@@ -29,8 +29,9 @@ public struct EntityCounts: Sendable, Hashable, Codable {
 /// Attribute values and to-one foreign keys go straight into the seed's columns; a side row
 /// (`RowLayout`) keeps presence bits, to tell absent from null, and each value's file and offset
 /// for conflict messages. To-many links wait in link tables until every input is read
-/// (`ReferenceResolver`), except those to embedded children with `identity: none`, which take
-/// their parent as they are inserted.
+/// (`ReferenceResolver`), except those to embedded children that take their parent as they are
+/// inserted: children with `identity: none`, and new children of a one-to-many that
+/// `claimsAtInsert`.
 final class RowStore {
     let db: Database
     /// The raw connection, for the rowid of each insert (GRDB's accessor checks its queue first).
@@ -55,6 +56,17 @@ final class RowStore {
     /// Per entity, per relationship: a to-many with a link that names its target by identity.
     /// Unset, every link's target was embedded, and so inserted with it: none can be missing.
     @exclusivity(unchecked) private(set) var linksByIdentity: [[Bool]]
+    /// Per entity, per relationship: a one-to-many with `inverse` whose embedded children, new
+    /// when embedded, take their parent for good as they are inserted: its key, position and
+    /// presence bit, with no link row (issue 5: these were graph's 200k link rows). Their claim
+    /// stands where their record does (their slot's origin is the row's own). A later claim on
+    /// such a child is a link row, or, from the child's own record, a merge that the merger
+    /// settles in source order like any to-one. Not when another to-many shares the inverse:
+    /// then a claim would not say whose it is. (Children with `identity: none` take their
+    /// parent for good anyway: `RowEncoder.Parent.isFinal`.)
+    let claimsAtInsert: [[Bool]]
+    /// Per entity, per relationship: a to-many with a row in its link table.
+    @exclusivity(unchecked) private(set) var hasLinkRows: [[Bool]]
 
     /// A store over `db`, whose main database holds the seed's tables and whose `work` database
     /// takes the side and link tables of `layouts` and `links`; `files` are the dump files in
@@ -72,6 +84,14 @@ final class RowStore {
         counts = mapping.entities.map { _ in EntityCounts() }
         mergedOrderedLinks = mapping.entities.map { entity in entity.relationships.map { _ in false } }
         linksByIdentity = mergedOrderedLinks
+        hasLinkRows = mergedOrderedLinks
+        claimsAtInsert = mapping.entities.map { entity in
+            entity.relationships.map { relationship in
+                guard relationship.isToMany, let inverse = relationship.inverse, mapping.entities[relationship.target].identity != .none else { return false }
+                let sharing = mapping.entities.flatMap(\.relationships).filter { $0.isToMany && $0.target == relationship.target && $0.inverse == inverse }
+                return sharing.count == 1
+            }
+        }
         for layout in layouts {
             for statement in layout.createStatements { try db.execute(sql: statement) }
         }
@@ -156,10 +176,13 @@ final class RowStore {
                     if relationship.isOrdered, merged[index], !targets.isEmpty { mergedOrderedLinks[entity][relationshipIndex] = true }
                     let file = Int64(encoded[index].file)
                     for (position, target) in targets.enumerated() {
-                        if case let .embedded(child) = target, let parent = encoded[child].parent, parent.isFinal,
-                           parent.owner == index, parent.relationship == relationshipIndex {
+                        // A child inserted with its parent for good needs no link row (`upsert`).
+                        if case let .embedded(child) = target, let parent = encoded[child].parent,
+                           parent.owner == index, parent.relationship == relationshipIndex,
+                           parent.isFinal || (claimsAtInsert[entity][relationshipIndex] && !merged[child]) {
                             continue
                         }
+                        hasLinkRows[entity][relationshipIndex] = true
                         if case .identity = target { linksByIdentity[entity][relationshipIndex] = true }
                         let (targetKey, offset) = key(of: target, keys: keys, batch: batch)
                         try insert.execute { binder in
@@ -200,9 +223,15 @@ final class RowStore {
         var parentBit: (column: Int, bit: Int64)?
         var position: (column: Int, value: Int)?
         if let (ownerKey, parent) = parent {
-            // What `ReferenceResolver.applyInverse` would do for the link, done now.
-            let inverse = mapping.entities[batch[parent.owner].entity].relationships[parent.relationship].inverse!
-            if parent.isFinal { parentBit = RowLayout.maskIndex(layout.slot(relationship: inverse)) }
+            // What `ReferenceResolver.applyInverse` would do for the link, done now. Final, with
+            // its presence bit, when nothing else can claim the child, or when the claim stands
+            // where the child's record does (`claimsAtInsert`): the bit goes on the side row
+            // only, which only a new row gets.
+            let ownerEntity = batch[parent.owner].entity
+            let inverse = mapping.entities[ownerEntity].relationships[parent.relationship].inverse!
+            if parent.isFinal || claimsAtInsert[ownerEntity][parent.relationship] {
+                parentBit = RowLayout.maskIndex(layout.slot(relationship: inverse))
+            }
             parentKey = (layout.foreignKeyDataOffsets[inverse], ownerKey)
             if let column = layout.positionIndex(owner: batch[parent.owner].entity, relationship: parent.relationship) {
                 position = (column, parent.position)
