@@ -38,7 +38,7 @@ public final class Mapper {
 
     /// Maps one JSON record of `entity`, and every record embedded in it.
     public func records(from value: JSONValue, entity: Int, file: String, diagnostics: DiagnosticSink) -> [Record] {
-        let origin = Record.Origin(file: file, offset: value.fileOffset, pointer: value.pointer)
+        let origin = Record.Origin(file: file, offset: value.fileOffset)
         var batch: [Record] = []
         map(value, entity: entity, origin: origin, diagnostics: diagnostics, into: &batch)
         return batch
@@ -61,7 +61,7 @@ public final class Mapper {
             return nil
         }
         let members = layout(of: value, entity: index)
-        let context = RecordContext(entity: entity.name, origin: origin, diagnostics: diagnostics)
+        let context = RecordContext(entity: entity.name, origin: origin, record: value, diagnostics: diagnostics)
 
         // Identity attributes first: the identity names the record in every later message.
         // Reserved and appended: `Array(repeating:count:)` goes through an unspecialized
@@ -95,12 +95,10 @@ public final class Mapper {
             let slot = plan.relationshipSlots[relationshipIndex]
             var reached = reach(relationship.keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
                                 in: value, members: members, context: context)
-            var key = slot.name.flatMap { members.member($0)?.key }
             if case .absent = reached, relationship.keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
                 reached = .json(member.value)
-                key = member.key
             }
-            links.append(link(reached, key: key, relationship: relationship, batch: &batch, context: context))
+            links.append(link(reached, relationship: relationship, batch: &batch, context: context))
         }
         guard let position else { return nil }
         batch[position].links = links
@@ -177,7 +175,7 @@ public final class Mapper {
 
     // MARK: Relationships
 
-    private func link(_ reached: MappedValue, key: JSONValue?, relationship: Relationship, batch: inout [Record], context: RecordContext) -> Link {
+    private func link(_ reached: MappedValue, relationship: Relationship, batch: inout [Record], context: RecordContext) -> Link {
         switch reached {
         case .absent: return .absent
         case .null: return .null
@@ -188,38 +186,36 @@ public final class Mapper {
                 context.error("'\(relationship.name)' is a to-one, but its key path reaches a list", at: nil, offset: context.origin.offset)
                 return .absent
             }
-            return .many(items.compactMap { target(for: $0, relationship: relationship, pointerBase: nil, batch: &batch, context: context) })
+            return .many(items.compactMap { target(for: $0, relationship: relationship, batch: &batch, context: context) })
         case let .json(value):
             if value.isNull { return .null }
-            let base = key.map { context.origin.pointer.appending(.key($0.string ?? "")) }
             if relationship.isToMany {
                 guard value.kind == .array else {
                     context.error("'\(relationship.name)' is a to-many; expected an array, found \(describeKind(value.kind))", at: value)
                     return .absent
                 }
                 var targets: [RecordReference] = []
-                for (position, element) in value.elements.enumerated() where !element.isNull {
-                    if let target = target(for: .json(element), relationship: relationship, pointerBase: base?.appending(.index(position)),
-                                           batch: &batch, context: context) {
+                for element in value.elements where !element.isNull {
+                    if let target = target(for: .json(element), relationship: relationship, batch: &batch, context: context) {
                         targets.append(target)
                     }
                 }
                 return .many(targets)
             }
-            return target(for: reached, relationship: relationship, pointerBase: base, batch: &batch, context: context).map(Link.one) ?? .absent
+            return target(for: reached, relationship: relationship, batch: &batch, context: context).map(Link.one) ?? .absent
         }
     }
 
     /// One target: an embedded record (mapped now) or an identity reference.
     private func target(
-        for item: MappedValue, relationship: Relationship, pointerBase: JSONPointer?, batch: inout [Record], context: RecordContext
+        for item: MappedValue, relationship: Relationship, batch: inout [Record], context: RecordContext
     ) -> RecordReference? {
         guard case let .json(value) = item, value.kind == .object, !isIdentityStub(value, target: relationship.target) else {
             if item.isNull { return nil }
             if case .absent = item { return nil }
             return reference(item, relationship: relationship, context: context)
         }
-        let origin = Record.Origin(file: context.origin.file, offset: value.fileOffset, pointer: pointerBase ?? value.pointer)
+        let origin = Record.Origin(file: context.origin.file, offset: value.fileOffset)
         return map(value, entity: relationship.target, origin: origin, diagnostics: context.diagnostics, into: &batch).map(RecordReference.embedded)
     }
 
@@ -305,15 +301,18 @@ private final class EntityReference {
 private final class RecordContext {
     let entity: String
     let origin: Record.Origin
+    /// The record's JSON, for the pointer of a message that names no value of it.
+    let record: JSONValue
     let diagnostics: DiagnosticSink
     // Used by one mapping call at a time: no run-time exclusivity checks on every field.
     @exclusivity(unchecked) var identity: IdentityKey?
     @exclusivity(unchecked) var droppedIdentity = false
     private var reported: Set<String> = []
 
-    init(entity: String, origin: Record.Origin, diagnostics: DiagnosticSink) {
+    init(entity: String, origin: Record.Origin, record: JSONValue, diagnostics: DiagnosticSink) {
         self.entity = entity
         self.origin = origin
+        self.record = record
         self.diagnostics = diagnostics
     }
 
@@ -323,7 +322,7 @@ private final class RecordContext {
     func error(_ message: String, at value: JSONValue?, offset: Int? = nil) {
         if let name = message.firstQuoted { reported.insert(name) }
         let fileOffset = value?.fileOffset ?? offset ?? origin.offset
-        let pointer = value.map { $0.pointer.description } ?? origin.pointer.description
+        let pointer = (value ?? record).pointer.description
         diagnostics.error("\(label): \(message)", at: SourceLocation(file: origin.file, offset: fileOffset), jsonPath: pointer)
     }
 

@@ -312,7 +312,7 @@ final class RowStore {
         let rowFile = Int(row.int64(maskCount + 1))
         let rowOffset = Int(row.int64(maskCount + 2))
         let file = files[rowFile]
-        let origin = Record.Origin(file: file, offset: rowOffset, pointer: JSONPointer([]))
+        let origin = Record.Origin(file: file, offset: rowOffset)
         let origins = RowLayout.origins(in: row.bytes(maskCount), rowFile: rowFile, rowOffset: rowOffset)
         func slot(_ slot: Int) -> (present: Bool, file: Int, offset: Int) {
             let (column, bit) = RowLayout.maskIndex(slot)
