@@ -1,14 +1,20 @@
 import SeederCore
 
-/// Records as rows (`RowLayout`): the seed row's values, and the side row's presence masks and
-/// each slot's file and offset. Pure, so the reading thread encodes while the writing thread
+/// Records as rows (`RowLayout`): the seed row's foreign keys, and the side row's presence masks
+/// and each slot's file and offset. Pure, so the reading thread encodes while the writing thread
 /// inserts.
 struct RowEncoder: Sendable {
-    /// A record's columns, ready to bind.
+    /// A record's columns, ready to bind with the record's own attribute values
+    /// (`forEachDataValue`). Each array here is one allocation per record, made on one thread and
+    /// freed on the other: the values are not copied, and a mask column is inline.
     struct Encoded: Sendable {
-        var masks: [Int64]
+        /// The first presence column (`RowLayout.maskColumns`), and any more.
+        var mask: Int64
+        var moreMasks: [Int64]
         var fields: [UInt8]
-        var data: [SQLValue]
+        /// The foreign-key columns of every to-one, in order (`RowLayout.dataColumns` after the
+        /// attributes); empty for an entity with none.
+        var foreignKeys: [SQLValue]
         /// The index of the record's file.
         var file: Int
         /// The record that embeds this one, when the child takes its parent as it is inserted.
@@ -102,31 +108,32 @@ struct RowEncoder: Sendable {
         }
         // Reserved and appended, as every array here: `Array(repeating:count:)` looks up its
         // storage type at run time.
-        var masks: [Int64] = []
-        masks.reserveCapacity(layout.maskColumns.count)
-        for _ in layout.maskColumns { masks.append(0) }
+        var mask: Int64 = 0
+        var moreMasks: [Int64] = []
+        if layout.maskColumns.count > 1 {
+            moreMasks.reserveCapacity(layout.maskColumns.count - 1)
+            for _ in 1..<layout.maskColumns.count { moreMasks.append(0) }
+        }
         let recordFile = recordFile ?? fileIndexes[record.origin.file] ?? 0
         var fields: [UInt8] = []
         fields.reserveCapacity(layout.slotCount * 2)
-        var data: [SQLValue] = []
-        data.reserveCapacity(layout.dataColumns.count)
+        var foreignKeys: [SQLValue] = []
+        let foreignKeyCount = layout.dataColumns.count - layout.attributeColumns.count
+        if foreignKeyCount > 0 { foreignKeys.reserveCapacity(foreignKeyCount) }
         // Slots are marked in order: attributes, then relationships.
         func mark(_ slot: Int, present: Bool, file: Int, offset: Int) {
             if present {
                 let (column, bit) = RowLayout.maskIndex(slot)
-                masks[column] |= bit
+                if column == 0 { mask |= bit } else { moreMasks[column - 1] |= bit }
             }
             RowLayout.appendOrigin(file: file, offset: offset, rowFile: recordFile, rowOffset: record.origin.offset, to: &fields)
         }
         for (index, field) in record.fields.enumerated() {
             let file = record.fieldFiles.map { fileIndexes[$0[index]] ?? 0 } ?? recordFile
-            switch field.value {
-            case .absent:
+            if case .absent = field.value {
                 mark(layout.slot(attribute: index), present: false, file: file, offset: field.offset)
-                data.append(.null)
-            case let .value(value):
+            } else {
                 mark(layout.slot(attribute: index), present: true, file: file, offset: field.offset)
-                data.append(value)
             }
         }
         for (index, link) in record.links.enumerated() {
@@ -147,9 +154,9 @@ struct RowEncoder: Sendable {
             case .many: present = true
             }
             mark(layout.slot(relationship: index), present: present, file: recordFile, offset: offset)
-            if let key { data.append(contentsOf: key) } else { for _ in columns { data.append(.null) } }
+            if let key { foreignKeys.append(contentsOf: key) } else { for _ in columns { foreignKeys.append(.null) } }
         }
-        return Encoded(masks: masks, fields: fields, data: data, file: recordFile, parent: parent)
+        return Encoded(mask: mask, moreMasks: moreMasks, fields: fields, foreignKeys: foreignKeys, file: recordFile, parent: parent)
     }
 
     /// The row of a final child that no later stage can name (`RowLayout.mayGoWithoutSideRow`):
@@ -163,18 +170,42 @@ struct RowEncoder: Sendable {
             guard case .absent = record.links[relationship] else { return nil }
             if layout.entity.relationships[relationship].isRequired, relationship != inverse { return nil }
         }
-        var data: [SQLValue] = []
-        data.reserveCapacity(layout.dataColumns.count)
-        for (index, field) in record.fields.enumerated() {
-            switch field.value {
-            case .absent:
-                if layout.needsPresence[index] { return nil }
-                data.append(.null)
-            case let .value(value):
-                data.append(value)
+        for (index, field) in record.fields.enumerated() where layout.needsPresence[index] {
+            if case .absent = field.value { return nil }
+        }
+        var foreignKeys: [SQLValue] = []
+        let foreignKeyCount = layout.dataColumns.count - layout.attributeColumns.count
+        if foreignKeyCount > 0 {
+            foreignKeys.reserveCapacity(foreignKeyCount)
+            for _ in 0..<foreignKeyCount { foreignKeys.append(.null) }
+        }
+        return Encoded(mask: 0, moreMasks: [], fields: [], foreignKeys: foreignKeys, file: file, parent: parent, hasSide: false)
+    }
+
+    /// The seed row's values in `RowLayout.dataColumns` order: the record's attributes (`NULL`
+    /// when absent), then the foreign keys, the columns from `replacing.start` taking
+    /// `replacing.values` instead (a child's parent key).
+    static func forEachDataValue(_ record: Record, _ encoded: Encoded, replacing: (start: Int, values: [SQLValue])?, _ body: (SQLValue) -> Void) {
+        record.fields.withUnsafeBufferPointer { fields in
+            for field in fields {
+                if case let .value(value) = field.value { body(value) } else { body(.null) }
+            }
+            encoded.foreignKeys.withUnsafeBufferPointer { keys in
+                guard let (start, values) = replacing else {
+                    for value in keys { body(value) }
+                    return
+                }
+                let first = start - fields.count
+                for index in 0..<first { body(keys[index]) }
+                for value in values { body(value) }
+                for index in (first + values.count)..<keys.count { body(keys[index]) }
             }
         }
-        while data.count < layout.dataColumns.count { data.append(.null) }
-        return Encoded(masks: [], fields: [], data: data, file: file, parent: parent, hasSide: false)
+    }
+
+    /// Every presence column of a row, in order.
+    static func forEachMask(_ encoded: Encoded, _ body: (Int64) -> Void) {
+        body(encoded.mask)
+        for mask in encoded.moreMasks { body(mask) }
     }
 }

@@ -238,15 +238,7 @@ final class RowStore {
             }
         }
         func bindRow(_ binder: inout RawStatement.Binder) {
-            encoded.data.withUnsafeBufferPointer { data in
-                guard let (start, key) = parentKey else {
-                    for value in data { binder.bind(value) }
-                    return
-                }
-                for index in 0..<start { binder.bind(data[index]) }
-                for value in key { binder.bind(value) }
-                for index in (start + key.count)..<data.count { binder.bind(data[index]) }
-            }
+            RowEncoder.forEachDataValue(record, encoded, replacing: parentKey) { binder.bind($0) }
             for column in layout.positionColumns.indices {
                 if let position, position.column == column { binder.bind(Int64(position.value)) } else { binder.bind(SQLValue.null) }
             }
@@ -256,8 +248,10 @@ final class RowStore {
             let row = sqlite3_last_insert_rowid(connection)
             try statements.insertSide.execute { binder in
                 binder.bind(row)
-                for (column, mask) in encoded.masks.enumerated() {
+                var column = 0
+                RowEncoder.forEachMask(encoded) { mask in
                     binder.bind(parentBit.map { $0.column == column ? mask | $0.bit : mask } ?? mask)
+                    column += 1
                 }
                 binder.bind(blob: encoded.fields)
                 binder.bind(Int64(encoded.file))
@@ -351,11 +345,11 @@ final class RowStore {
         let encoded = encoder.encode(record, file: nil, batch: batch)
         let statements = statements[record.entity]
         try statements.update.execute { binder in
-            for value in encoded.data { binder.bind(value) }
+            RowEncoder.forEachDataValue(record, encoded, replacing: nil) { binder.bind($0) }
             binder.bind(rowid)
         }
         try statements.updateSide.execute { binder in
-            for mask in encoded.masks { binder.bind(mask) }
+            RowEncoder.forEachMask(encoded) { binder.bind($0) }
             binder.bind(blob: encoded.fields)
             binder.bind(rowid)
         }
