@@ -189,6 +189,7 @@ public enum SeedBuilder {
                     throw error
                 }
                 reader.join()
+                try store.finishLoad()
                 // 6. References, inverses, finished rows.
                 options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: recordCount))
                 try ReferenceResolver(store: store, diagnostics: diagnostics, pointers: PointerLocator(files: inputFiles)).resolve()

