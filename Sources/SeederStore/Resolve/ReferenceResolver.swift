@@ -284,7 +284,10 @@ struct ReferenceResolver {
 
     // MARK: References
 
-    /// A to-one's foreign keys must name rows that exist; others follow `onMissing`.
+    /// A to-one's foreign keys must name rows that exist; others follow `onMissing`. Only one
+    /// that a record names by identity can dangle (`RowStore.referencedByIdentity`): the others
+    /// were set from rows the load inserted, and are only counted. (`SeedAssembler.check`'s
+    /// `foreign_key_check` still checks every key of the finished file.)
     private func checkForeignKey(_ layout: RowLayout, relationship index: Int) throws {
         let relationship = layout.entity.relationships[index]
         let target = store.layouts[relationship.target]
@@ -292,6 +295,19 @@ struct ReferenceResolver {
         guard !columns.isEmpty else { return }
         let matches = zip(target.keyColumns, columns).map { "x.\(SQLText.quote($0)) = t.\(SQLText.quote($1))" }.joined(separator: " AND ")
         let present = columns.map { "t.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
+        if store.referencedByIdentity[layout.entityIndex][index] {
+            try settleDangling(layout, relationship: index, present: present, matches: matches)
+        }
+        let resolved = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(present)") ?? 0
+        store.counts[layout.entityIndex].referencesResolved += resolved
+    }
+
+    /// The foreign keys of a to-one, `present` and not `matches`-ing a target row, in
+    /// first-seen order: dropped under `onMissing: null`, else errors.
+    private func settleDangling(_ layout: RowLayout, relationship index: Int, present: String, matches: String) throws {
+        let relationship = layout.entity.relationships[index]
+        let target = store.layouts[relationship.target]
+        let columns = layout.foreignKeyColumns[index]
         let dangling = try Row.fetchAll(db, sql: """
             SELECT t."rowid", \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), \(columns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
             FROM \(layout.joined)
@@ -311,8 +327,6 @@ struct ReferenceResolver {
                         at: origin(ofSlot: layout.slot(relationship: index), in: row, from: 1 + keyCount + columns.count))
             }
         }
-        let resolved = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(present)") ?? 0
-        store.counts[layout.entityIndex].referencesResolved += resolved
     }
 
     /// A many-to-many's links must name target rows that exist.

@@ -65,6 +65,10 @@ final class RowStore {
     /// then a claim would not say whose it is. (Children with `identity: none` take their
     /// parent for good anyway: `RowEncoder.Parent.isFinal`.)
     let claimsAtInsert: [[Bool]]
+    /// Per entity, per relationship: a to-one that some record names by identity. Unset, every
+    /// value of its foreign key names a row the load inserted: an embedded target, or a parent
+    /// claiming its child (an inverse). Only a reference by identity can dangle.
+    @exclusivity(unchecked) private(set) var referencedByIdentity: [[Bool]]
     /// Per entity, per relationship: a to-many with a row in its link table.
     @exclusivity(unchecked) private(set) var hasLinkRows: [[Bool]]
 
@@ -85,6 +89,7 @@ final class RowStore {
         mergedOrderedLinks = mapping.entities.map { entity in entity.relationships.map { _ in false } }
         linksByIdentity = mergedOrderedLinks
         hasLinkRows = mergedOrderedLinks
+        referencedByIdentity = mergedOrderedLinks
         claimsAtInsert = mapping.entities.map { entity in
             entity.relationships.map { relationship in
                 guard relationship.isToMany, let inverse = relationship.inverse, mapping.entities[relationship.target].identity != .none else { return false }
@@ -246,6 +251,8 @@ final class RowStore {
                             binder.bind(Int64(offset))
                         }
                     }
+                } else if !relationship.isToMany, case .one(.identity) = link {
+                    referencedByIdentity[entity][relationshipIndex] = true
                 } else if !relationship.isToMany, case let .one(.embedded(child)) = link, batch[child].identity == nil {
                     // An embedded target with no identity: its key is the `_pk` just given to it.
                     // (One with an identity was named by it when the row was encoded.)
