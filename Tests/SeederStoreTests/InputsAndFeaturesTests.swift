@@ -421,6 +421,24 @@ struct InputsAndFeaturesTests {
         ])
     }
 
+    /// Rows without a side row wait and go in many at a time; a row with one (here every fifth,
+    /// lacking its defaulted `lang`) sends them first, so `_pk` still numbers notes in source
+    /// order across two reviews and more notes than one batch holds.
+    @Test func childrenThatGoInTogetherKeepSourceOrder() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", Self.notesMapping)
+        func notes(_ range: ClosedRange<Int>) -> String {
+            range.map { $0 % 5 == 0 ? #"{"text": "n\#($0)"}"# : #"{"text": "n\#($0)", "lang": "de"}"# }.joined(separator: ", ")
+        }
+        try workspace.write("dumps/reviews.json", #"[{"id": 1, "notes": [\#(notes(1...45))]}, {"id": 2, "notes": [\#(notes(46...80))]}]"#)
+        #expect(workspace.build().messages(workspace) == [])
+        let rows = try workspace.rows("SELECT _pk, text, lang, review_id, review_position FROM note ORDER BY _pk")
+        #expect(rows.count == 80)
+        #expect(rows == (1...80).map { n in
+            #"[_pk:\#(n) text:"n\#(n)" lang:"\#(n % 5 == 0 ? "en" : "de")" review_id:\#(n <= 45 ? 1 : 2) review_position:\#(n <= 45 ? n - 1 : n - 46)]"#
+        })
+    }
+
     /// Which rows keep a side row: the encoder drops it only for a final child that nothing
     /// after the load can name.
     @Test func onlyRowsNothingCanNameGoWithoutASideRow() throws {

@@ -122,6 +122,8 @@ final class RowStore {
         let insertIfNew: RawStatement
         /// Side rows of rows inserted, waiting to go in together.
         let sideRows: SideRows
+        /// New rows that go without a side row, waiting to go in together (`NewRows`).
+        let newRows: NewRows?
         /// A row and its side row by identity, as `decode` reads them.
         let select: RawStatement
         let update: RawStatement
@@ -134,6 +136,8 @@ final class RowStore {
             insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values)"))
             insertIfNew = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values) ON CONFLICT DO NOTHING"))
             sideRows = try SideRows(layout: layout, db: db)
+            newRows = layout.mayGoWithoutSideRow && !layout.entity.relationships.contains(where: \.isToMany)
+                ? try NewRows(layout: layout, db: db) : nil
             let selected = layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" } + ["t.\"rowid\""]
             select = RawStatement(try db.makeStatement(sql: "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined) WHERE \(layout.keyCondition("t"))"))
             update = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(SQLText.assignments(layout.dataColumns)) WHERE \"rowid\" = ?"))
@@ -195,9 +199,67 @@ final class RowStore {
         }
     }
 
-    /// Ends the load: every side row in its table.
+    /// A row's values as bound: the record's, with its parent's key and its position when it
+    /// is a child inserted with them.
+    private struct NewRow {
+        var record: Record
+        var encoded: RowEncoder.Encoded
+        var parentKey: (start: Int, values: [SQLValue])?
+        var position: (column: Int, value: Int)?
+
+        func bind(_ binder: inout RawStatement.Binder, positionColumns: Int) {
+            RowEncoder.forEachDataValue(record, encoded, replacing: parentKey) { binder.bind($0) }
+            for column in 0..<positionColumns {
+                if let position, position.column == column { binder.bind(Int64(position.value)) } else { binder.bind(SQLValue.null) }
+            }
+        }
+    }
+
+    /// New rows of an entity with `identity: none` and no to-many that go without a side row
+    /// (`RowEncoder.Encoded.hasSide`): nested dumps' leaf children, like pages' urls. Nothing
+    /// reads their key, so they go in `SideRows.batch` at a time, by one multi-row `INSERT`.
+    /// Any other insert into their table sends them first, so rowids keep source order.
+    private final class NewRows {
+        private let many: RawStatement
+        private let one: RawStatement
+        private let positionColumns: Int
+        // Used by the writing thread only: no run-time exclusivity checks.
+        @exclusivity(unchecked) private var waiting: [NewRow] = []
+
+        init(layout: RowLayout, db: Database) throws {
+            positionColumns = layout.positionColumns.count
+            let columns = layout.dataColumns + layout.positionColumns.map(\.column)
+            let row = "(\(SQLText.placeholders(columns.count)))"
+            let insert = "INSERT INTO \(layout.table) (\(SQLText.list(columns))) VALUES "
+            many = RawStatement(try db.makeStatement(sql: insert + Array(repeating: row, count: SideRows.batch).joined(separator: ", ")))
+            one = RawStatement(try db.makeStatement(sql: insert + row))
+            waiting.reserveCapacity(SideRows.batch)
+        }
+
+        func add(_ row: NewRow) throws {
+            waiting.append(row)
+            guard waiting.count == SideRows.batch else { return }
+            try many.execute { binder in
+                for index in waiting.indices { waiting[index].bind(&binder, positionColumns: positionColumns) }
+            }
+            waiting.removeAll(keepingCapacity: true)
+        }
+
+        func flush() throws {
+            guard !waiting.isEmpty else { return }
+            for index in waiting.indices {
+                try one.execute { waiting[index].bind(&$0, positionColumns: positionColumns) }
+            }
+            waiting.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Ends the load: every waiting row and side row in its table.
     func finishLoad() throws {
-        for entity in statements { try entity.sideRows.flush() }
+        for entity in statements {
+            try entity.newRows?.flush()
+            try entity.sideRows.flush()
+        }
     }
 
     /// The encoder of this store's rows, for the reading thread and for merged rows.
@@ -297,12 +359,7 @@ final class RowStore {
                 position = (column, parent.position)
             }
         }
-        func bindRow(_ binder: inout RawStatement.Binder) {
-            RowEncoder.forEachDataValue(record, encoded, replacing: parentKey) { binder.bind($0) }
-            for column in layout.positionColumns.indices {
-                if let position, position.column == column { binder.bind(Int64(position.value)) } else { binder.bind(SQLValue.null) }
-            }
-        }
+        let row = NewRow(record: record, encoded: encoded, parentKey: parentKey, position: position)
         let statements = statements[record.entity]
         func insertSide() throws {
             var encoded = encoded
@@ -312,12 +369,18 @@ final class RowStore {
             try statements.sideRows.add(row: sqlite3_last_insert_rowid(connection), encoded, offset: record.origin.offset)
         }
         guard let identity = record.identity else {
-            try statements.insert.execute(bindRow)
+            // A row that nothing names waits to go in with others; its key is never read.
+            if !encoded.hasSide, let newRows = statements.newRows {
+                try newRows.add(row)
+                return ([], true)
+            }
+            try statements.newRows?.flush()
+            try statements.insert.execute { row.bind(&$0, positionColumns: layout.positionColumns.count) }
             if encoded.hasSide { try insertSide() }
             return ([.integer(sqlite3_last_insert_rowid(connection))], true)
         }
         let key = identity.values
-        if try statements.insertIfNew.execute(bindRow) == 1 {
+        if try statements.insertIfNew.execute({ row.bind(&$0, positionColumns: layout.positionColumns.count) }) == 1 {
             try insertSide()
             return (key, true)
         }
