@@ -51,6 +51,33 @@ struct RecordMergerTests {
         return (try #require(row), conflicts, sink.diagnostics.map(\.description), merger)
     }
 
+    /// Whether merging `second` into `first` changes the row: the store writes a merged row
+    /// only then.
+    static func changes(_ first: String, _ second: String, onConflict: String = "error") throws -> Bool {
+        let mapping = try validMapping(mapping(onConflict: onConflict))
+        let mapper = Mapper(mapping: mapping)
+        let sink = DiagnosticSink()
+        var row = mapper.records(from: try JSONDocument(parsing: first).root, entity: 0, file: "a.json", diagnostics: sink)[0]
+        let occurrence = mapper.records(from: try JSONDocument(parsing: second).root, entity: 0, file: "b.json", diagnostics: sink)[0]
+        var changed = false
+        _ = RecordMerger(entity: mapping.entities[0]).merge(occurrence, into: &row, changed: &changed)
+        return changed
+    }
+
+    @Test func saysWhetherAnOccurrenceChangedTheRow() throws {
+        let full = #"{"id": 1, "name": "Blake", "team": 5, "projects": [7]}"#
+        #expect(try !Self.changes(full, full))
+        #expect(try !Self.changes(full, #"{"id": 1, "name": "Blake"}"#))
+        #expect(try !Self.changes(full, #"{"id": 1, "projects": [7]}"#))
+        #expect(try Self.changes(full, #"{"id": 1, "email": "b@example.com"}"#))
+        #expect(try Self.changes(full, #"{"id": 1, "projects": [8]}"#))
+        #expect(try Self.changes(#"{"id": 1}"#, #"{"id": 1, "team": 5}"#))
+        #expect(try !Self.changes(full, #"{"id": 1, "name": "B."}"#, onConflict: "first"))
+        #expect(try !Self.changes(full, #"{"id": 1, "name": "B."}"#, onConflict: "error"))
+        #expect(try Self.changes(full, #"{"id": 1, "name": "B."}"#, onConflict: "last"))
+        #expect(try Self.changes(full, #"{"id": 1, "team": 6}"#, onConflict: "last"))
+    }
+
     static func values(_ row: Record) -> [String] {
         row.fields.map { field in
             if case let .value(value) = field.value { return value.description }

@@ -45,6 +45,14 @@ public struct RecordMerger: Sendable {
 
     /// Merges `occurrence` into `row` (the same identity); returns the conflicts.
     public func merge(_ occurrence: Record, into row: inout Record) -> [Conflict] {
+        var changed = false
+        return merge(occurrence, into: &row, changed: &changed)
+    }
+
+    /// Merges `occurrence` into `row`, setting `changed` when the row took anything from it (a
+    /// value or link it lacked, or one that `last` let win); returns the conflicts. An
+    /// occurrence that repeats what the row holds changes nothing, and the store writes nothing.
+    public func merge(_ occurrence: Record, into row: inout Record, changed: inout Bool) -> [Conflict] {
         var conflicts: [Conflict] = []
         for index in entity.attributes.indices {
             let incoming = occurrence.fields[index]
@@ -52,6 +60,7 @@ public struct RecordMerger: Sendable {
             guard case let .value(oldValue) = row.fields[index].value else {
                 row.fields[index] = incoming
                 row.setFile(occurrence.origin.file, ofField: index)
+                changed = true
                 continue
             }
             guard oldValue != newValue else { continue }
@@ -64,6 +73,7 @@ public struct RecordMerger: Sendable {
             if entity.onConflict == .last {
                 row.fields[index] = incoming
                 row.setFile(occurrence.origin.file, ofField: index)
+                changed = true
             }
         }
         for index in entity.relationships.indices {
@@ -72,15 +82,23 @@ public struct RecordMerger: Sendable {
                 continue
             case (.absent, let link):
                 row.links[index] = link
+                changed = true
             case let (.many(kept), .many(incoming)):
                 var seen = Set(kept.map(ReferenceKey.init))
-                row.links[index] = .many(kept + incoming.filter { seen.insert(ReferenceKey($0)).inserted })
+                let added = incoming.filter { seen.insert(ReferenceKey($0)).inserted }
+                if !added.isEmpty {
+                    row.links[index] = .many(kept + added)
+                    changed = true
+                }
             case let (kept, incoming) where ReferenceKey(kept) != ReferenceKey(incoming):
                 conflicts.append(Conflict(
                     subject: .relationship(index), kept: describeLink(kept), keptLocation: row.origin.location,
                     incoming: describeLink(incoming), incomingLocation: occurrence.origin.location,
                     isResolved: entity.onConflict != .error))
-                if entity.onConflict == .last { row.links[index] = incoming }
+                if entity.onConflict == .last {
+                    row.links[index] = incoming
+                    changed = true
+                }
             default:
                 continue
             }

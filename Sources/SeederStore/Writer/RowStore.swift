@@ -392,7 +392,8 @@ final class RowStore {
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isToMany {
             incoming.links[index] = .absent
         }
-        let conflicts = mergers[record.entity].merge(incoming, into: &row)
+        var changed = false
+        let conflicts = mergers[record.entity].merge(incoming, into: &row, changed: &changed)
         for conflict in conflicts {
             if conflict.isResolved {
                 counts[record.entity].conflictsResolved += 1
@@ -400,7 +401,8 @@ final class RowStore {
                 diagnostics.report(mergers[record.entity].diagnostic(for: conflict, identity: identity))
             }
         }
-        try update(row, rowid: rowid, batch: batch)
+        // An occurrence that repeats the row (an embedded user, again) writes nothing.
+        if changed { try update(row, rowid: rowid, batch: batch) }
         return (key, false)
     }
 
