@@ -165,9 +165,9 @@ public enum SeedBuilder {
                     while let chunk = try reader.handoff.take() {
                         for event in chunk {
                             switch event {
-                            case let .records(batch, encoded, reported):
+                            case let .records(batch, file, encoded, reported):
                                 for diagnostic in reported { diagnostics.report(diagnostic) }
-                                try store.add(batch, encoded: encoded, diagnostics: diagnostics)
+                                try store.add(batch, encoded: encoded ?? store.encoder.encode(batch: batch, file: file), diagnostics: diagnostics)
                             case let .diagnostics(reported):
                                 for diagnostic in reported { diagnostics.report(diagnostic) }
                             case let .skippedNull(entity):
