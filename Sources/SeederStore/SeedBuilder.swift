@@ -220,7 +220,8 @@ public enum SeedBuilder {
                 try assembler.finish(db, metadata: metadata, sources: sources, vacuumPath: vacuumPath)
             }
             try seed.close()
-            try SeedAssembler.publish(vacuumed ? vacuumPath : seedPath, as: outputPath)
+            // The seed itself was synced as it was checked; a vacuumed copy was not.
+            try SeedAssembler.publish(vacuumed ? vacuumPath : seedPath, as: outputPath, synced: !vacuumed)
             for index in rows.indices { report.entities[index].counts.rowsWritten = rows[index] }
             report.output = output
             return .success

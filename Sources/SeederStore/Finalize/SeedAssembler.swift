@@ -95,13 +95,16 @@ struct SeedAssembler {
     ///
     /// The two only read the committed file, so `quick_check` runs on a connection of its own on
     /// another thread while `db` runs `foreign_key_check`: the reading thread is idle by then,
-    /// and the checks take the time of the longer one, not of both.
+    /// and the checks take the time of the longer one, not of both. A third thread syncs the
+    /// file meanwhile, for `publish` (`synced`): its pages are final, and the sync mostly
+    /// waits for the disk.
     static func check(_ db: Database) throws {
         guard let connection = db.sqliteConnection, let name = sqlite3_db_filename(connection, "main") else {
             throw AssemblyError(message: "the seed's file is unknown")
         }
         let path = String(cString: name)
         nonisolated(unsafe) var integrity: Result<[String], Error> = .success([])
+        nonisolated(unsafe) var synced: Result<Void, Error> = .success(())
         let done = DispatchSemaphore(value: 0)
         Thread {
             integrity = Result {
@@ -110,8 +113,14 @@ struct SeedAssembler {
             }
             done.signal()
         }.start()
+        Thread {
+            synced = Result { try syncFile(path) }
+            done.signal()
+        }.start()
         let violations = Result { try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }
         done.wait()
+        done.wait()
+        try synced.get()
         guard try violations.get().isEmpty else {
             throw AssemblyError(message: "the seed fails PRAGMA foreign_key_check: \(try violations.get().prefix(3).map(\.description).joined(separator: "; "))")
         }
@@ -126,9 +135,10 @@ struct SeedAssembler {
         return configuration
     }
 
-    /// Syncs the finished file at `path` and renames it over `output`, then syncs the directory.
-    static func publish(_ path: String, as output: String) throws {
-        try syncFile(path)
+    /// Syncs the finished file at `path` unless `check` did (`synced`), renames it over
+    /// `output`, then syncs the directory.
+    static func publish(_ path: String, as output: String, synced: Bool) throws {
+        if !synced { try syncFile(path) }
         guard rename(path, output) == 0 else {
             throw InputError(path: output, reason: String(cString: strerror(errno)))
         }
