@@ -120,10 +120,10 @@ final class RowStore {
         let insert: RawStatement
         /// A row unless its identity has one.
         let insertIfNew: RawStatement
-        /// Side rows of rows inserted, waiting to go in together.
-        let sideRows: SideRows
-        /// New rows that go without a side row, waiting to go in together (`NewRows`).
-        let newRows: NewRows?
+        /// Side rows of rows inserted, waiting to go in together (`SideRow`).
+        let sideRows: BatchedInsert<SideRow>
+        /// New rows that go without a side row, waiting to go in together (`NewRow`).
+        let newRows: BatchedInsert<NewRow>?
         /// A row and its side row by identity, as `decode` reads them.
         let select: RawStatement
         let update: RawStatement
@@ -135,9 +135,10 @@ final class RowStore {
             let values = "(\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"
             insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values)"))
             insertIfNew = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values) ON CONFLICT DO NOTHING"))
-            sideRows = try SideRows(layout: layout, db: db)
+            sideRows = try BatchedInsert(table: layout.sideTable, columns: ["_row"] + layout.sideColumns, db: db, bind: SideRow.bind)
+            let positionColumns = layout.positionColumns.count
             newRows = layout.mayGoWithoutSideRow && !layout.entity.relationships.contains(where: \.isToMany)
-                ? try NewRows(layout: layout, db: db) : nil
+                ? try BatchedInsert(table: layout.table, columns: columns, db: db) { $0.bind(&$1, positionColumns: positionColumns) } : nil
             let selected = layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" } + ["t.\"rowid\""]
             select = RawStatement(try db.makeStatement(sql: "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined) WHERE \(layout.keyCondition("t"))"))
             update = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(SQLText.assignments(layout.dataColumns)) WHERE \"rowid\" = ?"))
@@ -150,47 +151,56 @@ final class RowStore {
         }
     }
 
-    /// Side rows go in `batch` at a time, by one `INSERT` of that many rows: SQLite's work per
+    /// Rows that go in `batch` at a time, by one `INSERT` of that many rows: SQLite's work per
     /// statement run (binding aside) is paid once per batch instead of once per row, which
-    /// made side rows 40% cheaper in a C test of a million (0.47 -> 0.28 s). A row's side row
-    /// must be in its table before anything reads it: `flush` runs before an entity's rows are
-    /// selected to merge, and for all at the end of the load (`finishLoad`).
-    final class SideRows {
-        static let batch = 32
+    /// made side rows 40% cheaper in a C test of a million (0.47 -> 0.28 s). A waiting row must
+    /// be in its table before anything reads the table or inserts into it otherwise: `flush`.
+    final class BatchedInsert<Row> {
+        static var batch: Int { 32 }
         private let many: RawStatement
         private let one: RawStatement
+        private let bind: (Row, inout RawStatement.Binder) -> Void
         // Used by the writing thread only: no run-time exclusivity checks.
-        @exclusivity(unchecked) private var waiting: [(row: Int64, encoded: RowEncoder.Encoded, offset: Int)] = []
+        @exclusivity(unchecked) private var waiting: [Row] = []
 
-        init(layout: RowLayout, db: Database) throws {
-            let columns = ["_row"] + layout.sideColumns
+        /// Inserts into `table`'s `columns`, each row's values bound by `bind`.
+        init(table: String, columns: [String], db: Database, bind: @escaping (Row, inout RawStatement.Binder) -> Void) throws {
             let row = "(\(SQLText.placeholders(columns.count)))"
-            let insert = "INSERT INTO \(layout.sideTable) (\(SQLText.list(columns))) VALUES "
+            let insert = "INSERT INTO \(table) (\(SQLText.list(columns))) VALUES "
             many = RawStatement(try db.makeStatement(sql: insert + Array(repeating: row, count: Self.batch).joined(separator: ", ")))
             one = RawStatement(try db.makeStatement(sql: insert + row))
+            self.bind = bind
             waiting.reserveCapacity(Self.batch)
         }
 
-        /// The side row of `row`: its masks and origins as `encoded` has them, at `offset`.
-        func add(row: Int64, _ encoded: RowEncoder.Encoded, offset: Int) throws {
-            waiting.append((row, encoded, offset))
+        func add(_ row: Row) throws {
+            waiting.append(row)
             guard waiting.count == Self.batch else { return }
             try many.execute { binder in
-                for index in waiting.indices { Self.bind(waiting[index], &binder) }
+                for index in waiting.indices { bind(waiting[index], &binder) }
             }
             waiting.removeAll(keepingCapacity: true)
         }
 
-        /// Inserts every waiting side row.
+        /// Inserts every waiting row.
         func flush() throws {
             guard !waiting.isEmpty else { return }
             for index in waiting.indices {
-                try one.execute { Self.bind(waiting[index], &$0) }
+                try one.execute { bind(waiting[index], &$0) }
             }
             waiting.removeAll(keepingCapacity: true)
         }
+    }
 
-        private static func bind(_ side: (row: Int64, encoded: RowEncoder.Encoded, offset: Int), _ binder: inout RawStatement.Binder) {
+    /// A side row: the seed row's rowid, and its masks and origins as `encoded` has them, at
+    /// `offset`. They wait in a `BatchedInsert`: an entity's go in before its rows are
+    /// selected to merge, and all at the end of the load (`finishLoad`).
+    struct SideRow {
+        var row: Int64
+        var encoded: RowEncoder.Encoded
+        var offset: Int
+
+        static func bind(_ side: SideRow, _ binder: inout RawStatement.Binder) {
             binder.bind(side.row)
             RowEncoder.forEachMask(side.encoded) { binder.bind($0) }
             binder.bind(blob: side.encoded.fields)
@@ -200,8 +210,11 @@ final class RowStore {
     }
 
     /// A row's values as bound: the record's, with its parent's key and its position when it
-    /// is a child inserted with them.
-    private struct NewRow {
+    /// is a child inserted with them. New rows of an entity with `identity: none` and no
+    /// to-many that go without a side row (`RowEncoder.Encoded.hasSide`), nested dumps' leaf
+    /// children like pages' urls, wait in a `BatchedInsert`: nothing reads their key. Any other
+    /// insert into their table sends them first, so rowids keep source order.
+    struct NewRow {
         var record: Record
         var encoded: RowEncoder.Encoded
         var parentKey: (start: Int, values: [SQLValue])?
@@ -212,45 +225,6 @@ final class RowStore {
             for column in 0..<positionColumns {
                 if let position, position.column == column { binder.bind(Int64(position.value)) } else { binder.bind(SQLValue.null) }
             }
-        }
-    }
-
-    /// New rows of an entity with `identity: none` and no to-many that go without a side row
-    /// (`RowEncoder.Encoded.hasSide`): nested dumps' leaf children, like pages' urls. Nothing
-    /// reads their key, so they go in `SideRows.batch` at a time, by one multi-row `INSERT`.
-    /// Any other insert into their table sends them first, so rowids keep source order.
-    private final class NewRows {
-        private let many: RawStatement
-        private let one: RawStatement
-        private let positionColumns: Int
-        // Used by the writing thread only: no run-time exclusivity checks.
-        @exclusivity(unchecked) private var waiting: [NewRow] = []
-
-        init(layout: RowLayout, db: Database) throws {
-            positionColumns = layout.positionColumns.count
-            let columns = layout.dataColumns + layout.positionColumns.map(\.column)
-            let row = "(\(SQLText.placeholders(columns.count)))"
-            let insert = "INSERT INTO \(layout.table) (\(SQLText.list(columns))) VALUES "
-            many = RawStatement(try db.makeStatement(sql: insert + Array(repeating: row, count: SideRows.batch).joined(separator: ", ")))
-            one = RawStatement(try db.makeStatement(sql: insert + row))
-            waiting.reserveCapacity(SideRows.batch)
-        }
-
-        func add(_ row: NewRow) throws {
-            waiting.append(row)
-            guard waiting.count == SideRows.batch else { return }
-            try many.execute { binder in
-                for index in waiting.indices { waiting[index].bind(&binder, positionColumns: positionColumns) }
-            }
-            waiting.removeAll(keepingCapacity: true)
-        }
-
-        func flush() throws {
-            guard !waiting.isEmpty else { return }
-            for index in waiting.indices {
-                try one.execute { waiting[index].bind(&$0, positionColumns: positionColumns) }
-            }
-            waiting.removeAll(keepingCapacity: true)
         }
     }
 
@@ -366,7 +340,7 @@ final class RowStore {
             if let (column, bit) = parentBit {
                 if column == 0 { encoded.mask |= bit } else { encoded.moreMasks[column - 1] |= bit }
             }
-            try statements.sideRows.add(row: sqlite3_last_insert_rowid(connection), encoded, offset: record.origin.offset)
+            try statements.sideRows.add(SideRow(row: sqlite3_last_insert_rowid(connection), encoded: encoded, offset: record.origin.offset))
         }
         guard let identity = record.identity else {
             // A row that nothing names waits to go in with others; its key is never read.
