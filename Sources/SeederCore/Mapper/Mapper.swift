@@ -14,6 +14,10 @@ public final class Mapper {
     private let coercion = Coercion()
     private let plans: [EntityPlan]
     private var unmapped: [Set<String>]
+    /// Per entity: the size of its last batch, reserved for the next, so a record with
+    /// embedded ones does not grow its batch two or three times. (One mapping at a time: no
+    /// run-time exclusivity checks.)
+    @exclusivity(unchecked) private var batchSizes: [Int]
     /// Per entity: the JSON key (in lookup form) of each identity attribute, in identity order:
     /// its `from` key path's first key, else its name.
     private let identityKeys: [[String]]
@@ -26,6 +30,7 @@ public final class Mapper {
         self.entities = mapping.entities.map(EntityReference.init)
         self.plans = mapping.entities.map { EntityPlan(entity: $0, mapping: mapping) }
         self.unmapped = mapping.entities.map { _ in [] }
+        self.batchSizes = mapping.entities.map { _ in 1 }
         self.identityKeys = mapping.entities.map { entity in
             entity.identityAttributes.map { Naming.lookupKey(entity.attributes[$0].keyPath?.keys.first ?? entity.attributes[$0].name) }
         }
@@ -40,7 +45,9 @@ public final class Mapper {
     public func records(from value: JSONValue, entity: Int, file: String, diagnostics: DiagnosticSink) -> [Record] {
         let origin = Record.Origin(file: file, offset: value.fileOffset)
         var batch: [Record] = []
+        batch.reserveCapacity(batchSizes[entity])
         map(value, entity: entity, origin: origin, diagnostics: diagnostics, into: &batch)
+        batchSizes[entity] = batch.count
         return batch
     }
 
@@ -195,6 +202,7 @@ public final class Mapper {
                     return .absent
                 }
                 var targets: [RecordReference] = []
+                targets.reserveCapacity(value.count)
                 for element in value.elements where !element.isNull {
                     if let target = target(for: .json(element), relationship: relationship, batch: &batch, context: context) {
                         targets.append(target)
