@@ -238,6 +238,9 @@ final class RowStore {
 
     /// The encoder of this store's rows, for the reading thread and for merged rows.
     let encoder: RowEncoder
+    /// `add`'s arrays, kept from batch to batch (two allocations a record fewer).
+    @exclusivity(unchecked) private var batchKeys: [[SQLValue]] = []
+    @exclusivity(unchecked) private var batchMerged: [Bool] = []
 
     // MARK: Adding records
 
@@ -250,10 +253,17 @@ final class RowStore {
     }
 
     private func add(_ batch: UnsafeBufferPointer<Record>, encoded: [RowEncoder.Encoded], diagnostics: DiagnosticSink) throws {
+        // Each row's key and whether it merged, in arrays lent from one batch to the next.
         var keys: [[SQLValue]] = []
-        keys.reserveCapacity(batch.count)
         var merged: [Bool] = []
-        merged.reserveCapacity(batch.count)
+        swap(&keys, &batchKeys)
+        swap(&merged, &batchMerged)
+        defer {
+            keys.removeAll(keepingCapacity: true)
+            merged.removeAll(keepingCapacity: true)
+            swap(&keys, &batchKeys)
+            swap(&merged, &batchMerged)
+        }
         for index in batch.indices {
             counts[batch[index].entity].recordsRead += 1
             var parent: (key: [SQLValue], parent: RowEncoder.Parent)?
