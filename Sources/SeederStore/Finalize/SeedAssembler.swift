@@ -43,9 +43,10 @@ struct SeedAssembler {
         for (key, value) in metadata {
             try db.execute(sql: "INSERT INTO \"seed_metadata\" (\"key\", \"value\") VALUES (?, ?)", arguments: [key, value])
         }
+        // Prepared once: a pages dump has a file per hundred records.
+        let source = try db.makeStatement(sql: "INSERT INTO \"seed_source\" (\"path\", \"sha256\", \"bytes\", \"records\") VALUES (?, ?, ?, ?)")
         for (path, digest, bytes, records) in sources {
-            try db.execute(sql: "INSERT INTO \"seed_source\" (\"path\", \"sha256\", \"bytes\", \"records\") VALUES (?, ?, ?, ?)",
-                           arguments: [path, digest, bytes, records])
+            try source.execute(arguments: [path, digest, bytes, records])
         }
         try constrain(db)
         for index in schema.indexes { try db.execute(sql: SeedSchema.createIndex(index)) }
