@@ -73,7 +73,10 @@ public struct InputPlanner {
 
     private func inputFile(_ path: String, root: String, entity: Int, keyPath: [String], diagnostics: DiagnosticSink) -> InputFile? {
         let absolute = root + "/" + path
-        let resolved = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
+        // `realpath` and `stat` directly: through Foundation (a URL resolved component by
+        // component, a dictionary of attributes), planning a pages dump's 10,000 files took a
+        // third of a second before the first byte was read.
+        let resolved = Self.realPath(absolute) ?? URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
         guard resolved == root || resolved.hasPrefix(root + "/") else {
             diagnostics.error("this dump file is a link that leaves the dumps directory", at: SourceLocation(file: display(path)))
             return nil
@@ -82,8 +85,16 @@ public struct InputPlanner {
             diagnostics.error("this file is not a dump seeder reads: .json, .jsonl or .ndjson", at: SourceLocation(file: display(path)))
             return nil
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: resolved)[.size] as? Int) ?? 0
+        var status = stat()
+        let size = stat(resolved, &status) == 0 ? Int(status.st_size) : 0
         return InputFile(path: display(path), relativePath: path, absolutePath: resolved, entity: entity, keyPath: keyPath, format: format, size: size)
+    }
+
+    /// The path with every link and `.` or `..` resolved, if it exists.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// How diagnostics name a dump file: the dumps directory as given, then the path in it.
@@ -99,8 +110,9 @@ public struct InputPlanner {
         var files: [String] = []
         while let path = enumerator.nextObject() as? String {
             if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            // Followed if a link, as `fileExists(atPath:isDirectory:)` does, by one `stat`.
+            var status = stat()
+            if stat(root + "/" + path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
                 files.append(path)
             }
         }
