@@ -46,7 +46,7 @@ public enum SeedDump {
         case let .int64(integer): return String(integer)
         case let .double(double): return "\(double)"
         case let .string(string): return "'" + string.replacingOccurrences(of: "'", with: "''") + "'"
-        case let .blob(data): return "x'" + data.map { hex($0) }.joined() + "'"
+        case let .blob(data): return "x'" + hexDigits(data) + "'"
         }
     }
 }
