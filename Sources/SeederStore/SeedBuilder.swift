@@ -146,7 +146,7 @@ public enum SeedBuilder {
             let assembler = SeedAssembler(mapping: mapping, schema: schema, layouts: layouts, links: links)
             var sources: [(String, String, Int, Int)] = []
             var sqliteVersion = ""
-            let counts: [EntityCounts] = try seed.inDatabase { db in
+            let (counts, rowsInserted): ([EntityCounts], [Int]) = try seed.inDatabase { db in
                 sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
                 try db.execute(sql: "BEGIN")
                 try assembler.createTables(db)
@@ -194,7 +194,7 @@ public enum SeedBuilder {
                 options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: recordCount))
                 try ReferenceResolver(store: store, diagnostics: diagnostics, pointers: PointerLocator(files: inputFiles)).resolve()
                 try db.execute(sql: "COMMIT")
-                return store.counts
+                return (store.counts, store.rowsInserted)
             }
             for (index, entity) in mapping.entities.enumerated() {
                 let unmapped = mapper.unmappedKeys(of: index)
@@ -216,13 +216,15 @@ public enum SeedBuilder {
             let total = inputFiles.reduce(0) { $0 + $1.size }
             options.progress?(BuildProgress(phase: .writing, bytesRead: total, totalBytes: total, records: report.entities.reduce(0) { $0 + $1.counts.recordsRead }))
             let metadata = metadata(mapping: mapping, mappingData: mappingData, sources: sources, sqliteVersion: sqliteVersion, options: options)
-            let (rows, vacuumed) = try seed.inDatabase { db in
+            let vacuumed = try seed.inDatabase { db in
                 try assembler.finish(db, metadata: metadata, sources: sources, vacuumPath: vacuumPath)
             }
             try seed.close()
             // The seed itself was synced as it was checked; a vacuumed copy was not.
             try SeedAssembler.publish(vacuumed ? vacuumPath : seedPath, as: outputPath, synced: !vacuumed)
-            for index in rows.indices { report.entities[index].counts.rowsWritten = rows[index] }
+            // Rows are never deleted: those inserted are those written (no COUNT(*) of each table,
+            // 0.04 s at a million flat records).
+            for index in rowsInserted.indices { report.entities[index].counts.rowsWritten = rowsInserted[index] }
             report.output = output
             return .success
         } catch let error as JSONSyntaxError {

@@ -26,9 +26,8 @@ struct SeedAssembler {
     /// attached as `work`), in one transaction: join-table rows, `metadata` and `sources`
     /// (`seed_source`: path, sha256, bytes, records), the full schema, indexes; then commits,
     /// detaches `work`, checks the file and, if it holds a free page, vacuums it into
-    /// `vacuumPath`. Returns the rows of each entity, and whether the finished file is the
-    /// vacuumed copy.
-    func finish(_ db: Database, metadata: [(String, String)], sources: [(String, String, Int, Int)], vacuumPath: String) throws -> (rows: [Int], vacuumed: Bool) {
+    /// `vacuumPath`. Returns whether the finished file is the vacuumed copy.
+    func finish(_ db: Database, metadata: [(String, String)], sources: [(String, String, Int, Int)], vacuumPath: String) throws -> Bool {
         try db.execute(sql: "BEGIN")
         for link in links.flatMap({ $0 }).compactMap({ $0 }) {
             guard case let .joinTable(join) = link.relationship.storage else { continue }
@@ -52,18 +51,14 @@ struct SeedAssembler {
         for index in schema.indexes { try db.execute(sql: SeedSchema.createIndex(index)) }
         try db.execute(sql: "PRAGMA user_version = \(mapping.schemaVersion)")
         try db.execute(sql: "PRAGMA application_id = \(SeedAssembler.applicationID)")
-        var rows: [Int] = []
-        for layout in layouts {
-            rows.append(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(layout.table)") ?? 0)
-        }
         try db.execute(sql: "COMMIT")
         try db.execute(sql: "DETACH DATABASE \"work\"")
         try Self.check(db)
         // Built by appending, the seed usually holds no free page and is final as it is; merges
         // that freed pages send it through a vacuumed copy instead.
-        guard try Int.fetchOne(db, sql: "PRAGMA freelist_count") != 0 else { return (rows, false) }
+        guard try Int.fetchOne(db, sql: "PRAGMA freelist_count") != 0 else { return false }
         try db.execute(sql: "VACUUM INTO ?", arguments: [vacuumPath])
-        return (rows, true)
+        return true
     }
 
     /// Gives each entity table its `NOT NULL` constraints, now that its rows are final, by

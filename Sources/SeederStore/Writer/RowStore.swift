@@ -69,6 +69,8 @@ final class RowStore {
     /// value of its foreign key names a row the load inserted: an embedded target, or a parent
     /// claiming its child (an inverse). Only a reference by identity can dangle.
     @exclusivity(unchecked) private(set) var referencedByIdentity: [[Bool]]
+    /// Per entity: the rows inserted, which are the seed's rows (none is ever deleted).
+    @exclusivity(unchecked) private(set) var rowsInserted: [Int]
     /// Per entity, per relationship: a to-many with a row in its link table.
     @exclusivity(unchecked) private(set) var hasLinkRows: [[Bool]]
 
@@ -86,6 +88,7 @@ final class RowStore {
         self.links = links
         mergers = mapping.entities.map(RecordMerger.init)
         counts = mapping.entities.map { _ in EntityCounts() }
+        rowsInserted = mapping.entities.map { _ in 0 }
         mergedOrderedLinks = mapping.entities.map { entity in entity.relationships.map { _ in false } }
         linksByIdentity = mergedOrderedLinks
         hasLinkRows = mergedOrderedLinks
@@ -269,6 +272,7 @@ final class RowStore {
             var parent: (key: [SQLValue], parent: RowEncoder.Parent)?
             if let found = encoded[index].parent { parent = (keys[found.owner], found) }
             let (key, isNew) = try upsert(batch[index], encoded: encoded[index], parent: parent, batch: batch, diagnostics: diagnostics)
+            if isNew { rowsInserted[batch[index].entity] += 1 }
             keys.append(key)
             merged.append(!isNew)
         }
