@@ -48,7 +48,12 @@ struct SeedAssembler {
             try source.execute(arguments: [path, digest, bytes, records])
         }
         try constrain(db)
+        // Indexes are sorted with 2 MiB of page cache, not the load's 16: SQLite's sorter then
+        // sorts runs that stay in the CPU's caches and merges them, and a graph build's two
+        // foreign-key indexes over a million tasks took 0.65 s instead of 0.9 (issue 5).
+        try db.execute(sql: "PRAGMA main.cache_size = -2048")
         for index in schema.indexes { try db.execute(sql: SeedSchema.createIndex(index)) }
+        try db.execute(sql: "PRAGMA main.cache_size = -16384")
         try db.execute(sql: "PRAGMA user_version = \(mapping.schemaVersion)")
         try db.execute(sql: "PRAGMA application_id = \(SeedAssembler.applicationID)")
         try db.execute(sql: "COMMIT")
