@@ -295,11 +295,18 @@ struct ReferenceResolver {
         guard !columns.isEmpty else { return }
         let matches = zip(target.keyColumns, columns).map { "x.\(SQLText.quote($0)) = t.\(SQLText.quote($1))" }.joined(separator: " AND ")
         let present = columns.map { "t.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
-        if store.referencedByIdentity[layout.entityIndex][index] {
-            try settleDangling(layout, relationship: index, present: present, matches: matches)
+        guard store.referencedByIdentity[layout.entityIndex][index] else {
+            store.counts[layout.entityIndex].referencesResolved += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(present)") ?? 0
+            return
         }
-        let resolved = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(present)") ?? 0
-        store.counts[layout.entityIndex].referencesResolved += resolved
+        // One scan counts the keys and the dangling ones; only dangling keys need the rows' origins.
+        let row = try Row.fetchOne(db, sql: """
+            SELECT COUNT(*), COALESCE(SUM(NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))), 0)
+            FROM \(layout.table) AS t WHERE \(present)
+            """)
+        let (keys, dangling): (Int, Int) = (row?[0] ?? 0, row?[1] ?? 0)
+        if dangling > 0 { try settleDangling(layout, relationship: index, present: present, matches: matches) }
+        store.counts[layout.entityIndex].referencesResolved += keys - (relationship.onMissing == .null ? dangling : 0)
     }
 
     /// The foreign keys of a to-one, `present` and not `matches`-ing a target row, in
