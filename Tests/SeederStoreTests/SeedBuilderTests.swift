@@ -211,6 +211,8 @@ struct SeedBuilderTests {
         ])
         #expect(try workspace.rows("SELECT * FROM tag ORDER BY slug") == [#"[slug:"hot" label:"Hot"]"#, #"[slug:"new" label:"untitled"]"#])
         #expect(report.entities[0].counts.referencesDropped == 1)
+        // Product 8 and the three tag links; the dropped product 7 is not counted.
+        #expect(report.entities[0].counts.referencesResolved == 4)
     }
 
     @Test func checksRequiredValuesOnTheMergedRow() throws {
