@@ -277,6 +277,43 @@ struct InputsAndFeaturesTests {
         #expect(report.entities[1].counts.conflictsResolved == 2)
     }
 
+    /// The same with an unordered one-to-many and a composite identity: a merged parent listing
+    /// its child again claims nothing new, and another parent's link by id is still a conflict.
+    @Test func claimsTakenAtInsertWithoutOrderOrASingleKey() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          Board:
+            attributes: { id: integer }
+            relationships:
+              cards: { to: Card, many: true, inverse: board }
+          Card:
+            identity: [suit, rank]
+            attributes: { suit: string, rank: integer, face: string }
+            relationships:
+              board: { to: Board }
+        """)
+        try workspace.write("dumps/boards.json", #"""
+        [{"id": 1, "cards": [{"suit": "s", "rank": 1, "face": "A"}, {"suit": "h", "rank": 2, "face": "2"}]},
+         {"id": 1, "cards": [{"suit": "s", "rank": 1, "face": "A"}]},
+         {"id": 2, "cards": [["h", 2]]}]
+        """#)
+        #expect(workspace.build().messages(workspace) == [
+            "dumps/boards.json:3:22: error: Card (h, 2): 'board' conflicts: 2 here, 1 at dumps/boards.json:1:61",
+        ])
+        try workspace.write("dumps/boards.json", #"""
+        [{"id": 1, "cards": [{"suit": "s", "rank": 1, "face": "A"}, {"suit": "h", "rank": 2, "face": "2"}]},
+         {"id": 1, "cards": [{"suit": "s", "rank": 1, "face": "A"}]},
+         {"id": 2, "cards": [["c", 3]]}]
+        """#)
+        try workspace.write("dumps/cards.json", #"[{"suit": "c", "rank": 3}]"#)
+        #expect(workspace.build().messages(workspace) == [])
+        #expect(try workspace.rows("SELECT suit, rank, board_id FROM card ORDER BY suit, rank") == [
+            #"[suit:"c" rank:3 board_id:2]"#, #"[suit:"h" rank:2 board_id:1]"#, #"[suit:"s" rank:1 board_id:1]"#,
+        ])
+    }
+
     /// Two to-manys with the same inverse: a child the first gives a parent is taken, so the
     /// second claiming it for another parent is a conflict. (The earlier side is located at the
     /// child's own record: the set-based update does not record which link set the parent.)
