@@ -192,7 +192,10 @@ public enum SeedBuilder {
                 try store.finishLoad()
                 // 6. References, inverses, finished rows.
                 options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: recordCount))
-                try ReferenceResolver(store: store, diagnostics: diagnostics, pointers: PointerLocator(files: inputFiles)).resolve()
+                // A build checks references through the seed's own indexes; a validation, which
+                // writes no seed, without them.
+                try ReferenceResolver(store: store, diagnostics: diagnostics, pointers: PointerLocator(files: inputFiles),
+                                      indexes: options.writesOutput ? schema.indexes : []).resolve()
                 try db.execute(sql: "COMMIT")
                 return (store.counts, store.rowsInserted)
             }

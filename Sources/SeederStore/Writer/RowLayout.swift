@@ -195,6 +195,12 @@ final class RowLayout: Sendable {
     /// `FROM` the seed table `t` joined with its side table `s`.
     var joined: String { "\(table) AS t JOIN \(sideTable) AS s ON s.\"_row\" = t.\"rowid\"" }
 
+    /// The same for a scan of every row: in rowid order, so that the side rows are read in
+    /// their order too. Given an index that covers what a scan needs (a foreign key's, which
+    /// the reference checks build), SQLite walks the rows in the index's order instead, and the
+    /// side table at random: 2.2 s instead of milliseconds for a million tasks.
+    var joinedInRowOrder: String { "\(table) AS t NOT INDEXED JOIN \(sideTable) AS s ON s.\"_row\" = t.\"rowid\"" }
+
     /// `first-seen order`: the order rows were inserted in, which messages follow.
     static let firstSeen = "s.\"_file\", s.\"_offset\", s.\"_row\""
 
