@@ -450,6 +450,8 @@ struct InputsAndFeaturesTests {
             "dumps/reviews.json:1:77: error: Note #3 references User 9 (author), which no record provides",
             "dumps/reviews.json:1:37: error: Note #2: 'text' is required, but no occurrence has it  [/0/notes/1]",
         ])
+        // A validation checks the reference without the seed's index, to the same messages.
+        #expect(workspace.build(validate: true).messages(workspace) == report.messages(workspace))
         try workspace.write("dumps/reviews.json", #"[{"id": 1, "notes": [{"text": "a"}, {"text": "b", "lang": "fr"}]}]"#)
         #expect(workspace.build().messages(workspace) == [])
         #expect(try workspace.rows("SELECT * FROM note") == [
