@@ -1,12 +1,12 @@
 import SeederCore
 
 /// Records as rows (`RowLayout`): the seed row's foreign keys, and the side row's presence masks
-/// and each slot's file and offset. Pure, so the reading thread encodes while the writing thread
-/// inserts.
+/// and each slot's file and offset. Pure, so either thread may encode a batch: the reader while
+/// the writer is behind, else the writer (`DumpReader.encodesHere`).
 struct RowEncoder: Sendable {
     /// A record's columns, ready to bind with the record's own attribute values
-    /// (`forEachDataValue`). Each array here is one allocation per record, made on one thread and
-    /// freed on the other: the values are not copied, and a mask column is inline.
+    /// (`forEachDataValue`). The values are not copied, and the first mask column is inline:
+    /// each array here is an allocation per record.
     struct Encoded: Sendable {
         /// The first presence column (`RowLayout.maskColumns`), and any more.
         var mask: Int64

@@ -239,7 +239,7 @@ final class RowStore {
         }
     }
 
-    /// The encoder of this store's rows, for the reading thread and for merged rows.
+    /// The encoder of this store's rows, for whichever thread encodes a batch, and for merged rows.
     let encoder: RowEncoder
     /// `add`'s arrays, kept from batch to batch (two allocations a record fewer).
     @exclusivity(unchecked) private var batchKeys: [[SQLValue]] = []
@@ -248,7 +248,7 @@ final class RowStore {
     // MARK: Adding records
 
     /// Adds one batch from the mapper: a record and the records embedded in it (pre-order), with
-    /// their rows as `RowEncoder` made them (on the reading thread).
+    /// their rows as `RowEncoder` made them (on either thread: `DumpReader.encodesHere`).
     func add(_ batch: [Record], encoded: [RowEncoder.Encoded], diagnostics: DiagnosticSink) throws {
         // Records are read through the buffer: binding one from the array would copy it,
         // retaining and releasing each of its arrays.
