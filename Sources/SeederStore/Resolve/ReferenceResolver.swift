@@ -310,9 +310,7 @@ struct ReferenceResolver {
             // distinct value is looked up once (a graph's million tasks name 20,000 users), and
             // the keys are counted from the index (0.3 s -> ~0.1 s for a million, and the index
             // costs what it would have later).
-            try db.execute(sql: "PRAGMA main.cache_size = -2048")
-            try db.execute(sql: SeedSchema.createIndex(index))
-            try db.execute(sql: "PRAGMA main.cache_size = -16384")
+            try SeedAssembler.createIndexes([index], in: db)
             keys = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(present)") ?? 0
             dangling = try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM (SELECT DISTINCT \(columns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")) FROM \(layout.table) AS t WHERE \(present)) AS t
