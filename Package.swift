@@ -31,11 +31,15 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The signal handler that removes an interrupted build's temporary files: C, so that it
+        // calls nothing but async-signal-safe functions.
+        .target(name: "CSeederSignals"),
         // The command: a thin shell over SeederStore (build, validate).
         .executableTarget(
             name: "seeder",
             dependencies: [
                 "SeederStore",
+                "CSeederSignals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
