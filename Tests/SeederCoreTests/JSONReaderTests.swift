@@ -36,6 +36,28 @@ struct JSONReaderTests {
         #expect(items == ["/0 {\"id\":1}@1", "/1 {\"id\":2}@11", "null /2@21", "not a record number /3@27"])
     }
 
+    /// The reader parses the next record into the last one's document once nothing else holds
+    /// it: a record kept keeps its own document, text, offset and pointer, and one let go lends
+    /// its document to the next.
+    @Test func recyclesADocumentOnlyWhenNothingHoldsIt() throws {
+        let text = #"[{"id":1,"name":"a"}, {"id":2,"name":"bb"}, {"id":3,"name":"ccc"}, {"id":4,"name":"dddd"}]"#
+        var kept: [JSONValue] = []
+        var letGo: [ObjectIdentifier] = []
+        try JSONReader(source: MemoryByteSource(text), blockSize: 16).forEachItem { item in
+            guard case let .record(value) = item else { return }
+            if let id = value["id"]?.numberText.flatMap({ Int($0) }), id % 2 == 1 {
+                kept.append(value)
+            } else {
+                letGo.append(ObjectIdentifier(value.document))
+            }
+        }
+        #expect(kept.map { "\($0.pointer) \($0["name"]?.string ?? "-")@\($0.fileOffset)" } == ["/0 a@1", "/2 ccc@44"])
+        #expect(kept.map { String(decoding: $0.document.bytes, as: UTF8.self) } == [#"{"id":1,"name":"a"}"#, #"{"id":3,"name":"ccc"}"#])
+        #expect(ObjectIdentifier(kept[0].document) != ObjectIdentifier(kept[1].document))
+        // Record 2's document, let go, was parsed into again for record 3, which kept it.
+        #expect(letGo.count == 2 && letGo[0] == ObjectIdentifier(kept[1].document))
+    }
+
     @Test func readsOneObjectAsOneRecord() throws {
         #expect(try Self.read(#" {"id": 1} "#) == ["/ {\"id\": 1}@1".replacingOccurrences(of: "/ ", with: " ")])
     }

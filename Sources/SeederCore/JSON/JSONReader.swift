@@ -48,6 +48,8 @@ public final class JSONReader {
     private var limitIsEnd = false
     private var pointer = JSONPointer()
     private var nodeCapacity = 16
+    /// The document last handed out, parsed into again once nothing else holds it.
+    private var recycled: JSONDocument?
 
     /// A reader of `source` in `format`, handing out the values at `keyPath`.
     public init(source: ByteSource, format: DumpFormat = .json, keyPath: [String] = [], blockSize: Int = 1 << 20) {
@@ -156,6 +158,8 @@ public final class JSONReader {
         while true {
             pointer.append(.index(index))
             try element(depth + 1)
+            // A recycled document lets go of its path, or removing the index would copy it.
+            if isKnownUniquelyReferenced(&recycled) { recycled?.path = JSONPointer() }
             pointer.components.removeLast()
             index += 1
             if try endOfElement(closing: UInt8(ascii: "]"), in: "array") { return }
@@ -213,16 +217,26 @@ public final class JSONReader {
         }
     }
 
-    /// Parses the whole value at `position` into a document of its own, refilling as needed.
+    /// Parses the whole value at `position` into a document of its own, refilling as needed:
+    /// into the last one when nothing but the reader holds it any more (its values are all
+    /// gone), else into a new one.
     private func parseDocument(depth: Int) throws -> JSONDocument {
-        var nodes: [JSONNode] = []
-        nodes.reserveCapacity(nodeCapacity)
+        let document: JSONDocument
+        if isKnownUniquelyReferenced(&recycled), let last = recycled {
+            document = last
+        } else {
+            document = JSONDocument(bytes: [], fileOffset: 0, path: JSONPointer(), nodes: [])
+            document.nodes.reserveCapacity(nodeCapacity)
+            recycled = document
+        }
         while true {
             do {
-                let end = try parser.parseValue(buffer.base, from: position, to: limit, atEnd: limitIsEnd, depth: depth, nodes: &nodes)
-                let bytes = Array(UnsafeBufferPointer(start: buffer.base + position, count: end - position))
-                let document = JSONDocument(bytes: bytes, fileOffset: buffer.fileOffset + position, path: pointer, nodes: nodes)
-                nodeCapacity = max(nodeCapacity, nodes.count)
+                let end = try parser.parseValue(buffer.base, from: position, to: limit, atEnd: limitIsEnd, depth: depth, nodes: &document.nodes)
+                document.bytes.removeAll(keepingCapacity: true)
+                document.bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.base + position, count: end - position))
+                document.fileOffset = buffer.fileOffset + position
+                document.path = pointer
+                nodeCapacity = max(nodeCapacity, document.nodes.count)
                 position = end
                 return document
             } catch {

@@ -29,14 +29,19 @@ struct JSONNode: Sendable {
 ///
 /// A dump file is read record by record; each record is one `JSONDocument`, so memory holds
 /// one record at a time however large the file is.
-public final class JSONDocument: Sendable {
+///
+/// Immutable once handed out. The one exception is `JSONReader`, which parses the next value
+/// into the last document when nothing but the reader holds it any more (three allocations a
+/// record fewer): no value of it is left to see the change. Hence `var`s, read without run-time
+/// exclusivity checks, which every value's every read would pay.
+public final class JSONDocument: @unchecked Sendable {
     /// The value's text as it stands in the file (whitespace included).
-    public let bytes: [UInt8]
+    @exclusivity(unchecked) public internal(set) var bytes: [UInt8]
     /// The file offset of `bytes[0]`, for locating any value of the document.
-    public let fileOffset: Int
+    @exclusivity(unchecked) public internal(set) var fileOffset: Int
     /// The JSON Pointer of this document's root within its file (`/2/project`).
-    public let path: JSONPointer
-    let nodes: [JSONNode]
+    @exclusivity(unchecked) public internal(set) var path: JSONPointer
+    @exclusivity(unchecked) var nodes: [JSONNode]
 
     init(bytes: [UInt8], fileOffset: Int, path: JSONPointer, nodes: [JSONNode]) {
         self.bytes = bytes
