@@ -162,12 +162,25 @@ public enum SeedBuilder {
                 reader.start()
                 var recordCount = 0
                 do {
+                    // The rows of a batch the reading thread left to encode, in an array kept.
+                    var rows: [RowEncoder.Encoded] = []
                     while let chunk = try reader.handoff.take() {
-                        for event in chunk {
+                        for event in chunk.events {
                             switch event {
-                            case let .records(batch, file, encoded, reported):
+                            case let .records(range, file, reported):
                                 for diagnostic in reported { diagnostics.report(diagnostic) }
-                                try store.add(batch, encoded: encoded ?? store.encoder.encode(batch: batch, file: file), diagnostics: diagnostics)
+                                try chunk.records.withUnsafeBufferPointer { records in
+                                    let batch = UnsafeBufferPointer(rebasing: records[range])
+                                    if !chunk.encoded.isEmpty {
+                                        try chunk.encoded.withUnsafeBufferPointer { encoded in
+                                            try store.add(batch, encoded: UnsafeBufferPointer(rebasing: encoded[range]), diagnostics: diagnostics)
+                                        }
+                                        return
+                                    }
+                                    rows.removeAll(keepingCapacity: true)
+                                    store.encoder.encode(batch: batch, file: file, appendingTo: &rows)
+                                    try rows.withUnsafeBufferPointer { try store.add(batch, encoded: $0, diagnostics: diagnostics) }
+                                }
                             case let .diagnostics(reported):
                                 for diagnostic in reported { diagnostics.report(diagnostic) }
                             case let .skippedNull(entity):

@@ -172,6 +172,19 @@ struct MapperTests {
         #expect(second.count == 1)
         #expect(second[0].links[0].identityOfReference == IdentityKey([.integer(1)]))
         #expect(second[0].links[1] == .many([]))
+
+        // Mapped onto the end of one array, as the reading thread maps a chunk (here the second
+        // project first), each batch is the same, its links counting from its own first record.
+        var values: [JSONValue] = []
+        try JSONReader(source: MemoryByteSource(json), keyPath: ["project"]).forEachItem { item in
+            if case let .record(value) = item { values.append(value) }
+        }
+        var chunk: [Record] = []
+        let sizes = values.reversed().map { mapper.records(from: $0, entity: 1, file: "task_list.json", diagnostics: sink, appendingTo: &chunk) }
+        #expect(sizes == [1, 4])
+        let describe = { (record: Record) in "\(record.entity) \(record.identity?.description ?? "-") \(record.links) \(record.origin.offset)" }
+        #expect(chunk.map(describe) == (second + first).map(describe))
+        #expect(chunk[1].links[1] == .many([.embedded(2), .embedded(3)]))
     }
 
     static let catalog = """

@@ -43,13 +43,28 @@ public final class Mapper {
 
     /// Maps one JSON record of `entity`, and every record embedded in it.
     public func records(from value: JSONValue, entity: Int, file: String, diagnostics: DiagnosticSink) -> [Record] {
-        let origin = Record.Origin(file: file, offset: value.fileOffset)
         var batch: [Record] = []
         batch.reserveCapacity(batchSizes[entity])
-        map(value, entity: entity, origin: origin, diagnostics: diagnostics, into: &batch)
+        records(from: value, entity: entity, file: file, diagnostics: diagnostics, appendingTo: &batch)
         batchSizes[entity] = batch.count
         return batch
     }
+
+    /// Maps one JSON record of `entity`, and every record embedded in it, onto the end of
+    /// `records`: its batch, whose links name each other by index from the batch's first
+    /// record, as if it were an array of its own. Returns the batch's size. (The reading thread
+    /// maps a chunk's records into one array: an array per record was two allocations.)
+    @discardableResult
+    public func records(from value: JSONValue, entity: Int, file: String, diagnostics: DiagnosticSink, appendingTo records: inout [Record]) -> Int {
+        let origin = Record.Origin(file: file, offset: value.fileOffset)
+        let start = records.count
+        batchStart = start
+        map(value, entity: entity, origin: origin, diagnostics: diagnostics, into: &records)
+        return records.count - start
+    }
+
+    /// Where the batch being mapped starts in the array it is mapped into.
+    @exclusivity(unchecked) private var batchStart = 0
 
     // MARK: One record
 
@@ -92,7 +107,7 @@ public final class Mapper {
         }
         var position: Int?
         if !context.droppedIdentity {
-            position = batch.count
+            position = batch.count - batchStart
             batch.append(Record(entity: index, identity: context.identity, fields: fields, links: [], origin: origin))
         }
 
@@ -108,7 +123,7 @@ public final class Mapper {
             links.append(link(reached, relationship: relationship, batch: &batch, context: context))
         }
         guard let position else { return nil }
-        batch[position].links = links
+        batch[batchStart + position].links = links
         return position
     }
 

@@ -1,13 +1,24 @@
 import Foundation
 import SeederCore
 
+/// What the reading thread hands the writing thread at a time: events in dump order, and the
+/// records they name, all in one array (an array per record was two allocations, and two
+/// frees).
+struct ReadChunk: Sendable {
+    var events: [ReadEvent] = []
+    /// The batches of the chunk's `records` events, one after the other.
+    var records: [Record] = []
+    /// The rows of `records` in the same order when the reading thread encoded them
+    /// (`DumpReader.encodesHere`, decided per chunk), else empty.
+    var encoded: [RowEncoder.Encoded] = []
+}
+
 /// What the reading thread hands the writing thread, in dump order.
 enum ReadEvent: Sendable {
-    /// One JSON record mapped: its batch (the record and those embedded in it), from the dump
-    /// file of index `file` (`RowEncoder.fileIndex`), its rows when the reading thread encoded
-    /// them (`DumpReader.encodesHere`), and the diagnostics its mapping reported, to be
-    /// reported before the batch is merged.
-    case records([Record], file: Int, encoded: [RowEncoder.Encoded]?, diagnostics: [Diagnostic])
+    /// One JSON record mapped: its batch (the record and those embedded in it) at `batch` in
+    /// the chunk's `records`, from the dump file of index `file` (`RowEncoder.fileIndex`), and
+    /// the diagnostics its mapping reported, to be reported before the batch is merged.
+    case records(Range<Int>, file: Int, diagnostics: [Diagnostic])
     /// Diagnostics of the dump itself (not a record, key path not found, a syntax error).
     case diagnostics([Diagnostic])
     /// A `null` skipped where a record was expected, for this entity.
@@ -27,7 +38,7 @@ final class DumpReader: @unchecked Sendable {
     private let encoder: RowEncoder
     private let entityNames: [String]
     private let progress: (@Sendable (Int, Int) -> Void)?
-    let handoff = Handoff<ReadEvent>(capacity: 8)
+    let handoff = Handoff<ReadChunk>(capacity: 8)
     private let exited = DispatchSemaphore(value: 0)
     /// Events per chunk: enough to make the lock rare, few enough to keep memory flat.
     private static let chunkSize = 256
@@ -67,7 +78,7 @@ final class DumpReader: @unchecked Sendable {
         exited.wait()
     }
 
-    private var chunk: [ReadEvent] = []
+    private var chunk = ReadChunk()
     /// Whether this thread encodes the rows of the next chunk's records, or leaves it to the
     /// writing thread: whichever has time to spare. A queue at least half full means the
     /// writer is behind, so the reader encodes; an emptier one, that the writer waits for
@@ -76,16 +87,19 @@ final class DumpReader: @unchecked Sendable {
     private var encodesHere = true
 
     private func send(_ event: ReadEvent) throws {
-        chunk.append(event)
-        if chunk.count >= Self.chunkSize { try flush() }
+        chunk.events.append(event)
+        if chunk.events.count >= Self.chunkSize { try flush() }
     }
 
     private func flush() throws {
-        guard !chunk.isEmpty else { return }
+        guard !chunk.events.isEmpty else { return }
+        let records = chunk.records.count
         guard let queued = handoff.put(chunk) else { throw CancellationError() }
         encodesHere = queued * 2 >= handoff.capacity
-        chunk = []
-        chunk.reserveCapacity(Self.chunkSize)
+        chunk = ReadChunk()
+        chunk.events.reserveCapacity(Self.chunkSize)
+        chunk.records.reserveCapacity(records)
+        if encodesHere { chunk.encoded.reserveCapacity(records) }
     }
 
     private func readAll() throws {
@@ -104,9 +118,15 @@ final class DumpReader: @unchecked Sendable {
                     case let .record(value):
                         records += 1
                         if let progress, records % 8192 == 0 { progress(bytesBefore + source.count, recordsBefore + records) }
-                        let batch = mapper.records(from: value, entity: file.entity, file: file.path, diagnostics: local)
-                        let encoded = encodesHere ? encoder.encode(batch: batch, file: fileIndex) : nil
-                        try send(.records(batch, file: fileIndex, encoded: encoded, diagnostics: local.takeAll()))
+                        let start = chunk.records.count
+                        mapper.records(from: value, entity: file.entity, file: file.path, diagnostics: local, appendingTo: &chunk.records)
+                        let batch = start..<chunk.records.count
+                        if encodesHere {
+                            chunk.records.withUnsafeBufferPointer { records in
+                                encoder.encode(batch: UnsafeBufferPointer(rebasing: records[batch]), file: fileIndex, appendingTo: &chunk.encoded)
+                            }
+                        }
+                        try send(.records(batch, file: fileIndex, diagnostics: local.takeAll()))
                     case .skippedNull:
                         try send(.skippedNull(entity: file.entity))
                     case let .notARecord(value):
@@ -136,9 +156,9 @@ final class DumpReader: @unchecked Sendable {
 }
 
 /// A bounded queue of chunks from one producing thread to one consuming thread.
-final class Handoff<Element: Sendable>: @unchecked Sendable {
+final class Handoff<Chunk: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var chunks: [[Element]] = []
+    private var chunks: [Chunk?] = []
     private var head = 0
     /// The chunks the queue holds at most.
     let capacity: Int
@@ -151,12 +171,12 @@ final class Handoff<Element: Sendable>: @unchecked Sendable {
     }
 
     /// Chunks the consumer is done with, to be freed by the producer.
-    private var spent: [[Element]] = []
+    private var spent: [Chunk] = []
 
     /// Adds a chunk, waiting while the queue is full; returns the chunks then queued, `nil` once
     /// the consumer cancelled.
-    func put(_ chunk: [Element]) -> Int? {
-        var freed: [[Element]] = []
+    func put(_ chunk: Chunk) -> Int? {
+        var freed: [Chunk] = []
         defer { freed.removeAll() }  // outside the lock, on this thread
         condition.lock()
         defer { condition.unlock() }
@@ -170,14 +190,14 @@ final class Handoff<Element: Sendable>: @unchecked Sendable {
 
     /// Hands a chunk the consumer is done with back to the producer, whose thread allocated its
     /// elements: freed there, memory goes back to that thread's arena without contention.
-    func recycle(_ chunk: consuming [Element]) {
+    func recycle(_ chunk: consuming Chunk) {
         condition.lock()
         spent.append(chunk)
         condition.unlock()
     }
 
     /// The next chunk, waiting for one; `nil` at the end. Rethrows the producer's error.
-    func take() throws -> [Element]? {
+    func take() throws -> Chunk? {
         condition.lock()
         defer { condition.unlock() }
         while chunks.count == head, !finished { condition.wait() }
@@ -186,7 +206,7 @@ final class Handoff<Element: Sendable>: @unchecked Sendable {
             return nil
         }
         let chunk = chunks[head]
-        chunks[head] = []
+        chunks[head] = nil
         head += 1
         if head >= 64 {
             chunks.removeFirst(head)

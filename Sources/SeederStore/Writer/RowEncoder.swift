@@ -70,10 +70,17 @@ struct RowEncoder: Sendable {
     /// looked up once per file: hashing its path per record was a twentieth of encoding);
     /// embedded targets with an identity are named by it.
     func encode(batch: [Record], file: Int) -> [Encoded] {
+        var encoded: [Encoded] = []
         // Through the buffer: binding a record from the array would copy it.
-        batch.withUnsafeBufferPointer { records in
-            let parents = parents(in: records)
-            return records.indices.map { encode(records[$0], file: file, batch: records, parent: parents?[$0]) }
+        batch.withUnsafeBufferPointer { encode(batch: $0, file: file, appendingTo: &encoded) }
+        return encoded
+    }
+
+    /// The rows of a batch, in order, onto the end of `rows`.
+    func encode(batch: UnsafeBufferPointer<Record>, file: Int, appendingTo rows: inout [Encoded]) {
+        let parents = parents(in: batch)
+        for index in batch.indices {
+            rows.append(encode(batch[index], file: file, batch: batch, parent: parents?[index]))
         }
     }
 

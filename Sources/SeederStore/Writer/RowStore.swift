@@ -224,6 +224,15 @@ final class RowStore {
         var position: (column: Int, value: Int)?
 
         func bind(_ binder: inout RawStatement.Binder, positionColumns: Int) {
+            Self.bind(record, encoded, parentKey: parentKey, position: position, positionColumns: positionColumns, &binder)
+        }
+
+        /// Binds a row's values without making it a `NewRow`: a copy of the record retained and
+        /// released each of its arrays and strings (a twentieth of the writing thread's work).
+        static func bind(
+            _ record: Record, _ encoded: RowEncoder.Encoded, parentKey: (start: Int, values: [SQLValue])?,
+            position: (column: Int, value: Int)?, positionColumns: Int, _ binder: inout RawStatement.Binder
+        ) {
             RowEncoder.forEachDataValue(record, encoded, replacing: parentKey) { binder.bind($0) }
             for column in 0..<positionColumns {
                 if let position, position.column == column { binder.bind(Int64(position.value)) } else { binder.bind(SQLValue.null) }
@@ -249,13 +258,9 @@ final class RowStore {
 
     /// Adds one batch from the mapper: a record and the records embedded in it (pre-order), with
     /// their rows as `RowEncoder` made them (on either thread: `DumpReader.encodesHere`).
-    func add(_ batch: [Record], encoded: [RowEncoder.Encoded], diagnostics: DiagnosticSink) throws {
-        // Records are read through the buffer: binding one from the array would copy it,
-        // retaining and releasing each of its arrays.
-        try batch.withUnsafeBufferPointer { records in try add(records, encoded: encoded, diagnostics: diagnostics) }
-    }
-
-    private func add(_ batch: UnsafeBufferPointer<Record>, encoded: [RowEncoder.Encoded], diagnostics: DiagnosticSink) throws {
+    /// Records are read through buffers: binding one from an array would copy it, retaining and
+    /// releasing each of its arrays.
+    func add(_ batch: UnsafeBufferPointer<Record>, encoded: UnsafeBufferPointer<RowEncoder.Encoded>, diagnostics: DiagnosticSink) throws {
         // Each row's key and whether it merged, in arrays lent from one batch to the next.
         var keys: [[SQLValue]] = []
         var merged: [Bool] = []
@@ -347,8 +352,8 @@ final class RowStore {
                 position = (column, parent.position)
             }
         }
-        let row = NewRow(record: record, encoded: encoded, parentKey: parentKey, position: position)
         let statements = statements[record.entity]
+        let positionColumns = layout.positionColumns.count
         func insertSide() throws {
             var encoded = encoded
             if let (column, bit) = parentBit {
@@ -359,16 +364,20 @@ final class RowStore {
         guard let identity = record.identity else {
             // A row that nothing names waits to go in with others; its key is never read.
             if !encoded.hasSide, let newRows = statements.newRows {
-                try newRows.add(row)
+                try newRows.add(NewRow(record: record, encoded: encoded, parentKey: parentKey, position: position))
                 return ([], true)
             }
             try statements.newRows?.flush()
-            try statements.insert.execute { row.bind(&$0, positionColumns: layout.positionColumns.count) }
+            try statements.insert.execute {
+                NewRow.bind(record, encoded, parentKey: parentKey, position: position, positionColumns: positionColumns, &$0)
+            }
             if encoded.hasSide { try insertSide() }
             return ([.integer(sqlite3_last_insert_rowid(connection))], true)
         }
         let key = identity.values
-        if try statements.insertIfNew.execute({ row.bind(&$0, positionColumns: layout.positionColumns.count) }) == 1 {
+        if try statements.insertIfNew.execute({
+            NewRow.bind(record, encoded, parentKey: parentKey, position: position, positionColumns: positionColumns, &$0)
+        }) == 1 {
             try insertSide()
             return (key, true)
         }
