@@ -83,7 +83,7 @@ public final class Mapper {
             return nil
         }
         let members = layout(of: value, entity: index)
-        let context = RecordContext(entity: entity.name, origin: origin, record: value, diagnostics: diagnostics)
+        var context = RecordContext(entity: entity.name, origin: origin, record: value, diagnostics: diagnostics)
 
         // Identity attributes first: the identity names the record in every later message.
         // Reserved and appended: `Array(repeating:count:)` goes through an unspecialized
@@ -98,10 +98,10 @@ public final class Mapper {
         for attributeIndex in reference.attributeOrder {
             let attribute = reference.attributes[attributeIndex]
             let reached = reach(attribute.keyPath, slot: plan.attributeSlots[attributeIndex],
-                                keyPathSlot: plan.attributeKeyPathSlots[attributeIndex], in: value, members: members, context: context)
-            fields[attributeIndex] = field(reached, attribute: attribute, nulls: entity.nulls, context: context)
+                                keyPathSlot: plan.attributeKeyPathSlots[attributeIndex], in: value, members: members, context: &context)
+            fields[attributeIndex] = field(reached, attribute: attribute, nulls: entity.nulls, context: &context)
             if attributeIndex == identityAttributes.last {
-                context.identity = self.identity(fields, identityAttributes, entity: entity, context: context)
+                context.identity = self.identity(fields, identityAttributes, entity: entity, context: &context)
                 if context.identity == nil { context.droppedIdentity = true }
             }
         }
@@ -116,11 +116,11 @@ public final class Mapper {
         for (relationshipIndex, relationship) in entity.relationships.enumerated() {
             let slot = plan.relationshipSlots[relationshipIndex]
             var reached = reach(relationship.keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
-                                in: value, members: members, context: context)
+                                in: value, members: members, context: &context)
             if case .absent = reached, relationship.keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
                 reached = .json(member.value)
             }
-            links.append(link(reached, relationship: relationship, batch: &batch, context: context))
+            links.append(link(reached, relationship: relationship, batch: &batch, context: &context))
         }
         guard let position else { return nil }
         batch[batchStart + position].links = links
@@ -140,7 +140,7 @@ public final class Mapper {
 
     /// The value an attribute or relationship reads: its key path (from its first key's member
     /// when the layout found it), or its name's member.
-    private func reach(_ keyPath: KeyPath?, slot: Int?, keyPathSlot: Int?, in value: JSONValue, members: MemberLayout, context: RecordContext) -> MappedValue {
+    private func reach(_ keyPath: KeyPath?, slot: Int?, keyPathSlot: Int?, in value: JSONValue, members: MemberLayout, context: inout RecordContext) -> MappedValue {
         if let keyPath {
             do {
                 if let keyPathSlot { return try keyPath.evaluate(firstMember: members.member(keyPathSlot)?.value) }
@@ -154,7 +154,7 @@ public final class Mapper {
         return .json(member.value)
     }
 
-    private func field(_ reached: MappedValue, attribute: Attribute, nulls: NullPolicy, context: RecordContext) -> Record.Field {
+    private func field(_ reached: MappedValue, attribute: Attribute, nulls: NullPolicy, context: inout RecordContext) -> Record.Field {
         let offset = reached.fileOffset ?? context.origin.offset
         if case .absent = reached { return Record.Field(value: .absent, offset: offset) }
         if reached.isNull {
@@ -179,7 +179,7 @@ public final class Mapper {
         }
     }
 
-    private func identity(_ fields: [Record.Field], _ attributes: [Int], entity: Entity, context: RecordContext) -> IdentityKey? {
+    private func identity(_ fields: [Record.Field], _ attributes: [Int], entity: Entity, context: inout RecordContext) -> IdentityKey? {
         var values: [SQLValue] = []
         values.reserveCapacity(attributes.count)
         for attribute in attributes {
@@ -197,18 +197,18 @@ public final class Mapper {
 
     // MARK: Relationships
 
-    private func link(_ reached: MappedValue, relationship: Relationship, batch: inout [Record], context: RecordContext) -> Link {
+    private func link(_ reached: MappedValue, relationship: Relationship, batch: inout [Record], context: inout RecordContext) -> Link {
         switch reached {
         case .absent: return .absent
         case .null: return .null
         case .number:
-            return reference(reached, relationship: relationship, context: context).map(Link.one) ?? .absent
+            return reference(reached, relationship: relationship, context: &context).map(Link.one) ?? .absent
         case let .list(items):
             guard relationship.isToMany else {
                 context.error("'\(relationship.name)' is a to-one, but its key path reaches a list", at: nil, offset: context.origin.offset)
                 return .absent
             }
-            return .many(items.compactMap { target(for: $0, relationship: relationship, batch: &batch, context: context) })
+            return .many(items.compactMap { target(for: $0, relationship: relationship, batch: &batch, context: &context) })
         case let .json(value):
             if value.isNull { return .null }
             if relationship.isToMany {
@@ -219,24 +219,24 @@ public final class Mapper {
                 var targets: [RecordReference] = []
                 targets.reserveCapacity(value.count)
                 for element in value.elements where !element.isNull {
-                    if let target = target(for: .json(element), relationship: relationship, batch: &batch, context: context) {
+                    if let target = target(for: .json(element), relationship: relationship, batch: &batch, context: &context) {
                         targets.append(target)
                     }
                 }
                 return .many(targets)
             }
-            return target(for: reached, relationship: relationship, batch: &batch, context: context).map(Link.one) ?? .absent
+            return target(for: reached, relationship: relationship, batch: &batch, context: &context).map(Link.one) ?? .absent
         }
     }
 
     /// One target: an embedded record (mapped now) or an identity reference.
     private func target(
-        for item: MappedValue, relationship: Relationship, batch: inout [Record], context: RecordContext
+        for item: MappedValue, relationship: Relationship, batch: inout [Record], context: inout RecordContext
     ) -> RecordReference? {
         guard case let .json(value) = item, value.kind == .object, !isIdentityStub(value, target: relationship.target) else {
             if item.isNull { return nil }
             if case .absent = item { return nil }
-            return reference(item, relationship: relationship, context: context)
+            return reference(item, relationship: relationship, context: &context)
         }
         let origin = Record.Origin(file: context.origin.file, offset: value.fileOffset)
         return map(value, entity: relationship.target, origin: origin, diagnostics: context.diagnostics, into: &batch).map(RecordReference.embedded)
@@ -244,7 +244,7 @@ public final class Mapper {
 
     /// An identity reference from a scalar, an array in identity order, or an object holding
     /// only the target's identity keys.
-    private func reference(_ item: MappedValue, relationship: Relationship, context: RecordContext) -> RecordReference? {
+    private func reference(_ item: MappedValue, relationship: Relationship, context: inout RecordContext) -> RecordReference? {
         let target = mapping.entities[relationship.target]
         let identity = target.identityAttributes
         let json = item.jsonValue
@@ -320,16 +320,16 @@ private final class EntityReference {
     }
 }
 
-/// The per-record state messages need: who the record is and where.
-private final class RecordContext {
+/// The per-record state messages need: who the record is and where. A struct passed `inout`:
+/// a class was an allocation per record.
+private struct RecordContext {
     let entity: String
     let origin: Record.Origin
     /// The record's JSON, for the pointer of a message that names no value of it.
     let record: JSONValue
     let diagnostics: DiagnosticSink
-    // Used by one mapping call at a time: no run-time exclusivity checks on every field.
-    @exclusivity(unchecked) var identity: IdentityKey?
-    @exclusivity(unchecked) var droppedIdentity = false
+    var identity: IdentityKey?
+    var droppedIdentity = false
     private var reported: Set<String> = []
 
     init(entity: String, origin: Record.Origin, record: JSONValue, diagnostics: DiagnosticSink) {
@@ -342,14 +342,14 @@ private final class RecordContext {
     /// `Task 7`, or `Task` before the identity is known.
     var label: String { identity.map { "\(entity) \($0)" } ?? entity }
 
-    func error(_ message: String, at value: JSONValue?, offset: Int? = nil) {
+    mutating func error(_ message: String, at value: JSONValue?, offset: Int? = nil) {
         if let name = message.firstQuoted { reported.insert(name) }
         let fileOffset = value?.fileOffset ?? offset ?? origin.offset
         let pointer = (value ?? record).pointer.description
         diagnostics.error("\(label): \(message)", at: SourceLocation(file: origin.file, offset: fileOffset), jsonPath: pointer)
     }
 
-    func error(_ message: String, at value: JSONValue) {
+    mutating func error(_ message: String, at value: JSONValue) {
         error(message, at: Optional(value))
     }
 
