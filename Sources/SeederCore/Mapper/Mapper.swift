@@ -75,15 +75,16 @@ public final class Mapper {
     /// nothing is copied or renumbered afterwards.
     @discardableResult
     private func map(_ value: JSONValue, entity index: Int, origin: Record.Origin, diagnostics: DiagnosticSink, into batch: inout [Record]) -> Int? {
+        // The entity's parts are read through the reference: a copy of the `Entity` struct
+        // retained and released each of its strings and arrays, on every record.
         let reference = entities[index]
-        let entity = reference.entity
         guard value.kind == .object else {
-            diagnostics.error("\(entity.name): expected an object, found \(describeKind(value.kind))",
+            diagnostics.error("\(reference.entity.name): expected an object, found \(describeKind(value.kind))",
                               at: SourceLocation(file: origin.file, offset: value.fileOffset), jsonPath: value.pointer.description)
             return nil
         }
         let members = layout(of: value, entity: index)
-        var context = RecordContext(entity: entity.name, origin: origin, record: value, diagnostics: diagnostics)
+        var context = RecordContext(entity: reference.entity.name, origin: origin, record: value, diagnostics: diagnostics)
 
         // Identity attributes first: the identity names the record in every later message.
         // Reserved and appended: `Array(repeating:count:)` goes through an unspecialized
@@ -99,9 +100,9 @@ public final class Mapper {
             let attribute = reference.attributes[attributeIndex]
             let reached = reach(attribute.keyPath, slot: plan.attributeSlots[attributeIndex],
                                 keyPathSlot: plan.attributeKeyPathSlots[attributeIndex], in: value, members: members, context: &context)
-            fields[attributeIndex] = field(reached, attribute: attribute, nulls: entity.nulls, context: &context)
+            fields[attributeIndex] = field(reached, attribute: attribute, nulls: reference.entity.nulls, context: &context)
             if attributeIndex == identityAttributes.last {
-                context.identity = self.identity(fields, identityAttributes, entity: entity, context: &context)
+                context.identity = self.identity(fields, identityAttributes, entity: reference, context: &context)
                 if context.identity == nil { context.droppedIdentity = true }
             }
         }
@@ -112,8 +113,9 @@ public final class Mapper {
         }
 
         var links: [Link] = []
-        links.reserveCapacity(entity.relationships.count)
-        for (relationshipIndex, relationship) in entity.relationships.enumerated() {
+        let relationships = reference.entity.relationships
+        links.reserveCapacity(relationships.count)
+        for (relationshipIndex, relationship) in relationships.enumerated() {
             let slot = plan.relationshipSlots[relationshipIndex]
             var reached = reach(relationship.keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
                                 in: value, members: members, context: &context)
@@ -179,7 +181,7 @@ public final class Mapper {
         }
     }
 
-    private func identity(_ fields: [Record.Field], _ attributes: [Int], entity: Entity, context: inout RecordContext) -> IdentityKey? {
+    private func identity(_ fields: [Record.Field], _ attributes: [Int], entity: EntityReference, context: inout RecordContext) -> IdentityKey? {
         var values: [SQLValue] = []
         values.reserveCapacity(attributes.count)
         for attribute in attributes {
