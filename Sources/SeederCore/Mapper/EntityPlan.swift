@@ -24,11 +24,11 @@ struct MemberLayout {
         }
     }
 
-    /// The member a slot reads, if any.
-    func member(_ slot: Int) -> (key: JSONValue, value: JSONValue)? {
+    /// The value of the member a slot reads, if any.
+    func member(_ slot: Int) -> JSONValue? {
         let ordinal = slotMembers[slot]
         guard ordinal >= 0 else { return nil }
-        return (JSONValue(document: value.document, index: keys[ordinal]), JSONValue(document: value.document, index: keys[ordinal] + 1))
+        return JSONValue(document: value.document, index: keys[ordinal] + 1)
     }
 
     /// A member key's raw text (escapes as written).

@@ -120,7 +120,7 @@ public final class Mapper {
             var reached = reach(relationship.keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
                                 in: value, members: members, context: &context)
             if case .absent = reached, relationship.keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
-                reached = .json(member.value)
+                reached = .json(member)
             }
             links.append(link(reached, relationship: relationship, batch: &batch, context: &context))
         }
@@ -145,7 +145,7 @@ public final class Mapper {
     private func reach(_ keyPath: KeyPath?, slot: Int?, keyPathSlot: Int?, in value: JSONValue, members: MemberLayout, context: inout RecordContext) -> MappedValue {
         if let keyPath {
             do {
-                if let keyPathSlot { return try keyPath.evaluate(firstMember: members.member(keyPathSlot)?.value) }
+                if let keyPathSlot { return try keyPath.evaluate(firstMember: members.member(keyPathSlot)) }
                 return try keyPath.evaluate(on: value)
             } catch {
                 context.error("'\(keyPath)': \(error.message)", at: error.value ?? value)
@@ -153,7 +153,7 @@ public final class Mapper {
             }
         }
         guard let slot, let member = members.member(slot) else { return .absent }
-        return .json(member.value)
+        return .json(member)
     }
 
     private func field(_ reached: MappedValue, attribute: Attribute, nulls: NullPolicy, context: inout RecordContext) -> Record.Field {
