@@ -3,13 +3,14 @@
 /// Bytes before `position` that the reader no longer needs are dropped on each refill; a value
 /// larger than the window grows it. Memory is the window plus the largest single value.
 final class ByteBuffer {
-    private(set) var storage: UnsafeMutableRawBufferPointer
+    // Used by its reader's thread only, and read for every value: no run-time exclusivity checks.
+    @exclusivity(unchecked) private(set) var storage: UnsafeMutableRawBufferPointer
     /// Valid bytes in `storage`.
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
     /// The file offset of `storage[0]`.
-    private(set) var fileOffset = 0
+    @exclusivity(unchecked) private(set) var fileOffset = 0
     /// `true` once the source returned its last byte.
-    private(set) var isAtEnd = false
+    @exclusivity(unchecked) private(set) var isAtEnd = false
     private let source: ByteSource
 
     init(source: ByteSource, capacity: Int = 1 << 20) {

@@ -44,15 +44,18 @@ struct MemberLayout {
 /// A class: the mapper asks it about every record, and reading a struct of dictionaries and sets
 /// out of the mapper's array copied it each time (a twentieth of mapping a small record).
 final class EntityPlan {
+    // The slots are set by `init` and read for every attribute of every record, by the one
+    // mapper (one thread) that owns the plan: no run-time exclusivity checks.
+
     /// Per attribute: its slot when it reads by name; `nil` when it has a key path.
-    var attributeSlots: [Int?] = []
+    @exclusivity(unchecked) private(set) var attributeSlots: [Int?] = []
     /// Per relationship: its name's slot and its id convention's slot (`user_id`, `product_ids`).
-    var relationshipSlots: [(name: Int?, convention: Int?)] = []
+    @exclusivity(unchecked) private(set) var relationshipSlots: [(name: Int?, convention: Int?)] = []
     /// Per attribute and per relationship with a key path: the slot of the key path's first key,
     /// matched exactly (a key path names members as they are spelled), so that evaluating it
     /// starts from the member instead of searching the record for it.
-    var attributeKeyPathSlots: [Int?] = []
-    var relationshipKeyPathSlots: [Int?] = []
+    @exclusivity(unchecked) private(set) var attributeKeyPathSlots: [Int?] = []
+    @exclusivity(unchecked) private(set) var relationshipKeyPathSlots: [Int?] = []
     private var slotCount = 0
     private var exact: [String: Int] = [:]
     private var keyPathFirstKeys: [String: [Int]] = [:]
