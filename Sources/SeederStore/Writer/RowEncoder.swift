@@ -80,7 +80,7 @@ struct RowEncoder: Sendable {
     func encode(batch: UnsafeBufferPointer<Record>, file: Int, appendingTo rows: inout [Encoded]) {
         let parents = parents(in: batch)
         for index in batch.indices {
-            rows.append(encode(batch[index], file: file, batch: batch, parent: parents?[index]))
+            rows.append(encode(batch.baseAddress! + index, file: file, batch: batch, parent: parents?[index]))
         }
     }
 
@@ -106,9 +106,11 @@ struct RowEncoder: Sendable {
 
     /// A record as columns. Links to records of `batch` name them by their identity
     /// (`RecordReference.naming(in:)`, without copying the record); `file` is the index of
-    /// `record.origin.file`, looked up when `nil`.
-    func encode(_ record: Record, file recordFile: Int?, batch: UnsafeBufferPointer<Record>, parent: Parent? = nil) -> Encoded {
-        let layout = layouts[record.entity]
+    /// `record.origin.file`, looked up when `nil`. The record is read through a pointer: passed
+    /// by value out of a buffer, it was copied, each of its arrays and strings retained and
+    /// released.
+    func encode(_ record: UnsafePointer<Record>, file recordFile: Int?, batch: UnsafeBufferPointer<Record>, parent: Parent? = nil) -> Encoded {
+        let layout = layouts[record.pointee.entity]
         if let parent, parent.isFinal, let recordFile,
            let row = withoutSideRow(record, layout: layout, parent: parent, batch: batch, file: recordFile) {
             return row
@@ -121,7 +123,7 @@ struct RowEncoder: Sendable {
             moreMasks.reserveCapacity(layout.maskColumns.count - 1)
             for _ in 1..<layout.maskColumns.count { moreMasks.append(0) }
         }
-        let recordFile = recordFile ?? fileIndexes[record.origin.file] ?? 0
+        let recordFile = recordFile ?? fileIndexes[record.pointee.origin.file] ?? 0
         var fields: [UInt8] = []
         fields.reserveCapacity(layout.slotCount * 2)
         var foreignKeys: [SQLValue] = []
@@ -133,20 +135,20 @@ struct RowEncoder: Sendable {
                 let (column, bit) = RowLayout.maskIndex(slot)
                 if column == 0 { mask |= bit } else { moreMasks[column - 1] |= bit }
             }
-            RowLayout.appendOrigin(file: file, offset: offset, rowFile: recordFile, rowOffset: record.origin.offset, to: &fields)
+            RowLayout.appendOrigin(file: file, offset: offset, rowFile: recordFile, rowOffset: record.pointee.origin.offset, to: &fields)
         }
-        for (index, field) in record.fields.enumerated() {
-            let file = record.fieldFiles.map { fileIndexes[$0[index]] ?? 0 } ?? recordFile
+        for (index, field) in record.pointee.fields.enumerated() {
+            let file = record.pointee.fieldFiles.map { fileIndexes[$0[index]] ?? 0 } ?? recordFile
             if case .absent = field.value {
                 mark(layout.slot(attribute: index), present: false, file: file, offset: field.offset)
             } else {
                 mark(layout.slot(attribute: index), present: true, file: file, offset: field.offset)
             }
         }
-        for (index, link) in record.links.enumerated() {
+        for (index, link) in record.pointee.links.enumerated() {
             let columns = layout.foreignKeyColumns[index]
             var present = false
-            var offset = record.origin.offset
+            var offset = record.pointee.origin.offset
             var key: [SQLValue]?
             switch link {
             case .absent: break
@@ -170,14 +172,14 @@ struct RowEncoder: Sendable {
     /// one whose own to-ones are all absent, whose only required to-one is the inverse its parent
     /// sets, and whose attributes with a default or `required` are all present. Its values only:
     /// no origins, no side row. `nil` for any other row.
-    private func withoutSideRow(_ record: Record, layout: RowLayout, parent: Parent, batch: UnsafeBufferPointer<Record>, file: Int) -> Encoded? {
+    private func withoutSideRow(_ record: UnsafePointer<Record>, layout: RowLayout, parent: Parent, batch: UnsafeBufferPointer<Record>, file: Int) -> Encoded? {
         guard layout.mayGoWithoutSideRow else { return nil }
         let inverse = layouts[batch[parent.owner].entity].entity.relationships[parent.relationship].inverse
         for relationship in layout.toOneRelationships {
-            guard case .absent = record.links[relationship] else { return nil }
+            guard case .absent = record.pointee.links[relationship] else { return nil }
             if layout.entity.relationships[relationship].isRequired, relationship != inverse { return nil }
         }
-        for (index, field) in record.fields.enumerated() where layout.needsPresence[index] {
+        for (index, field) in record.pointee.fields.enumerated() where layout.needsPresence[index] {
             if case .absent = field.value { return nil }
         }
         var foreignKeys: [SQLValue] = []
@@ -189,15 +191,16 @@ struct RowEncoder: Sendable {
         return Encoded(mask: 0, moreMasks: [], fields: [], foreignKeys: foreignKeys, file: file, parent: parent, hasSide: false)
     }
 
-    /// The seed row's values in `RowLayout.dataColumns` order: the record's attributes (`NULL`
-    /// when absent), then the foreign keys, the columns from `replacing.start` taking
+    /// The seed row's values in `RowLayout.dataColumns` order: a record's `fields` (`NULL`
+    /// when absent), then its encoded `foreignKeys`, the columns from `replacing.start` taking
     /// `replacing.values` instead (a child's parent key).
-    static func forEachDataValue(_ record: Record, _ encoded: Encoded, replacing: (start: Int, values: [SQLValue])?, _ body: (SQLValue) -> Void) {
-        record.fields.withUnsafeBufferPointer { fields in
+    static func forEachDataValue(_ fields: [Record.Field], _ foreignKeys: [SQLValue], replacing: (start: Int, values: [SQLValue])?,
+                                 _ body: (SQLValue) -> Void) {
+        fields.withUnsafeBufferPointer { fields in
             for field in fields {
                 if case let .value(value) = field.value { body(value) } else { body(.null) }
             }
-            encoded.foreignKeys.withUnsafeBufferPointer { keys in
+            foreignKeys.withUnsafeBufferPointer { keys in
                 guard let (start, values) = replacing else {
                     for value in keys { body(value) }
                     return

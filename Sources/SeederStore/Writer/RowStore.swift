@@ -224,16 +224,17 @@ final class RowStore {
         var position: (column: Int, value: Int)?
 
         func bind(_ binder: inout RawStatement.Binder, positionColumns: Int) {
-            Self.bind(record, encoded, parentKey: parentKey, position: position, positionColumns: positionColumns, &binder)
+            Self.bind(record.fields, encoded.foreignKeys, parentKey: parentKey, position: position, positionColumns: positionColumns, &binder)
         }
 
-        /// Binds a row's values without making it a `NewRow`: a copy of the record retained and
-        /// released each of its arrays and strings (a twentieth of the writing thread's work).
+        /// Binds a row's values, from its record's fields and its encoded foreign keys, without
+        /// making it a `NewRow`: a copy of the record retained and released each of its arrays
+        /// and strings (a twentieth of the writing thread's work).
         static func bind(
-            _ record: Record, _ encoded: RowEncoder.Encoded, parentKey: (start: Int, values: [SQLValue])?,
+            _ fields: [Record.Field], _ foreignKeys: [SQLValue], parentKey: (start: Int, values: [SQLValue])?,
             position: (column: Int, value: Int)?, positionColumns: Int, _ binder: inout RawStatement.Binder
         ) {
-            RowEncoder.forEachDataValue(record, encoded, replacing: parentKey) { binder.bind($0) }
+            RowEncoder.forEachDataValue(fields, foreignKeys, replacing: parentKey) { binder.bind($0) }
             for column in 0..<positionColumns {
                 if let position, position.column == column { binder.bind(Int64(position.value)) } else { binder.bind(SQLValue.null) }
             }
@@ -276,7 +277,8 @@ final class RowStore {
             counts[batch[index].entity].recordsRead += 1
             var parent: (key: [SQLValue], parent: RowEncoder.Parent)?
             if let found = encoded[index].parent { parent = (keys[found.owner], found) }
-            let (key, isNew) = try upsert(batch[index], encoded: encoded[index], parent: parent, batch: batch, diagnostics: diagnostics)
+            let (key, isNew) = try upsert(batch.baseAddress! + index, encoded: encoded.baseAddress! + index, parent: parent, batch: batch,
+                                          diagnostics: diagnostics)
             if isNew { rowsInserted[batch[index].entity] += 1 }
             keys.append(key)
             merged.append(!isNew)
@@ -327,12 +329,14 @@ final class RowStore {
     }
 
     /// Inserts a record, or merges it into the row of its identity; returns the row's key, and
-    /// whether the row is new.
+    /// whether the row is new. The record and its row are read through pointers into the
+    /// batch: passed by value out of a buffer, each was copied, its arrays and strings retained
+    /// and released.
     private func upsert(
-        _ record: Record, encoded: RowEncoder.Encoded, parent: (key: [SQLValue], parent: RowEncoder.Parent)?, batch: UnsafeBufferPointer<Record>,
+        _ record: UnsafePointer<Record>, encoded: UnsafePointer<RowEncoder.Encoded>, parent: (key: [SQLValue], parent: RowEncoder.Parent)?, batch: UnsafeBufferPointer<Record>,
         diagnostics: DiagnosticSink
     ) throws -> (key: [SQLValue], isNew: Bool) {
-        let layout = layouts[record.entity]
+        let layout = layouts[record.pointee.entity]
         // A child's parent goes into the bound values, not into a copy of `encoded`.
         var parentKey: (start: Int, values: [SQLValue])?
         var parentBit: (column: Int, bit: Int64)?
@@ -352,50 +356,52 @@ final class RowStore {
                 position = (column, parent.position)
             }
         }
-        let statements = statements[record.entity]
+        let statements = statements[record.pointee.entity]
         let positionColumns = layout.positionColumns.count
         func insertSide() throws {
-            var encoded = encoded
+            var encoded = encoded.pointee
             if let (column, bit) = parentBit {
                 if column == 0 { encoded.mask |= bit } else { encoded.moreMasks[column - 1] |= bit }
             }
-            try statements.sideRows.add(SideRow(row: sqlite3_last_insert_rowid(connection), encoded: encoded, offset: record.origin.offset))
+            try statements.sideRows.add(SideRow(row: sqlite3_last_insert_rowid(connection), encoded: encoded, offset: record.pointee.origin.offset))
         }
-        guard let identity = record.identity else {
+        guard let identity = record.pointee.identity else {
             // A row that nothing names waits to go in with others; its key is never read.
-            if !encoded.hasSide, let newRows = statements.newRows {
-                try newRows.add(NewRow(record: record, encoded: encoded, parentKey: parentKey, position: position))
+            if !encoded.pointee.hasSide, let newRows = statements.newRows {
+                try newRows.add(NewRow(record: record.pointee, encoded: encoded.pointee, parentKey: parentKey, position: position))
                 return ([], true)
             }
             try statements.newRows?.flush()
             try statements.insert.execute {
-                NewRow.bind(record, encoded, parentKey: parentKey, position: position, positionColumns: positionColumns, &$0)
+                NewRow.bind(record.pointee.fields, encoded.pointee.foreignKeys, parentKey: parentKey, position: position,
+                            positionColumns: positionColumns, &$0)
             }
-            if encoded.hasSide { try insertSide() }
+            if encoded.pointee.hasSide { try insertSide() }
             return ([.integer(sqlite3_last_insert_rowid(connection))], true)
         }
         let key = identity.values
         if try statements.insertIfNew.execute({
-            NewRow.bind(record, encoded, parentKey: parentKey, position: position, positionColumns: positionColumns, &$0)
+            NewRow.bind(record.pointee.fields, encoded.pointee.foreignKeys, parentKey: parentKey, position: position,
+                            positionColumns: positionColumns, &$0)
         }) == 1 {
             try insertSide()
             return (key, true)
         }
 
         // Seen before: merge into the row, by MAPPING.md's rules.
-        counts[record.entity].occurrencesMerged += 1
+        counts[record.pointee.entity].occurrencesMerged += 1
         guard case (var row, let rowid)? = try storedRecord(layout, key: key, identity: identity) else { return (key, false) }
-        var incoming = record.namingEmbeddedTargets(in: batch)
+        var incoming = record.pointee.namingEmbeddedTargets(in: batch)
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isToMany {
             incoming.links[index] = .absent
         }
         var changed = false
-        let conflicts = mergers[record.entity].merge(incoming, into: &row, changed: &changed)
+        let conflicts = mergers[record.pointee.entity].merge(incoming, into: &row, changed: &changed)
         for conflict in conflicts {
             if conflict.isResolved {
-                counts[record.entity].conflictsResolved += 1
+                counts[record.pointee.entity].conflictsResolved += 1
             } else {
-                diagnostics.report(mergers[record.entity].diagnostic(for: conflict, identity: identity))
+                diagnostics.report(mergers[record.pointee.entity].diagnostic(for: conflict, identity: identity))
             }
         }
         // An occurrence that repeats the row (an embedded user, again) writes nothing.
@@ -458,10 +464,10 @@ final class RowStore {
     }
 
     private func update(_ record: Record, rowid: Int64, batch: UnsafeBufferPointer<Record>) throws {
-        let encoded = encoder.encode(record, file: nil, batch: batch)
+        let encoded = withUnsafePointer(to: record) { encoder.encode($0, file: nil, batch: batch) }
         let statements = statements[record.entity]
         try statements.update.execute { binder in
-            RowEncoder.forEachDataValue(record, encoded, replacing: nil) { binder.bind($0) }
+            RowEncoder.forEachDataValue(record.fields, encoded.foreignKeys, replacing: nil) { binder.bind($0) }
             binder.bind(rowid)
         }
         try statements.updateSide.execute { binder in
