@@ -152,6 +152,23 @@ struct SeedSchemaTests {
         #expect(RowLayout.origins(in: replaced, rowFile: 2, rowOffset: 1000).map(\.offset) == [1000, 12, 40, 7, 5_000_000_000, 1000, 999])
         #expect(RowLayout.origin(ofSlot: 1, in: replaced, rowFile: 2, rowOffset: 1000) == (7, 12))
     }
+
+    /// The encoder writes `_fields` inline up to 40 bytes, then spills into an array: the same
+    /// bytes either way.
+    @Test func rowOriginsInlineAndSpilled() {
+        for slots in [0, 1, 13, 14, 40] {
+            var array: [UInt8] = []
+            var inline = OriginBytes()
+            for slot in 0..<slots {
+                // Two or three bytes a slot (distances of thousands of bytes): 40 slots spill.
+                RowLayout.appendOrigin(file: 1, offset: 1000 + 4000 * slot, rowFile: 1, rowOffset: 1000, to: &array)
+                RowLayout.appendOrigin(file: 1, offset: 1000 + 4000 * slot, rowFile: 1, rowOffset: 1000, to: &inline)
+            }
+            #expect(inline.bytes == array)
+            #expect(inline.withUnsafeBytes { $0.count } == array.count)
+            #expect(RowLayout.origins(in: inline.bytes, rowFile: 1, rowOffset: 1000).map(\.offset) == (0..<slots).map { 1000 + 4000 * $0 })
+        }
+    }
 }
 
 /// The finished file's own checks (docs/seed.md, Checks): a dangling foreign key and a `NULL`

@@ -120,7 +120,11 @@ struct RawStatement {
         }
 
         mutating func bind(blob: [UInt8]) {
-            blob.withUnsafeBufferPointer { bytes.add($0, parameter: index, isText: false) }
+            blob.withUnsafeBufferPointer { bind(blob: $0) }
+        }
+
+        mutating func bind(blob: UnsafeBufferPointer<UInt8>) {
+            bytes.add(blob, parameter: index, isText: false)
             index += 1
         }
     }

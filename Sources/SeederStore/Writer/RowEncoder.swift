@@ -11,7 +11,8 @@ struct RowEncoder: Sendable {
         /// The first presence column (`RowLayout.maskColumns`), and any more.
         var mask: Int64
         var moreMasks: [Int64]
-        var fields: [UInt8]
+        /// The `_fields` blob (`RowLayout.appendOrigin`).
+        var fields: OriginBytes
         /// The foreign-key columns of every to-one, in order (`RowLayout.dataColumns` after the
         /// attributes); empty for an entity with none.
         var foreignKeys: [SQLValue]
@@ -124,8 +125,7 @@ struct RowEncoder: Sendable {
             for _ in 1..<layout.maskColumns.count { moreMasks.append(0) }
         }
         let recordFile = recordFile ?? fileIndexes[record.pointee.origin.file] ?? 0
-        var fields: [UInt8] = []
-        fields.reserveCapacity(layout.slotCount * 2)
+        var fields = OriginBytes()
         var foreignKeys: [SQLValue] = []
         let foreignKeyCount = layout.dataColumns.count - layout.attributeColumns.count
         if foreignKeyCount > 0 { foreignKeys.reserveCapacity(foreignKeyCount) }
@@ -188,7 +188,7 @@ struct RowEncoder: Sendable {
             foreignKeys.reserveCapacity(foreignKeyCount)
             for _ in 0..<foreignKeyCount { foreignKeys.append(.null) }
         }
-        return Encoded(mask: 0, moreMasks: [], fields: [], foreignKeys: foreignKeys, file: file, parent: parent, hasSide: false)
+        return Encoded(mask: 0, moreMasks: [], fields: OriginBytes(), foreignKeys: foreignKeys, file: file, parent: parent, hasSide: false)
     }
 
     /// The seed row's values in `RowLayout.dataColumns` order: a record's `fields` (`NULL`
@@ -218,4 +218,40 @@ struct RowEncoder: Sendable {
         body(encoded.mask)
         for mask in encoded.moreMasks { body(mask) }
     }
+}
+
+/// A row's `_fields` blob as the encoder makes it: up to 40 bytes held inline, more in an array.
+/// A slot's origin takes a byte or two, so a row of twenty slots needs no allocation (an array
+/// per record was one, and a retain and a release for each copy of its row).
+struct OriginBytes: Sendable {
+    private var inline: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    private var inlineCount: UInt8 = 0
+    private var spilled: [UInt8]?
+    private static var inlineCapacity: Int { 40 }
+
+    init() {}
+
+    mutating func append(_ byte: UInt8) {
+        if spilled != nil {
+            spilled!.append(byte)
+        } else if Int(inlineCount) < Self.inlineCapacity {
+            withUnsafeMutableBytes(of: &inline) { $0[Int(inlineCount)] = byte }
+            inlineCount += 1
+        } else {
+            var bytes = withUnsafeBytes { Array($0) }
+            bytes.append(byte)
+            spilled = bytes
+        }
+    }
+
+    /// Calls `body` with the bytes, valid only inside it.
+    func withUnsafeBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if let spilled { return try spilled.withUnsafeBufferPointer(body) }
+        var inline = inline
+        let count = Int(inlineCount)
+        return try Swift.withUnsafeBytes(of: &inline) { try body(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[..<count])) }
+    }
+
+    /// The bytes, as an array.
+    var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
 }

@@ -94,7 +94,7 @@ final class RowLayout: Sendable {
     /// a file index different from the row's `_file` follows as a varint. A field usually stands
     /// a few bytes after its record, in its record's file, so a slot takes one or two bytes
     /// rather than twelve (issue 5).
-    static func appendOrigin(file: Int, offset: Int, rowFile: Int, rowOffset: Int, to fields: inout [UInt8]) {
+    static func appendOrigin(file: Int, offset: Int, rowFile: Int, rowOffset: Int, to fields: inout some OriginByteSink) {
         let distance = Int64(offset - rowOffset)
         let zigzag = UInt64(bitPattern: (distance << 1) ^ (distance >> 63))
         let otherFile = file != rowFile
@@ -140,7 +140,7 @@ final class RowLayout: Sendable {
         return file == -1 && offset == 0
     }
 
-    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+    private static func appendVarint(_ value: UInt64, to bytes: inout some OriginByteSink) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -260,3 +260,11 @@ struct LinkLayout: Sendable {
         ]
     }
 }
+
+/// Where `RowLayout.appendOrigin` writes a `_fields` blob: an array, or a row's `OriginBytes`.
+protocol OriginByteSink {
+    mutating func append(_ byte: UInt8)
+}
+
+extension Array: OriginByteSink where Element == UInt8 {}
+extension OriginBytes: OriginByteSink {}

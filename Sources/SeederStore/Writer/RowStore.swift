@@ -206,7 +206,7 @@ final class RowStore {
         static func bind(_ side: SideRow, _ binder: inout RawStatement.Binder) {
             binder.bind(side.row)
             RowEncoder.forEachMask(side.encoded) { binder.bind($0) }
-            binder.bind(blob: side.encoded.fields)
+            side.encoded.fields.withUnsafeBytes { binder.bind(blob: $0) }
             binder.bind(Int64(side.encoded.file))
             binder.bind(Int64(side.offset))
         }
@@ -472,7 +472,7 @@ final class RowStore {
         }
         try statements.updateSide.execute { binder in
             RowEncoder.forEachMask(encoded) { binder.bind($0) }
-            binder.bind(blob: encoded.fields)
+            encoded.fields.withUnsafeBytes { binder.bind(blob: $0) }
             binder.bind(rowid)
         }
     }
