@@ -15,9 +15,9 @@ struct ReadChunk: Sendable {
 
 /// What the reading thread hands the writing thread, in dump order.
 enum ReadEvent: Sendable {
-    /// One JSON record mapped: its batch (the record and those embedded in it) at `batch` in
-    /// the chunk's `records`, from the dump file of index `file` (`RowEncoder.fileIndex`), and
-    /// the diagnostics its mapping reported, to be reported before the batch is merged.
+    /// One JSON record mapped: its batch (the record and those embedded in it), at this range
+    /// of the chunk's `records`, from the dump file of index `file` (`RowEncoder.fileIndex`),
+    /// and the diagnostics its mapping reported, to be reported before the batch is merged.
     case records(Range<Int>, file: Int, diagnostics: [Diagnostic])
     /// Diagnostics of the dump itself (not a record, key path not found, a syntax error).
     case diagnostics([Diagnostic])

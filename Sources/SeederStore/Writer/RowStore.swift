@@ -333,8 +333,8 @@ final class RowStore {
     /// batch: passed by value out of a buffer, each was copied, its arrays and strings retained
     /// and released.
     private func upsert(
-        _ record: UnsafePointer<Record>, encoded: UnsafePointer<RowEncoder.Encoded>, parent: (key: [SQLValue], parent: RowEncoder.Parent)?, batch: UnsafeBufferPointer<Record>,
-        diagnostics: DiagnosticSink
+        _ record: UnsafePointer<Record>, encoded: UnsafePointer<RowEncoder.Encoded>, parent: (key: [SQLValue], parent: RowEncoder.Parent)?,
+        batch: UnsafeBufferPointer<Record>, diagnostics: DiagnosticSink
     ) throws -> (key: [SQLValue], isNew: Bool) {
         let layout = layouts[record.pointee.entity]
         // A child's parent goes into the bound values, not into a copy of `encoded`.
@@ -382,7 +382,7 @@ final class RowStore {
         let key = identity.values
         if try statements.insertIfNew.execute({
             NewRow.bind(record.pointee.fields, encoded.pointee.foreignKeys, parentKey: parentKey, position: position,
-                            positionColumns: positionColumns, &$0)
+                        positionColumns: positionColumns, &$0)
         }) == 1 {
             try insertSide()
             return (key, true)
