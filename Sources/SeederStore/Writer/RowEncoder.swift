@@ -251,7 +251,4 @@ struct OriginBytes: Sendable {
         let count = Int(inlineCount)
         return try Swift.withUnsafeBytes(of: &inline) { try body(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[..<count])) }
     }
-
-    /// The bytes, as an array.
-    var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
 }
