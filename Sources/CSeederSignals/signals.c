@@ -5,12 +5,20 @@
 #include <string.h>
 #include <unistd.h>
 
-static char **removed_paths;
+// Read by the handler on whichever thread takes the signal: volatile, so that the stores that
+// swap a list in stay in program order (the count is zero while the pointer changes).
+static char **volatile removed_paths;
 static volatile sig_atomic_t removed_count;
 
 static void remove_and_exit(int number) {
     for (sig_atomic_t index = 0; index < removed_count; index++) unlink(removed_paths[index]);
     _exit(128 + number);
+}
+
+static void free_paths(char **paths, int count) {
+    if (paths == NULL) return;
+    for (int index = 0; index < count; index++) free(paths[index]);
+    free(paths);
 }
 
 int seeder_remove_on_interrupt(const char *const *paths, int count) {
@@ -19,13 +27,19 @@ int seeder_remove_on_interrupt(const char *const *paths, int count) {
     if (copies == NULL) return -1;
     for (int index = 0; index < count; index++) {
         copies[index] = strdup(paths[index]);
-        if (copies[index] == NULL) return -1;
+        if (copies[index] == NULL) {
+            free_paths(copies, index);
+            return -1;
+        }
     }
-    // The list changes with the signals blocked, so a handler never sees half of it.
-    sigset_t set, previous;
+    // The list changes with the signals blocked on this thread, and with a count of zero
+    // meanwhile for a handler on another one.
+    sigset_t set;
     sigemptyset(&set);
     for (size_t index = 0; index < sizeof signals / sizeof *signals; index++) sigaddset(&set, signals[index]);
-    pthread_sigmask(SIG_BLOCK, &set, &previous);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    // An earlier list (a second build in the same process) is left allocated: a handler on
+    // another thread may be reading it at this very moment.
     removed_count = 0;
     removed_paths = copies;
     removed_count = count;
