@@ -169,18 +169,7 @@ public enum SeedBuilder {
                             switch event {
                             case let .records(range, file, reported):
                                 for diagnostic in reported { diagnostics.report(diagnostic) }
-                                try chunk.records.withUnsafeBufferPointer { records in
-                                    let batch = UnsafeBufferPointer(rebasing: records[range])
-                                    if !chunk.encoded.isEmpty {
-                                        try chunk.encoded.withUnsafeBufferPointer { encoded in
-                                            try store.add(batch, encoded: UnsafeBufferPointer(rebasing: encoded[range]), diagnostics: diagnostics)
-                                        }
-                                        return
-                                    }
-                                    rows.removeAll(keepingCapacity: true)
-                                    store.encoder.encode(batch: batch, file: file, appendingTo: &rows)
-                                    try rows.withUnsafeBufferPointer { try store.add(batch, encoded: $0, diagnostics: diagnostics) }
-                                }
+                                try add(range, file: file, of: chunk, to: store, rows: &rows, diagnostics: diagnostics)
                             case let .diagnostics(reported):
                                 for diagnostic in reported { diagnostics.report(diagnostic) }
                             case let .skippedNull(entity):
@@ -255,6 +244,23 @@ public enum SeedBuilder {
         } catch {
             diagnostics.error("\(error)")
             return .failed
+        }
+    }
+
+    /// Adds the batch at `range` of a chunk's records, from the dump file of index `file`, to
+    /// `store`: with the rows the reading thread encoded, else with rows encoded here into
+    /// `rows`, an array kept from batch to batch.
+    private static func add(
+        _ range: Range<Int>, file: Int, of chunk: ReadChunk, to store: RowStore, rows: inout [RowEncoder.Encoded], diagnostics: DiagnosticSink
+    ) throws {
+        try chunk.records.withUnsafeBufferPointer { records in
+            let batch = UnsafeBufferPointer(rebasing: records[range])
+            guard chunk.encoded.isEmpty else {
+                return try chunk.encoded.withUnsafeBufferPointer { try store.add(batch, encoded: UnsafeBufferPointer(rebasing: $0[range]), diagnostics: diagnostics) }
+            }
+            rows.removeAll(keepingCapacity: true)
+            store.encoder.encode(batch: batch, file: file, appendingTo: &rows)
+            try rows.withUnsafeBufferPointer { try store.add(batch, encoded: $0, diagnostics: diagnostics) }
         }
     }
 

@@ -126,9 +126,8 @@ struct ReferenceResolver {
     /// The claims children took as they were inserted inside their parent
     /// (`RowStore.claimsAtInsert`), back as the link rows they stand for, with the children's
     /// presence bits cleared: the state `applyInverse` settles when every claim is a link.
-    /// A link row the same parent made again later (a child listed twice, or under a merged
-    /// occurrence) takes the claim's earlier place and position, as `INSERT OR IGNORE` keeps
-    /// the first of a pair.
+    /// Where the same parent also made a link row (a child listed twice, or under a merged
+    /// occurrence), the pair keeps whichever stands first in source order, with its position.
     private func restoreClaims(_ link: LinkLayout) throws {
         let (child, inverse, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
         let mask = SQLText.quote(maskColumn)

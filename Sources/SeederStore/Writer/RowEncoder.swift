@@ -67,17 +67,9 @@ struct RowEncoder: Sendable {
         fileIndexes[file] ?? 0
     }
 
-    /// The rows of a mapper's batch, all from the dump file of index `file` (`fileIndex(_:)`,
-    /// looked up once per file: hashing its path per record was a twentieth of encoding);
-    /// embedded targets with an identity are named by it.
-    func encode(batch: [Record], file: Int) -> [Encoded] {
-        var encoded: [Encoded] = []
-        // Through the buffer: binding a record from the array would copy it.
-        batch.withUnsafeBufferPointer { encode(batch: $0, file: file, appendingTo: &encoded) }
-        return encoded
-    }
-
-    /// The rows of a batch, in order, onto the end of `rows`.
+    /// The rows of a mapper's batch, in order, onto the end of `rows`: all from the dump file of
+    /// index `file` (`fileIndex(_:)`, looked up once per file: hashing its path per record was a
+    /// twentieth of encoding); embedded targets with an identity are named by it.
     func encode(batch: UnsafeBufferPointer<Record>, file: Int, appendingTo rows: inout [Encoded]) {
         let parents = parents(in: batch)
         for index in batch.indices {
@@ -139,11 +131,8 @@ struct RowEncoder: Sendable {
         }
         for (index, field) in record.pointee.fields.enumerated() {
             let file = record.pointee.fieldFiles.map { fileIndexes[$0[index]] ?? 0 } ?? recordFile
-            if case .absent = field.value {
-                mark(layout.slot(attribute: index), present: false, file: file, offset: field.offset)
-            } else {
-                mark(layout.slot(attribute: index), present: true, file: file, offset: field.offset)
-            }
+            let present = if case .absent = field.value { false } else { true }
+            mark(layout.slot(attribute: index), present: present, file: file, offset: field.offset)
         }
         for (index, link) in record.pointee.links.enumerated() {
             let columns = layout.foreignKeyColumns[index]

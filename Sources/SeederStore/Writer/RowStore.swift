@@ -352,7 +352,7 @@ final class RowStore {
                 parentBit = RowLayout.maskIndex(layout.slot(relationship: inverse))
             }
             parentKey = (layout.foreignKeyDataOffsets[inverse], ownerKey)
-            if let column = layout.positionIndex(owner: batch[parent.owner].entity, relationship: parent.relationship) {
+            if let column = layout.positionIndex(owner: ownerEntity, relationship: parent.relationship) {
                 position = (column, parent.position)
             }
         }
