@@ -14,13 +14,25 @@ struct Coercion {
 
     /// The stored value of `value` for `attribute`; `null` stays `null`.
     func coerce(_ value: MappedValue, to attribute: Attribute) throws(CoercionFailure) -> SQLValue {
+        try withUnsafePointer(to: attribute) { attribute throws(CoercionFailure) in try coerce(value, to: attribute) }
+    }
+
+    func coerce(_ value: JSONValue, to attribute: Attribute) throws(CoercionFailure) -> SQLValue {
+        try withUnsafePointer(to: attribute) { attribute throws(CoercionFailure) in try coerce(value, to: attribute) }
+    }
+
+    // The attribute is read through a pointer from here on: the mapper passes one into its
+    // entity's attributes, where an `Attribute` passed by value was retained and released for
+    // every field of every record (issue 5).
+
+    func coerce(_ value: MappedValue, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
         switch value {
         case .absent, .null:
             return .null
         case let .number(number):
             return try coerceNumber(number, text: number.description, to: attribute)
         case let .list(items):
-            guard attribute.type == .json else {
+            guard attribute.pointee.type == .json else {
                 throw CoercionFailure(message: "is a list of \(items.count) values, which only a json attribute can store")
             }
             return .text(Self.listJSON(items))
@@ -29,8 +41,8 @@ struct Coercion {
         }
     }
 
-    func coerce(_ value: JSONValue, to attribute: Attribute) throws(CoercionFailure) -> SQLValue {
-        let type = attribute.type
+    func coerce(_ value: JSONValue, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
+        let type = attribute.pointee.type
         if value.isNull { return .null }
         func mismatch(_ expected: String = type.rawValue) -> CoercionFailure {
             CoercionFailure(message: "is \(describe(value)), expected \(expected)")
@@ -88,8 +100,8 @@ struct Coercion {
         }
     }
 
-    private func coerceNumber(_ number: DecimalNumber, text: @autoclosure () -> String, to attribute: Attribute) throws(CoercionFailure) -> SQLValue {
-        switch attribute.type {
+    private func coerceNumber(_ number: DecimalNumber, text: @autoclosure () -> String, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
+        switch attribute.pointee.type {
         case .integer:
             guard number.isIntegral else { throw CoercionFailure(message: "is \(text()), expected integer (it has a fraction)") }
             guard let integer = number.int64 else {
@@ -112,42 +124,42 @@ struct Coercion {
         case .date:
             return try storeDate(fromNumber: number, text: text(), attribute: attribute)
         case .url, .uuid, .data:
-            throw CoercionFailure(message: "is \(text()), expected \(attribute.type.rawValue)")
+            throw CoercionFailure(message: "is \(text()), expected \(attribute.pointee.type.rawValue)")
         }
     }
 
     // MARK: Dates
 
-    private func coerceDate(_ value: JSONValue, to attribute: Attribute) throws(CoercionFailure) -> SQLValue {
-        switch attribute.dateFormat {
+    private func coerceDate(_ value: JSONValue, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
+        switch attribute.pointee.dateFormat {
         case .iso8601:
             guard value.kind == .string, value.node.flags & JSONNode.escaped == 0,
-                  let milliseconds = value.withBytes({ DateCoding.parseISO8601($0, zone: attribute.timeZone) }) else {
+                  let milliseconds = value.withBytes({ DateCoding.parseISO8601($0, zone: attribute.pointee.timeZone) }) else {
                 throw CoercionFailure(message: "is \(describe(value)), expected an ISO 8601 date")
             }
             return try store(milliseconds, text: describe(value), attribute: attribute)
         case .unix, .unixMilliseconds:
             guard let number = value.decimalNumber else {
-                throw CoercionFailure(message: "is \(describe(value)), expected a \(attribute.dateFormat == .unix ? "unix time in seconds" : "unix time in milliseconds")")
+                throw CoercionFailure(message: "is \(describe(value)), expected a \(attribute.pointee.dateFormat == .unix ? "unix time in seconds" : "unix time in milliseconds")")
             }
             return try storeDate(fromNumber: number, text: describe(value), attribute: attribute)
         case let .pattern(pattern):
-            guard let text = value.string, let milliseconds = patterns.parse(text, pattern: pattern, zone: attribute.timeZone) else {
+            guard let text = value.string, let milliseconds = patterns.parse(text, pattern: pattern, zone: attribute.pointee.timeZone) else {
                 throw CoercionFailure(message: "is \(describe(value)), expected a date like '\(pattern)'")
             }
             return try store(milliseconds, text: describe(value), attribute: attribute)
         }
     }
 
-    private func storeDate(fromNumber number: DecimalNumber, text: @autoclosure () -> String, attribute: Attribute) throws(CoercionFailure) -> SQLValue {
+    private func storeDate(fromNumber number: DecimalNumber, text: @autoclosure () -> String, attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
         var milliseconds = number
-        switch attribute.dateFormat {
+        switch attribute.pointee.dateFormat {
         case .unix:
             if !milliseconds.isZero { milliseconds.exponent += 3 }
         case .unixMilliseconds:
             break
         case .iso8601, .pattern:
-            throw CoercionFailure(message: "is \(text()), expected \(Self.dateExpectation(attribute.dateFormat))")
+            throw CoercionFailure(message: "is \(text()), expected \(Self.dateExpectation(attribute.pointee.dateFormat))")
         }
         return try store(Self.floorMilliseconds(milliseconds, text: text()), text: text(), attribute: attribute)
     }
@@ -168,8 +180,8 @@ struct Coercion {
         return milliseconds
     }
 
-    private func store(_ milliseconds: Int64, text: @autoclosure () -> String, attribute: Attribute) throws(CoercionFailure) -> SQLValue {
-        guard let stored = DateCoding.store(milliseconds: milliseconds, as: attribute.dateStorage) else {
+    private func store(_ milliseconds: Int64, text: @autoclosure () -> String, attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
+        guard let stored = DateCoding.store(milliseconds: milliseconds, as: attribute.pointee.dateStorage) else {
             throw CoercionFailure(message: "is \(text()), outside the years 0000-9999")
         }
         return stored

@@ -94,13 +94,21 @@ public final class Mapper {
         for _ in 0..<reference.attributes.count { fields.append(Record.Field(value: .absent, offset: origin.offset)) }
         let identityAttributes = reference.identityAttributes
         // Not inside a closure: `fields`, captured and written there, was checked for exclusive
-        // access at run time on every write. An attribute is one shared box, cheap to copy.
+        // access at run time on every write.
         let plan = plans[index]
+        let nulls = reference.entity.nulls
         for attributeIndex in reference.attributeOrder {
-            let attribute = reference.attributes[attributeIndex]
-            let reached = reach(attribute.keyPath, slot: plan.attributeSlots[attributeIndex],
-                                keyPathSlot: plan.attributeKeyPathSlots[attributeIndex], in: value, members: members, context: &context)
-            fields[attributeIndex] = field(reached, attribute: attribute, nulls: reference.entity.nulls, context: &context)
+            // Read in place (`EntityReference.attributePointers`), and by name straight from the
+            // member: an `Attribute` copied out of its array, and a member wrapped in a
+            // `MappedValue`, were each retained and released for every field.
+            let attribute = reference.attributePointers[attributeIndex]
+            if let slot = plan.attributeSlots[attributeIndex] {
+                fields[attributeIndex] = field(members.member(slot), attribute: attribute, nulls: nulls, context: &context)
+            } else {
+                let reached = reach(attribute.pointee.keyPath, slot: nil, keyPathSlot: plan.attributeKeyPathSlots[attributeIndex],
+                                    in: value, members: members, context: &context)
+                fields[attributeIndex] = field(reached, attribute: attribute, nulls: nulls, context: &context)
+            }
             if attributeIndex == identityAttributes.last {
                 context.identity = self.identity(fields, identityAttributes, entity: reference, context: &context)
                 if context.identity == nil { context.droppedIdentity = true }
@@ -156,29 +164,53 @@ public final class Mapper {
         return .json(member)
     }
 
-    private func field(_ reached: MappedValue, attribute: Attribute, nulls: NullPolicy, context: inout RecordContext) -> Record.Field {
-        let offset = reached.fileOffset ?? context.origin.offset
-        if case .absent = reached { return Record.Field(value: .absent, offset: offset) }
-        if reached.isNull {
-            if nulls == .absent { return Record.Field(value: .absent, offset: offset) }
-            if attribute.isRequired {
-                context.error("'\(attribute.name)' is null, but it is required", at: reached.jsonValue, offset: offset)
-                return Record.Field(value: .absent, offset: offset)
-            }
-            return Record.Field(value: .value(.null), offset: offset)
-        }
+    /// The field of an attribute read by name: its member, if the record has one.
+    @inline(__always)
+    private func field(_ member: JSONValue?, attribute: UnsafePointer<Attribute>, nulls: NullPolicy, context: inout RecordContext) -> Record.Field {
+        guard let member else { return Record.Field(value: .absent, offset: context.origin.offset) }
+        let offset = member.fileOffset
+        if member.isNull { return nullField(attribute: attribute, nulls: nulls, at: member, offset: offset, context: &context) }
         do {
-            let value = try coercion.coerce(reached, to: attribute)
-            if let allowed = attribute.allowedValues, !allowed.contains(value) {
-                let accepted = allowed.map(\.description).joined(separator: ", ")
-                context.error("'\(attribute.name)' is \(value), expected one of \(accepted)", at: reached.jsonValue, offset: offset)
-                return Record.Field(value: .absent, offset: offset)
-            }
-            return Record.Field(value: .value(value), offset: offset)
+            return checked(try coercion.coerce(member, to: attribute), attribute: attribute, at: member, offset: offset, context: &context)
         } catch {
-            context.error("'\(attribute.name)' \(error.message)", at: reached.jsonValue, offset: offset)
+            context.error("'\(attribute.pointee.name)' \(error.message)", at: member, offset: offset)
             return Record.Field(value: .absent, offset: offset)
         }
+    }
+
+    /// The field of what an attribute's key path reached.
+    private func field(_ reached: MappedValue, attribute: UnsafePointer<Attribute>, nulls: NullPolicy, context: inout RecordContext) -> Record.Field {
+        if case let .json(member) = reached { return field(member, attribute: attribute, nulls: nulls, context: &context) }
+        let offset = context.origin.offset
+        if case .absent = reached { return Record.Field(value: .absent, offset: offset) }
+        if reached.isNull { return nullField(attribute: attribute, nulls: nulls, at: nil, offset: offset, context: &context) }
+        do {
+            return checked(try coercion.coerce(reached, to: attribute), attribute: attribute, at: nil, offset: offset, context: &context)
+        } catch {
+            context.error("'\(attribute.pointee.name)' \(error.message)", at: nil, offset: offset)
+            return Record.Field(value: .absent, offset: offset)
+        }
+    }
+
+    /// A null's field: absent under `nulls: absent`, an error when required, else `NULL`.
+    private func nullField(attribute: UnsafePointer<Attribute>, nulls: NullPolicy, at json: JSONValue?, offset: Int, context: inout RecordContext) -> Record.Field {
+        if nulls == .absent { return Record.Field(value: .absent, offset: offset) }
+        if attribute.pointee.isRequired {
+            context.error("'\(attribute.pointee.name)' is null, but it is required", at: json, offset: offset)
+            return Record.Field(value: .absent, offset: offset)
+        }
+        return Record.Field(value: .value(.null), offset: offset)
+    }
+
+    /// A coerced value's field, checked against the attribute's `values`: absent, with an
+    /// error, when it is not one of them.
+    private func checked(_ value: SQLValue, attribute: UnsafePointer<Attribute>, at json: JSONValue?, offset: Int, context: inout RecordContext) -> Record.Field {
+        if let allowed = attribute.pointee.allowedValues, !allowed.contains(value) {
+            let accepted = allowed.map(\.description).joined(separator: ", ")
+            context.error("'\(attribute.pointee.name)' is \(value), expected one of \(accepted)", at: json, offset: offset)
+            return Record.Field(value: .absent, offset: offset)
+        }
+        return Record.Field(value: .value(value), offset: offset)
     }
 
     private func identity(_ fields: [Record.Field], _ attributes: [Int], entity: EntityReference, context: inout RecordContext) -> IdentityKey? {
@@ -310,15 +342,29 @@ public final class Mapper {
 private final class EntityReference {
     let entity: Entity
     let attributes: [Attribute]
+    /// Each of `attributes`, in memory this reference owns, for `Coercion` to read in place: an
+    /// `Attribute` passed by value is retained and released.
+    let attributePointers: [UnsafePointer<Attribute>]
     let identityAttributes: [Int]
     /// Identity attributes first, then the others in order.
     let attributeOrder: [Int]
 
     init(_ entity: Entity) {
         self.entity = entity
+        let storage = UnsafeMutableBufferPointer<Attribute>.allocate(capacity: entity.attributes.count)
+        _ = storage.initialize(from: entity.attributes)
         attributes = entity.attributes
+        attributePointers = storage.indices.map { UnsafePointer(storage.baseAddress! + $0) }
+        self.storage = storage
         identityAttributes = entity.identityAttributes
         attributeOrder = entity.identityAttributes + entity.attributes.indices.filter { !entity.identityAttributes.contains($0) }
+    }
+
+    private let storage: UnsafeMutableBufferPointer<Attribute>
+
+    deinit {
+        storage.deinitialize()
+        storage.deallocate()
     }
 }
 

@@ -33,6 +33,12 @@ public struct Record: Sendable {
         /// The file offset of the JSON value it came from; the record's for defaults and absent.
         public var offset: Int
 
+        /// `false` when the value is absent.
+        @inlinable public var isPresent: Bool {
+            if case .absent = value { return false }
+            return true
+        }
+
         /// A field with this value from this offset.
         public init(value: FieldValue, offset: Int) {
             self.value = value
