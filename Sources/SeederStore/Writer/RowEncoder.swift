@@ -129,10 +129,12 @@ struct RowEncoder: Sendable {
             }
             RowLayout.appendOrigin(file: file, offset: offset, rowFile: recordFile, rowOffset: record.pointee.origin.offset, to: &fields)
         }
-        for (index, field) in record.pointee.fields.enumerated() {
+        // By index, not by element: a field copied out of the array retained and released its
+        // text.
+        let values = record.pointee.fields
+        for index in values.indices {
             let file = record.pointee.fieldFiles.map { fileIndexes[$0[index]] ?? 0 } ?? recordFile
-            let present = if case .absent = field.value { false } else { true }
-            mark(layout.slot(attribute: index), present: present, file: file, offset: field.offset)
+            mark(layout.slot(attribute: index), present: values[index].isPresent, file: file, offset: values[index].offset)
         }
         for (index, link) in record.pointee.links.enumerated() {
             let columns = layout.foreignKeyColumns[index]
