@@ -267,13 +267,32 @@ public enum SeedBuilder {
     /// The working files of a build of `output`: the seed being built, the working database,
     /// and the vacuumed copy renamed over the output when the seed needs one. Beside the output
     /// for `build` (same file system, so the rename is atomic); in the temporary directory,
-    /// unique to the process, for `validate`.
+    /// unique to the process and to the validation, for `validate` (two validations at once in
+    /// one process, as the tests run them, shared the files and failed with "database is
+    /// locked").
     static func temporaryPaths(output: String, writesOutput: Bool) -> [String] {
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
         let directory = writesOutput ? outputURL.deletingLastPathComponent().path : NSTemporaryDirectory()
         let stem = (directory.hasSuffix("/") ? directory : directory + "/") + "." + outputURL.lastPathComponent + ".seeder"
-        let unique = writesOutput ? "" : "-\(getpid())"
+        let unique = writesOutput ? "" : "-\(getpid())-\(validations.next())"
         return [stem + "-assembly" + unique, stem + "-work" + unique, stem + "-tmp" + unique]
+    }
+
+    /// Numbers the validations of this process, for their temporary files' names.
+    private static let validations = Counter()
+
+    /// A number that goes up by one on each `next()`, from any thread. (A lock, not
+    /// `Synchronization.Atomic`: that needs macOS 15, and the package supports macOS 13.)
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+
+        func next() -> Int {
+            lock.withLock {
+                count += 1
+                return count
+            }
+        }
     }
 
     /// The output a build writes when the options name none: the mapping's `output:`, else

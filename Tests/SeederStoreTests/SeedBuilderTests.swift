@@ -227,4 +227,33 @@ struct SeedBuilderTests {
         ])
         #expect(workspace.files == ["dumps", "mapping.yaml"])
     }
+
+    /// Validations write their working files to the temporary directory: two at once in one
+    /// process must not share them (they did, by output name and process id, and one failed
+    /// with "database is locked").
+    @Test func validatesManyAtOnceInOneProcess() throws {
+        #expect(SeedBuilder.temporaryPaths(output: "seed.sqlite", writesOutput: false)
+                != SeedBuilder.temporaryPaths(output: "seed.sqlite", writesOutput: false))
+        #expect(SeedBuilder.temporaryPaths(output: "seed.sqlite", writesOutput: true)
+                == SeedBuilder.temporaryPaths(output: "seed.sqlite", writesOutput: true))
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", Self.tasklist)
+        try workspace.write("dumps/task_list.json", Self.taskList)
+        try workspace.write("dumps/users.json", Self.users)
+        var validation = BuildOptions(mapping: workspace.root + "/mapping.yaml", dumps: workspace.root + "/dumps")
+        validation.output = workspace.root + "/seed.sqlite"
+        validation.writesOutput = false
+        let options = validation
+        final class Outcomes: @unchecked Sendable {
+            let lock = NSLock()
+            var all: [BuildReport.Outcome] = []
+        }
+        let outcomes = Outcomes()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let outcome = SeedBuilder.build(options).outcome
+            outcomes.lock.withLock { outcomes.all.append(outcome) }
+        }
+        #expect(outcomes.all == Array(repeating: .success, count: 8))
+        #expect(workspace.files == ["dumps", "mapping.yaml"])
+    }
 }
