@@ -100,6 +100,39 @@ struct Coercion {
         }
     }
 
+    /// `coerce` for the common cases, over the value at tape index `index` of a document's
+    /// `nodes` and `bytes`, read in place (a `JSONValue` retained and released its document for
+    /// every field of every record, issue 5): plain strings, small integers, finite reals,
+    /// Booleans, ISO 8601 dates and URLs. `nil` for anything else and for anything `coerce`
+    /// would reject, which `coerce` then does, with its message.
+    func commonValue(at index: Int, nodes: [JSONNode], bytes: [UInt8], to attribute: UnsafePointer<Attribute>) -> SQLValue? {
+        let node = nodes[index]
+        let isPlainString = node.kind == .string && node.flags & JSONNode.escaped == 0
+        return bytes.withUnsafeBufferPointer { bytes -> SQLValue? in
+            let start = Int(node.start) + (node.kind == .string ? 1 : 0)
+            let text = UnsafeBufferPointer(rebasing: bytes[start..<(start + Int(node.length))])
+            switch attribute.pointee.type {
+            case .string:
+                return isPlainString ? .text(String(decoding: text, as: UTF8.self)) : nil
+            case .integer:
+                guard node.kind == .number, node.flags & JSONNode.integral != 0 else { return nil }
+                return Self.smallInteger(text).map(SQLValue.integer)
+            case .real:
+                return node.kind == .number ? Self.finiteDouble(text).map(SQLValue.real) : nil
+            case .boolean:
+                return node.kind == .true ? .integer(1) : node.kind == .false ? .integer(0) : nil
+            case .date:
+                guard isPlainString, case .iso8601 = attribute.pointee.dateFormat,
+                      let milliseconds = DateCoding.parseISO8601(text, zone: attribute.pointee.timeZone) else { return nil }
+                return try? store(milliseconds, text: "", attribute: attribute)
+            case .url:
+                return isPlainString && Self.isAbsoluteURL(text) ? .text(String(decoding: text, as: UTF8.self)) : nil
+            case .json, .decimal, .uuid, .data:
+                return nil
+            }
+        }
+    }
+
     private func coerceNumber(_ number: DecimalNumber, text: @autoclosure () -> String, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
         switch attribute.pointee.type {
         case .integer:

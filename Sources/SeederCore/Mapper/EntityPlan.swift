@@ -26,9 +26,14 @@ struct MemberLayout {
 
     /// The value of the member a slot reads, if any.
     func member(_ slot: Int) -> JSONValue? {
+        memberIndex(slot).map { JSONValue(document: value.document, index: $0) }
+    }
+
+    /// The tape index of the value of the member a slot reads, if any.
+    func memberIndex(_ slot: Int) -> Int? {
         let ordinal = slotMembers[slot]
         guard ordinal >= 0 else { return nil }
-        return JSONValue(document: value.document, index: keys[ordinal] + 1)
+        return keys[ordinal] + 1
     }
 
     /// A member key's raw text (escapes as written).

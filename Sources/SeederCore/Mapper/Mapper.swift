@@ -97,13 +97,21 @@ public final class Mapper {
         // access at run time on every write.
         let plan = plans[index]
         let nulls = reference.entity.nulls
+        // The record's text and tape, taken once for every field.
+        let (nodes, bytes, fileOffset) = (value.document.nodes, value.document.bytes, value.document.fileOffset)
         for attributeIndex in reference.attributeOrder {
             // Read in place (`EntityReference.attributePointers`), and by name straight from the
             // member: an `Attribute` copied out of its array, and a member wrapped in a
             // `MappedValue`, were each retained and released for every field.
             let attribute = reference.attributePointers[attributeIndex]
             if let slot = plan.attributeSlots[attributeIndex] {
-                fields[attributeIndex] = field(members.member(slot), attribute: attribute, nulls: nulls, context: &context)
+                // The common case read in place (`Coercion.commonValue`), else by `field`.
+                if reference.takesAnyValue[attributeIndex], let member = members.memberIndex(slot),
+                   let common = coercion.commonValue(at: member, nodes: nodes, bytes: bytes, to: attribute) {
+                    fields[attributeIndex] = Record.Field(value: .value(common), offset: fileOffset + Int(nodes[member].start))
+                } else {
+                    fields[attributeIndex] = field(members.member(slot), attribute: attribute, nulls: nulls, context: &context)
+                }
             } else {
                 let reached = reach(attribute.pointee.keyPath, slot: nil, keyPathSlot: plan.attributeKeyPathSlots[attributeIndex],
                                     in: value, members: members, context: &context)
@@ -345,11 +353,14 @@ private final class EntityReference {
     /// Each of `attributes`, in memory this reference owns, for `Coercion` to read in place: an
     /// `Attribute` passed by value is retained and released.
     let attributePointers: [UnsafePointer<Attribute>]
+    /// Per attribute: `true` when it has no `values` to check.
+    let takesAnyValue: [Bool]
     let identityAttributes: [Int]
     /// Identity attributes first, then the others in order.
     let attributeOrder: [Int]
 
     init(_ entity: Entity) {
+        takesAnyValue = entity.attributes.map { $0.allowedValues == nil }
         self.entity = entity
         let storage = UnsafeMutableBufferPointer<Attribute>.allocate(capacity: entity.attributes.count)
         _ = storage.initialize(from: entity.attributes)
