@@ -160,6 +160,47 @@ struct CoercionTests {
         #expect(coerced(json, attribute(.date, format: format, zone: zone, storage: storage)) == expected)
     }
 
+    /// The mapper's in-place path (`commonValue`) gives what `coerce` gives, or declines: over
+    /// every value of the tables above (and a few more) for every type and date setting.
+    @Test func commonValuesAreWhatCoerceGives() throws {
+        func common(_ json: String, _ attribute: Attribute) throws -> SQLValue? {
+            let document = try JSONDocument(parsing: json)
+            return withUnsafePointer(to: attribute) { Coercion().commonValue(at: 0, nodes: document.nodes, bytes: document.bytes, to: $0) }
+        }
+        let texts = Set(Self.table.map(\.1) + Self.dates.map(\.0) + [
+            "\"plain\"", "\"esc\\u0041ped\"", "\"https://x.test/a?b=1\"", "\"x\\/y:z\"", "\"-\"", "\"\"", "0", "-0", "1e400", "-1.5e-3",
+            "12345678901234567890", "\"42\"", "true", "false", "null", "[1]", "{\"a\": 1}", "\"0000-01-01\"", "\"9999-12-31T23:59:59.999Z\"",
+        ])
+        var declined = 0
+        for json in texts.sorted() {
+            for type in AttributeType.allCases {
+                for storage in type == .date ? DateStorage.allCases : [.iso8601] {
+                    for zone in type == .date ? ["UTC", "America/New_York"] : ["UTC"] {
+                        let attribute = attribute(type, zone: zone, storage: storage)
+                        guard let value = try common(json, attribute) else {
+                            declined += 1
+                            continue
+                        }
+                        let document = try JSONDocument(parsing: json)
+                        #expect(try Coercion().coerce(document.root, to: attribute) == value, "\(json) as \(type), \(storage), \(zone)")
+                    }
+                }
+            }
+        }
+        #expect(declined > 0)
+        // What a flat dump's fields are goes the in-place way.
+        for (json, type) in [("\"abc\"", AttributeType.string), ("42", .integer), ("2.5", .real), ("true", .boolean),
+                             ("\"2011-07-10T09:51:03Z\"", .date), ("\"https://x.test\"", .url)] {
+            #expect(try common(json, attribute(type)) != nil, "\(json) as \(type)")
+        }
+        // Other date formats, escapes and values with a message go `coerce`'s way.
+        #expect(try common("1310291463", attribute(.date, format: .unix)) == nil)
+        #expect(try common("\"a\\u0041\"", attribute(.string)) == nil)
+        #expect(try common("\"2011-02-29\"", attribute(.date)) == nil)
+        #expect(try common("\"not a url\"", attribute(.url)) == nil)
+        #expect(try common("null", attribute(.string)) == nil)
+    }
+
     @Test func formatsTheWholeRangeOfYears() {
         #expect(DateCoding.formatISO8601(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
         #expect(DateCoding.formatISO8601(milliseconds: -1) == "1969-12-31T23:59:59.999Z")
