@@ -129,13 +129,13 @@ public final class Mapper {
         }
 
         var links: [Link] = []
-        let relationships = reference.entity.relationships
-        links.reserveCapacity(relationships.count)
-        for (relationshipIndex, relationship) in relationships.enumerated() {
+        links.reserveCapacity(reference.relationshipPointers.count)
+        for (relationshipIndex, relationship) in reference.relationshipPointers.enumerated() {
             let slot = plan.relationshipSlots[relationshipIndex]
-            var reached = reach(relationship.keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
+            let keyPath = relationship.pointee.keyPath
+            var reached = reach(keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
                                 in: value, members: members, context: &context)
-            if case .absent = reached, relationship.keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
+            if case .absent = reached, keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
                 reached = .json(member)
             }
             links.append(link(reached, relationship: relationship, batch: &batch, context: &context))
@@ -239,23 +239,23 @@ public final class Mapper {
 
     // MARK: Relationships
 
-    private func link(_ reached: MappedValue, relationship: Relationship, batch: inout [Record], context: inout RecordContext) -> Link {
+    private func link(_ reached: MappedValue, relationship: UnsafePointer<Relationship>, batch: inout [Record], context: inout RecordContext) -> Link {
         switch reached {
         case .absent: return .absent
         case .null: return .null
         case .number:
             return reference(reached, relationship: relationship, context: &context).map(Link.one) ?? .absent
         case let .list(items):
-            guard relationship.isToMany else {
-                context.error("'\(relationship.name)' is a to-one, but its key path reaches a list", at: nil, offset: context.origin.offset)
+            guard relationship.pointee.isToMany else {
+                context.error("'\(relationship.pointee.name)' is a to-one, but its key path reaches a list", at: nil, offset: context.origin.offset)
                 return .absent
             }
             return .many(items.compactMap { target(for: $0, relationship: relationship, batch: &batch, context: &context) })
         case let .json(value):
             if value.isNull { return .null }
-            if relationship.isToMany {
+            if relationship.pointee.isToMany {
                 guard value.kind == .array else {
-                    context.error("'\(relationship.name)' is a to-many; expected an array, found \(describeKind(value.kind))", at: value)
+                    context.error("'\(relationship.pointee.name)' is a to-many; expected an array, found \(describeKind(value.kind))", at: value)
                     return .absent
                 }
                 var targets: [RecordReference] = []
@@ -273,26 +273,28 @@ public final class Mapper {
 
     /// One target: an embedded record (mapped now) or an identity reference.
     private func target(
-        for item: MappedValue, relationship: Relationship, batch: inout [Record], context: inout RecordContext
+        for item: MappedValue, relationship: UnsafePointer<Relationship>, batch: inout [Record], context: inout RecordContext
     ) -> RecordReference? {
-        guard case let .json(value) = item, value.kind == .object, !isIdentityStub(value, target: relationship.target) else {
+        guard case let .json(value) = item, value.kind == .object, !isIdentityStub(value, target: relationship.pointee.target) else {
             if item.isNull { return nil }
             if case .absent = item { return nil }
             return reference(item, relationship: relationship, context: &context)
         }
         let origin = Record.Origin(file: context.origin.file, offset: value.fileOffset)
-        return map(value, entity: relationship.target, origin: origin, diagnostics: context.diagnostics, into: &batch).map(RecordReference.embedded)
+        return map(value, entity: relationship.pointee.target, origin: origin, diagnostics: context.diagnostics, into: &batch).map(RecordReference.embedded)
     }
 
     /// An identity reference from a scalar, an array in identity order, or an object holding
     /// only the target's identity keys.
-    private func reference(_ item: MappedValue, relationship: Relationship, context: inout RecordContext) -> RecordReference? {
-        let target = mapping.entities[relationship.target]
+    private func reference(_ item: MappedValue, relationship: UnsafePointer<Relationship>, context: inout RecordContext) -> RecordReference? {
+        // Through the entity's reference: a copy of the `Entity` retained and released each of
+        // its strings and arrays, for every reference.
+        let target = entities[relationship.pointee.target]
         let identity = target.identityAttributes
         let json = item.jsonValue
         let offset = item.fileOffset ?? context.origin.offset
         guard !identity.isEmpty else {
-            context.error("'\(relationship.name)' refers to \(target.name) by id, but \(target.name) has 'identity: none': it can only be embedded",
+            context.error("'\(relationship.pointee.name)' refers to \(target.entity.name) by id, but \(target.entity.name) has 'identity: none': it can only be embedded",
                           at: json, offset: offset)
             return nil
         }
@@ -300,7 +302,7 @@ public final class Mapper {
         if let json, json.kind == .array, identity.count > 1 {
             parts = json.elements.map { .json($0) }
         } else if let json, json.kind == .object {
-            parts = identityKeys[relationship.target].map { key in
+            parts = identityKeys[relationship.pointee.target].map { key in
                 let member = json.members.first { Naming.lookupKey($0.key.string ?? "") == key }
                 return member.map { .json($0.value) } ?? .absent
             }
@@ -309,18 +311,18 @@ public final class Mapper {
         }
         guard parts.count == identity.count else {
             let names = identity.map { target.attributes[$0].name }.joined(separator: ", ")
-            context.error("'\(relationship.name)' is \(json.map(describe) ?? "a list"), expected \(identity.count == 1 ? "an id" : "(\(names))") of \(target.name)",
+            context.error("'\(relationship.pointee.name)' is \(json.map(describe) ?? "a list"), expected \(identity.count == 1 ? "an id" : "(\(names))") of \(target.entity.name)",
                           at: json, offset: offset)
             return nil
         }
         var values: [SQLValue] = []
         for (part, attribute) in zip(parts, identity) {
             do throws(CoercionFailure) {
-                let value = try coercion.coerce(part, to: target.attributes[attribute])
+                let value = try coercion.coerce(part, to: target.attributePointers[attribute])
                 guard value != .null else { throw CoercionFailure(message: "is null") }
                 values.append(value)
             } catch {
-                context.error("'\(relationship.name)' \(error.message) (an id of \(target.name))", at: part.jsonValue ?? json, offset: offset)
+                context.error("'\(relationship.pointee.name)' \(error.message) (an id of \(target.entity.name))", at: part.jsonValue ?? json, offset: offset)
                 return nil
             }
         }
@@ -353,6 +355,8 @@ private final class EntityReference {
     /// Each of `attributes`, in memory this reference owns, for `Coercion` to read in place: an
     /// `Attribute` passed by value is retained and released.
     let attributePointers: [UnsafePointer<Attribute>]
+    /// The same for the entity's relationships (a `Relationship` is a struct of strings).
+    let relationshipPointers: [UnsafePointer<Relationship>]
     /// Per attribute: `true` when it has no `values` to check.
     let takesAnyValue: [Bool]
     let identityAttributes: [Int]
@@ -367,15 +371,22 @@ private final class EntityReference {
         attributes = entity.attributes
         attributePointers = storage.indices.map { UnsafePointer(storage.baseAddress! + $0) }
         self.storage = storage
+        let relationshipStorage = UnsafeMutableBufferPointer<Relationship>.allocate(capacity: entity.relationships.count)
+        _ = relationshipStorage.initialize(from: entity.relationships)
+        relationshipPointers = relationshipStorage.indices.map { UnsafePointer(relationshipStorage.baseAddress! + $0) }
+        self.relationshipStorage = relationshipStorage
         identityAttributes = entity.identityAttributes
         attributeOrder = entity.identityAttributes + entity.attributes.indices.filter { !entity.identityAttributes.contains($0) }
     }
 
     private let storage: UnsafeMutableBufferPointer<Attribute>
+    private let relationshipStorage: UnsafeMutableBufferPointer<Relationship>
 
     deinit {
         storage.deinitialize()
         storage.deallocate()
+        relationshipStorage.deinitialize()
+        relationshipStorage.deallocate()
     }
 }
 
