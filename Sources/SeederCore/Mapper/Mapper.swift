@@ -125,7 +125,7 @@ public final class Mapper {
         var position: Int?
         if !context.droppedIdentity {
             position = batch.count - batchStart
-            batch.append(Record(entity: index, identity: context.identity, fields: fields, links: [], origin: origin))
+            batch.append(Record(entity: index, identity: context.identity, fields: consume fields, links: [], origin: origin))
         }
 
         var links: [Link] = []
