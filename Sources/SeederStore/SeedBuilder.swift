@@ -168,9 +168,12 @@ public enum SeedBuilder {
                         for event in chunk.events {
                             switch event {
                             case let .records(range, file, reported):
+                                // Rows that wait (`RowStore.PendingRows`) merge, and say so, first.
+                                if !reported.isEmpty { try store.flushPending() }
                                 for diagnostic in reported { diagnostics.report(diagnostic) }
                                 try add(range, file: file, of: chunk, to: store, rows: &rows, diagnostics: diagnostics)
                             case let .diagnostics(reported):
+                                try store.flushPending()
                                 for diagnostic in reported { diagnostics.report(diagnostic) }
                             case let .skippedNull(entity):
                                 store.counts[entity].nullsSkipped += 1

@@ -228,6 +228,56 @@ struct SeedBuilderTests {
         #expect(workspace.files == ["dumps", "mapping.yaml"])
     }
 
+    /// Occurrences of an entity with one integer identity and no relationship wait and go in
+    /// 32 at a time (`RowStore.PendingRows`): merges into a row of an earlier batch, of their own
+    /// batch and of the last, partial one, and the messages of merges and of mapping, come out as
+    /// they would one by one.
+    @Test func mergesAndReportsInSourceOrderAcrossBatches() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          Pod:
+            attributes:
+              id: integer
+              name: string
+              stars: integer
+        sources:
+          - path: pods.json
+            entity: Pod
+        """)
+        var records = (1...90).map { #"{"id": \#($0), "name": "p\#($0)", "stars": \#($0)}"# }
+        records.insert(#"{"id": 5, "stars": 5}"#, at: 10)
+        records.insert(#"{"id": 3, "name": "other"}"#, at: 40)
+        records.append(#"{"id": 90, "stars": 91}"#)
+        func write(_ records: [String]) throws {
+            try workspace.write("dumps/pods.json", "[\n" + records.joined(separator: ",\n") + "\n]\n")
+        }
+        try write(records)
+        let report = workspace.build { $0.onConflict = .last }
+        #expect(report.messages(workspace) == [])
+        #expect(report.entities[0].counts.recordsRead == 93)
+        #expect(report.entities[0].counts.rowsWritten == 90)
+        #expect(report.entities[0].counts.occurrencesMerged == 3)
+        #expect(report.entities[0].counts.conflictsResolved == 2)
+        #expect(try workspace.rows("SELECT COUNT(*), SUM(stars) FROM pod") == ["[COUNT(*):90 SUM(stars):4096]"])
+        #expect(try workspace.rows("SELECT * FROM pod WHERE id IN (3, 5, 89, 90) ORDER BY id") == [
+            #"[id:3 name:"other" stars:3]"#, #"[id:5 name:"p5" stars:5]"#, #"[id:89 name:"p89" stars:89]"#, #"[id:90 name:"p90" stars:91]"#,
+        ])
+
+        // With the default policy, each conflict is an error where it stands, and a mapping
+        // error right after a merge that waits comes after its message.
+        records.insert(#"{"id": 4, "name": "x"}"#, at: 44)
+        records.insert(#"{"id": 70, "stars": "many"}"#, at: 45)
+        try write(records)
+        #expect(workspace.build().messages(workspace) == [
+            #"dumps/pods.json:42:19: error: Pod 3: 'name' conflicts: "other" here, "p3" at dumps/pods.json:4:19"#,
+            #"dumps/pods.json:46:19: error: Pod 4: 'name' conflicts: "x" here, "p4" at dumps/pods.json:5:19"#,
+            #"dumps/pods.json:47:21: error: Pod 70: 'stars' is "many", expected integer  [/45/stars]"#,
+            "dumps/pods.json:96:21: error: Pod 90: 'stars' conflicts: 91 here, 90 at dumps/pods.json:95:36",
+        ])
+    }
+
     /// Validations write their working files to the temporary directory: two at once in one
     /// process must not share them (they did, by output name and process id, and one failed
     /// with "database is locked").
