@@ -12,19 +12,17 @@ struct CoercionFailure: Error, Equatable {
 struct Coercion {
     private let patterns = PatternDateParser()
 
-    /// The stored value of `value` for `attribute`; `null` stays `null`.
-    func coerce(_ value: MappedValue, to attribute: Attribute) throws(CoercionFailure) -> SQLValue {
-        try withUnsafePointer(to: attribute) { attribute throws(CoercionFailure) in try coerce(value, to: attribute) }
-    }
-
+    /// The stored value of `value` for `attribute`; `null` stays `null`. (Defaults and `values`
+    /// of the mapping, and tests.)
     func coerce(_ value: JSONValue, to attribute: Attribute) throws(CoercionFailure) -> SQLValue {
         try withUnsafePointer(to: attribute) { attribute throws(CoercionFailure) in try coerce(value, to: attribute) }
     }
 
-    // The attribute is read through a pointer from here on: the mapper passes one into its
+    // From here on the attribute is read through a pointer: the mapper passes one into its
     // entity's attributes, where an `Attribute` passed by value was retained and released for
     // every field of every record (issue 5).
 
+    /// The stored value of what a key path reached for `attribute`; `null` stays `null`.
     func coerce(_ value: MappedValue, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
         switch value {
         case .absent, .null:
@@ -41,6 +39,7 @@ struct Coercion {
         }
     }
 
+    /// The stored value of a JSON value for `attribute`; `null` stays `null`.
     func coerce(_ value: JSONValue, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
         let type = attribute.pointee.type
         if value.isNull { return .null }
@@ -124,6 +123,7 @@ struct Coercion {
             case .date:
                 guard isPlainString, case .iso8601 = attribute.pointee.dateFormat,
                       let milliseconds = DateCoding.parseISO8601(text, zone: attribute.pointee.timeZone) else { return nil }
+                // Out of range: `coerce` says so, with the value in its message.
                 return try? store(milliseconds, text: "", attribute: attribute)
             case .url:
                 return isPlainString && Self.isAbsoluteURL(text) ? .text(String(decoding: text, as: UTF8.self)) : nil

@@ -178,12 +178,8 @@ public final class Mapper {
         guard let member else { return Record.Field(value: .absent, offset: context.origin.offset) }
         let offset = member.fileOffset
         if member.isNull { return nullField(attribute: attribute, nulls: nulls, at: member, offset: offset, context: &context) }
-        do {
-            return checked(try coercion.coerce(member, to: attribute), attribute: attribute, at: member, offset: offset, context: &context)
-        } catch {
-            context.error("'\(attribute.pointee.name)' \(error.message)", at: member, offset: offset)
-            return Record.Field(value: .absent, offset: offset)
-        }
+        return coerced({ () throws(CoercionFailure) in try coercion.coerce(member, to: attribute) }, attribute: attribute, at: member, offset: offset,
+                       context: &context)
     }
 
     /// The field of what an attribute's key path reached.
@@ -192,12 +188,8 @@ public final class Mapper {
         let offset = context.origin.offset
         if case .absent = reached { return Record.Field(value: .absent, offset: offset) }
         if reached.isNull { return nullField(attribute: attribute, nulls: nulls, at: nil, offset: offset, context: &context) }
-        do {
-            return checked(try coercion.coerce(reached, to: attribute), attribute: attribute, at: nil, offset: offset, context: &context)
-        } catch {
-            context.error("'\(attribute.pointee.name)' \(error.message)", at: nil, offset: offset)
-            return Record.Field(value: .absent, offset: offset)
-        }
+        return coerced({ () throws(CoercionFailure) in try coercion.coerce(reached, to: attribute) }, attribute: attribute, at: nil, offset: offset,
+                       context: &context)
     }
 
     /// A null's field: absent under `nulls: absent`, an error when required, else `NULL`.
@@ -210,15 +202,24 @@ public final class Mapper {
         return Record.Field(value: .value(.null), offset: offset)
     }
 
-    /// A coerced value's field, checked against the attribute's `values`: absent, with an
-    /// error, when it is not one of them.
-    private func checked(_ value: SQLValue, attribute: UnsafePointer<Attribute>, at json: JSONValue?, offset: Int, context: inout RecordContext) -> Record.Field {
-        if let allowed = attribute.pointee.allowedValues, !allowed.contains(value) {
-            let accepted = allowed.map(\.description).joined(separator: ", ")
-            context.error("'\(attribute.pointee.name)' is \(value), expected one of \(accepted)", at: json, offset: offset)
+    /// The field of the value `coerce` makes, checked against the attribute's `values`; absent,
+    /// with an error, when it fails or is not one of them.
+    @inline(__always)
+    private func coerced(
+        _ coerce: () throws(CoercionFailure) -> SQLValue, attribute: UnsafePointer<Attribute>, at json: JSONValue?, offset: Int, context: inout RecordContext
+    ) -> Record.Field {
+        do {
+            let value = try coerce()
+            if let allowed = attribute.pointee.allowedValues, !allowed.contains(value) {
+                let accepted = allowed.map(\.description).joined(separator: ", ")
+                context.error("'\(attribute.pointee.name)' is \(value), expected one of \(accepted)", at: json, offset: offset)
+                return Record.Field(value: .absent, offset: offset)
+            }
+            return Record.Field(value: .value(value), offset: offset)
+        } catch {
+            context.error("'\(attribute.pointee.name)' \(error.message)", at: json, offset: offset)
             return Record.Field(value: .absent, offset: offset)
         }
-        return Record.Field(value: .value(value), offset: offset)
     }
 
     private func identity(_ fields: [Record.Field], _ attributes: [Int], entity: EntityReference, context: inout RecordContext) -> IdentityKey? {
@@ -364,29 +365,35 @@ private final class EntityReference {
     let attributeOrder: [Int]
 
     init(_ entity: Entity) {
-        takesAnyValue = entity.attributes.map { $0.allowedValues == nil }
         self.entity = entity
-        let storage = UnsafeMutableBufferPointer<Attribute>.allocate(capacity: entity.attributes.count)
-        _ = storage.initialize(from: entity.attributes)
         attributes = entity.attributes
-        attributePointers = storage.indices.map { UnsafePointer(storage.baseAddress! + $0) }
-        self.storage = storage
-        let relationshipStorage = UnsafeMutableBufferPointer<Relationship>.allocate(capacity: entity.relationships.count)
-        _ = relationshipStorage.initialize(from: entity.relationships)
-        relationshipPointers = relationshipStorage.indices.map { UnsafePointer(relationshipStorage.baseAddress! + $0) }
-        self.relationshipStorage = relationshipStorage
+        let pinned = (Pinned(entity.attributes), Pinned(entity.relationships))
+        (attributePointers, relationshipPointers) = (pinned.0.pointers, pinned.1.pointers)
+        self.pinned = pinned
+        takesAnyValue = entity.attributes.map { $0.allowedValues == nil }
         identityAttributes = entity.identityAttributes
         attributeOrder = entity.identityAttributes + entity.attributes.indices.filter { !entity.identityAttributes.contains($0) }
     }
 
-    private let storage: UnsafeMutableBufferPointer<Attribute>
-    private let relationshipStorage: UnsafeMutableBufferPointer<Relationship>
+    /// The memory `attributePointers` and `relationshipPointers` point into.
+    private let pinned: (Pinned<Attribute>, Pinned<Relationship>)
+}
+
+/// A copy of some elements in memory of its own, for as long as it lives, and a pointer to each.
+private final class Pinned<Element> {
+    let pointers: [UnsafePointer<Element>]
+    private let storage: UnsafeMutableBufferPointer<Element>
+
+    init(_ elements: [Element]) {
+        let storage = UnsafeMutableBufferPointer<Element>.allocate(capacity: elements.count)
+        _ = storage.initialize(from: elements)
+        pointers = storage.indices.map { UnsafePointer(storage.baseAddress! + $0) }
+        self.storage = storage
+    }
 
     deinit {
         storage.deinitialize()
         storage.deallocate()
-        relationshipStorage.deinitialize()
-        relationshipStorage.deallocate()
     }
 }
 
