@@ -278,6 +278,37 @@ struct SeedBuilderTests {
         ])
     }
 
+    /// A merge that waits (an embedded user, `RowStore.PendingRows`) says so before a later
+    /// record of another entity, which does not wait, says anything.
+    @Test func reportsWaitingMergesBeforeLaterOnes() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          User:
+            attributes: { id: integer, name: string }
+          Project:
+            attributes: { id: integer, name: string }
+            relationships:
+              user: { to: User }
+        sources:
+          - path: projects.json
+            entity: Project
+        """)
+        try workspace.write("dumps/projects.json", """
+        [
+        {"id": 1, "name": "a", "user": {"id": 7, "name": "Ann"}},
+        {"id": 2, "name": "b", "user": {"id": 7, "name": "Bob"}},
+        {"id": 1, "name": "c", "user": {"id": 8, "name": "Cy"}}
+        ]
+        """)
+        #expect(workspace.build().messages(workspace) == [
+            #"dumps/projects.json:3:50: error: User 7: 'name' conflicts: "Bob" here, "Ann" at dumps/projects.json:2:50"#,
+            #"dumps/projects.json:4:19: error: Project 1: 'name' conflicts: "c" here, "a" at dumps/projects.json:2:19"#,
+            "dumps/projects.json:4:1: error: Project 1: 'user' conflicts: 8 here, 7 at dumps/projects.json:2:1",
+        ])
+    }
+
     /// Validations write their working files to the temporary directory: two at once in one
     /// process must not share them (they did, by output name and process id, and one failed
     /// with "database is locked").

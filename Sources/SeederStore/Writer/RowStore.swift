@@ -331,15 +331,19 @@ final class RowStore {
     /// made one wait.
     @exclusivity(unchecked) private var pendingDiagnostics: DiagnosticSink?
 
-    /// Sends every occurrence waiting in a `PendingRows`: before a message of the build is
-    /// reported (a waiting merge's message comes first), and at the end of the load.
+    /// The entity whose `PendingRows` holds occurrences, if any: one at a time, so that those
+    /// waiting all come before whatever the store does next, in source order.
+    @exclusivity(unchecked) private var waitingEntity: Int?
+
+    /// Sends the occurrences waiting in a `PendingRows`: before a message of the build is
+    /// reported, and before any other merge, which may report one (a waiting merge's message
+    /// comes first); before another entity's occurrence waits; at the end of the load.
     func flushPending() throws {
-        for entity in statements.indices where !(statements[entity].pending?.ids.isEmpty ?? true) {
-            try flushPending(entity)
-        }
+        if let waitingEntity { try flushPending(waitingEntity) }
     }
 
     private func flushPending(_ entity: Int) throws {
+        waitingEntity = nil
         let statements = statements[entity]
         guard let pending = statements.pending, !pending.ids.isEmpty else { return }
         defer { pending.removeAll() }
@@ -498,7 +502,8 @@ final class RowStore {
         let key = identity.values
         if let pending = statements.pending, case let .integer(id) = key[0] {
             // Waits with others (`PendingRows`), counted as new until it merges.
-            if pending.ids.contains(id) { try flushPending(record.pointee.entity) }
+            if waitingEntity != record.pointee.entity || pending.ids.contains(id) { try flushPending() }
+            waitingEntity = record.pointee.entity
             pendingDiagnostics = diagnostics
             pending.add(record, row: encoded, id: id)
             if pending.ids.count == PendingRows.batch { try flushPending(record.pointee.entity) }
@@ -541,6 +546,8 @@ final class RowStore {
 
     /// Merges a record into the row of its identity, seen before, by MAPPING.md's rules.
     private func merge(_ record: UnsafePointer<Record>, identity: IdentityKey, batch: UnsafeBufferPointer<Record>, diagnostics: DiagnosticSink) throws {
+        // Occurrences that wait came before this one, and so do their messages.
+        try flushPending()
         let layout = layouts[record.pointee.entity]
         counts[record.pointee.entity].occurrencesMerged += 1
         guard case (var row, let rowid)? = try storedRecord(layout, key: identity.values, identity: identity) else { return }
