@@ -165,9 +165,10 @@ final class RowStore {
     /// of a million flat rows: 1.5 s -> 1.1 s of CPU, issue 5). When it inserts fewer, some
     /// identity had a row already: the side table says which (only rows the batch inserted have
     /// none yet), and those merge into theirs, in order. Fewer than `batch` go in, or merge, one
-    /// by one, as they would have at once. A message of the build sends them first
-    /// (`flushPending`), and so does an identity already waiting, so rows, rowids, merges and
-    /// messages come in source order whether they waited or not.
+    /// by one, as they would have at once. One entity's occurrences wait at a time, and a
+    /// message of the build, any other merge or an identity already waiting sends them first
+    /// (`flushPending`), so rows, rowids, merges and messages come in source order whether they
+    /// waited or not.
     final class PendingRows {
         static var batch: Int { 32 }
 
