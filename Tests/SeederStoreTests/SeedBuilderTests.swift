@@ -309,6 +309,39 @@ struct SeedBuilderTests {
         ])
     }
 
+    /// An occurrence that repeats its row is counted as merged without reading the row back
+    /// (`RowStore.RowStates`), but only while the row is what it repeats: under `last`, a
+    /// conflict that changed the row in between makes the next repeat a conflict again.
+    @Test func skipsOnlyMergesThatChangeNothing() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          User:
+            attributes: { id: integer, name: string, email: string }
+          Project:
+            attributes: { id: integer }
+            relationships:
+              user: { to: User }
+        sources:
+          - path: projects.json
+            entity: Project
+        """)
+        let users = [#""name": "Ann""#, #""name": "Ann""#, #""name": "Ann", "email": "a@x.test""#, #""email": "a@x.test""#,
+                     #""name": "Bob""#, #""name": "Ann""#, #""name": "Ann""#]
+        try workspace.write("dumps/projects.json", "[\n" + users.enumerated().map { #"{"id": \#($0.offset + 1), "user": {"id": 7, \#($0.element)}}"# }
+            .joined(separator: ",\n") + "\n]\n")
+        let report = workspace.build { $0.onConflict = .last }
+        #expect(report.messages(workspace) == [])
+        #expect(report.entities[0].counts.occurrencesMerged == 6)
+        #expect(report.entities[0].counts.conflictsResolved == 2)
+        #expect(try workspace.rows("SELECT * FROM user") == [#"[id:7 name:"Ann" email:"a@x.test"]"#])
+
+        #expect(workspace.build().messages(workspace) == [
+            #"dumps/projects.json:6:37: error: User 7: 'name' conflicts: "Bob" here, "Ann" at dumps/projects.json:2:37"#,
+        ])
+    }
+
     /// Validations write their working files to the temporary directory: two at once in one
     /// process must not share them (they did, by output name and process id, and one failed
     /// with "database is locked").

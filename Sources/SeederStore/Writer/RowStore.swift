@@ -181,6 +181,8 @@ final class RowStore {
 
         private let insert: RawStatement
         private let existing: RawStatement
+        /// The rows' last known values, once the entity has merged an occurrence.
+        let states = RowStates()
         // The writing thread's only: no run-time exclusivity checks.
         @exclusivity(unchecked) private(set) var records: [Record] = []
         @exclusivity(unchecked) private(set) var rows: [RowEncoder.Encoded] = []
@@ -270,6 +272,44 @@ final class RowStore {
                 try one.execute { bind(waiting[index], &$0) }
             }
             waiting.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The values of rows recently inserted or merged, by identity, in a table of 4,096 entries
+    /// that a newer row takes over: an occurrence that would change nothing in its row (graph's
+    /// owners, embedded again and again as they are) is counted as merged without reading the
+    /// row back. Every insert and merge of the entity remembers its row's values, so they are
+    /// the row's whenever no occurrence of the identity waits (`upsert` sends one that does
+    /// before it looks).
+    final class RowStates {
+        private static var size: Int { 4096 }
+        // The writing thread's only: no run-time exclusivity checks.
+        @exclusivity(unchecked) private var ids = [Int64?](repeating: nil, count: RowStates.size)
+        @exclusivity(unchecked) private var values = [[Record.Field]](repeating: [], count: RowStates.size)
+
+        private func slot(_ id: Int64) -> Int {
+            Int(truncatingIfNeeded: (UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> 52)
+        }
+
+        func remember(_ id: Int64, _ fields: [Record.Field]) {
+            let slot = slot(id)
+            ids[slot] = id
+            values[slot] = fields
+        }
+
+        /// Whether merging `occurrence` into the row of `id`, as last remembered, would change
+        /// nothing: each of its values absent, or the row's own (MAPPING.md, Identity).
+        func changesNothing(_ id: Int64, _ occurrence: UnsafePointer<Record>) -> Bool {
+            let slot = slot(id)
+            guard ids[slot] == id else { return false }
+            let row = values[slot]
+            let incoming = occurrence.pointee.fields
+            guard row.count == incoming.count else { return false }
+            for index in incoming.indices {
+                guard case let .value(value) = incoming[index].value else { continue }
+                guard case let .value(kept) = row[index].value, kept == value else { return false }
+            }
+            return true
         }
     }
 
@@ -370,6 +410,7 @@ final class RowStore {
                         isNew = try insertOrMerge(record, encoded: row, identity: record.pointee.identity!, parentKey: nil, parentBit: nil, position: nil,
                                                   batch: none, diagnostics: diagnostics)
                     }
+                    if isNew, counts[entity].occurrencesMerged > 0 { pending.states.remember(pending.ids[index], record.pointee.fields) }
                     // `upsert` counted it as a new row when it began to wait.
                     if !isNew { rowsInserted[entity] -= 1 }
                 }
@@ -502,9 +543,16 @@ final class RowStore {
         }
         let key = identity.values
         if let pending = statements.pending, case let .integer(id) = key[0] {
+            let entity = record.pointee.entity
+            if pending.ids.contains(id) { try flushPending() }
+            // Nothing of this identity waits: the values remembered for it, if any, are its row's.
+            if counts[entity].occurrencesMerged > 0, pending.states.changesNothing(id, record) {
+                counts[entity].occurrencesMerged += 1
+                return (key, false)
+            }
             // Waits with others (`PendingRows`), counted as new until it merges.
-            if waitingEntity != record.pointee.entity || pending.ids.contains(id) { try flushPending() }
-            waitingEntity = record.pointee.entity
+            if waitingEntity != entity { try flushPending() }
+            waitingEntity = entity
             pendingDiagnostics = diagnostics
             pending.add(record, row: encoded, id: id)
             if pending.ids.count == PendingRows.batch { try flushPending(record.pointee.entity) }
@@ -567,6 +615,7 @@ final class RowStore {
         }
         // An occurrence that repeats the row (an embedded user, again) writes nothing.
         if changed { try update(row, rowid: rowid, batch: batch) }
+        if let states = statements[record.pointee.entity].pending?.states { states.remember(rowid, row.fields) }
     }
 
     /// The row of an identity and its rowid, as a record the merger can take.
