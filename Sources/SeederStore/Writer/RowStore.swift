@@ -402,7 +402,7 @@ final class RowStore {
                     if let existed {
                         isNew = !existed.contains(pending.ids[index])
                         if isNew {
-                            try statements.sideRows.add(SideRow(row: pending.ids[index], encoded: row.pointee, offset: record.pointee.origin.offset))
+                            try insertSide(record, encoded: row, parentBit: nil, rowid: pending.ids[index])
                         } else {
                             try merge(record, identity: record.pointee.identity!, batch: none, diagnostics: diagnostics)
                         }
@@ -563,13 +563,16 @@ final class RowStore {
         return (key, isNew)
     }
 
-    /// The side row of the row just inserted, with its parent's presence bit if it has one.
-    private func insertSide(_ record: UnsafePointer<Record>, encoded: UnsafePointer<RowEncoder.Encoded>, parentBit: (column: Int, bit: Int64)?) throws {
+    /// The side row of the row inserted with `rowid` (by default the last one), with its
+    /// parent's presence bit if it has one.
+    private func insertSide(_ record: UnsafePointer<Record>, encoded: UnsafePointer<RowEncoder.Encoded>, parentBit: (column: Int, bit: Int64)?,
+                            rowid: Int64? = nil) throws {
         var encoded = encoded.pointee
         if let (column, bit) = parentBit {
             if column == 0 { encoded.mask |= bit } else { encoded.moreMasks[column - 1] |= bit }
         }
-        try statements[record.pointee.entity].sideRows.add(SideRow(row: sqlite3_last_insert_rowid(connection), encoded: encoded, offset: record.pointee.origin.offset))
+        try statements[record.pointee.entity].sideRows.add(SideRow(row: rowid ?? sqlite3_last_insert_rowid(connection), encoded: encoded,
+                                                                   offset: record.pointee.origin.offset))
     }
 
     /// Inserts a record with an identity, or merges it into the row of its identity; returns
