@@ -205,4 +205,51 @@ struct SeedChecksTests {
             }
         }
     }
+
+    /// `keysMayDangle` says a table has a dangling key exactly when `PRAGMA foreign_key_check`
+    /// finds one: single and composite keys, text keys, `NULL` in any column of a key (never a
+    /// violation), a child whose value only matches once the parent column's affinity applies;
+    /// a key that names no parent columns is always left to the pragma.
+    @Test func findsWhatForeignKeyCheckFinds() throws {
+        let workspace = try Workspace()
+        let queue = try DatabaseQueue(path: workspace.root + "/keys.sqlite")
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: """
+                CREATE TABLE "user" ("id" INTEGER PRIMARY KEY);
+                CREATE TABLE "tag" ("name" TEXT PRIMARY KEY NOT NULL);
+                CREATE TABLE "edition" ("book" TEXT NOT NULL, "number" INTEGER NOT NULL, PRIMARY KEY ("book", "number"));
+                CREATE TABLE "note" (
+                    "id" INTEGER PRIMARY KEY, "user_id" TEXT REFERENCES "user"("id"), "tag_name" TEXT REFERENCES "tag"("name"),
+                    "book" TEXT, "number" INTEGER, FOREIGN KEY ("book", "number") REFERENCES "edition"("book", "number"));
+                CREATE INDEX "note_user_id_index" ON "note"("user_id");
+                CREATE TABLE "comment" ("id" INTEGER PRIMARY KEY, "owner" INTEGER REFERENCES "user");
+                INSERT INTO "user" VALUES (1), (2);
+                INSERT INTO "tag" VALUES ('a'), ('b');
+                INSERT INTO "edition" VALUES ('x', 1), ('x', 2);
+                INSERT INTO "note" VALUES (1, '1', 'a', 'x', 1), (2, NULL, NULL, 'x', NULL), (3, 2, 'b', NULL, 9);
+                INSERT INTO "comment" VALUES (1, 1), (2, NULL);
+                """)
+            func agree(_ change: String, dangles: Set<String>) throws {
+                try db.execute(sql: "SAVEPOINT s; \(change)")
+                defer { try? db.execute(sql: "ROLLBACK TO s; RELEASE s") }
+                let pragma = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+                #expect(Set(pragma.map { $0[0] as String }) == dangles, "\(change)")
+                #expect(try SeedAssembler.keysMayDangle(in: "note", db) == dangles.contains("note"), "\(change)")
+                #expect(try SeedAssembler.keysMayDangle(in: "comment", db), "\(change)")
+                #expect(try SeedAssembler.foreignKeyViolations(db).sorted() == pragma.map(\.description).sorted(), "\(change)")
+            }
+            try agree("", dangles: [])
+            try agree("UPDATE \"note\" SET \"user_id\" = '3' WHERE \"id\" = 1", dangles: ["note"])
+            try agree("UPDATE \"note\" SET \"user_id\" = 'one' WHERE \"id\" = 1", dangles: ["note"])
+            try agree("UPDATE \"note\" SET \"tag_name\" = 'A' WHERE \"id\" = 1", dangles: ["note"])
+            try agree("UPDATE \"note\" SET \"number\" = 3 WHERE \"id\" = 1", dangles: ["note"])
+            try agree("UPDATE \"note\" SET \"book\" = 'y' WHERE \"id\" = 1", dangles: ["note"])
+            try agree("UPDATE \"note\" SET \"book\" = 'y', \"number\" = NULL WHERE \"id\" = 1", dangles: [])
+            try agree("UPDATE \"comment\" SET \"owner\" = 7 WHERE \"id\" = 2", dangles: ["comment"])
+            try agree("DELETE FROM \"user\" WHERE \"id\" = 2", dangles: ["note"])
+            try agree("DELETE FROM \"edition\" WHERE \"number\" = 2", dangles: [])
+            try agree("DELETE FROM \"user\" WHERE \"id\" = 1", dangles: ["note", "comment"])
+        }
+    }
 }

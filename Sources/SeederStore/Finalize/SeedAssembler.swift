@@ -96,15 +96,15 @@ struct SeedAssembler {
     static let applicationID: Int32 = 0x5345_4544
 
     /// The finished file passes SQLite's own checks (SEED.md; issue 3): every foreign key names
-    /// a row (the load runs with foreign keys off, so this checks the resolver), and every page
-    /// and b-tree is sound and every `NOT NULL` holds (`quick_check`).
+    /// a row (`foreignKeyViolations`; the load runs with foreign keys off, so this checks the
+    /// resolver), and every page and b-tree is sound and every `NOT NULL` holds (`quick_check`).
     ///
     /// `quick_check` is `integrity_check` without comparing each index with its table, which
     /// SQLite itself keeps in step on every insert; at 200,000 records that comparison was a
     /// sixth of a graph build (issue 5). The tests run the full `integrity_check` on seeds.
     ///
     /// The two only read the committed file, so `quick_check` runs on a connection of its own on
-    /// another thread while `db` runs `foreign_key_check`: the reading thread is idle by then,
+    /// another thread while `db` checks the foreign keys: the reading thread is idle by then,
     /// and the checks take the time of the longer one, not of both. A third thread syncs the
     /// file meanwhile, for `publish` (`synced`): its pages are final, and the sync mostly
     /// waits for the disk.
@@ -127,15 +127,50 @@ struct SeedAssembler {
             synced = Result { try syncFile(path) }
             done.signal()
         }.start()
-        let violations = Result { try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }
+        let violations = Result { try foreignKeyViolations(db) }
         done.wait()
         done.wait()
         try synced.get()
         guard try violations.get().isEmpty else {
-            throw AssemblyError(message: "the seed fails PRAGMA foreign_key_check: \(try violations.get().prefix(3).map(\.description).joined(separator: "; "))")
+            throw AssemblyError(message: "the seed fails PRAGMA foreign_key_check: \(try violations.get().prefix(3).joined(separator: "; "))")
         }
         guard try integrity.get() == ["ok"] else {
             throw AssemblyError(message: "the seed fails PRAGMA quick_check: \(try integrity.get().prefix(3).joined(separator: "; "))")
+        }
+    }
+
+    /// What `PRAGMA foreign_key_check` finds in `db`'s main database, found faster: each foreign
+    /// key the file declares (`PRAGMA foreign_key_list`) is checked by looking up each distinct
+    /// key once, through the index on its columns that every seed has (SEED.md), rather than once
+    /// per row. A graph build's million tasks name 100,000 projects and 20,000 users: 0.39 s ->
+    /// 0.1 s, no longer the longer of the two checks (issue 5). A table where a key may dangle,
+    /// or with a key that names no parent columns, is left to the pragma itself, which is the
+    /// definition of passing and gives the rows.
+    static func foreignKeyViolations(_ db: Database) throws -> [String] {
+        var violations: [String] = []
+        let tables = try String.fetchAll(db, sql: "SELECT \"name\" FROM \"main\".\"sqlite_schema\" WHERE \"type\" = 'table' ORDER BY \"rowid\"")
+        for table in tables where try keysMayDangle(in: table, db) {
+            violations += try Row.fetchAll(db, sql: "PRAGMA main.foreign_key_check(\(SQLText.quote(table)))").map(\.description)
+        }
+        return violations
+    }
+
+    /// Whether a foreign key of `table` names no row, or names no parent columns (then the
+    /// pragma decides).
+    static func keysMayDangle(in table: String, _ db: Database) throws -> Bool {
+        let declared = try Row.fetchAll(db, sql: "SELECT \"id\", \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY \"id\", \"seq\"",
+                                        arguments: [table])
+        return try Dictionary(grouping: declared, by: { $0["id"] as Int }).values.contains { key in
+            let pairs = key.map { ($0["from"] as String, $0["to"] as String?) }
+            let parents = pairs.compactMap(\.1).map(SQLText.quote)
+            guard parents.count == pairs.count else { return true }
+            let children = pairs.map { SQLText.quote($0.0) }
+            return try Bool.fetchOne(db, sql: """
+                SELECT 1 FROM (SELECT DISTINCT \(children.joined(separator: ", ")) FROM "main".\(SQLText.quote(table))
+                               WHERE \(children.map { "\($0) IS NOT NULL" }.joined(separator: " AND "))) AS c
+                LEFT JOIN "main".\(SQLText.quote(key[0]["table"])) AS p ON \(zip(parents, children).map { "p.\($0) = c.\($1)" }.joined(separator: " AND "))
+                WHERE p.\(parents[0]) IS NULL LIMIT 1
+                """) ?? false
         }
     }
 
