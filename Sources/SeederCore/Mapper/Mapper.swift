@@ -299,6 +299,21 @@ public final class Mapper {
                           at: json, offset: offset)
             return nil
         }
+        // The value of one identity attribute, or nil after its error.
+        func keyValue(_ part: MappedValue, _ attribute: Int, _ context: inout RecordContext) -> SQLValue? {
+            do throws(CoercionFailure) {
+                let value = try coercion.coerce(part, to: target.attributePointers[attribute])
+                guard value != .null else { throw CoercionFailure(message: "is null") }
+                return value
+            } catch {
+                context.error("'\(relationship.pointee.name)' \(error.message) (an id of \(target.entity.name))", at: part.jsonValue ?? json, offset: offset)
+                return nil
+            }
+        }
+        if identity.count == 1, json?.kind != .array, json?.kind != .object {
+            // One id, as most references are: no arrays of parts (a million in a graph build).
+            return keyValue(item, identity[0], &context).map { .identity(IdentityKey([$0]), offset: offset) }
+        }
         var parts: [MappedValue]
         if let json, json.kind == .array, identity.count > 1 {
             parts = json.elements.map { .json($0) }
@@ -318,14 +333,8 @@ public final class Mapper {
         }
         var values: [SQLValue] = []
         for (part, attribute) in zip(parts, identity) {
-            do throws(CoercionFailure) {
-                let value = try coercion.coerce(part, to: target.attributePointers[attribute])
-                guard value != .null else { throw CoercionFailure(message: "is null") }
-                values.append(value)
-            } catch {
-                context.error("'\(relationship.pointee.name)' \(error.message) (an id of \(target.entity.name))", at: part.jsonValue ?? json, offset: offset)
-                return nil
-            }
+            guard let value = keyValue(part, attribute, &context) else { return nil }
+            values.append(value)
         }
         return .identity(IdentityKey(values), offset: offset)
     }
