@@ -160,9 +160,9 @@ struct CoercionTests {
         #expect(coerced(json, attribute(.date, format: format, zone: zone, storage: storage)) == expected)
     }
 
-    /// The mapper's in-place path (`commonValue`) gives what `coerce` gives, or declines: over
+    /// The in-place path (`commonValue`) gives what the general one (`coerceInFull`) gives, or declines: over
     /// every value of the tables above (and a few more) for every type and date setting.
-    @Test func commonValuesAreWhatCoerceGives() throws {
+    @Test func commonValuesAreWhatTheGeneralPathGives() throws {
         func common(_ json: String, _ attribute: Attribute) throws -> SQLValue? {
             let document = try JSONDocument(parsing: json)
             return withUnsafePointer(to: attribute) { Coercion().commonValue(at: 0, nodes: document.nodes, bytes: document.bytes, to: $0) }
@@ -182,7 +182,8 @@ struct CoercionTests {
                             continue
                         }
                         let document = try JSONDocument(parsing: json)
-                        #expect(try Coercion().coerce(document.root, to: attribute) == value, "\(json) as \(type), \(storage), \(zone)")
+                        let full = try withUnsafePointer(to: attribute) { try Coercion().coerceInFull(document.root, to: $0) }
+                        #expect(full == value, "\(json) as \(type), \(storage), \(zone)")
                     }
                 }
             }

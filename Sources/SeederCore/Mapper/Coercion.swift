@@ -41,6 +41,15 @@ struct Coercion {
 
     /// The stored value of a JSON value for `attribute`; `null` stays `null`.
     func coerce(_ value: JSONValue, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
+        let document = value.document
+        if let common = commonValue(at: value.index, nodes: document.nodes, bytes: document.bytes, to: attribute) { return common }
+        return try coerceInFull(value, to: attribute)
+    }
+
+    /// `coerce` without `commonValue`: every row of MAPPING.md's type table, each rejection
+    /// with its message. (`commonValue` must agree with it wherever it answers; a test holds
+    /// the two together.)
+    func coerceInFull(_ value: JSONValue, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
         let type = attribute.pointee.type
         if value.isNull { return .null }
         func mismatch(_ expected: String = type.rawValue) -> CoercionFailure {
@@ -57,12 +66,6 @@ struct Coercion {
             }
         case .integer, .real, .decimal:
             guard value.kind == .number || value.kind == .string else { throw mismatch() }
-            if type == .integer, value.isIntegralNumber, let fast = value.withBytes(Self.smallInteger) {
-                return .integer(fast)
-            }
-            if type == .real, value.kind == .number, let fast = value.withBytes(Self.finiteDouble) {
-                return .real(fast)
-            }
             guard let number = value.decimalNumber else { throw mismatch() }
             return try coerceNumber(number, text: describe(value), to: attribute)
         case .boolean:
@@ -103,7 +106,7 @@ struct Coercion {
     /// `nodes` and `bytes`, read in place (a `JSONValue` retained and released its document for
     /// every field of every record, issue 5): plain strings, small integers, finite reals,
     /// Booleans, ISO 8601 dates and URLs. `nil` for anything else and for anything `coerce`
-    /// would reject, which `coerce` then does, with its message.
+    /// would reject, which `coerceInFull` then does, with its message.
     func commonValue(at index: Int, nodes: [JSONNode], bytes: [UInt8], to attribute: UnsafePointer<Attribute>) -> SQLValue? {
         let node = nodes[index]
         let isPlainString = node.kind == .string && node.flags & JSONNode.escaped == 0
