@@ -161,16 +161,11 @@ struct SeedAssembler {
         let declared = try Row.fetchAll(db, sql: "SELECT \"id\", \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY \"id\", \"seq\"",
                                         arguments: [table])
         return try Dictionary(grouping: declared, by: { $0["id"] as Int }).values.contains { key in
-            let pairs = key.map { ($0["from"] as String, $0["to"] as String?) }
-            let parents = pairs.compactMap(\.1).map(SQLText.quote)
-            guard parents.count == pairs.count else { return true }
-            let children = pairs.map { SQLText.quote($0.0) }
-            return try Bool.fetchOne(db, sql: """
-                SELECT 1 FROM (SELECT DISTINCT \(children.joined(separator: ", ")) FROM "main".\(SQLText.quote(table))
-                               WHERE \(children.map { "\($0) IS NOT NULL" }.joined(separator: " AND "))) AS c
-                LEFT JOIN "main".\(SQLText.quote(key[0]["table"])) AS p ON \(zip(parents, children).map { "p.\($0) = c.\($1)" }.joined(separator: " AND "))
-                WHERE p.\(parents[0]) IS NULL LIMIT 1
-                """) ?? false
+            let parentColumns = key.compactMap { $0["to"] as String? }
+            guard parentColumns.count == key.count else { return true }
+            let keys = SQLText.danglingKeys("\"main\".\(SQLText.quote(table))", key.map { $0["from"] }, parent: "\"main\".\(SQLText.quote(key[0]["table"]))",
+                                            parentColumns)
+            return try Bool.fetchOne(db, sql: "SELECT 1 \(keys) LIMIT 1") ?? false
         }
     }
 

@@ -314,10 +314,7 @@ struct ReferenceResolver {
         let dangling: Int
         if seedIndex != nil {
             keys = try Int.fetchOne(db, sql: count) ?? 0
-            dangling = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM (SELECT DISTINCT \(columns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")) FROM \(layout.table) AS t WHERE \(present)) AS t
-                LEFT JOIN \(target.table) AS x ON \(matches) WHERE x.\(SQLText.quote(target.keyColumns[0])) IS NULL
-                """) ?? 0
+            dangling = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(SQLText.danglingKeys(layout.table, columns, parent: target.table, target.keyColumns))") ?? 0
         } else {
             // One scan counts the keys and the dangling ones.
             let row = try Row.fetchOne(db, sql: """
