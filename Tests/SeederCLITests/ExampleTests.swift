@@ -63,7 +63,8 @@ final class Scratch {
 }
 
 /// Every example in `mappings/` and `seeds/` is built by the real binary: exit status, summary,
-/// and a text dump of the seed against its snapshot (STYLE.md, examples 10 and 12).
+/// a text dump of the seed against its snapshot (STYLE.md, examples 10 and 12), and SQLite's own
+/// full checks of the file, which the build itself runs in their faster forms (docs/seed.md).
 struct ExampleTests {
     static let examples = ["tasklist", "accounts", "marvel", "catalog", "pods"]
 
@@ -77,6 +78,11 @@ struct ExampleTests {
         let summary = run.stdout.replacingOccurrences(of: scratch.path + "/", with: "")
         let dump = try SeedDump.text(ofSeedAt: output, masking: ["sqlite_version"])
         try assertSnapshot("$ seeder build mappings/\(name).yaml seeds/\(name) -o \(name).sqlite\n\(summary)\n\(dump)", named: name)
+        let (integrity, violations) = try DatabaseQueue(path: output).read { db in
+            (try String.fetchAll(db, sql: "PRAGMA integrity_check"), try Row.fetchAll(db, sql: "PRAGMA foreign_key_check"))
+        }
+        #expect(integrity == ["ok"])
+        #expect(violations.isEmpty)
     }
 
     @Test func opensTheSeedAsAnAppDoesWithCodableRecordsReadOnly() throws {
