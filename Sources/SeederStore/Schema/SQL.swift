@@ -17,6 +17,12 @@ enum SQLText {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
+    /// `INSERT INTO table ("a", "b") VALUES (?, ?), (?, ?)`: `rows` rows of placeholders into
+    /// `table` (quoted).
+    static func insert(into table: String, _ columns: [String], rows: Int = 1) -> String {
+        "INSERT INTO \(table) (\(list(columns))) VALUES " + Array(repeating: "(\(placeholders(columns.count)))", count: rows).joined(separator: ", ")
+    }
+
     /// `"a" = ?, "b" = ?`, for an `UPDATE ... SET`.
     static func assignments(_ columns: [String]) -> String {
         columns.map { "\(quote($0)) = ?" }.joined(separator: ", ")

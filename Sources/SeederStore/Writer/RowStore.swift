@@ -138,9 +138,8 @@ final class RowStore {
 
         init(layout: RowLayout, db: Database) throws {
             let columns = layout.dataColumns + layout.positionColumns.map(\.column)
-            let values = "(\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"
-            insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values)"))
-            insertIfNew = RawStatement(try db.makeStatement(sql: "INSERT INTO \(layout.table) \(values) ON CONFLICT DO NOTHING"))
+            insert = RawStatement(try db.makeStatement(sql: SQLText.insert(into: layout.table, columns)))
+            insertIfNew = RawStatement(try db.makeStatement(sql: SQLText.insert(into: layout.table, columns) + " ON CONFLICT DO NOTHING"))
             sideRows = try BatchedInsert(table: layout.sideTable, columns: ["_row"] + layout.sideColumns, db: db, bind: SideRow.bind)
             let positionColumns = layout.positionColumns.count
             newRows = layout.mayGoWithoutSideRow && !layout.entity.relationships.contains(where: \.isToMany)
@@ -189,9 +188,7 @@ final class RowStore {
         @exclusivity(unchecked) private(set) var ids: [Int64] = []
 
         init(table: String, sideTable: String, columns: [String], db: Database) throws {
-            let row = "(\(SQLText.placeholders(columns.count)))"
-            insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(table) (\(SQLText.list(columns))) VALUES "
-                                                       + Array(repeating: row, count: Self.batch).joined(separator: ", ") + " ON CONFLICT DO NOTHING"))
+            insert = RawStatement(try db.makeStatement(sql: SQLText.insert(into: table, columns, rows: Self.batch) + " ON CONFLICT DO NOTHING"))
             existing = RawStatement(try db.makeStatement(sql: "SELECT \"_row\" FROM \(sideTable) WHERE \"_row\" IN (\(SQLText.placeholders(Self.batch)))"))
             records.reserveCapacity(Self.batch)
             rows.reserveCapacity(Self.batch)
@@ -248,10 +245,8 @@ final class RowStore {
 
         /// Inserts into `table`'s `columns`, each row's values bound by `bind`.
         init(table: String, columns: [String], db: Database, bind: @escaping (Row, inout RawStatement.Binder) -> Void) throws {
-            let row = "(\(SQLText.placeholders(columns.count)))"
-            let insert = "INSERT INTO \(table) (\(SQLText.list(columns))) VALUES "
-            many = RawStatement(try db.makeStatement(sql: insert + Array(repeating: row, count: Self.batch).joined(separator: ", ")))
-            one = RawStatement(try db.makeStatement(sql: insert + row))
+            many = RawStatement(try db.makeStatement(sql: SQLText.insert(into: table, columns, rows: Self.batch)))
+            one = RawStatement(try db.makeStatement(sql: SQLText.insert(into: table, columns)))
             self.bind = bind
             waiting.reserveCapacity(Self.batch)
         }
