@@ -98,28 +98,30 @@ public enum DateCoding {
         let (year, month, day) = civil(fromDays: Int(days))
         guard (0...9999).contains(year) else { return nil }
         let second = Int(secondOfDay)
+        // Two digits at a time through a pointer: a digit loop over the checked buffer was 480
+        // of the 1,200 instructions of storing a date (issue 5).
         return String(unsafeUninitializedCapacity: 24) { buffer in
-            func put(_ value: Int, _ width: Int, at position: Int) {
-                var value = value
-                for k in stride(from: width - 1, through: 0, by: -1) {
-                    buffer[position + k] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
+            let out = buffer.baseAddress!
+            @inline(__always) func pair(_ value: Int, at position: Int) {
+                out[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+                out[position + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
             }
-            put(year, 4, at: 0)
-            buffer[4] = UInt8(ascii: "-")
-            put(month, 2, at: 5)
-            buffer[7] = UInt8(ascii: "-")
-            put(day, 2, at: 8)
-            buffer[10] = UInt8(ascii: "T")
-            put(second / 3600, 2, at: 11)
-            buffer[13] = UInt8(ascii: ":")
-            put(second / 60 % 60, 2, at: 14)
-            buffer[16] = UInt8(ascii: ":")
-            put(second % 60, 2, at: 17)
-            buffer[19] = UInt8(ascii: ".")
-            put(Int(millisecond), 3, at: 20)
-            buffer[23] = UInt8(ascii: "Z")
+            pair(year / 100, at: 0)
+            pair(year % 100, at: 2)
+            out[4] = UInt8(ascii: "-")
+            pair(month, at: 5)
+            out[7] = UInt8(ascii: "-")
+            pair(day, at: 8)
+            out[10] = UInt8(ascii: "T")
+            pair(second / 3600, at: 11)
+            out[13] = UInt8(ascii: ":")
+            pair(second / 60 % 60, at: 14)
+            out[16] = UInt8(ascii: ":")
+            pair(second % 60, at: 17)
+            out[19] = UInt8(ascii: ".")
+            out[20] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: millisecond / 100)
+            pair(Int(millisecond % 100), at: 21)
+            out[23] = UInt8(ascii: "Z")
             return 24
         }
     }

@@ -12,16 +12,20 @@ struct MemberLayout {
     /// Per slot of the entity's plan: the ordinal of the member it reads, or -1.
     var slotMembers: [Int] = []
 
-    init(value: JSONValue) {
+    /// The layout of `value`, its keys listed in `keys` (emptied first; an array lent by the
+    /// mapper, so that its storage serves record after record).
+    init(value: JSONValue, keys: consuming [Int]) {
         self.value = value
+        keys.removeAll(keepingCapacity: true)
+        keys.reserveCapacity(16)
         let nodes = value.document.nodes
         var key = value.index + 1
         let end = Int(nodes[value.index].end)
-        keys.reserveCapacity(16)
         while key < end {
             keys.append(key)
             key = Int(nodes[key + 1].end)
         }
+        self.keys = keys
     }
 
     /// The value of the member a slot reads, if any.

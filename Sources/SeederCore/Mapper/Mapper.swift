@@ -63,6 +63,11 @@ public final class Mapper {
         return records.count - start
     }
 
+    /// Arrays for records' member keys (`MemberLayout.keys`), one per record being mapped (an
+    /// embedded record's while its parent's is in use), each back when its record is done,
+    /// rather than one allocated and freed per record (issue 5).
+    @exclusivity(unchecked) private var keyArrays: [[Int]] = []
+
     /// Where the batch being mapped starts in the array it is mapped into.
     @exclusivity(unchecked) private var batchStart = 0
 
@@ -84,6 +89,8 @@ public final class Mapper {
             return nil
         }
         let members = layout(of: value, entity: index)
+        // Its keys' array goes back to the pool for the next record (`keyArrays`).
+        defer { keyArrays.append(members.keys) }
         var context = RecordContext(entity: reference.entity.name, origin: origin, record: value, diagnostics: diagnostics)
 
         // Identity attributes first: the identity names the record in every later message.
@@ -147,7 +154,7 @@ public final class Mapper {
 
     /// What a record's members feed, with the names resolved once per key layout.
     private func layout(of value: JSONValue, entity: Int) -> MemberLayout {
-        var members = MemberLayout(value: value)
+        var members = MemberLayout(value: value, keys: keyArrays.popLast() ?? [])
         if !plans[entity].matchesCachedLayout(members) {
             let unmappedHere = plans[entity].resolveLayout(members)
             if !unmappedHere.isEmpty { unmapped[entity].formUnion(unmappedHere) }
