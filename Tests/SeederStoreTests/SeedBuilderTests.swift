@@ -342,6 +342,76 @@ struct SeedBuilderTests {
         ])
     }
 
+    /// Children with an integer identity and a parent go in by one insert per run of them
+    /// (`RowStore.RowRun`): forty tasks of a project as 32 and 8, a run holding a task seen
+    /// before (it merges, its claim is a conflict) and the same task twice (the run is sent
+    /// before the second waits). Messages, counts and rows are what one insert or merge per
+    /// occurrence gave before runs existed (checked against that build, 4f09ceb).
+    @Test func childrenInRunsMergeAndReportAsOneByOne() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          User:
+            attributes: { id: integer, name: string }
+          Project:
+            attributes: { id: integer, name: string }
+            relationships:
+              tasks: { to: Task, many: true, inverse: project, ordered: true }
+          Task:
+            attributes: { id: integer, name: string }
+            relationships:
+              project: { to: Project }
+              assignedUser: { to: User, from: assigned_user_id, onMissing: null }
+        sources:
+          - path: users.json
+            entity: User
+          - path: projects.json
+            entity: Project
+        """)
+        try workspace.write("dumps/users.json", #"[{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}]"#)
+        let big = (1...40).map { #"{"id": \#($0), "name": "t\#($0)", "assigned_user_id": \#(1 + $0 % 2)}"# }
+        try workspace.write("dumps/projects.json", """
+        [
+        {"id": 1, "name": "big", "tasks": [
+          \(big.joined(separator: ",\n  "))]},
+        {"id": 2, "name": "mixed", "tasks": [
+          {"id": 41, "name": "t41"},
+          {"id": 5, "name": "t5", "assigned_user_id": 2},
+          {"id": 42, "name": "t42", "assigned_user_id": 9},
+          {"id": 42, "name": "other"},
+          {"id": 43, "name": "t43"}]},
+        {"id": 3, "name": "again", "tasks": [{"id": 44, "name": "t44"}, {"id": 41, "name": "t41"}]}
+        ]
+
+        """)
+        #expect(workspace.build().messages(workspace) == [
+            #"dumps/projects.json:47:22: error: Task 42: 'name' conflicts: "other" here, "t42" at dumps/projects.json:46:22"#,
+            "dumps/projects.json:45:3: error: Task 5: 'project' conflicts: 2 here, 1 at dumps/projects.json:7:3",
+            "dumps/projects.json:49:65: error: Task 41: 'project' conflicts: 3 here, 2 at dumps/projects.json:44:3",
+        ])
+
+        let report = workspace.build { $0.onConflict = .last }
+        #expect(report.messages(workspace) == [])
+        let tasks = report.entities[2].counts
+        let counts: [Int] = [tasks.recordsRead, tasks.rowsWritten, tasks.occurrencesMerged, tasks.conflictsResolved, tasks.referencesDropped]
+        #expect(counts == [47, 44, 3, 3, 1])
+        #expect(try workspace.rows("SELECT COUNT(*), SUM(project_id), SUM(assigned_user_id) FROM task") == [
+            "[COUNT(*):44 SUM(project_id):51 SUM(assigned_user_id):60]",
+        ])
+        #expect(try workspace.rows("SELECT * FROM task WHERE id IN (1, 5, 32, 33, 40, 41, 42, 43, 44) ORDER BY id") == [
+            #"[id:1 name:"t1" project_id:1 assigned_user_id:2 project_position:0]"#,
+            #"[id:5 name:"t5" project_id:2 assigned_user_id:2 project_position:1]"#,
+            #"[id:32 name:"t32" project_id:1 assigned_user_id:1 project_position:31]"#,
+            #"[id:33 name:"t33" project_id:1 assigned_user_id:2 project_position:32]"#,
+            #"[id:40 name:"t40" project_id:1 assigned_user_id:1 project_position:39]"#,
+            #"[id:41 name:"t41" project_id:3 assigned_user_id:NULL project_position:1]"#,
+            #"[id:42 name:"other" project_id:2 assigned_user_id:NULL project_position:2]"#,
+            #"[id:43 name:"t43" project_id:2 assigned_user_id:NULL project_position:4]"#,
+            #"[id:44 name:"t44" project_id:3 assigned_user_id:NULL project_position:0]"#,
+        ])
+    }
+
     /// Validations write their working files to the temporary directory: two at once in one
     /// process must not share them (they did, by output name and process id, and one failed
     /// with "database is locked").
