@@ -1,3 +1,5 @@
+import Foundation
+
 /// The kind of a JSON value.
 public enum JSONKind: UInt8, Sendable {
     case null, `false`, `true`, number, string, array, object
@@ -182,8 +184,12 @@ public struct JSONValue: Sendable {
         guard node.kind == .string else { return false }
         if node.flags & JSONNode.escaped != 0 { return string == key }
         var key = key
+        // By length, then `memcmp`: `elementsEqual` went byte by byte through the generic
+        // sequence path (a key path's lookup of each member, issue 5).
         return key.withUTF8 { keyBytes in
-            withBytes { $0.elementsEqual(keyBytes) }
+            withBytes { bytes in
+                bytes.count == keyBytes.count && (bytes.isEmpty || memcmp(bytes.baseAddress!, keyBytes.baseAddress!, bytes.count) == 0)
+            }
         }
     }
 
