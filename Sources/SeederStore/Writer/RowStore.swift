@@ -210,9 +210,17 @@ final class RowStore {
         private var inserts: [RawStatement?] = Array(repeating: nil, count: RowRun.limit + 1)
         private let existing: RowsWithSide
         // The writing thread's only: no run-time exclusivity checks.
-        /// Per waiting occurrence: its index in the batch, its identity, and its parent's key,
-        /// presence bit and position when it is a child (`RowStore.placement`).
-        @exclusivity(unchecked) private(set) var waiting: [(index: Int, id: Int64, placement: Placement)] = []
+        /// The waiting occurrences, in order.
+        @exclusivity(unchecked) private(set) var waiting: [Occurrence] = []
+
+        /// A waiting occurrence: its index in the batch, its identity, and its parent's key,
+        /// presence bit and position when it is a child (`RowStore.placement`). (A struct: an
+        /// array of tuples was copied through the run time's generic tuple witnesses.)
+        struct Occurrence {
+            var index: Int
+            var id: Int64
+            var placement: Placement
+        }
 
         init(table: String, sideTable: String, columns: [String], db: Database) throws {
             sql = (table, columns)
@@ -222,7 +230,7 @@ final class RowStore {
         }
 
         func add(_ index: Int, id: Int64, placement: Placement) {
-            waiting.append((index, id, placement))
+            waiting.append(Occurrence(index: index, id: id, placement: placement))
         }
 
         func contains(_ id: Int64) -> Bool {
@@ -241,9 +249,10 @@ final class RowStore {
                 inserts[count] = RawStatement(try db.makeStatement(sql: SQLText.insert(into: sql.table, sql.columns, rows: count) + " ON CONFLICT DO NOTHING"))
             }
             return try inserts[count]!.execute { binder in
-                for row in waiting {
-                    NewRow.bind(batch[row.index].fields, encoded[row.index].foreignKeys, parentKey: row.placement.parentKey,
-                                position: row.placement.position, positionColumns: positionColumns, &binder)
+                for row in waiting.indices {
+                    let index = waiting[row].index
+                    NewRow.bind(batch[index].fields, encoded[index].foreignKeys, parentKey: waiting[row].placement.parentKey,
+                                position: waiting[row].placement.position, positionColumns: positionColumns, &binder)
                 }
             }
         }
@@ -605,7 +614,8 @@ final class RowStore {
         let records = batch.baseAddress!
         let rows = encoded.baseAddress!
         if run.waiting.count == 1 {
-            let (index, _, place) = run.waiting[0]
+            let index = run.waiting[0].index
+            let place = run.waiting[0].placement
             let isNew = try insertOrMerge(records + index, encoded: rows + index, identity: batch[index].identity!, parentKey: place.parentKey,
                                           parentBit: place.parentBit, position: place.position, batch: batch, diagnostics: diagnostics)
             if isNew { rowsInserted[entity] += 1 } else { merged[index] = true }
@@ -613,12 +623,13 @@ final class RowStore {
         }
         let inserted = try run.insertAllIfNew(batch, encoded: encoded, positionColumns: layouts[entity].positionColumns.count)
         let existed: Set<Int64> = inserted == run.waiting.count ? [] : try run.existedBefore(sideRows: statements.sideRows)
-        for (index, id, place) in run.waiting {
+        for row in run.waiting.indices {
+            let (index, id) = (run.waiting[row].index, run.waiting[row].id)
             if existed.contains(id) {
                 try merge(records + index, identity: batch[index].identity!, batch: batch, diagnostics: diagnostics)
                 merged[index] = true
             } else {
-                try insertSide(records + index, encoded: rows + index, parentBit: place.parentBit, rowid: id)
+                try insertSide(records + index, encoded: rows + index, parentBit: run.waiting[row].placement.parentBit, rowid: id)
                 rowsInserted[entity] += 1
             }
         }
