@@ -144,7 +144,7 @@ public enum SeedBuilder {
             let schema = SeedSchema(mapping: mapping)
             let (layouts, links) = (RowLayout.all(for: mapping), LinkLayout.all(for: mapping))
             let assembler = SeedAssembler(mapping: mapping, schema: schema, layouts: layouts, links: links)
-            var sources: [(String, String, Int, Int)] = []
+            var sources: [(String, DigestPipeline.Digest, Int, Int)] = []
             var sqliteVersion = ""
             let (counts, rowsInserted): ([EntityCounts], [Int]) = try seed.inDatabase { db in
                 sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
@@ -223,9 +223,11 @@ public enum SeedBuilder {
             // 7. The seed file.
             let total = inputFiles.reduce(0) { $0 + $1.size }
             options.progress?(BuildProgress(phase: .writing, bytesRead: total, totalBytes: total, records: report.entities.reduce(0) { $0 + $1.counts.recordsRead }))
-            let metadata = metadata(mapping: mapping, mappingData: mappingData, sources: sources, sqliteVersion: sqliteVersion, options: options)
+            // The digests are final: the reading thread closed its pipeline before it exited.
+            let sourceRows = sources.map { ($0.0, $0.1.hex, $0.2, $0.3) }
+            let metadata = metadata(mapping: mapping, mappingData: mappingData, sources: sourceRows, sqliteVersion: sqliteVersion, options: options)
             let vacuumed = try seed.inDatabase { db in
-                try assembler.finish(db, metadata: metadata, sources: sources, vacuumPath: vacuumPath)
+                try assembler.finish(db, metadata: metadata, sources: sourceRows, vacuumPath: vacuumPath)
             }
             try seed.close()
             // The seed itself was synced as it was checked; a vacuumed copy was not.

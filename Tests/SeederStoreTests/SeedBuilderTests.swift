@@ -139,6 +139,32 @@ struct SeedBuilderTests {
         }
     }
 
+    /// Each file's digest is its bytes' own whatever its size (`DigestPipeline`): a file over
+    /// two blocks of the hashing thread, split where no record ends, and small files that share
+    /// a block with it and with each other.
+    @Test func digestsEveryFileAcrossBlocks() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          Pod:
+            attributes: { id: integer, name: string }
+        sources:
+          - path: "*.json"
+            entity: Pod
+        """)
+        let records = (1...20_000).map { #"{"id": \#($0), "name": "\#(String(repeating: "x", count: 100 + $0 % 37))"}"# }
+        try workspace.write("dumps/a-big.json", "[\n" + records.joined(separator: ",\n") + "\n]\n")
+        for index in 1...5 { try workspace.write("dumps/b-small\(index).json", #"[{"id": \#(100_000 + index), "name": "s\#(index)"}]"#) }
+        #expect(workspace.build().outcome == .success)
+        let expected = try (["a-big.json"] + (1...5).map { "b-small\($0).json" }).map { name in
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: workspace.root + "/dumps/" + name))
+            return "[path:\"\(name)\" sha256:\"\(sha256Hex(Array(bytes)))\" bytes:\(bytes.count)]"
+        }
+        #expect(expected.count == 6)
+        #expect(try workspace.rows("SELECT path, sha256, bytes FROM seed_source ORDER BY path") == expected)
+    }
+
     @Test func givesByteIdenticalSeedsFromDifferentDirectories() throws {
         var seeds: [Data] = []
         for _ in 0..<2 {

@@ -23,8 +23,9 @@ enum ReadEvent: Sendable {
     case diagnostics([Diagnostic])
     /// A `null` skipped where a record was expected, for this entity.
     case skippedNull(entity: Int)
-    /// A file read to its end: its index in the plan, digest and records.
-    case fileDone(index: Int, digest: String, records: Int)
+    /// A file read to its end: its index in the plan, digest (final once the reading thread
+    /// exited) and records.
+    case fileDone(index: Int, digest: DigestPipeline.Digest, records: Int)
 }
 
 /// Stage 3-4 of a build on a thread of its own: dump bytes -> JSON values -> `Record`s, handed
@@ -107,8 +108,11 @@ final class DumpReader: @unchecked Sendable {
         let local = DiagnosticSink()
         var bytesBefore = 0
         var recordsBefore = 0
+        // Every file's digest is final when this returns, before the thread exits (`join`).
+        let digests = DigestPipeline()
+        defer { digests.close() }
         for (index, file) in files.enumerated() {
-            let source = HashingByteSource(try FileByteSource(path: file.absolutePath))
+            let source = HashingByteSource(try FileByteSource(path: file.absolutePath), pipeline: digests)
             let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath)
             var records = 0
             let keyPath = file.keyPath.joined(separator: ".")
