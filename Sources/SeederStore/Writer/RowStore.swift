@@ -161,24 +161,47 @@ final class RowStore {
         }
     }
 
-    /// Which of up to `limit` rowids have a side row: of rows just inserted by one statement,
-    /// those whose identity had a row before it (every row with an identity has a side row, and
-    /// only a row that statement inserted has none yet).
-    final class RowsWithSide {
+    /// One to `limit` rows at once into the table of an entity whose identity is its rowid, by
+    /// one `INSERT ... ON CONFLICT DO NOTHING` (prepared per row count, when first needed), and
+    /// which of them had a row already: none when all went in, all when none did, else those
+    /// with a side row (every row with an identity has one, and only the rows just inserted have
+    /// none yet). `PendingRows` and `RowRun` go in through it.
+    final class InsertIfNew {
         static var limit: Int { 32 }
-        private let select: RawStatement
 
-        init(sideTable: String, db: Database) throws {
-            select = RawStatement(try db.makeStatement(sql: "SELECT \"_row\" FROM \(sideTable) WHERE \"_row\" IN (\(SQLText.placeholders(Self.limit)))"))
+        /// Whether `layout`'s identity is its table's rowid: one integer attribute.
+        static func identityIsRowid(_ layout: RowLayout) -> Bool {
+            let identity = layout.entity.identityAttributes
+            return identity.count == 1 && layout.entity.attributes[identity[0]].type == .integer
         }
 
-        /// The rowids among `ids` (at most `limit`) with a side row, once `sideRows` are in.
-        func among(_ ids: some Collection<Int64>, sideRows: BatchedInsert<SideRow>) throws -> Set<Int64> {
+        private let table: String
+        private let columns: [String]
+        private let db: Database
+        // The writing thread's only: no run-time exclusivity checks.
+        @exclusivity(unchecked) private var inserts: [RawStatement?] = Array(repeating: nil, count: InsertIfNew.limit + 1)
+        private let existing: RawStatement
+
+        init(table: String, sideTable: String, columns: [String], db: Database) throws {
+            (self.table, self.columns, self.db) = (table, columns, db)
+            existing = RawStatement(try db.makeStatement(sql: "SELECT \"_row\" FROM \(sideTable) WHERE \"_row\" IN (\(SQLText.placeholders(Self.limit)))"))
+        }
+
+        /// Inserts the rows of `ids` (at most `limit`), their values bound by `bind` in order,
+        /// each unless its identity has a row; returns the identities whose row was there before.
+        func insert(_ ids: some Collection<Int64>, sideRows: BatchedInsert<SideRow>, bind: (inout RawStatement.Binder) -> Void) throws -> Set<Int64> {
+            let count = ids.count
+            if inserts[count] == nil {
+                inserts[count] = RawStatement(try db.makeStatement(sql: SQLText.insert(into: table, columns, rows: count) + " ON CONFLICT DO NOTHING"))
+            }
+            let inserted = try inserts[count]!.execute(bind)
+            if inserted == count { return [] }
+            if inserted == 0 { return Set(ids) }
             try sideRows.flush()
             var found = Set<Int64>()
-            try select.forEachRow({ binder in
+            try existing.forEachRow({ binder in
                 for id in ids { binder.bind(id) }
-                for _ in ids.count..<Self.limit { binder.bind(SQLValue.null) }
+                for _ in count..<Self.limit { binder.bind(SQLValue.null) }
             }, { found.insert($0.int64(0)) })
             return found
         }
@@ -187,28 +210,23 @@ final class RowStore {
     /// Occurrences of an entity whose identity is its table's rowid that `PendingRows` cannot
     /// take (they have relationships or a position column), consecutive in one batch: graph's
     /// ten tasks of a project. They wait, up to `limit`, and go in by one `INSERT ... ON
-    /// CONFLICT DO NOTHING` of as many rows, with their parents' keys and positions; those
-    /// whose identity had a row already (the side table says which, as for `PendingRows`) then
-    /// merge into theirs, in order. Any other record of the batch, an identity already waiting,
-    /// and the end of the batch send them first (`RowStore.flushRun`), so they go in and merge
+    /// CONFLICT DO NOTHING` of as many rows, with their parents' keys and positions
+    /// (`InsertIfNew`); those whose identity had a row already then merge into theirs, in
+    /// order. Any other record of the batch, an identity already waiting, and the end of the
+    /// batch send them first (`RowStore.flushRun`), so they go in and merge
     /// while the batch they name is at hand, and before the links of the batch are read: the
     /// store does what one insert or merge per occurrence did, in the same order. (Issue 5: the
     /// writing thread of a graph build at 20,000 records 514.7 -> 491.8 M instructions, SQLite's
     /// steps 275 -> 242 M; at 1,000,000, five builds each alternated, median 3.22 -> 3.06 s.)
     final class RowRun {
-        static var limit: Int { RowsWithSide.limit }
+        static var limit: Int { InsertIfNew.limit }
 
         /// Whether `layout`'s occurrences can go in together.
         static func canRun(_ layout: RowLayout) -> Bool {
-            let identity = layout.entity.identityAttributes
-            return identity.count == 1 && layout.entity.attributes[identity[0]].type == .integer && !PendingRows.canBatch(layout)
+            InsertIfNew.identityIsRowid(layout) && !PendingRows.canBatch(layout)
         }
 
-        private let sql: (table: String, columns: [String])
-        private let db: Database
-        /// The insert of `count` rows, at `count`, prepared when first needed.
-        private var inserts: [RawStatement?] = Array(repeating: nil, count: RowRun.limit + 1)
-        private let existing: RowsWithSide
+        private let inserts: InsertIfNew
         // The writing thread's only: no run-time exclusivity checks.
         /// The waiting occurrences, in order.
         @exclusivity(unchecked) private(set) var waiting: [Occurrence] = []
@@ -223,9 +241,7 @@ final class RowStore {
         }
 
         init(table: String, sideTable: String, columns: [String], db: Database) throws {
-            sql = (table, columns)
-            self.db = db
-            existing = try RowsWithSide(sideTable: sideTable, db: db)
+            inserts = try InsertIfNew(table: table, sideTable: sideTable, columns: columns, db: db)
             waiting.reserveCapacity(Self.limit)
         }
 
@@ -242,13 +258,10 @@ final class RowStore {
         }
 
         /// Inserts every waiting row in one statement, each unless its identity has one; returns
-        /// how many went in.
-        func insertAllIfNew(_ batch: UnsafeBufferPointer<Record>, encoded: UnsafeBufferPointer<RowEncoder.Encoded>, positionColumns: Int) throws -> Int {
-            let count = waiting.count
-            if inserts[count] == nil {
-                inserts[count] = RawStatement(try db.makeStatement(sql: SQLText.insert(into: sql.table, sql.columns, rows: count) + " ON CONFLICT DO NOTHING"))
-            }
-            return try inserts[count]!.execute { binder in
+        /// the identities whose row was there before.
+        func insertAll(_ batch: UnsafeBufferPointer<Record>, encoded: UnsafeBufferPointer<RowEncoder.Encoded>, positionColumns: Int,
+                       sideRows: BatchedInsert<SideRow>) throws -> Set<Int64> {
+            try inserts.insert(waiting.lazy.map(\.id), sideRows: sideRows) { binder in
                 for row in waiting.indices {
                     let index = waiting[row].index
                     NewRow.bind(batch[index].fields, encoded[index].foreignKeys, parentKey: waiting[row].placement.parentKey,
@@ -256,36 +269,26 @@ final class RowStore {
                 }
             }
         }
-
-        /// Of the rows just inserted, the identities whose row was there before.
-        func existedBefore(sideRows: BatchedInsert<SideRow>) throws -> Set<Int64> {
-            try existing.among(waiting.lazy.map(\.id), sideRows: sideRows)
-        }
     }
 
     /// Occurrences of an entity whose identity is its table's rowid (one integer attribute) and
     /// that has no relationship and no position column: their rows are nothing but attributes,
     /// and nothing reads their table while the load runs but their own merges. They wait, up to
-    /// `batch`, and go in by one `INSERT ... ON CONFLICT DO NOTHING` of `batch` rows (a C test
-    /// of a million flat rows: 1.5 s -> 1.1 s of CPU, issue 5). When it inserts fewer, some
-    /// identity had a row already: the side table says which (only rows the batch inserted have
-    /// none yet), and those merge into theirs, in order. Fewer than `batch` go in, or merge, one
-    /// by one, as they would have at once. One entity's occurrences wait at a time, and a
-    /// message of the build, any other merge or an identity already waiting sends them first
-    /// (`flushPending`), so rows, rowids, merges and messages come in source order whether they
-    /// waited or not.
+    /// `batch`, and go in by one `INSERT ... ON CONFLICT DO NOTHING` of as many rows (a C test
+    /// of a million flat rows, 32 at a time: 1.5 s -> 1.1 s of CPU, issue 5; `InsertIfNew`).
+    /// Those whose identity had a row already then merge into theirs, in order, as they would
+    /// have at once. One entity's occurrences wait at a time, and a message of the build, any
+    /// other merge or an identity already waiting sends them first (`flushPending`), so rows,
+    /// rowids, merges and messages come in source order whether they waited or not.
     final class PendingRows {
-        static var batch: Int { RowsWithSide.limit }
+        static var batch: Int { InsertIfNew.limit }
 
         /// Whether `layout`'s occurrences can wait here.
         static func canBatch(_ layout: RowLayout) -> Bool {
-            let identity = layout.entity.identityAttributes
-            return identity.count == 1 && layout.entity.attributes[identity[0]].type == .integer
-                && layout.entity.relationships.isEmpty && layout.positionColumns.isEmpty
+            InsertIfNew.identityIsRowid(layout) && layout.entity.relationships.isEmpty && layout.positionColumns.isEmpty
         }
 
-        private let insert: RawStatement
-        private let existing: RowsWithSide
+        private let inserts: InsertIfNew
         /// The rows' last known values, once the entity has merged an occurrence.
         let states = RowStates()
         // The writing thread's only: no run-time exclusivity checks.
@@ -294,8 +297,7 @@ final class RowStore {
         @exclusivity(unchecked) private(set) var ids: [Int64] = []
 
         init(table: String, sideTable: String, columns: [String], db: Database) throws {
-            insert = RawStatement(try db.makeStatement(sql: SQLText.insert(into: table, columns, rows: Self.batch) + " ON CONFLICT DO NOTHING"))
-            existing = try RowsWithSide(sideTable: sideTable, db: db)
+            inserts = try InsertIfNew(table: table, sideTable: sideTable, columns: columns, db: db)
             records.reserveCapacity(Self.batch)
             rows.reserveCapacity(Self.batch)
             ids.reserveCapacity(Self.batch)
@@ -313,22 +315,16 @@ final class RowStore {
             ids.removeAll(keepingCapacity: true)
         }
 
-        /// Inserts a full batch in one statement, each row unless its identity has one; returns
-        /// how many went in.
-        func insertAllIfNew() throws -> Int {
-            guard ids.count == Self.batch else { return 0 }
-            return try records.withUnsafeBufferPointer { records in
-                try insert.execute { binder in
+        /// Inserts every waiting row in one statement, each unless its identity has one; returns
+        /// the identities whose row was there before.
+        func insertAll(sideRows: BatchedInsert<SideRow>) throws -> Set<Int64> {
+            try records.withUnsafeBufferPointer { records in
+                try inserts.insert(ids, sideRows: sideRows) { binder in
                     for index in records.indices {
                         NewRow.bind(records[index].fields, rows[index].foreignKeys, parentKey: nil, position: nil, positionColumns: 0, &binder)
                     }
                 }
             }
-        }
-
-        /// Of the batch just inserted, the identities whose row was there before it.
-        func existedBefore(sideRows: BatchedInsert<SideRow>) throws -> Set<Int64> {
-            try existing.among(ids, sideRows: sideRows)
         }
     }
 
@@ -484,9 +480,8 @@ final class RowStore {
         let statements = statements[entity]
         guard let pending = statements.pending, !pending.ids.isEmpty else { return }
         defer { pending.removeAll() }
-        // A full batch in one statement; then the identities that had a row, usually none.
-        let inserted = try pending.insertAllIfNew()
-        let existed: Set<Int64>? = inserted == 0 ? nil : inserted == pending.ids.count ? [] : try pending.existedBefore(sideRows: statements.sideRows)
+        // One statement; then the identities that had a row, usually none.
+        let existed = try pending.insertAll(sideRows: statements.sideRows)
         // Their rows name no other record (no relationship): no batch to name them in.
         let none = UnsafeBufferPointer<Record>(start: nil, count: 0)
         let diagnostics = pendingDiagnostics!
@@ -494,17 +489,11 @@ final class RowStore {
             try pending.rows.withUnsafeBufferPointer { rows in
                 for index in records.indices {
                     let (record, row) = (records.baseAddress! + index, rows.baseAddress! + index)
-                    let isNew: Bool
-                    if let existed {
-                        isNew = !existed.contains(pending.ids[index])
-                        if isNew {
-                            try insertSide(record, encoded: row, parentBit: nil, rowid: pending.ids[index])
-                        } else {
-                            try merge(record, identity: record.pointee.identity!, batch: none, diagnostics: diagnostics)
-                        }
+                    let isNew = !existed.contains(pending.ids[index])
+                    if isNew {
+                        try insertSide(record, encoded: row, parentBit: nil, rowid: pending.ids[index])
                     } else {
-                        isNew = try insertOrMerge(record, encoded: row, identity: record.pointee.identity!, parentKey: nil, parentBit: nil, position: nil,
-                                                  batch: none, diagnostics: diagnostics)
+                        try merge(record, identity: record.pointee.identity!, batch: none, diagnostics: diagnostics)
                     }
                     if isNew, counts[entity].occurrencesMerged > 0 { pending.states.remember(pending.ids[index], record.pointee.fields) }
                     // `upsert` counted it as a new row when it began to wait.
@@ -613,16 +602,7 @@ final class RowStore {
         defer { run.removeAll() }
         let records = batch.baseAddress!
         let rows = encoded.baseAddress!
-        if run.waiting.count == 1 {
-            let index = run.waiting[0].index
-            let place = run.waiting[0].placement
-            let isNew = try insertOrMerge(records + index, encoded: rows + index, identity: batch[index].identity!, parentKey: place.parentKey,
-                                          parentBit: place.parentBit, position: place.position, batch: batch, diagnostics: diagnostics)
-            if isNew { rowsInserted[entity] += 1 } else { merged[index] = true }
-            return
-        }
-        let inserted = try run.insertAllIfNew(batch, encoded: encoded, positionColumns: layouts[entity].positionColumns.count)
-        let existed: Set<Int64> = inserted == run.waiting.count ? [] : try run.existedBefore(sideRows: statements.sideRows)
+        let existed = try run.insertAll(batch, encoded: encoded, positionColumns: layouts[entity].positionColumns.count, sideRows: statements.sideRows)
         for row in run.waiting.indices {
             let (index, id) = (run.waiting[row].index, run.waiting[row].id)
             if existed.contains(id) {
