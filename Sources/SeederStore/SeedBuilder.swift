@@ -25,6 +25,9 @@ public struct BuildOptions: Sendable {
     /// Called with the temporary files' paths just before the build makes them, so that a
     /// command can remove them if it is interrupted.
     public var willCreateTemporaries: (@Sendable ([String]) -> Void)?
+    /// Bytes of side rows each entity keeps in memory before they go to the spill file
+    /// (`SideRowLog`); tests set 1 to send every row through the file.
+    var sideRowBytesInMemory = SideRowLog.defaultSpillBytes
 
     public init(mapping: String, dumps: String) {
         self.mapping = mapping
@@ -110,7 +113,7 @@ public enum SeedBuilder {
             return .failed
         }
         let paths = temporaryPaths(output: output, writesOutput: options.writesOutput)
-        let (seedPath, workPath, vacuumPath) = (paths[0], paths[1], paths[2])
+        let (seedPath, workPath, vacuumPath, spillPath) = (paths[0], paths[1], paths[2], paths[3])
         // A killed build's leftovers go first; ours go at the end, whatever happens.
         options.willCreateTemporaries?(paths)
         temporaries = paths
@@ -150,7 +153,8 @@ public enum SeedBuilder {
                 sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
                 try db.execute(sql: "BEGIN")
                 try assembler.createTables(db)
-                let store = try RowStore(db: db, mapping: mapping, layouts: layouts, links: links, files: inputFiles.map(\.path))
+                let store = try RowStore(db: db, mapping: mapping, layouts: layouts, links: links, files: inputFiles.map(\.path), spillPath: spillPath,
+                                         spillBytes: options.sideRowBytesInMemory)
                 // 3-5. Every dump, record by record: read and mapped on a thread of its own,
                 // merged here.
                 let total = inputFiles.reduce(0) { $0 + $1.size }
@@ -280,7 +284,7 @@ public enum SeedBuilder {
         let directory = writesOutput ? outputURL.deletingLastPathComponent().path : NSTemporaryDirectory()
         let stem = (directory.hasSuffix("/") ? directory : directory + "/") + "." + outputURL.lastPathComponent + ".seeder"
         let unique = writesOutput ? "" : "-\(getpid())-\(validations.next())"
-        return [stem + "-assembly" + unique, stem + "-work" + unique, stem + "-tmp" + unique]
+        return [stem + "-assembly" + unique, stem + "-work" + unique, stem + "-tmp" + unique, stem + "-spill" + unique]
     }
 
     /// Numbers the validations of this process, for their temporary files' names.

@@ -438,6 +438,82 @@ struct SeedBuilderTests {
         ])
     }
 
+    /// Side rows wait in logs until something reads their table, in memory and past a limit
+    /// in a spill file (`SideRowLog`). Sent through the file row by row, a build that merges,
+    /// renumbers a merged owner's children, drops a dangling reference and applies a default
+    /// writes the same seed as one that keeps them in memory, and a failing one (a required
+    /// value missing, a unique one repeated, a child claimed twice) reports the same messages;
+    /// neither leaves a file behind.
+    @Test func sideRowsReadBackFromTheSpillFileAsTheyWentIn() throws {
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", """
+        seeder: 1
+        entities:
+          User:
+            attributes:
+              id: integer
+              name: { type: string, required: true }
+              email: { type: string, unique: true }
+              role: { type: string, default: member }
+          Project:
+            attributes: { id: integer, name: string }
+            relationships:
+              owner: { to: User }
+              tasks: { to: Task, many: true, inverse: project, ordered: true }
+          Task:
+            attributes: { id: integer, name: string }
+            relationships:
+              project: { to: Project }
+              assignedUser: { to: User, from: assigned_user_id, onMissing: null }
+        sources:
+          - path: users.json
+            entity: User
+          - path: projects.json
+            entity: Project
+        """)
+        let users = (1...40).map { #"{"id": \#($0), "name": "u\#($0)", "email": "u\#($0)@x.test"\#($0 % 3 == 0 ? #", "role": "admin""# : "")}"# }
+        let tasks = (1...40).map { #"{"id": \#($0), "name": "t\#($0)", "assigned_user_id": \#($0 % 7 == 0 ? 99 : $0)}"# }
+        let projects = """
+        [{"id": 1, "name": "big", "owner": {"id": 1, "name": "u1"}, "tasks": [\(tasks.joined(separator: ", "))]},
+         {"id": 2, "name": "small", "owner": {"id": 2, "name": "u2"}, "tasks": [{"id": 41, "name": "t41"}]},
+         {"id": 1, "owner": {"id": 1}, "tasks": [{"id": 42, "name": "t42"}, {"id": 3}]}
+        """
+        func build(_ usersJSON: String, _ lastProject: String = "", throughFile: Bool, output: String) throws -> BuildReport {
+            try workspace.write("dumps/users.json", usersJSON)
+            try workspace.write("dumps/projects.json", projects + lastProject + "]")
+            return workspace.build(output: output) { options in
+                if throughFile { options.sideRowBytesInMemory = 1 }
+            }
+        }
+
+        let valid = "[" + users.joined(separator: ",\n") + "]"
+        let inMemory = try build(valid, throughFile: false, output: "memory.sqlite")
+        let throughFile = try build(valid, throughFile: true, output: "file.sqlite")
+        #expect(inMemory.outcome == .success && throughFile.outcome == .success)
+        #expect(inMemory.messages(workspace) == [] && throughFile.messages(workspace) == [])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.root + "/file.sqlite"))
+                == Data(contentsOf: URL(fileURLWithPath: workspace.root + "/memory.sqlite")))
+        #expect(try workspace.rows("SELECT role, COUNT(*) FROM user GROUP BY role ORDER BY role", in: "file.sqlite") == [
+            #"[role:"admin" COUNT(*):13]"#, #"[role:"member" COUNT(*):27]"#,
+        ])
+        #expect(try workspace.rows("SELECT id, project_id, project_position FROM task WHERE id IN (2, 3, 4, 42) ORDER BY id", in: "file.sqlite") == [
+            "[id:2 project_id:1 project_position:1]", "[id:3 project_id:1 project_position:2]",
+            "[id:4 project_id:1 project_position:3]", "[id:42 project_id:1 project_position:40]",
+        ])
+        #expect(throughFile.entities[2].counts.referencesDropped == 5)
+
+        let invalid = "[" + (users + [#"{"id": 41, "email": "u1@x.test"}"#]).joined(separator: ",\n") + "]"
+        let expected = [
+            "dumps/projects.json:4:34: error: Task 4: 'project' conflicts: 2 here, 1 at dumps/projects.json:1:215",
+            "dumps/users.json:41:1: error: User 41: 'name' is required, but no occurrence has it  [/40]",
+            #"dumps/users.json:41:21: error: User 41: 'email' "u1@x.test" is not unique; User 1 has it too at dumps/users.json:1:35"#,
+        ]
+        let claim = ",\n" + #" {"id": 2, "tasks": [{"id": 41}, {"id": 4}]}"#
+        #expect(try build(invalid, claim, throughFile: false, output: "failed.sqlite").messages(workspace) == expected)
+        #expect(try build(invalid, claim, throughFile: true, output: "failed.sqlite").messages(workspace) == expected)
+        #expect(workspace.files == ["dumps", "file.sqlite", "mapping.yaml", "memory.sqlite"])
+    }
+
     /// Validations write their working files to the temporary directory: two at once in one
     /// process must not share them (they did, by output name and process id, and one failed
     /// with "database is locked").

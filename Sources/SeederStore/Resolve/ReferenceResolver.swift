@@ -130,6 +130,7 @@ struct ReferenceResolver {
     /// occurrence), the pair keeps whichever stands first in source order, with its position.
     private func restoreClaims(_ link: LinkLayout) throws {
         let (child, inverse, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
+        let side = try store.sideTable(of: child)
         let mask = SQLText.quote(maskColumn)
         let slot = child.slot(relationship: inverse)
         db.add(function: DatabaseFunction("seeder_claimed_at_insert", argumentCount: 1, pure: true) { arguments in
@@ -141,13 +142,13 @@ struct ReferenceResolver {
         let columns = link.ownerColumns + link.targetColumns + ["_position", "_file", "_offset"]
         let selected = (foreignKey + child.keyColumns).map { "t.\(SQLText.quote($0))" } + [position.map { "t.\(SQLText.quote($0))" } ?? "0", "s.\"_file\"", "s.\"_offset\""]
         try db.execute(sql: """
-            INSERT INTO \(link.table) (\(SQLText.list(columns))) SELECT \(selected.joined(separator: ", ")) FROM \(child.joined) WHERE \(claimed)
+            INSERT INTO \(link.table) (\(SQLText.list(columns))) SELECT \(selected.joined(separator: ", ")) FROM \(child.joined(side)) WHERE \(claimed)
             ON CONFLICT (\(SQLText.list(link.targetColumns + link.ownerColumns))) DO UPDATE
             SET "_position" = excluded."_position", "_file" = excluded."_file", "_offset" = excluded."_offset"
             WHERE (excluded."_file", excluded."_offset") < ("_file", "_offset")
             """)
         try db.execute(sql: """
-            UPDATE \(child.sideTable) AS s SET \(mask) = \(mask) & ~\(bit) FROM \(child.table) AS t WHERE s."_row" = t."rowid" AND \(claimed)
+            UPDATE \(side) AS s SET \(mask) = \(mask) & ~\(bit) FROM \(child.table) AS t WHERE s."_row" = t."rowid" AND \(claimed)
             """)
     }
 
@@ -163,6 +164,7 @@ struct ReferenceResolver {
     /// link to the same inverse reads.
     private func applyInverse(_ link: LinkLayout, marksChildren: Bool) throws {
         let (child, _, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
+        let side = try store.sideTable(of: child)
         let mask = SQLText.quote(maskColumn)
         let joined = zip(child.keyColumns, link.targetColumns).map { "c.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }.joined(separator: " AND ")
         let claimed = zip(foreignKey, link.ownerColumns).map { "c.\(SQLText.quote($0)) IS l.\(SQLText.quote($1))" }.joined(separator: " AND ")
@@ -172,7 +174,7 @@ struct ReferenceResolver {
 
         let conflicting = try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined)
-                           JOIN \(child.sideTable) AS cs ON cs."_row" = c."rowid"
+                           JOIN \(side) AS cs ON cs."_row" = c."rowid"
                            WHERE cs.\(mask) & \(bit) != 0 AND NOT (\(unset)) AND NOT (\(claimed)))
                 OR EXISTS (SELECT 1 FROM \(link.table) AS l JOIN \(link.table) AS m ON \(sameTarget)
                            WHERE m."_seq" > l."_seq" AND NOT (\(sameOwner)))
@@ -189,7 +191,7 @@ struct ReferenceResolver {
             """)
         if marksChildren {
             try db.execute(sql: """
-                UPDATE \(child.sideTable) SET \(mask) = \(mask) | \(bit)
+                UPDATE \(side) SET \(mask) = \(mask) | \(bit)
                 WHERE "_row" IN (SELECT c."rowid" FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined))
                 """)
         }
@@ -239,17 +241,18 @@ struct ReferenceResolver {
     /// `applyInverse` one link at a time, in dump order, settling each conflict by `onConflict`.
     private func applyInverseInOrder(_ link: LinkLayout) throws {
         let (child, inverse, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
+        let side = try store.sideTable(of: child)
         // A cursor, not an array: the links of a large dump do not fit in flat memory.
         let links = try Row.fetchCursor(db, sql: "SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), \"_position\", \"_file\", \"_offset\" FROM \(link.table) ORDER BY \(LinkLayout.sourceOrder)")
         let select = try db.makeStatement(sql: """
             SELECT t."rowid", s.\(SQLText.quote(maskColumn)), \(foreignKey.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
-            FROM \(child.joined) WHERE \(child.keyCondition("t"))
+            FROM \(child.joined(side)) WHERE \(child.keyCondition("t"))
             """)
         var assignments = foreignKey.map { "\(SQLText.quote($0)) = ?" }
         if let position { assignments.append("\(SQLText.quote(position)) = ?") }
         let update = try db.makeStatement(sql: "UPDATE \(child.table) SET \(assignments.joined(separator: ", ")) WHERE \"rowid\" = ?")
         // The claim's place goes with it, for the message of a later claim.
-        let mark = try db.makeStatement(sql: "UPDATE \(child.sideTable) SET \(SQLText.quote(maskColumn)) = \(SQLText.quote(maskColumn)) | \(bit), \"_fields\" = ? WHERE \"_row\" = ?")
+        let mark = try db.makeStatement(sql: "UPDATE \(side) SET \(SQLText.quote(maskColumn)) = \(SQLText.quote(maskColumn)) | \(bit), \"_fields\" = ? WHERE \"_row\" = ?")
         let slot = child.slot(relationship: inverse)
         while let row = try links.next() {
             let (ownerKey, childKey) = keys(ofLink: row, link)
@@ -337,7 +340,7 @@ struct ReferenceResolver {
         let columns = layout.foreignKeyColumns[index]
         let dangling = try Row.fetchAll(db, sql: """
             SELECT t."rowid", \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), \(columns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
-            FROM \(layout.joinedInRowOrder)
+            FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
             WHERE \(present) AND NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))
             ORDER BY \(RowLayout.firstSeen)
             """)
@@ -387,11 +390,13 @@ struct ReferenceResolver {
     /// Defaults for attributes no occurrence had; errors for required ones still missing.
     private func finishRows(_ layout: RowLayout) throws {
         for (index, attribute) in layout.entity.attributes.enumerated() {
+            // (Asked first: a query would put every side row in its table, `SideRowLog`.)
+            guard store.someSideRowMayLack(layout, slot: layout.slot(attribute: index)) else { continue }
             let (mask, bit) = layout.maskBit(layout.slot(attribute: index))
             if let defaultValue = attribute.defaultValue {
                 try db.execute(sql: """
                     UPDATE \(layout.table) SET \(SQLText.quote(layout.attributeColumns[index])) = ?
-                    WHERE "rowid" IN (SELECT "_row" FROM \(layout.sideTable) WHERE \(SQLText.quote(mask)) & \(bit) = 0)
+                    WHERE "rowid" IN (SELECT "_row" FROM \(try store.sideTable(of: layout)) WHERE \(SQLText.quote(mask)) & \(bit) = 0)
                     """, arguments: [defaultValue.databaseValue])
             } else if attribute.isRequired, !layout.entity.identityAttributes.contains(index) {
                 // (An identity attribute is on every row: a record without its identity makes
@@ -409,7 +414,7 @@ struct ReferenceResolver {
     private func reportMissing(_ layout: RowLayout, condition: String, what: String) throws {
         let keys = layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")
         let rows = try Row.fetchAll(db, sql: """
-            SELECT \(keys), s."_file", s."_offset" FROM \(layout.joinedInRowOrder) WHERE \(condition) ORDER BY \(RowLayout.firstSeen)
+            SELECT \(keys), s."_file", s."_offset" FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout))) WHERE \(condition) ORDER BY \(RowLayout.firstSeen)
             """)
         let count = layout.keyColumns.count
         let origins: [(file: Int, offset: Int)] = rows.map { ($0[count], $0[count + 1]) }
@@ -427,7 +432,7 @@ struct ReferenceResolver {
             let column = SQLText.quote(layout.attributeColumns[index])
             let rows = try Row.fetchAll(db, sql: """
                 SELECT t.\(column), \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
-                FROM \(layout.joinedInRowOrder)
+                FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
                 WHERE t.\(column) IS NOT NULL AND t.\(column) IN (
                     SELECT \(column) FROM \(layout.table) WHERE \(column) IS NOT NULL GROUP BY \(column) HAVING COUNT(*) > 1)
                 ORDER BY t.\(column), \(RowLayout.firstSeen)

@@ -140,7 +140,9 @@ final class RowLayout: Sendable {
         return file == -1 && offset == 0
     }
 
-    private static func appendVarint(_ value: UInt64, to bytes: inout some OriginByteSink) {
+    /// Appends `value` in seven-bit groups, least significant first, the high bit set on all
+    /// but the last.
+    static func appendVarint(_ value: UInt64, to bytes: inout some OriginByteSink) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -149,7 +151,12 @@ final class RowLayout: Sendable {
         bytes.append(UInt8(value))
     }
 
-    private static func readVarint(_ bytes: [UInt8], at position: inout Int) -> UInt64 {
+    /// Reads a varint of `appendVarint` at `position`, and moves past it.
+    static func readVarint(_ bytes: [UInt8], at position: inout Int) -> UInt64 {
+        bytes.withUnsafeBufferPointer { readVarint($0, at: &position) }
+    }
+
+    static func readVarint(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while position < bytes.count {
@@ -192,14 +199,15 @@ final class RowLayout: Sendable {
         keyColumns.map { (alias.map { $0 + "." } ?? "") + "\(SQLText.quote($0)) = ?" }.joined(separator: " AND ")
     }
 
-    /// `FROM` the seed table `t` joined with its side table `s`.
-    var joined: String { "\(table) AS t JOIN \(sideTable) AS s ON s.\"_row\" = t.\"rowid\"" }
+    /// `FROM` the seed table `t` joined with its side table `s`, named `side` (after the load,
+    /// `RowStore.sideTable(of:)`, which puts the side rows in first).
+    func joined(_ side: String) -> String { "\(table) AS t JOIN \(side) AS s ON s.\"_row\" = t.\"rowid\"" }
 
     /// The same for a scan of every row: in rowid order, so that the side rows are read in
     /// their order too. Given an index that covers what a scan needs (a foreign key's, which
     /// the reference checks build), SQLite walks the rows in the index's order instead, and the
     /// side table at random: 2.2 s instead of milliseconds for a million tasks.
-    var joinedInRowOrder: String { "\(table) AS t NOT INDEXED JOIN \(sideTable) AS s ON s.\"_row\" = t.\"rowid\"" }
+    func joinedInRowOrder(_ side: String) -> String { "\(table) AS t NOT INDEXED JOIN \(side) AS s ON s.\"_row\" = t.\"rowid\"" }
 
     /// `first-seen order`: the order rows were inserted in, which messages follow.
     static let firstSeen = "s.\"_file\", s.\"_offset\", s.\"_row\""

@@ -76,8 +76,10 @@ final class RowStore {
 
     /// A store over `db`, whose main database holds the seed's tables and whose `work` database
     /// takes the side and link tables of `layouts` and `links`; `files` are the dump files in
-    /// plan order (`RowEncoder.fileIndexes`).
-    init(db: Database, mapping: Mapping, layouts: [RowLayout], links: [[LinkLayout?]], files: [String]) throws {
+    /// plan order (`RowEncoder.fileIndexes`); side rows past what their logs hold in memory go
+    /// to a file at `spillPath` past `spillBytes` each (`SideRowLog`).
+    init(db: Database, mapping: Mapping, layouts: [RowLayout], links: [[LinkLayout?]], files: [String], spillPath: String,
+         spillBytes: Int = SideRowLog.defaultSpillBytes) throws {
         self.db = db
         connection = db.sqliteConnection!
         self.mapping = mapping
@@ -106,7 +108,8 @@ final class RowStore {
         for layout in links.flatMap({ $0 }).compactMap({ $0 }) {
             for statement in layout.createStatements { try db.execute(sql: statement) }
         }
-        statements = try layouts.map { try EntityStatements(layout: $0, db: db) }
+        let spill = SpillFile(path: spillPath)
+        statements = try layouts.map { try EntityStatements(layout: $0, spill: spill, spillBytes: spillBytes, db: db) }
         linkInserts = try links.map { layouts in
             try layouts.map { layout in
                 guard let layout else { return nil }
@@ -123,8 +126,8 @@ final class RowStore {
         let insert: RawStatement
         /// A row unless its identity has one.
         let insertIfNew: RawStatement
-        /// Side rows of rows inserted, waiting to go in together (`SideRow`).
-        let sideRows: BatchedInsert<SideRow>
+        /// Side rows of rows inserted, logged until something reads their table.
+        let sideRows: SideRowLog
         /// New rows that go without a side row, waiting to go in together (`NewRow`).
         let newRows: BatchedInsert<NewRow>?
         /// A row and its side row by identity, as `decode` reads them.
@@ -139,16 +142,16 @@ final class RowStore {
         /// the entity can (`RowRun.canRun`).
         let run: RowRun?
 
-        init(layout: RowLayout, db: Database) throws {
+        init(layout: RowLayout, spill: SpillFile, spillBytes: Int, db: Database) throws {
             let columns = layout.dataColumns + layout.positionColumns.map(\.column)
             insert = RawStatement(try db.makeStatement(sql: SQLText.insert(into: layout.table, columns)))
             insertIfNew = RawStatement(try db.makeStatement(sql: SQLText.insert(into: layout.table, columns) + " ON CONFLICT DO NOTHING"))
-            sideRows = try BatchedInsert(table: layout.sideTable, columns: ["_row"] + layout.sideColumns, db: db, bind: SideRow.bind)
+            sideRows = try SideRowLog(layout: layout, spill: spill, spillBytes: spillBytes, db: db)
             let positionColumns = layout.positionColumns.count
             newRows = layout.mayGoWithoutSideRow && !layout.entity.relationships.contains(where: \.isToMany)
                 ? try BatchedInsert(table: layout.table, columns: columns, db: db) { $0.bind(&$1, positionColumns: positionColumns) } : nil
             let selected = layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" } + ["t.\"rowid\""]
-            select = RawStatement(try db.makeStatement(sql: "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined) WHERE \(layout.keyCondition("t"))"))
+            select = RawStatement(try db.makeStatement(sql: "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined(layout.sideTable)) WHERE \(layout.keyCondition("t"))"))
             update = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.table) SET \(SQLText.assignments(layout.dataColumns)) WHERE \"rowid\" = ?"))
             let sideUpdated = layout.maskColumns + ["_fields"]
             updateSide = RawStatement(try db.makeStatement(sql: "UPDATE \(layout.sideTable) SET \(SQLText.assignments(sideUpdated)) WHERE \"_row\" = ?"))
@@ -189,7 +192,7 @@ final class RowStore {
 
         /// Inserts the rows of `ids` (at most `limit`), their values bound by `bind` in order,
         /// each unless its identity has a row; returns the identities whose row was there before.
-        func insert(_ ids: some Collection<Int64>, sideRows: BatchedInsert<SideRow>, bind: (inout RawStatement.Binder) -> Void) throws -> Set<Int64> {
+        func insert(_ ids: some Collection<Int64>, sideRows: SideRowLog, bind: (inout RawStatement.Binder) -> Void) throws -> Set<Int64> {
             let count = ids.count
             if inserts[count] == nil {
                 inserts[count] = RawStatement(try db.makeStatement(sql: SQLText.insert(into: table, columns, rows: count) + " ON CONFLICT DO NOTHING"))
@@ -260,7 +263,7 @@ final class RowStore {
         /// Inserts every waiting row in one statement, each unless its identity has one; returns
         /// the identities whose row was there before.
         func insertAll(_ batch: UnsafeBufferPointer<Record>, encoded: UnsafeBufferPointer<RowEncoder.Encoded>, positionColumns: Int,
-                       sideRows: BatchedInsert<SideRow>) throws -> Set<Int64> {
+                       sideRows: SideRowLog) throws -> Set<Int64> {
             try inserts.insert(waiting.lazy.map(\.id), sideRows: sideRows) { binder in
                 for row in waiting.indices {
                     let index = waiting[row].index
@@ -317,7 +320,7 @@ final class RowStore {
 
         /// Inserts every waiting row in one statement, each unless its identity has one; returns
         /// the identities whose row was there before.
-        func insertAll(sideRows: BatchedInsert<SideRow>) throws -> Set<Int64> {
+        func insertAll(sideRows: SideRowLog) throws -> Set<Int64> {
             try records.withUnsafeBufferPointer { records in
                 try inserts.insert(ids, sideRows: sideRows) { binder in
                     for index in records.indices {
@@ -405,23 +408,6 @@ final class RowStore {
         }
     }
 
-    /// A side row: the seed row's rowid, and its masks and origins as `encoded` has them, at
-    /// `offset`. They wait in a `BatchedInsert`: an entity's go in before its rows are
-    /// selected to merge, and all at the end of the load (`finishLoad`).
-    struct SideRow {
-        var row: Int64
-        var encoded: RowEncoder.Encoded
-        var offset: Int
-
-        static func bind(_ side: SideRow, _ binder: inout RawStatement.Binder) {
-            binder.bind(side.row)
-            RowEncoder.forEachMask(side.encoded) { binder.bind($0) }
-            side.encoded.fields.withUnsafeBytes { binder.bind(blob: $0) }
-            binder.bind(Int64(side.encoded.file))
-            binder.bind(Int64(side.offset))
-        }
-    }
-
     /// A row's values as bound: the record's, with its parent's key and its position when it
     /// is a child inserted with them. New rows of an entity with `identity: none` and no
     /// to-many that go without a side row (`RowEncoder.Encoded.hasSide`), nested dumps' leaf
@@ -451,13 +437,26 @@ final class RowStore {
         }
     }
 
-    /// Ends the load: every waiting row and side row in its table.
+    /// Ends the load: every waiting row in its table. Side rows stay in their logs until
+    /// something reads them (`sideTable(of:)`).
     func finishLoad() throws {
         try flushPending()
         for entity in statements {
             try entity.newRows?.flush()
-            try entity.sideRows.flush()
         }
+    }
+
+    /// The side table of `layout`, with every side row in it: how anything after the load
+    /// names a side table, so that it never reads one before its log is in (`SideRowLog`).
+    func sideTable(of layout: RowLayout) throws -> String {
+        try statements[layout.entityIndex].sideRows.flush()
+        return layout.sideTable
+    }
+
+    /// Whether a side row of `layout` may lack the presence bit of `slot` (`SideRowLog`).
+    func someSideRowMayLack(_ layout: RowLayout, slot: Int) -> Bool {
+        let (column, bit) = RowLayout.maskIndex(slot)
+        return statements[layout.entityIndex].sideRows.someRowMayLack(column: column, bit: bit)
     }
 
     /// The sink of the messages of merges that waited (`PendingRows`): set by the `upsert` that
@@ -703,12 +702,8 @@ final class RowStore {
     /// parent's presence bit if it has one.
     private func insertSide(_ record: UnsafePointer<Record>, encoded: UnsafePointer<RowEncoder.Encoded>, parentBit: (column: Int, bit: Int64)?,
                             rowid: Int64? = nil) throws {
-        var encoded = encoded.pointee
-        if let (column, bit) = parentBit {
-            if column == 0 { encoded.mask |= bit } else { encoded.moreMasks[column - 1] |= bit }
-        }
-        try statements[record.pointee.entity].sideRows.add(SideRow(row: rowid ?? sqlite3_last_insert_rowid(connection), encoded: encoded,
-                                                                   offset: record.pointee.origin.offset))
+        try statements[record.pointee.entity].sideRows.add(row: rowid ?? sqlite3_last_insert_rowid(connection), encoded: encoded,
+                                                           parentBit: parentBit, offset: record.pointee.origin.offset)
     }
 
     /// Inserts a record with an identity, or merges it into the row of its identity; returns
