@@ -173,8 +173,8 @@ struct SeedBuilderTests {
             try workspace.write("dumps/task_list.json", Self.taskList)
             try workspace.write("dumps/users.json", Self.users)
             let previous = FileManager.default.currentDirectoryPath
-            FileManager.default.changeCurrentDirectoryPath(workspace.root)
-            defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+            _ = FileManager.default.changeCurrentDirectoryPath(workspace.root)
+            defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
             var options = BuildOptions(mapping: "mapping.yaml", dumps: "dumps")
             options.output = "seed.sqlite"
             #expect(SeedBuilder.build(options).outcome == .success)

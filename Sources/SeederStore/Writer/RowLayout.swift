@@ -5,8 +5,9 @@ import SeederCore
 /// seed itself, from the first occurrence on (SEED.md's columns, merged in place), and the
 /// bookkeeping in a side table of the working database, keyed by the seed row's rowid: presence
 /// masks that keep absent apart from null, and each value's file and offset for messages (a
-/// message's JSON Pointer is found from them, `PointerLocator`). Rows are never copied from a
-/// staging table: the seed file is written once (issue 5).
+/// message's JSON Pointer is found from them, `PointerLocator`), once something reads them
+/// (`SideRowLog`). Rows are never copied from a staging table: the seed file is written once
+/// (issue 5).
 ///
 /// A class, not a struct: the encoder reads one per record, and copying a struct of arrays
 /// retains and releases each of them.

@@ -28,7 +28,8 @@ public struct EntityCounts: Sendable, Hashable, Codable {
 ///
 /// Attribute values and to-one foreign keys go straight into the seed's columns; a side row
 /// (`RowLayout`) keeps presence bits, to tell absent from null, and each value's file and offset
-/// for conflict messages. To-many links wait in link tables until every input is read
+/// for conflict messages; side rows wait in a log until something reads their table
+/// (`SideRowLog`, `sideTable(of:)`). To-many links wait in link tables until every input is read
 /// (`ReferenceResolver`), except those to embedded children that take their parent as they are
 /// inserted: children with `identity: none`, and new children of a one-to-many that
 /// `claimsAtInsert`.

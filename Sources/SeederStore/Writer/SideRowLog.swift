@@ -5,10 +5,11 @@ import SeederCore
 /// An entity's side rows (`RowLayout`) as the load makes them, kept out of their table until
 /// something reads it: `flush` puts every row logged in, and whatever reads a side table
 /// flushes its log first (a merge's `storedRecord`, `InsertIfNew`'s question, the resolver's
-/// queries through `RowStore.sideTable(of:)`). A side row is read only to merge into its row
-/// or for a message, so most never are, and a build whose entity is never read that way
-/// writes none of its side rows at all: a graph's million tasks, whose side rows were a third
-/// of the writing thread's inserts (issue 5).
+/// queries through `RowStore.sideTable(of:)`). A side row is read to merge into its row, for a
+/// message, or by a check that some row may fail (`required`, a default, `unique`, a claim), so
+/// most never are, and a build that never reads an entity's side table writes none of its side
+/// rows at all: a graph's million tasks, whose side rows were a third of the writing thread's
+/// inserts (issue 5). What a query of the table returns is the same either way.
 ///
 /// A logged row is a few bytes in memory (`add`); past `spillBytes` they go to the build's
 /// spill file (`SpillFile`), so the log holds at most that much at N = 10,000,000 too.
@@ -22,7 +23,7 @@ final class SideRowLog {
     private let spill: SpillFile
     // The writing thread's only: no run-time exclusivity checks.
     /// Rows logged since the last spill: each a varint of its length, then its row, masks,
-    /// origins blob, file and offset (`append`).
+    /// origins blob, file and offset (`add`).
     @exclusivity(unchecked) private var buffer: [UInt8] = []
     /// Where earlier rows went in the spill file, in order: (offset, length), whole rows each.
     @exclusivity(unchecked) private var spilled: [(offset: Int, count: Int)] = []
@@ -79,6 +80,7 @@ final class SideRowLog {
 
     /// Puts every logged row in the side table.
     func flush() throws {
+        guard !buffer.isEmpty || !spilled.isEmpty else { return }
         for part in spilled {
             try spill.read(at: part.offset, count: part.count, into: &chunk)
             try insertChunk()
@@ -133,7 +135,7 @@ final class SideRowLog {
 }
 
 /// The file side row logs write to past their `spillBytes`: one per build, appended to
-/// and read back in parts, created at `path` when first written and unlinked at once, so that
+/// and read back in parts (a part read back is not reused; the file goes with the build), created at `path` when first written and unlinked at once, so that
 /// it goes with the process whatever happens (a temporary path of `SeedBuilder`, swept like
 /// the others should a build be killed in between).
 final class SpillFile {
