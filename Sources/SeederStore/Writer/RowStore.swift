@@ -80,7 +80,7 @@ final class RowStore {
     /// plan order (`RowEncoder.fileIndexes`); side rows past what their logs hold in memory go
     /// to a file at `spillPath` past `spillBytes` each (`SideRowLog`).
     init(db: Database, mapping: Mapping, layouts: [RowLayout], links: [[LinkLayout?]], files: [String], spillPath: String,
-         spillBytes: Int = SideRowLog.defaultSpillBytes) throws {
+         spillBytes: Int) throws {
         self.db = db
         connection = db.sqliteConnection!
         self.mapping = mapping
