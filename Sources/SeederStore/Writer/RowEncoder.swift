@@ -23,6 +23,11 @@ struct RowEncoder: Sendable {
         /// `false` for a row no later stage can name (`RowLayout.mayGoWithoutSideRow`): it gets
         /// no side row, and `fields` is left empty.
         var hasSide = true
+
+        /// Presence column `column` (`RowLayout.maskColumns`): the first is `mask`.
+        func mask(_ column: Int) -> Int64 {
+            column == 0 ? mask : moreMasks[column - 1]
+        }
     }
 
     /// The record that embeds a child through a one-to-many with `inverse`, at a position; the
@@ -204,7 +209,7 @@ struct RowEncoder: Sendable {
         }
     }
 
-    /// Every presence column of a row, in order.
+    /// Every presence column of a row, in order (`Encoded.mask(_:)`).
     static func forEachMask(_ encoded: Encoded, _ body: (Int64) -> Void) {
         body(encoded.mask)
         for mask in encoded.moreMasks { body(mask) }

@@ -96,10 +96,8 @@ final class RowLayout: Sendable {
     /// a few bytes after its record, in its record's file, so a slot takes one or two bytes
     /// rather than twelve (issue 5).
     static func appendOrigin(file: Int, offset: Int, rowFile: Int, rowOffset: Int, to fields: inout some OriginByteSink) {
-        let distance = Int64(offset - rowOffset)
-        let zigzag = UInt64(bitPattern: (distance << 1) ^ (distance >> 63))
         let otherFile = file != rowFile
-        appendVarint((zigzag << 1) | (otherFile ? 1 : 0), to: &fields)
+        appendVarint((zigzag(Int64(offset - rowOffset)) << 1) | (otherFile ? 1 : 0), to: &fields)
         if otherFile { appendVarint(UInt64(file), to: &fields) }
     }
 
@@ -109,8 +107,7 @@ final class RowLayout: Sendable {
         var position = 0
         while position < fields.count {
             let word = readVarint(fields, at: &position)
-            let zigzag = word >> 1
-            let distance = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+            let distance = unzigzag(word >> 1)
             let file = word & 1 == 1 ? Int(readVarint(fields, at: &position)) : rowFile
             origins.append((file, rowOffset + Int(distance)))
         }
@@ -150,6 +147,17 @@ final class RowLayout: Sendable {
             value >>= 7
         }
         bytes.append(UInt8(value))
+    }
+
+    /// A signed value as an unsigned one that is small when the value is near zero, either side:
+    /// 0, -1, 1, -2 ... as 0, 1, 2, 3 ..., so that its varint is short.
+    static func zigzag(_ value: Int64) -> UInt64 {
+        UInt64(bitPattern: (value << 1) ^ (value >> 63))
+    }
+
+    /// The value `zigzag` made `encoded` of.
+    static func unzigzag(_ encoded: UInt64) -> Int64 {
+        Int64(bitPattern: encoded >> 1) ^ -Int64(bitPattern: encoded & 1)
     }
 
     /// Reads a varint of `appendVarint` at `position`, and moves past it.

@@ -63,25 +63,37 @@ final class SideRowLog {
         try encoded.pointee.fields.withUnsafeBytes { fields in
             // A varint takes at most 10 bytes.
             reserve(10 * (5 + maskCount) + fields.count)
-            putSigned(row)
-            var mask = encoded.pointee.mask
+            var out = Writer(base: storage, count: count)
+            RowLayout.appendVarint(RowLayout.zigzag(row), to: &out)
             for column in 0..<maskCount {
-                if column > 0 { mask = encoded.pointee.moreMasks[column - 1] }
+                var mask = encoded.pointee.mask(column)
                 if let parentBit, parentBit.column == column { mask |= parentBit.bit }
-                putSigned(mask)
+                RowLayout.appendVarint(RowLayout.zigzag(mask), to: &out)
                 everyMask[column] &= mask
             }
-            put(UInt64(fields.count))
+            RowLayout.appendVarint(UInt64(fields.count), to: &out)
             if !fields.isEmpty {
-                (storage + count).update(from: fields.baseAddress!, count: fields.count)
-                count += fields.count
+                (storage + out.count).update(from: fields.baseAddress!, count: fields.count)
+                out.count += fields.count
             }
-            put(UInt64(encoded.pointee.file))
-            put(UInt64(offset))
+            RowLayout.appendVarint(UInt64(encoded.pointee.file), to: &out)
+            RowLayout.appendVarint(UInt64(offset), to: &out)
+            count = out.count
             if count >= spillBytes {
                 spilled.append((try spill.append(UnsafeRawBufferPointer(start: storage, count: count)), count))
                 count = 0
             }
+        }
+    }
+
+    /// Bytes written at `base + count` on, into room `reserve` made.
+    private struct Writer: OriginByteSink {
+        let base: UnsafeMutablePointer<UInt8>
+        var count: Int
+
+        mutating func append(_ byte: UInt8) {
+            base[count] = byte
+            count += 1
         }
     }
 
@@ -129,8 +141,8 @@ final class SideRowLog {
 
     private func bind(rowAt start: Int, _ binder: inout RawStatement.Binder) {
         var position = start
-        binder.bind(Self.readSigned(current, at: &position))
-        for _ in 0..<maskCount { binder.bind(Self.readSigned(current, at: &position)) }
+        binder.bind(RowLayout.unzigzag(RowLayout.readVarint(current, at: &position)))
+        for _ in 0..<maskCount { binder.bind(RowLayout.unzigzag(RowLayout.readVarint(current, at: &position))) }
         let length = Int(RowLayout.readVarint(current, at: &position))
         binder.bind(blob: UnsafeBufferPointer(rebasing: current[position..<(position + length)]))
         position += length
@@ -146,28 +158,6 @@ final class SideRowLog {
         new.update(from: storage, count: count)
         storage.deallocate()
         (storage, capacity) = (new, grown)
-    }
-
-    @inline(__always)
-    private func put(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            storage[count] = UInt8(truncatingIfNeeded: value) | 0x80
-            count += 1
-            value >>= 7
-        }
-        storage[count] = UInt8(value)
-        count += 1
-    }
-
-    @inline(__always)
-    private func putSigned(_ value: Int64) {
-        put(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
-    }
-
-    private static func readSigned(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) -> Int64 {
-        let zigzag = RowLayout.readVarint(bytes, at: &position)
-        return Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
     }
 }
 
