@@ -28,6 +28,9 @@ public struct BuildOptions: Sendable {
     /// Bytes of side rows each entity keeps in memory before they go to the spill file
     /// (`SideRowLog`); tests set 1 to send every row through the file.
     var sideRowBytesInMemory = SideRowLog.defaultSpillBytes
+    /// How much the reading thread hands over at a time (`DumpReader.ChunkLimits`); tests set
+    /// one event to cut the dumps at every record.
+    var readChunk = DumpReader.ChunkLimits()
 
     public init(mapping: String, dumps: String) {
         self.mapping = mapping
@@ -158,7 +161,7 @@ public enum SeedBuilder {
                 // 3-5. Every dump, record by record: read and mapped on a thread of its own,
                 // merged here.
                 let total = inputFiles.reduce(0) { $0 + $1.size }
-                let reader = DumpReader(files: inputFiles, mapper: mapper, encoder: store.encoder, progress: options.progress.map { report in
+                let reader = DumpReader(files: inputFiles, mapper: mapper, encoder: store.encoder, limits: options.readChunk, progress: options.progress.map { report in
                     { @Sendable (bytes: Int, records: Int) in
                         report(BuildProgress(phase: .reading, bytesRead: bytes, totalBytes: total, records: records))
                     }

@@ -439,12 +439,13 @@ struct SeedBuilderTests {
     }
 
     /// Side rows wait in logs until something reads their table, in memory and past a limit
-    /// in a spill file (`SideRowLog`). Sent through the file row by row, a build that merges,
-    /// renumbers a merged owner's children, drops a dangling reference and applies a default
-    /// writes the same seed as one that keeps them in memory, and a failing one (a required
-    /// value missing, a unique one repeated, a child claimed twice) reports the same messages;
-    /// neither leaves a file behind.
-    @Test func sideRowsReadBackFromTheSpillFileAsTheyWentIn() throws {
+    /// in a spill file (`SideRowLog`); the reading thread hands records over in chunks
+    /// (`DumpReader.ChunkLimits`). Sent through the file row by row, or handed over a record
+    /// at a time, or both, a build that merges, renumbers a merged owner's children, drops a
+    /// dangling reference and applies a default writes the same seed as one with the defaults,
+    /// and a failing one (a required value missing, a unique one repeated, a child claimed
+    /// twice) reports the same messages; none leaves a file behind.
+    @Test func spillFileAndChunkSizeChangeNothing() throws {
         let workspace = try Workspace()
         try workspace.write("mapping.yaml", """
         seeder: 1
@@ -478,21 +479,27 @@ struct SeedBuilderTests {
          {"id": 2, "name": "small", "owner": {"id": 2, "name": "u2"}, "tasks": [{"id": 41, "name": "t41"}]},
          {"id": 1, "owner": {"id": 1}, "tasks": [{"id": 42, "name": "t42"}, {"id": 3}]}
         """
-        func build(_ usersJSON: String, _ lastProject: String = "", throughFile: Bool, output: String) throws -> BuildReport {
+        // The defaults, then every side row through the spill file, every record in a chunk of
+        // its own, and both.
+        let variants: [(output: String, throughFile: Bool, recordByRecord: Bool)] = [
+            ("memory.sqlite", false, false), ("file.sqlite", true, false), ("records.sqlite", false, true), ("both.sqlite", true, true),
+        ]
+        func build(_ usersJSON: String, _ lastProject: String = "", throughFile: Bool, recordByRecord: Bool, output: String) throws -> BuildReport {
             try workspace.write("dumps/users.json", usersJSON)
             try workspace.write("dumps/projects.json", projects + lastProject + "]")
             return workspace.build(output: output) { options in
                 if throughFile { options.sideRowBytesInMemory = 1 }
+                if recordByRecord { options.readChunk = .init(events: 1, records: 1) }
             }
         }
 
         let valid = "[" + users.joined(separator: ",\n") + "]"
-        let inMemory = try build(valid, throughFile: false, output: "memory.sqlite")
-        let throughFile = try build(valid, throughFile: true, output: "file.sqlite")
-        #expect(inMemory.outcome == .success && throughFile.outcome == .success)
-        #expect(inMemory.messages(workspace) == [] && throughFile.messages(workspace) == [])
-        #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.root + "/file.sqlite"))
-                == Data(contentsOf: URL(fileURLWithPath: workspace.root + "/memory.sqlite")))
+        let reports = try variants.map { try build(valid, throughFile: $0.throughFile, recordByRecord: $0.recordByRecord, output: $0.output) }
+        #expect(reports.map(\.outcome) == [.success, .success, .success, .success])
+        #expect(reports.map { $0.messages(workspace) } == [[], [], [], []])
+        let seeds = try variants.map { try Data(contentsOf: URL(fileURLWithPath: workspace.root + "/" + $0.output)) }
+        #expect(seeds.allSatisfy { $0 == seeds[0] })
+        let throughFile = reports[1]
         #expect(try workspace.rows("SELECT role, COUNT(*) FROM user GROUP BY role ORDER BY role", in: "file.sqlite") == [
             #"[role:"admin" COUNT(*):13]"#, #"[role:"member" COUNT(*):27]"#,
         ])
@@ -509,9 +516,11 @@ struct SeedBuilderTests {
             #"dumps/users.json:41:21: error: User 41: 'email' "u1@x.test" is not unique; User 1 has it too at dumps/users.json:1:35"#,
         ]
         let claim = ",\n" + #" {"id": 2, "tasks": [{"id": 41}, {"id": 4}]}"#
-        #expect(try build(invalid, claim, throughFile: false, output: "failed.sqlite").messages(workspace) == expected)
-        #expect(try build(invalid, claim, throughFile: true, output: "failed.sqlite").messages(workspace) == expected)
-        #expect(workspace.files == ["dumps", "file.sqlite", "mapping.yaml", "memory.sqlite"])
+        for variant in variants {
+            let report = try build(invalid, claim, throughFile: variant.throughFile, recordByRecord: variant.recordByRecord, output: "failed.sqlite")
+            #expect(report.messages(workspace) == expected)
+        }
+        #expect(workspace.files == ["both.sqlite", "dumps", "file.sqlite", "mapping.yaml", "memory.sqlite", "records.sqlite"])
     }
 
     /// Validations write their working files to the temporary directory: two at once in one
