@@ -440,8 +440,8 @@ struct SeedBuilderTests {
 
     /// Side rows wait in logs until something reads their table, in memory and past a limit
     /// in a spill file (`SideRowLog`); the reading thread hands records over in chunks
-    /// (`DumpReader.ChunkLimits`). Sent through the file row by row, or handed over a record
-    /// at a time, or both, a build that merges, renumbers a merged owner's children, drops a
+    /// (`DumpReader.ChunkLimits`). Sent through the file row by row, or handed over a batch or
+    /// an event at a time, a build that merges, renumbers a merged owner's children, drops a
     /// dangling reference and applies a default writes the same seed as one with the defaults,
     /// and a failing one (a required value missing, a unique one repeated, a child claimed
     /// twice) reports the same messages; none leaves a file behind.
@@ -479,22 +479,24 @@ struct SeedBuilderTests {
          {"id": 2, "name": "small", "owner": {"id": 2, "name": "u2"}, "tasks": [{"id": 41, "name": "t41"}]},
          {"id": 1, "owner": {"id": 1}, "tasks": [{"id": 42, "name": "t42"}, {"id": 3}]}
         """
-        // The defaults, then every side row through the spill file, every record in a chunk of
-        // its own, and both.
-        let variants: [(output: String, throughFile: Bool, recordByRecord: Bool)] = [
-            ("memory.sqlite", false, false), ("file.sqlite", true, false), ("records.sqlite", false, true), ("both.sqlite", true, true),
+        // The defaults (one chunk: fewer than 256 events, fewer than 1,024 records), then every
+        // side row through the spill file, a chunk per batch of records (cut by the records
+        // limit), and both with a chunk per event.
+        let variants: [(output: String, throughFile: Bool, chunk: DumpReader.ChunkLimits)] = [
+            ("memory.sqlite", false, .init()), ("file.sqlite", true, .init()),
+            ("records.sqlite", false, .init(events: 256, records: 1)), ("both.sqlite", true, .init(events: 1, records: 1024)),
         ]
-        func build(_ usersJSON: String, _ lastProject: String = "", throughFile: Bool, recordByRecord: Bool, output: String) throws -> BuildReport {
+        func build(_ usersJSON: String, _ lastProject: String = "", throughFile: Bool, chunk: DumpReader.ChunkLimits, output: String) throws -> BuildReport {
             try workspace.write("dumps/users.json", usersJSON)
             try workspace.write("dumps/projects.json", projects + lastProject + "]")
             return workspace.build(output: output) { options in
                 if throughFile { options.sideRowBytesInMemory = 1 }
-                if recordByRecord { options.readChunk = .init(events: 1, records: 1) }
+                options.readChunk = chunk
             }
         }
 
         let valid = "[" + users.joined(separator: ",\n") + "]"
-        let reports = try variants.map { try build(valid, throughFile: $0.throughFile, recordByRecord: $0.recordByRecord, output: $0.output) }
+        let reports = try variants.map { try build(valid, throughFile: $0.throughFile, chunk: $0.chunk, output: $0.output) }
         #expect(reports.map(\.outcome) == [.success, .success, .success, .success])
         #expect(reports.map { $0.messages(workspace) } == [[], [], [], []])
         let seeds = try variants.map { try Data(contentsOf: URL(fileURLWithPath: workspace.root + "/" + $0.output)) }
@@ -517,7 +519,7 @@ struct SeedBuilderTests {
         ]
         let claim = ",\n" + #" {"id": 2, "tasks": [{"id": 41}, {"id": 4}]}"#
         for variant in variants {
-            let report = try build(invalid, claim, throughFile: variant.throughFile, recordByRecord: variant.recordByRecord, output: "failed.sqlite")
+            let report = try build(invalid, claim, throughFile: variant.throughFile, chunk: variant.chunk, output: "failed.sqlite")
             #expect(report.messages(workspace) == expected)
         }
         #expect(workspace.files == ["both.sqlite", "dumps", "file.sqlite", "mapping.yaml", "memory.sqlite", "records.sqlite"])
