@@ -161,10 +161,11 @@ final class SideRowLog {
     }
 }
 
-/// The file side row logs write to past their `spillBytes`: one per build, appended to
-/// and read back in parts (a part read back is not reused; the file goes with the build), created at `path` when first written and unlinked at once, so that
-/// it goes with the process whatever happens (a temporary path of `SeedBuilder`, swept like
-/// the others should a build be killed in between).
+/// The file side row logs write to past their `spillBytes`: one per build, appended to and read
+/// back in parts (a part read back is not reused; the file goes with the build). Created at
+/// `path` when first written and unlinked at once, so that it goes with the process whatever
+/// happens (a temporary path of `SeedBuilder`, swept like the others should a build be killed
+/// in between).
 final class SpillFile {
     let path: String
     // The writing thread's only: no run-time exclusivity checks.
