@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SeederStore
 
 /// `seeder`: JSON dumps + a YAML mapping -> a validated, reproducible SQLite seed database.
@@ -15,6 +16,26 @@ struct SeederCommand: ParsableCommand {
         version: SeedBuilder.version,
         subcommands: [Build.self, Validate.self, Diff.self, Inspect.self]
     )
+
+    /// Runs the command as swift-argument-parser does, but for a file the command could not
+    /// write (`OutputError`): the message, and exit status 2, the same for every command.
+    static func main() {
+        StandardOutput.ignoreWriteSignals()
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            try command.run()
+        } catch let error as OutputError {
+            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+            Foundation.exit(2)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// The options `build` and `validate` share.

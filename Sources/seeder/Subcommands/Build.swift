@@ -20,6 +20,9 @@ struct Build: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The seed file; default: the mapping's 'output:', else <mapping stem>.sqlite.", valueName: "file"))
     var output: String?
 
+    @Flag(help: "Replace an existing output that is not a seed (no seed_metadata table).")
+    var force = false
+
     @Option(help: "Override every entity's onConflict: error, first or last.")
     var onConflict: ConflictPolicy?
 
@@ -32,6 +35,8 @@ struct Build: ParsableCommand {
     func run() throws {
         var options = check.buildOptions()
         options.output = output
+        options.force = force
+        options.report = check.report
         options.onConflict = onConflict
         options.sourceDateEpoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"]
         let console = Console()
@@ -40,10 +45,11 @@ struct Build: ParsableCommand {
         let report = SeedBuilder.build(options)
         console.finishProgress()
         console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
-        if let path = check.report { try ReportWriter.write(report, command: "build", to: path) }
+        let reportFailure = ReportWriter.write(report, command: "build", toFile: check.report)
         if !quiet || report.outcome != .success {
-            console.printSummary(report, command: "build")
+            try console.printSummary(report, command: "build")
         }
+        if reportFailure != nil { throw ExitCode(2) }
         if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
     }
 }
