@@ -88,6 +88,8 @@ public enum SeedBuilder {
         lock?.release()
         if let path = options.report {
             report.reportMayBeWritten = reportChecked ?? checkReportOfFailedRun(path, options: options, diagnostics: diagnostics)
+            // A report that may not be written is a file the command cannot write.
+            if !report.reportMayBeWritten { report.outcome = .failed }
         }
         diagnostics.resolveOffsets { name in
             inputFiles.first { $0.path == name }.flatMap { try? FileByteSource(path: $0.absolutePath) }

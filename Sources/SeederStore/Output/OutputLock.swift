@@ -24,7 +24,7 @@ final class OutputLock {
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 let error = errno
                 close(descriptor)
-                if error == EWOULDBLOCK { throw OutputError("another build is writing \(output) (it holds \(path)); try again when it is done") }
+                if error == EWOULDBLOCK { throw OutputError("another build is writing \(output); try again when it is done") }
                 throw OutputError.cannot("lock", path, error: error)
             }
             var locked = stat(), current = stat()
@@ -36,8 +36,8 @@ final class OutputLock {
         }
     }
 
-    /// Removes the lock file, then releases the lock: in that order, so that no other build can
-    /// lock the file in between and see it vanish.
+    /// Removes the lock file, then releases the lock. A build that opened the file before it was
+    /// removed and locks it after sees it gone from the path, and tries again (`init`).
     func release() {
         guard descriptor >= 0 else { return }
         unlink(path)

@@ -47,7 +47,11 @@ struct Build: ParsableCommand {
         console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
         let reportFailure = ReportWriter.write(report, command: "build", toFile: check.report)
         if !quiet || report.outcome != .success {
-            try console.printSummary(report, command: "build")
+            do {
+                try console.printSummary(report, command: "build")
+            } catch {
+                throw OutputError(error.message + (report.output.map { "; the seed was written to \($0)" } ?? ""))
+            }
         }
         if reportFailure != nil { throw ExitCode(2) }
         if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
