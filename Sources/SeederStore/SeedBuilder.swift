@@ -282,7 +282,12 @@ public enum SeedBuilder {
             diagnostics.error("cannot read this dump file: \(error.reason)", at: SourceLocation(file: error.path))
             return .failed
         } catch let error as OutputError {
-            diagnostics.error(error.message)
+            // Temporary files named as the user named the output's directory, as SQLite's are.
+            var message = error.message
+            if options.writesOutput {
+                for path in paths { message = message.replacingOccurrences(of: path, with: displayPath(path, output: output)) }
+            }
+            diagnostics.error(message)
             return .failed
         } catch let error as DatabaseError {
             let files = [("main", seedPath), ("work", workPath), ("", vacuumPath)].map {

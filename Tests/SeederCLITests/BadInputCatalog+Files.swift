@@ -90,6 +90,14 @@ extension BadInputCatalog {
                 + failed)
         ),
         BadInput(
+            name: "an output whose -wal file still holds transactions",
+            prepare: { try leaveWALFile(beside: $0 + "/tasklist.sqlite") },
+            arguments: ["build", "tasklist.yaml", "dumps", "--force"],
+            status: 2,
+            stderr: .exact("error: the output tasklist.sqlite may not be replaced: tasklist.sqlite-wal beside it holds transactions not yet in it "
+                + "(a program has it open, or crashed with it open)\n" + failed)
+        ),
+        BadInput(
             name: "an output that is the mapping",
             arguments: ["build", "tasklist.yaml", "dumps", "-o", "tasklist.yaml"],
             status: 2,
@@ -281,6 +289,20 @@ extension BadInputCatalog {
             try db.execute(sql: sql)
         }
         try queue.close()
+    }
+
+    /// Leaves beside the database at `path` the `-wal` file of a program that crashed with it
+    /// open: a transaction not yet copied into the database.
+    static func leaveWALFile(beside path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "INSERT INTO user (id, name) VALUES (99, 'Late')")
+        }
+        let wal = try Data(contentsOf: URL(fileURLWithPath: path + "-wal"))
+        try queue.close()
+        try wal.write(to: URL(fileURLWithPath: path + "-wal"))
     }
 
     /// Runs `command` with `sh -c` in `directory`; throws unless it exits 0.

@@ -11,6 +11,8 @@ public enum AtomicFile {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = (directory.isEmpty ? "" : directory + "/") + "." + (path as NSString).lastPathComponent + ".seeder-\(getpid())"
         willCreate([temporary])
+        // Named by the process: one there is a dead process's leftover.
+        unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw OutputError.cannot("create", path, error: errno) }
         var failure: Int32 = 0

@@ -11,6 +11,8 @@ import SeederCore
 ///   device and inode after following links (two names of one file are one file);
 /// - an existing output must be a seed (a `seed_metadata` table) unless `force`: another app's
 ///   database or a text file given by mistake is not replaced;
+/// - an existing output whose `-wal` file still holds transactions is not replaced, even with
+///   `force`: SQLite would read that file's pages into the new seed when it is next opened;
 /// - the report's directory must let the report be made, so that a long build does not end
 ///   with a report it cannot write.
 ///
@@ -29,6 +31,11 @@ struct OutputGuard {
         try checkNotAnInput(status, "the output")
         if status.exists, !force, let reason = SeedFile.notASeedReason(output) {
             throw OutputError("the output \(output) exists and is not a seed: \(reason); --force replaces it")
+        }
+        var wal = stat()
+        if status.exists, stat(output + "-wal", &wal) == 0, wal.st_size > 0 {
+            throw OutputError("the output \(output) may not be replaced: \(output)-wal beside it holds transactions not yet in it "
+                + "(a program has it open, or crashed with it open)")
         }
     }
 

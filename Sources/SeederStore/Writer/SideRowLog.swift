@@ -206,13 +206,9 @@ final class SpillFile {
             var done = 0
             while done < count {
                 let result = pread(descriptor, raw.baseAddress! + done, count - done, off_t(offset + done))
-                guard result > 0 else { throw failure() }
+                guard result > 0 else { throw OutputError.cannot("read", path, error: result < 0 ? errno : EIO) }
                 done += result
             }
         }
-    }
-
-    private func failure() -> InputError {
-        InputError(path: path, reason: String(cString: strerror(errno)))
     }
 }

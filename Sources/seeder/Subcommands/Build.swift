@@ -11,7 +11,9 @@ struct Build: ParsableCommand {
         abstract: "Build a seed database from a mapping and a directory of JSON dumps.",
         discussion: """
         The seed is written to a temporary file beside the output and renamed over it only when \
-        every check passed; a failed build leaves the previous output as it was.
+        every check passed; a failed build leaves the previous output as it was. The output must \
+        be a regular file or absent, and an existing one a seed unless --force is given; a second \
+        build of the same output at once fails at once.
         """
     )
 
