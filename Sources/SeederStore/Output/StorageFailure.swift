@@ -54,9 +54,9 @@ struct StorageFailure {
         return "cannot \(verb) \(files[0].shown): \(error.message ?? "\(error)")"
     }
 
-    /// The file that reached the process's file size limit, if there is a limit: writing past it
-    /// fails with `EFBIG` (the signal it would send is ignored), and a write cut short by it is
-    /// what SQLite reports as a full disk.
+    /// The file that reached the process's file size limit, if there is a limit: a write that
+    /// starts past it fails with `EFBIG` (the signal it would send is ignored), which SQLite keeps
+    /// as the file's error, but one cut short by it is what SQLite reports as a full disk.
     private func fileAtSizeLimit() -> File? {
         var limit = rlimit()
         #if canImport(Glibc)
@@ -68,8 +68,8 @@ struct StorageFailure {
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur < rlim_t(Int64.max) else { return nil }
         return files.first { file in
             var info = stat()
-            // Within the largest page a build writes.
-            return stat(file.path, &info) == 0 && UInt64(info.st_size) + 65536 >= UInt64(limit.rlim_cur)
+            // A write cut short stops exactly at the limit.
+            return stat(file.path, &info) == 0 && UInt64(info.st_size) >= UInt64(limit.rlim_cur)
         }
     }
 }
