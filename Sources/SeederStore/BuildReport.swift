@@ -30,4 +30,8 @@ public struct BuildReport: Sendable {
     public var suppressedErrors: Int
     /// Dump files read, in order.
     public var inputs: [String]
+    /// Whether the command may write its `--report` file: it passed the checks of
+    /// `OutputGuard` (it is not the mapping, a dump file, the output, nor anything but a
+    /// regular file).
+    public var reportMayBeWritten = false
 }

@@ -10,6 +10,11 @@ public struct BuildOptions: Sendable {
     public var dumps: String
     /// The output file; `nil` takes the mapping's `output:`, else `<mapping stem>.sqlite`.
     public var output: String?
+    /// `--force`: replace an existing output that is not a seed.
+    public var force = false
+    /// The report file the command writes after the build (`--report`), checked with the output
+    /// before any work (`OutputGuard`); the build itself does not write it.
+    public var report: String?
     /// `--on-conflict`: overrides every entity's `onConflict`.
     public var onConflict: ConflictPolicy?
     /// `--max-errors`.
@@ -75,8 +80,17 @@ public enum SeedBuilder {
         var report = BuildReport(outcome: .success, output: nil, entities: [], diagnostics: [], suppressedErrors: 0, inputs: [])
         var inputFiles: [InputFile] = []
         var temporaries: [String] = []
-        report.outcome = run(options, diagnostics: diagnostics, report: &report, inputFiles: &inputFiles, temporaries: &temporaries)
+        var lock: OutputLock?
+        var reportChecked: Bool?
+        report.outcome = run(options, diagnostics: diagnostics, report: &report, inputFiles: &inputFiles, temporaries: &temporaries, lock: &lock,
+                             reportChecked: &reportChecked)
         for path in temporaries { unlink(path) }
+        lock?.release()
+        if let path = options.report {
+            report.reportMayBeWritten = reportChecked ?? checkReportOfFailedRun(path, options: options, diagnostics: diagnostics)
+            // A report that may not be written is a file the command cannot write.
+            if !report.reportMayBeWritten { report.outcome = .failed }
+        }
         diagnostics.resolveOffsets { name in
             inputFiles.first { $0.path == name }.flatMap { try? FileByteSource(path: $0.absolutePath) }
         }
@@ -86,14 +100,18 @@ public enum SeedBuilder {
     }
 
     /// The stages; returns the outcome and fills `report`. Temporary files it makes are listed
-    /// in `temporaries`, for `build` to remove whatever happens.
+    /// in `temporaries`, for `build` to remove whatever happens, and then to release `lock`.
+    /// `reportChecked` tells whether `options.report` passed its checks, once they ran.
     private static func run(
         _ options: BuildOptions, diagnostics: DiagnosticSink, report: inout BuildReport,
-        inputFiles: inout [InputFile], temporaries: inout [String]
+        inputFiles: inout [InputFile], temporaries: inout [String], lock: inout OutputLock?, reportChecked: inout Bool?
     ) -> BuildReport.Outcome {
         // 1. The mapping.
-        guard let mappingData = FileManager.default.contents(atPath: options.mapping) else {
-            diagnostics.error("cannot read the mapping file", at: SourceLocation(file: options.mapping))
+        let mappingData: Data
+        do {
+            mappingData = Data(try FileByteSource(path: options.mapping).readAll())
+        } catch {
+            diagnostics.error("cannot read the mapping file: \((error as? InputError)?.reason ?? "\(error)")", at: SourceLocation(file: options.mapping))
             return .failed
         }
         guard var mapping = MappingLoader().load(contentsOf: options.mapping, diagnostics: diagnostics) else { return .invalid }
@@ -102,25 +120,37 @@ public enum SeedBuilder {
         }
 
         // 2. The inputs.
-        inputFiles = InputPlanner(mapping: mapping, dumps: options.dumps).plan(diagnostics: diagnostics)
+        var unreadable = false
+        inputFiles = InputPlanner(mapping: mapping, dumps: options.dumps).plan(diagnostics: diagnostics, unreadable: &unreadable)
         report.inputs = inputFiles.map(\.path)
-        if !FileManager.default.fileExists(atPath: options.dumps) { return .failed }
+        if unreadable { return .failed }
 
+        // The files the run will write, checked and the output locked before any work.
         let output = defaultOutput(for: options, mapping: mapping)
-        let outputURL = URL(fileURLWithPath: output).standardizedFileURL
-        let outputPath = outputURL.path
-        let resolvedOutput = outputURL.resolvingSymlinksInPath().path
-        if inputFiles.contains(where: { $0.absolutePath == resolvedOutput })
-            || URL(fileURLWithPath: options.mapping).standardizedFileURL.resolvingSymlinksInPath().path == resolvedOutput {
-            diagnostics.error("the output may not be one of the inputs", at: SourceLocation(file: output))
+        let outputPath = URL(fileURLWithPath: output).standardizedFileURL.path
+        let paths = temporaryPaths(output: output, writesOutput: options.writesOutput)
+        let outputGuard = OutputGuard(mapping: options.mapping, inputs: inputFiles)
+        do {
+            if let path = options.report {
+                reportChecked = false
+                try outputGuard.checkReport(path, output: options.writesOutput ? output : nil)
+                reportChecked = true
+            }
+            if options.writesOutput {
+                try outputGuard.checkOutput(output, force: options.force)
+                lock = try OutputLock(path: lockPath(output: output), output: output)
+            }
+        } catch {
+            diagnostics.error(error.message)
             return .failed
         }
-        let paths = temporaryPaths(output: output, writesOutput: options.writesOutput)
         let (seedPath, workPath, vacuumPath, spillPath) = (paths[0], paths[1], paths[2], paths[3])
-        // A killed build's leftovers go first; ours go at the end, whatever happens.
-        options.willCreateTemporaries?(paths)
+        // A killed build's leftovers go first; ours go at the end, whatever happens. The lock
+        // file goes last, once nothing of this build is left for another to find.
+        options.willCreateTemporaries?(paths + (lock.map { [$0.path] } ?? []))
         temporaries = paths
         for path in temporaries { unlink(path) }
+        var seedQueue: DatabaseQueue?
 
         do {
             // One connection: the seed being built as `main`, the working database as `work`,
@@ -146,6 +176,7 @@ public enum SeedBuilder {
                 try db.execute(sql: "PRAGMA \"work\".cache_size = -16384")
             }
             let seed = try DatabaseQueue(path: seedPath, configuration: configuration)
+            seedQueue = seed
             let mapper = Mapper(mapping: mapping)
             let schema = SeedSchema(mapping: mapping)
             let (layouts, links) = (RowLayout.all(for: mapping), LinkLayout.all(for: mapping))
@@ -238,7 +269,7 @@ public enum SeedBuilder {
             }
             try seed.close()
             // The seed itself was synced as it was checked; a vacuumed copy was not.
-            try SeedAssembler.publish(vacuumed ? vacuumPath : seedPath, as: outputPath, synced: !vacuumed)
+            try SeedAssembler.publish(vacuumed ? vacuumPath : seedPath, as: outputPath, shown: output, synced: !vacuumed)
             // Rows are never deleted: those inserted are those written (no COUNT(*) of each table,
             // 0.04 s at a million flat records).
             for index in rowsInserted.indices { report.entities[index].counts.rowsWritten = rowsInserted[index] }
@@ -248,7 +279,21 @@ public enum SeedBuilder {
             diagnostics.error(error.message)
             return .invalid
         } catch let error as InputError {
-            diagnostics.error(error.reason, at: SourceLocation(file: error.path))
+            diagnostics.error("cannot read this dump file: \(error.reason)", at: SourceLocation(file: error.path))
+            return .failed
+        } catch let error as OutputError {
+            // Temporary files named as the user named the output's directory, as SQLite's are.
+            var message = error.message
+            if options.writesOutput {
+                for path in paths { message = message.replacingOccurrences(of: path, with: displayPath(path, output: output)) }
+            }
+            diagnostics.error(message)
+            return .failed
+        } catch let error as DatabaseError {
+            let files = [("main", seedPath), ("work", workPath), ("", vacuumPath)].map {
+                (schema: $0.0, path: $0.1, shown: options.writesOutput ? displayPath($0.1, output: output) : $0.1)
+            }
+            diagnostics.error(StorageFailure(error, files: files).message(seedQueue))
             return .failed
         } catch let error as AssemblyError {
             diagnostics.error(error.message)

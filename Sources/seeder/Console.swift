@@ -47,7 +47,7 @@ final class Console: @unchecked Sendable {
     /// The per-entity summary (CLI.md: records read, rows written, occurrences merged, conflicts
     /// resolved, references resolved or dropped), then the output. A failed run prints one
     /// line on standard error instead: counts of a build that wrote nothing would mislead.
-    func printSummary(_ report: BuildReport, command: String) {
+    func printSummary(_ report: BuildReport, command: String) throws(OutputError) {
         guard report.outcome == .success else {
             let errors = report.diagnostics.filter { $0.severity == .error }.count + report.suppressedErrors
             let warnings = report.diagnostics.count(where: { $0.severity == .warning })
@@ -68,7 +68,7 @@ final class Console: @unchecked Sendable {
         } else if report.outcome == .success {
             text += "valid: \(report.inputs.count) dump \(report.inputs.count == 1 ? "file" : "files"), nothing written\n"
         }
-        Swift.print(text, terminator: "")
+        try StandardOutput.write(text)
     }
 
     // MARK: Progress

@@ -4,8 +4,25 @@ import SeederStore
 
 /// The `--report` and `--json` document: findings and summary, keys in a stable order.
 enum ReportWriter {
-    static func write(_ report: BuildReport, command: String, to path: String) throws {
-        try Data((json(report, command: command) + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    /// Writes the document to `path` atomically (`AtomicFile`).
+    static func write(_ report: BuildReport, command: String, to path: String) throws(OutputError) {
+        try AtomicFile.write(Array((json(report, command: command) + "\n").utf8), to: path, willCreate: Interruption.removeOnInterrupt)
+    }
+
+    /// Writes the document to `path` if there is one and the build cleared it
+    /// (`reportMayBeWritten`: it is no input, nor the output); a failure is told on standard error, with
+    /// whether the seed was written, and returned, for the command to exit with status 2 once its
+    /// summary is out.
+    static func write(_ report: BuildReport, command: String, toFile path: String?) -> OutputError? {
+        guard let path, report.reportMayBeWritten else { return nil }
+        do {
+            try write(report, command: command, to: path)
+            return nil
+        } catch {
+            let seed = command != "build" ? "" : report.output.map { "; the seed was written to \($0)" } ?? "; no seed was written"
+            FileHandle.standardError.write(Data("error: \(error.message)\(seed)\n".utf8))
+            return error
+        }
     }
 
     static func json(_ report: BuildReport, command: String) -> String {

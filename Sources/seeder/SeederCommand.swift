@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SeederStore
 
 /// `seeder`: JSON dumps + a YAML mapping -> a validated, reproducible SQLite seed database.
@@ -9,12 +10,33 @@ struct SeederCommand: ParsableCommand {
         abstract: "Turn JSON dumps of a web service into a validated SQLite seed database.",
         discussion: """
         Exit status: 0 success (diff: the same records), 1 the data or the mapping failed validation \
-        (diff: the seeds differ), 2 an input could not be read or the output could not be written \
-        (diff, inspect: not a seed or not SQLite), 64 bad usage.
+        (diff: the seeds differ), 2 a file could not be read or written, or may not be (not a \
+        regular file, not SQLite, not a seed, an input given as the output), or standard output \
+        could not be written, 64 bad usage.
         """,
         version: SeedBuilder.version,
         subcommands: [Build.self, Validate.self, Diff.self, Inspect.self]
     )
+
+    /// Runs the command as swift-argument-parser does, but for a file the command could not
+    /// write (`OutputError`): the message, and exit status 2, the same for every command.
+    static func main() {
+        StandardOutput.ignoreWriteSignals()
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            try command.run()
+        } catch let error as OutputError {
+            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+            Foundation.exit(2)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// The options `build` and `validate` share.

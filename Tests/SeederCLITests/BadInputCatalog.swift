@@ -49,12 +49,12 @@ struct BadInputCatalog {
             name: "a mapping that does not exist",
             arguments: ["build", "missing.yaml", "dumps"],
             status: 2,
-            stderr: .exact("missing.yaml: error: cannot read the mapping file\nbuild failed: 1 error, 0 warnings; nothing was written\n")
+            stderr: .exact("missing.yaml: error: cannot read the mapping file: No such file or directory\nbuild failed: 1 error, 0 warnings; nothing was written\n")
         ),
-    ]
+    ] + fileKinds
 
     /// Kinds that need root to make.
-    static let rootKinds: [BadInput] = []
+    static let rootKinds: [BadInput] = fileRootKinds
 
     @Test(arguments: kinds)
     func refuses(_ kind: BadInput) throws {
@@ -116,7 +116,9 @@ struct BadInputCatalog {
         }
         process.standardError = err
         try process.run()
-        let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        // SIGKILL: the binary inherits this process's signal mask, where SIGTERM may be blocked,
+        // and a command blocked in `open` on a FIFO then never ends.
+        let timer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: timer)
         let stdout = kind.stdoutFile == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()

@@ -156,11 +156,11 @@ struct DiffCommandTests {
         let scratch = try Self.tasklistSeeds()
         try "not a database".write(toFile: scratch.path + "/notes.sqlite", atomically: true, encoding: .utf8)
         let missing = try seeder(["diff", "v1.sqlite", "v3.sqlite"], in: scratch.path)
-        #expect(missing.status == 2 && missing.stdout == "" && missing.stderr == "v3.sqlite: error: no such file\n")
+        #expect(missing.status == 2 && missing.stdout == "" && missing.stderr == "v3.sqlite: error: cannot read this file: No such file or directory\n")
         let text = try seeder(["diff", "notes.sqlite", "v1.sqlite"], in: scratch.path)
         #expect(text.status == 2 && text.stderr == "notes.sqlite: error: not an SQLite database\n")
         let directory = try seeder(["diff", "v1.sqlite", "."], in: scratch.path)
-        #expect(directory.status == 2 && directory.stderr == ".: error: is a directory, not a seed file\n")
+        #expect(directory.status == 2 && directory.stderr == ".: error: cannot read this file: it is a directory, not a regular file\n")
         let entity = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--entity", "Usr"], in: scratch.path)
         #expect(entity.status == 64 && entity.stderr == "error: no entity or table named 'Usr' in either seed (did you mean 'User'?)\n")
         #expect(try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "yaml"], in: scratch.path).status == 64)
@@ -269,7 +269,7 @@ struct DiffCommandTests {
         #expect(plain.status == 2)
         #expect(plain.stderr == "plain.db: error: not a seed (application_id is 0x00000000, not 0x53454544 'SEED', and there is no seed_metadata)\n")
         let missing = try seeder(["inspect", "none.sqlite"], in: scratch.path)
-        #expect(missing.status == 2 && missing.stderr == "none.sqlite: error: no such file\n")
+        #expect(missing.status == 2 && missing.stderr == "none.sqlite: error: cannot read this file: No such file or directory\n")
     }
 
     /// The SQLite library's version, which a seed records.

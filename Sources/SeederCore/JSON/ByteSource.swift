@@ -34,11 +34,20 @@ public final class FileByteSource: ByteSource {
     /// The path as given.
     public let path: String
 
-    /// Opens `path` for reading.
+    /// Opens `path` for reading; it must be a regular file.
+    ///
+    /// Opened without blocking, then checked with `fstat`: opening a FIFO for reading waits for a
+    /// writer that may never come, and checking before opening would leave a moment to swap one in.
     public init(path: String) throws {
         self.path = path
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw InputError(path: path, reason: String(cString: strerror(errno))) }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw InputError(path: path, reason: FileKind.reason(errno)) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, FileKind.isRegular(info.st_mode) else {
+            let reason = FileKind.notRegularReason(info.st_mode)
+            close(descriptor)
+            throw InputError(path: path, reason: reason)
+        }
         self.descriptor = descriptor
     }
 
@@ -48,6 +57,17 @@ public final class FileByteSource: ByteSource {
     public var size: Int {
         var info = stat()
         return fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// Every byte left in the file: for small files (a mapping).
+    public func readAll() throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = try block.withUnsafeMutableBytes { try read(into: $0) }
+            if count == 0 { return bytes }
+            bytes += block[0..<count]
+        }
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

@@ -4,6 +4,8 @@ import Foundation
 final class ByteSink {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// How errors name the file: "standard output", or the spool's path.
+    private let name: String
     private var buffer: [UInt8] = []
     /// Bytes written so far, buffered ones included.
     private(set) var count = 0
@@ -12,6 +14,7 @@ final class ByteSink {
     init(descriptor: Int32) {
         self.descriptor = descriptor
         ownsDescriptor = false
+        name = descriptor == STDOUT_FILENO ? "standard output" : "file descriptor \(descriptor)"
         buffer.reserveCapacity(Self.capacity)
     }
 
@@ -20,8 +23,9 @@ final class ByteSink {
     init(spoolIn directory: String = NSTemporaryDirectory()) throws {
         var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast()) + Array("seeder-diff-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard descriptor >= 0 else { throw OutputError.cannot("create a file in", directory, error: errno) }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        name = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.descriptor = descriptor
         ownsDescriptor = true
         buffer.reserveCapacity(Self.capacity)
@@ -53,7 +57,7 @@ final class ByteSink {
             let result = buffer.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written) }
             if result < 0 {
                 if errno == EINTR { continue }
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                throw OutputError.cannot("write", name, error: errno)
             }
             written += result
         }
@@ -69,7 +73,7 @@ final class ByteSink {
             let wanted = min(chunk.count, range.upperBound - offset)
             let read = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, wanted, off_t(offset)) }
             if read < 0, errno == EINTR { continue }
-            guard read > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            guard read > 0 else { throw OutputError.cannot("read", name, error: read < 0 ? errno : EIO) }
             try sink.write(bytes: chunk[0..<read])
             offset += read
         }

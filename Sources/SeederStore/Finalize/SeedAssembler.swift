@@ -176,21 +176,19 @@ struct SeedAssembler {
     }
 
     /// Syncs the finished file at `path` unless `check` did (`synced`), renames it over
-    /// `output`, then syncs the directory.
-    static func publish(_ path: String, as output: String, synced: Bool) throws {
+    /// `output` (`shown` in messages), then syncs the directory.
+    static func publish(_ path: String, as output: String, shown: String, synced: Bool) throws {
         if !synced { try syncFile(path) }
-        guard rename(path, output) == 0 else {
-            throw InputError(path: output, reason: String(cString: strerror(errno)))
-        }
+        guard rename(path, output) == 0 else { throw OutputError.cannot("replace", shown, error: errno) }
         try syncFile((output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent)
     }
 
     /// `fsync` on a file or directory.
     static func syncFile(_ path: String) throws {
         let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw InputError(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw OutputError.cannot("open", path, error: errno) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw InputError(path: path, reason: String(cString: strerror(errno))) }
+        guard fsync(descriptor) == 0 else { throw OutputError.cannot("write", path, error: errno) }
     }
 }
 

@@ -16,4 +16,7 @@ public struct InputFile: Sendable, Hashable {
     public var format: DumpFormat
     /// The file's size in bytes.
     public var size: Int
+    /// The file's device and inode, links followed: what tells the output from an input.
+    public var device: UInt64 = 0
+    public var inode: UInt64 = 0
 }

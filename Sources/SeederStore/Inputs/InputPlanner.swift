@@ -21,13 +21,25 @@ public struct InputPlanner {
 
     /// The files to read, in order; problems go to `diagnostics`.
     public func plan(diagnostics: DiagnosticSink) -> [InputFile] {
+        var unreadable = false
+        return plan(diagnostics: diagnostics, unreadable: &unreadable)
+    }
+
+    /// The files to read, in order; problems go to `diagnostics`, and `unreadable` is set when
+    /// one was a file or directory that could not be read (an I/O failure, not a mapping error:
+    /// docs/commands.md, Exit status).
+    public func plan(diagnostics: DiagnosticSink, unreadable: inout Bool) -> [InputFile] {
         let root = URL(fileURLWithPath: dumps).standardizedFileURL.resolvingSymlinksInPath().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
-            diagnostics.error("the dumps directory does not exist or is not a directory", at: SourceLocation(file: dumps))
+        var failures: [(path: String, reason: String)] = []
+        let files = Self.dumpFiles(under: root, failures: &failures)
+        for failure in failures {
+            let what = failure.path.isEmpty ? "the dumps directory" : "this directory"
+            diagnostics.error("cannot read \(what): \(failure.reason)", at: SourceLocation(file: failure.path.isEmpty ? dumps : display(failure.path)))
+        }
+        guard failures.isEmpty else {
+            unreadable = true
             return []
         }
-        let files = Self.dumpFiles(under: root)
         var planned: [InputFile] = []
         var read = Set<String>()
         if let sources = mapping.sources {
@@ -38,14 +50,15 @@ public struct InputPlanner {
                 }
                 for path in matches {
                     read.insert(path)  // claimed, even if it is then refused
-                    guard let file = inputFile(path, root: root, entity: source.entity, keyPath: source.keyPath, diagnostics: diagnostics) else { continue }
+                    guard let file = inputFile(path, root: root, entity: source.entity, keyPath: source.keyPath, diagnostics: diagnostics,
+                                               unreadable: &unreadable) else { continue }
                     planned.append(file)
                 }
             }
         } else {
             for path in files {
                 guard let entity = entityNamed(byFile: path) else { continue }
-                guard let file = inputFile(path, root: root, entity: entity, keyPath: [], diagnostics: diagnostics) else { continue }
+                guard let file = inputFile(path, root: root, entity: entity, keyPath: [], diagnostics: diagnostics, unreadable: &unreadable) else { continue }
                 planned.append(file)
                 read.insert(path)
             }
@@ -71,7 +84,9 @@ public struct InputPlanner {
         }
     }
 
-    private func inputFile(_ path: String, root: String, entity: Int, keyPath: [String], diagnostics: DiagnosticSink) -> InputFile? {
+    private func inputFile(
+        _ path: String, root: String, entity: Int, keyPath: [String], diagnostics: DiagnosticSink, unreadable: inout Bool
+    ) -> InputFile? {
         let absolute = root + "/" + path
         // `realpath` and `stat` directly: through Foundation (a URL resolved component by
         // component, a dictionary of attributes), planning a pages dump's 10,000 files took a
@@ -85,9 +100,26 @@ public struct InputPlanner {
             diagnostics.error("this file is not a dump seeder reads: .json, .jsonl or .ndjson", at: SourceLocation(file: display(path)))
             return nil
         }
+        // A FIFO or a device is refused here, by its kind, before anything opens it: opening a
+        // FIFO waits for a writer. (`FileByteSource` checks again on the open file.)
         var status = stat()
-        let size = stat(resolved, &status) == 0 ? Int(status.st_size) : 0
-        return InputFile(path: display(path), relativePath: path, absolutePath: resolved, entity: entity, keyPath: keyPath, format: format, size: size)
+        guard stat(resolved, &status) == 0 else {
+            diagnostics.error("cannot read this dump file: \(FileKind.reason(errno))", at: SourceLocation(file: display(path)))
+            unreadable = true
+            return nil
+        }
+        guard FileKind.isRegular(status.st_mode) else {
+            diagnostics.error("cannot read this dump file: \(FileKind.notRegularReason(status.st_mode))", at: SourceLocation(file: display(path)))
+            unreadable = true
+            return nil
+        }
+        guard access(resolved, R_OK) == 0 else {
+            diagnostics.error("cannot read this dump file: \(FileKind.reason(errno))", at: SourceLocation(file: display(path)))
+            unreadable = true
+            return nil
+        }
+        return InputFile(path: display(path), relativePath: path, absolutePath: resolved, entity: entity, keyPath: keyPath, format: format,
+                         size: Int(status.st_size), device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
     /// The path with every link and `.` or `..` resolved, if it exists.
@@ -103,17 +135,32 @@ public struct InputPlanner {
         return prefix == "." ? path : prefix + "/" + path
     }
 
-    /// Every regular file under `root`, relative and sorted by path (bytes), so the order never
-    /// depends on how the file system lists a directory. Hidden files are left out.
-    static func dumpFiles(under root: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+    /// Every file but directories under `root`, relative and sorted by path (bytes), so the
+    /// order never depends on how the file system lists a directory. Hidden files are left out,
+    /// and links to directories are not followed. A directory that cannot be read is added to
+    /// `failures` (its relative path, empty for `root`) with the system's reason: a dump left
+    /// unread would otherwise look like a glob that matches nothing.
+    static func dumpFiles(under root: String, failures: inout [(path: String, reason: String)]) -> [String] {
         var files: [String] = []
-        while let path = enumerator.nextObject() as? String {
-            if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-            // Followed if a link, as `fileExists(atPath:isDirectory:)` does, by one `stat`.
-            var status = stat()
-            if stat(root + "/" + path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
-                files.append(path)
+        var pending = [""]
+        while let relative = pending.popLast() {
+            guard let directory = opendir(relative.isEmpty ? root : root + "/" + relative) else {
+                failures.append((relative, FileKind.reason(errno)))
+                continue
+            }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name.hasPrefix(".") { continue }
+                let path = relative.isEmpty ? name : relative + "/" + name
+                // Followed if a link, by one `stat`; a link to a directory is not walked.
+                var status = stat(), own = stat()
+                let full = root + "/" + path
+                if stat(full, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                    if lstat(full, &own) == 0, own.st_mode & S_IFMT == S_IFDIR { pending.append(path) }
+                } else {
+                    files.append(path)
+                }
             }
         }
         return files.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -167,26 +167,3 @@ public struct SeedFileError: Error, CustomStringConvertible {
 
     public var description: String { "\(path): error: \(reason)" }
 }
-
-/// Opening seed files read-only, for `inspect` and `diff`.
-enum SeedFile {
-    /// A read-only queue on the SQLite file at `path`, checked to be one.
-    static func open(_ path: String) throws(SeedFileError) -> DatabaseQueue {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw SeedFileError(path: path, reason: "no such file")
-        }
-        guard !isDirectory.boolValue else { throw SeedFileError(path: path, reason: "is a directory, not a seed file") }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.label = path
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            // Opening is lazy: reading the schema is what tells a database from any other file.
-            _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
-            return queue
-        } catch {
-            throw SeedFileError(path: path, underlying: error)
-        }
-    }
-}

@@ -184,14 +184,14 @@ final class SpillFile {
     func append(_ bytes: UnsafeRawBufferPointer) throws -> Int {
         if descriptor < 0 {
             descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw failure() }
+            guard descriptor >= 0 else { throw OutputError.cannot("create", path, error: errno) }
             unlink(path)
         }
         let offset = size
         var written = 0
         while written < bytes.count {
             let result = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
-            guard result > 0 else { throw failure() }
+            guard result > 0 else { throw OutputError.cannot("write", path, error: result < 0 ? errno : ENOSPC) }
             written += result
         }
         size += bytes.count
@@ -206,13 +206,9 @@ final class SpillFile {
             var done = 0
             while done < count {
                 let result = pread(descriptor, raw.baseAddress! + done, count - done, off_t(offset + done))
-                guard result > 0 else { throw failure() }
+                guard result > 0 else { throw OutputError.cannot("read", path, error: result < 0 ? errno : EIO) }
                 done += result
             }
         }
-    }
-
-    private func failure() -> InputError {
-        InputError(path: path, reason: String(cString: strerror(errno)))
     }
 }

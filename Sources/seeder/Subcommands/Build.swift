@@ -11,7 +11,9 @@ struct Build: ParsableCommand {
         abstract: "Build a seed database from a mapping and a directory of JSON dumps.",
         discussion: """
         The seed is written to a temporary file beside the output and renamed over it only when \
-        every check passed; a failed build leaves the previous output as it was.
+        every check passed; a failed build leaves the previous output as it was. The output must \
+        be a regular file or absent, and an existing one a seed unless --force is given; a second \
+        build of the same output at once fails at once.
         """
     )
 
@@ -19,6 +21,9 @@ struct Build: ParsableCommand {
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The seed file; default: the mapping's 'output:', else <mapping stem>.sqlite.", valueName: "file"))
     var output: String?
+
+    @Flag(help: "Replace an existing output that is not a seed (no seed_metadata table).")
+    var force = false
 
     @Option(help: "Override every entity's onConflict: error, first or last.")
     var onConflict: ConflictPolicy?
@@ -32,6 +37,8 @@ struct Build: ParsableCommand {
     func run() throws {
         var options = check.buildOptions()
         options.output = output
+        options.force = force
+        options.report = check.report
         options.onConflict = onConflict
         options.sourceDateEpoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"]
         let console = Console()
@@ -40,10 +47,15 @@ struct Build: ParsableCommand {
         let report = SeedBuilder.build(options)
         console.finishProgress()
         console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
-        if let path = check.report { try ReportWriter.write(report, command: "build", to: path) }
+        let reportFailure = ReportWriter.write(report, command: "build", toFile: check.report)
         if !quiet || report.outcome != .success {
-            console.printSummary(report, command: "build")
+            do {
+                try console.printSummary(report, command: "build")
+            } catch {
+                throw OutputError(error.message + (report.output.map { "; the seed was written to \($0)" } ?? ""))
+            }
         }
+        if reportFailure != nil { throw ExitCode(2) }
         if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
     }
 }

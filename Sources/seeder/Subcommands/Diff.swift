@@ -47,6 +47,12 @@ struct Diff: ParsableCommand {
             // Bad usage, found only once the seeds are open.
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(64)
+        } catch let error as OutputError {
+            throw error
+        } catch {
+            // Anything else means the seeds could not be compared: never status 1, "they differ".
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(2)
         }
         try writer.finish(diff)
         if !diff.holdsSameRecords { throw ExitCode(1) }

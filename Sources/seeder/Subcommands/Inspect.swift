@@ -29,6 +29,6 @@ struct Inspect: ParsableCommand {
             FileHandle.standardError.write(Data("\(seed): error: \(reason)\n".utf8))
             throw ExitCode(2)
         }
-        print(json ? catalog.json : catalog.text, terminator: json ? "\n" : "")
+        try StandardOutput.write(json ? catalog.json + "\n" : catalog.text)
     }
 }

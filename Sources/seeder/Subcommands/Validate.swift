@@ -16,16 +16,18 @@ struct Validate: ParsableCommand {
     func run() throws {
         var options = check.buildOptions()
         options.writesOutput = false
+        options.report = check.report
         options.willCreateTemporaries = Interruption.removeOnInterrupt
         let report = SeedBuilder.build(options)
         let console = Console()
-        if let path = check.report { try ReportWriter.write(report, command: "validate", to: path) }
+        let reportFailure = ReportWriter.write(report, command: "validate", toFile: check.report)
         if json {
-            print(ReportWriter.json(report, command: "validate"))
+            try StandardOutput.write(ReportWriter.json(report, command: "validate") + "\n")
         } else {
             console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
-            console.printSummary(report, command: "validate")
+            try console.printSummary(report, command: "validate")
         }
+        if reportFailure != nil { throw ExitCode(2) }
         if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import SeederCore
+
+/// Opening SQLite files read-only, for `inspect`, `diff` and the check that an existing output is
+/// a seed: nothing is ever written beside them (docs/commands.md, Files a command touches).
+///
+/// A read-only connection still makes `-wal` and `-shm` files beside a WAL-mode database, and
+/// fails where it cannot (read-only media). Opened as an immutable URI
+/// (`file:seed.sqlite?mode=ro&immutable=1`) SQLite takes no lock and makes no file. Immutable
+/// means SQLite ignores a `-wal` file, so when one beside the database still holds
+/// transactions, the file is opened read-only the ordinary way, which reads them.
+enum SeedFile {
+    /// A read-only queue on the SQLite file at `path`, checked to be one.
+    static func open(_ path: String) throws(SeedFileError) -> DatabaseQueue {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw SeedFileError(path: path, reason: "cannot read this file: \(FileKind.reason(errno))") }
+        guard FileKind.isRegular(info.st_mode) else {
+            throw SeedFileError(path: path, reason: "cannot read this file: \(FileKind.notRegularReason(info.st_mode))")
+        }
+        guard access(path, R_OK) == 0 else { throw SeedFileError(path: path, reason: "cannot read this file: \(FileKind.reason(errno))") }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = path
+        do {
+            let queue = try DatabaseQueue(path: readOnlyName(path), configuration: configuration)
+            // Opening is lazy: reading the schema is what tells a database from any other file.
+            _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            return queue
+        } catch {
+            throw SeedFileError(path: path, underlying: error)
+        }
+    }
+
+    /// The name to open `path` by: an immutable read-only URI, unless a `-wal` file beside it
+    /// holds transactions, or this SQLite does not read URIs by default (`SQLITE_USE_URI`).
+    static func readOnlyName(_ path: String) -> String {
+        var wal = stat()
+        guard sqlite3_compileoption_used("USE_URI") != 0, !(stat(path + "-wal", &wal) == 0 && wal.st_size > 0) else { return path }
+        // RFC 3986 escapes for the characters a URI path gives a meaning to.
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        // An absolute path takes an empty authority (`file:///tmp/seed.sqlite`): `file://x` would
+        // name a host.
+        return (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?mode=ro&immutable=1"
+    }
+
+    /// Why the existing file at `path` is not a seed a build may replace: `nil` for a seed (it has
+    /// a `seed_metadata` table) or an empty file, which holds nothing to lose (what `mktemp`
+    /// makes). Reads the header first, so a file that is not SQLite is never handed to SQLite.
+    static func notASeedReason(_ path: String) -> String? {
+        let header: [UInt8]
+        do {
+            let source = try FileByteSource(path: path)
+            var bytes = [UInt8](repeating: 0, count: 16)
+            let count = try bytes.withUnsafeMutableBytes { try source.read(into: $0) }
+            header = Array(bytes[0..<count])
+        } catch {
+            return "it cannot be read to check that it is a seed (\((error as? InputError)?.reason ?? "\(error)"))"
+        }
+        if header.isEmpty { return nil }
+        guard header == Array("SQLite format 3\0".utf8) else { return "it is not an SQLite database" }
+        do {
+            let queue = try open(path)
+            let tables = try queue.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'seed_metadata'") ?? 0
+            }
+            try queue.close()
+            return tables > 0 ? nil : "it is an SQLite database without a seed_metadata table"
+        } catch {
+            return "SQLite cannot read it (\(error))"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import SeederCore
+
+/// The checks a build or validation makes, before any work, on the files it will write: the
+/// seed (`-o`) and the report (`--report`). The user's files are precious (docs/commands.md,
+/// Files a command touches):
+///
+/// - each must be a regular file or nothing: a directory, device, FIFO or socket, or a link to
+///   one, is never written through or replaced;
+/// - neither may be the mapping, a dump file the build reads, or the other one, compared by
+///   device and inode after following links (two names of one file are one file);
+/// - an existing output must be a seed (a `seed_metadata` table) unless `force`: another app's
+///   database or a text file given by mistake is not replaced;
+/// - an existing output whose `-wal` file still holds transactions is not replaced, even with
+///   `force`: SQLite would read that file's pages into the new seed when it is next opened;
+/// - the report's directory must let the report be made, so that a long build does not end
+///   with a report it cannot write.
+///
+/// A few `stat` calls per run: nothing per dump file (the planner's own `stat` gives their
+/// identities) or record.
+struct OutputGuard {
+    /// The mapping file.
+    var mapping: String
+    /// The dump files the build reads, with their identities.
+    var inputs: [InputFile]
+
+    /// Checks the output `output`.
+    func checkOutput(_ output: String, force: Bool) throws(OutputError) {
+        let status = PathStatus(output)
+        try checkKind(status, "the output")
+        try checkNotAnInput(status, "the output")
+        if status.exists, !force, let reason = SeedFile.notASeedReason(output) {
+            throw OutputError("the output \(output) exists and is not a seed: \(reason); --force replaces it")
+        }
+        var wal = stat()
+        if status.exists, stat(output + "-wal", &wal) == 0, wal.st_size > 0 {
+            throw OutputError("the output \(output) may not be replaced: \(output)-wal beside it holds transactions not yet in it "
+                + "(a program has it open, or crashed with it open)")
+        }
+    }
+
+    /// Checks the report `report`, which the output `output` (if any) may not be either.
+    func checkReport(_ report: String, output: String?) throws(OutputError) {
+        let status = PathStatus(report)
+        try checkKind(status, "the report")
+        try checkNotAnInput(status, "the report")
+        if let output, let identity = status.identity, identity == PathStatus(output).identity {
+            throw OutputError("the report \(report) is the output")
+        }
+        let directory = (report as NSString).deletingLastPathComponent
+        if access(directory.isEmpty ? "." : directory, W_OK | X_OK) != 0 {
+            throw OutputError.cannot("create", report, error: errno)
+        }
+    }
+
+    private func checkKind(_ status: PathStatus, _ role: String) throws(OutputError) {
+        if let reason = status.notRegularReason { throw OutputError("\(role) \(status.path) may not be written: \(reason)") }
+    }
+
+    private func checkNotAnInput(_ status: PathStatus, _ role: String) throws(OutputError) {
+        guard let identity = status.identity else { return }
+        if identity == PathStatus(mapping).identity { throw OutputError("\(role) \(status.path) is the mapping file") }
+        if let input = inputs.first(where: { PathStatus.Identity(device: $0.device, inode: $0.inode) == identity }) {
+            throw OutputError(input.path == status.path ? "\(role) \(status.path) is a dump file this build reads"
+                : "\(role) \(status.path) is \(input.path), a dump file this build reads")
+        }
+    }
+}

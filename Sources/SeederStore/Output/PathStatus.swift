@@ -1,0 +1,49 @@
+import Foundation
+import SeederCore
+
+/// What is at a path before a command touches it: nothing, or a file of some kind (links
+/// followed), with the identity that tells two names of one file apart from two files.
+struct PathStatus {
+    /// The device and inode of a file; for a path where nothing is yet, those of its directory
+    /// and its name, so that two names of one file to be made are the same identity too.
+    struct Identity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        var name: String?
+    }
+
+    /// The path as given.
+    let path: String
+    /// `stat` of the path, links followed; `nil` when nothing is there (or it cannot be seen).
+    let status: stat?
+    /// Whether the path itself is a symbolic link (a dangling one counts as nothing there).
+    let isLink: Bool
+
+    init(_ path: String) {
+        self.path = path
+        var info = stat()
+        isLink = lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+        status = stat(path, &info) == 0 ? info : nil
+    }
+
+    /// Whether something is at the path.
+    var exists: Bool { status != nil }
+
+    /// Why the path may not be written: "it is a directory, not a regular file", "it is a link
+    /// to a FIFO, not a regular file"; `nil` for a regular file or nothing.
+    var notRegularReason: String? {
+        guard let status, !FileKind.isRegular(status.st_mode) else { return nil }
+        let kind = FileKind.name(ofMode: status.st_mode)
+        return isLink ? "it is a link to \(kind), not a regular file" : "it is \(kind), not a regular file"
+    }
+
+    /// The file's identity, or for nothing there, its directory's and its name; `nil` when the
+    /// directory is not there either.
+    var identity: Identity? {
+        if let status { return Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) }
+        var directory = stat()
+        let parent = (path as NSString).deletingLastPathComponent
+        guard stat(parent.isEmpty ? "." : parent, &directory) == 0 else { return nil }
+        return Identity(device: UInt64(directory.st_dev), inode: UInt64(directory.st_ino), name: (path as NSString).lastPathComponent)
+    }
+}
