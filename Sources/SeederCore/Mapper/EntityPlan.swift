@@ -72,6 +72,29 @@ final class EntityPlan {
     private var conventionSlots: Set<Int> = []
     /// First keys of key paths: such keys count as mapped.
     private var claimed: Set<String> = []
+    /// The keys of the entity's `ignore:`, each with its index there.
+    private var ignored: [String: Int] = [:]
+
+    // What the records had, for the warnings after the load (docs/mapping.md, Unmapped keys and
+    // keys that match nothing): gathered per key layout, so a record of a layout seen before
+    // adds nothing but its count.
+
+    /// Per slot: `true` once a layout had a member for it (whatever its value, `null` included).
+    private(set) var foundSlots: [Bool] = []
+    /// Per key of `ignore:`: `true` once a layout had it.
+    private(set) var ignoredKeysSeen: [Bool] = []
+    /// Per attribute and per relationship: `true` while it has a key path that a layout cannot
+    /// settle (more keys after the first, or an operator's keys) and no record has reached it;
+    /// the mapper then asks `noteKeyPath` about each record. Read for every field of a key path.
+    @exclusivity(unchecked) private(set) var attributeKeyPathsPending: [Bool] = []
+    @exclusivity(unchecked) private(set) var relationshipKeyPathsPending: [Bool] = []
+    private var attributeKeyPathsReached: [Bool] = []
+    private var relationshipKeyPathsReached: [Bool] = []
+    /// Per attribute and per relationship: its key path's keys past the first (`keysAfterFirst`).
+    private var attributeKeysAfterFirst: [[String]] = []
+    private var relationshipKeysAfterFirst: [[String]] = []
+    /// The records mapped (objects), embedded ones included.
+    @exclusivity(unchecked) var recordCount = 0
 
     // The cached layout, read for every record by the one mapper (one thread) that owns the
     // plan: no run-time exclusivity checks.
@@ -96,6 +119,18 @@ final class EntityPlan {
             keyPathFirstKeys[first, default: []].append(slot)
             return slot
         }
+        func settledByLayout(_ keyPath: KeyPath?) -> Bool {
+            guard let keyPath else { return true }
+            return keyPath.keys.count <= 1 && keyPath.operatorKeys.isEmpty
+        }
+        attributeKeyPathsPending = entity.attributes.map { !settledByLayout($0.keyPath) }
+        relationshipKeyPathsPending = entity.relationships.map { !settledByLayout($0.keyPath) }
+        attributeKeyPathsReached = entity.attributes.map { _ in false }
+        relationshipKeyPathsReached = entity.relationships.map { _ in false }
+        attributeKeysAfterFirst = entity.attributes.map { $0.keyPath?.keysAfterFirst ?? [] }
+        relationshipKeysAfterFirst = entity.relationships.map { $0.keyPath?.keysAfterFirst ?? [] }
+        for (index, ignoredKey) in entity.ignoredKeys.enumerated() { ignored[ignoredKey.key] = index }
+        ignoredKeysSeen = entity.ignoredKeys.map { _ in false }
         for attribute in entity.attributes {
             if let keyPath = attribute.keyPath {
                 attributeSlots.append(nil)
@@ -118,6 +153,7 @@ final class EntityPlan {
             conventionSlots.insert(convention)
             relationshipSlots.append((name, convention))
         }
+        foundSlots = [Bool](repeating: false, count: slotCount)
     }
 
     /// `true` when the record's keys are byte for byte those of the cached layout.
@@ -166,6 +202,10 @@ final class EntityPlan {
         }
         cachedSlotMembers = (0..<slotCount).map { exactMatch[$0] >= 0 ? exactMatch[$0] : looseMatch[$0] }
         hasCache = true
+        for slot in 0..<slotCount where cachedSlotMembers[slot] >= 0 { foundSlots[slot] = true }
+        if !ignored.isEmpty {
+            for name in names { if let index = ignored[name] { ignoredKeysSeen[index] = true } }
+        }
         var used = Set<Int>()
         for slot in 0..<slotCount where cachedSlotMembers[slot] >= 0 && !conventionSlots.contains(slot) {
             used.insert(cachedSlotMembers[slot])
@@ -176,9 +216,42 @@ final class EntityPlan {
             }
         }
         var unmapped = Set<String>()
-        for (ordinal, name) in names.enumerated() where !used.contains(ordinal) && !claimed.contains(name) {
+        for (ordinal, name) in names.enumerated() where !used.contains(ordinal) && !claimed.contains(name) && ignored[name] == nil {
             unmapped.insert(name)
         }
         return unmapped
+    }
+
+    // MARK: Keys found
+
+    /// Notes whether a record reaches a pending attribute's key path (`attributeKeyPathsPending`),
+    /// from the member its first key names, if the record has one.
+    func noteKeyPath(attribute: Int, firstMember: JSONValue?) {
+        guard let firstMember, KeyPath.finds(attributeKeysAfterFirst[attribute][...], in: firstMember) else { return }
+        attributeKeyPathsPending[attribute] = false
+        attributeKeyPathsReached[attribute] = true
+    }
+
+    /// `noteKeyPath` for a relationship's key path.
+    func noteKeyPath(relationship: Int, firstMember: JSONValue?) {
+        guard let firstMember, KeyPath.finds(relationshipKeysAfterFirst[relationship][...], in: firstMember) else { return }
+        relationshipKeyPathsPending[relationship] = false
+        relationshipKeyPathsReached[relationship] = true
+    }
+
+    /// `true` once some record had the key an attribute reads (its name's, or its key path's
+    /// as far as it goes), whatever the value, `null` included.
+    func found(attribute: Int) -> Bool {
+        if let slot = attributeSlots[attribute] { return foundSlots[slot] }
+        return attributeKeyPathsReached[attribute] || attributeKeyPathSlots[attribute].map { foundSlots[$0] && !attributeKeyPathsPending[attribute] } ?? true
+    }
+
+    /// `true` once some record had the key a relationship reads: its name's or its id
+    /// convention's, or its key path's as far as it goes.
+    func found(relationship: Int) -> Bool {
+        let (name, convention) = relationshipSlots[relationship]
+        if let name { return foundSlots[name] || convention.map { foundSlots[$0] } ?? false }
+        return relationshipKeyPathsReached[relationship]
+            || relationshipKeyPathSlots[relationship].map { foundSlots[$0] && !relationshipKeyPathsPending[relationship] } ?? true
     }
 }

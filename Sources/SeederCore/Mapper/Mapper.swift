@@ -12,8 +12,8 @@ public final class Mapper {
     /// The mapping records are made with.
     public let mapping: Mapping
     private let coercion = Coercion()
-    private let plans: [EntityPlan]
-    private var unmapped: [Set<String>]
+    let plans: [EntityPlan]
+    var unmapped: [Set<String>]
     /// Per entity: the size of its last batch, reserved for the next, so a record with
     /// embedded ones does not grow its batch two or three times. (One mapping at a time: no
     /// run-time exclusivity checks.)
@@ -120,8 +120,11 @@ public final class Mapper {
                     fields[attributeIndex] = field(members.member(slot), attribute: attribute, nulls: nulls, context: &context)
                 }
             } else {
-                let reached = reach(attribute.pointee.keyPath, slot: nil, keyPathSlot: plan.attributeKeyPathSlots[attributeIndex],
-                                    in: value, members: members, context: &context)
+                let keyPathSlot = plan.attributeKeyPathSlots[attributeIndex]
+                let reached = reach(attribute.pointee.keyPath, slot: nil, keyPathSlot: keyPathSlot, in: value, members: members, context: &context)
+                if plan.attributeKeyPathsPending[attributeIndex] {
+                    plan.noteKeyPath(attribute: attributeIndex, firstMember: keyPathSlot.flatMap(members.member))
+                }
                 fields[attributeIndex] = field(reached, attribute: attribute, nulls: nulls, context: &context)
             }
             if attributeIndex == identityAttributes.last {
@@ -140,8 +143,11 @@ public final class Mapper {
         for (relationshipIndex, relationship) in reference.relationshipPointers.enumerated() {
             let slot = plan.relationshipSlots[relationshipIndex]
             let keyPath = relationship.pointee.keyPath
-            var reached = reach(keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
-                                in: value, members: members, context: &context)
+            let keyPathSlot = plan.relationshipKeyPathSlots[relationshipIndex]
+            var reached = reach(keyPath, slot: slot.name, keyPathSlot: keyPathSlot, in: value, members: members, context: &context)
+            if plan.relationshipKeyPathsPending[relationshipIndex] {
+                plan.noteKeyPath(relationship: relationshipIndex, firstMember: keyPathSlot.flatMap(members.member))
+            }
             if case .absent = reached, keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
                 reached = .json(member)
             }
@@ -155,6 +161,7 @@ public final class Mapper {
     /// What a record's members feed, with the names resolved once per key layout.
     private func layout(of value: JSONValue, entity: Int) -> MemberLayout {
         var members = MemberLayout(value: value, keys: keyArrays.popLast() ?? [])
+        plans[entity].recordCount &+= 1
         if !plans[entity].matchesCachedLayout(members) {
             let unmappedHere = plans[entity].resolveLayout(members)
             if !unmappedHere.isEmpty { unmapped[entity].formUnion(unmappedHere) }
