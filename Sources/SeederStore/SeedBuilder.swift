@@ -212,7 +212,7 @@ public enum SeedBuilder {
                 return (store.counts, store.rowsInserted)
             }
             // Keys never mapped, keys that matched nothing, entities that got no record.
-            for warning in mapper.coverageWarnings() { diagnostics.report(warning) }
+            mapper.reportCoverage(to: diagnostics)
             for (index, entity) in mapping.entities.enumerated() {
                 report.entities.append(BuildReport.EntitySummary(name: entity.name, counts: counts[index], unmappedKeys: mapper.unmappedKeys(of: index)))
             }

@@ -152,6 +152,18 @@ struct KeyCoverageTests {
         ])
     }
 
+    /// An identity attribute is not exempt: its records fail, and the warning says why.
+    @Test func warnsAboutAnIdentityThatMatchedNothingBesideItsErrors() throws {
+        let mapping = Self.repository("    identity: slug\n    attributes: { slug: string }\n")
+        let (report, messages) = try Self.messages(mapping, #"[{"slg": "a"}]"#)
+        #expect(report.outcome == .invalid)
+        #expect(messages == [
+            "dumps/repos.json:1:2: error: Repository: missing identity attribute 'slug'  [/0]",
+            "mapping.yaml:3:3: warning: 1 key is never mapped: Repository.slg",
+            "mapping.yaml:5:19: warning: Repository.slug: 'slug' matched no key in 1 record (did you mean 'slg'?)",
+        ])
+    }
+
     @Test func warnsAboutAnEntityThatGotNoRecordAndNothingElseAboutIt() throws {
         let mapping = Self.repository("    attributes: { id: integer }\n", more: """
           Comment:

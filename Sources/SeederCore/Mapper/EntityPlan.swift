@@ -84,13 +84,14 @@ final class EntityPlan {
     /// Per key of `ignore:`: `true` once a layout had it.
     private(set) var ignoredKeysSeen: [Bool] = []
     /// Per attribute and per relationship: `true` while it has a key path that a layout cannot
-    /// settle (more keys after the first, or an operator's keys) and no record has reached it;
-    /// the mapper then asks `noteKeyPath` about each record. Read for every field of a key path.
+    /// settle (keys after the first, or an operator's) and no record has had all its keys; the
+    /// mapper then asks `noteKeyPath` about each record. Read for every field of a key path.
     @exclusivity(unchecked) private(set) var attributeKeyPathsPending: [Bool] = []
     @exclusivity(unchecked) private(set) var relationshipKeyPathsPending: [Bool] = []
     private var attributeKeyPathsReached: [Bool] = []
     private var relationshipKeyPathsReached: [Bool] = []
-    /// Per attribute and per relationship: its key path's keys past the first (`keysAfterFirst`).
+    /// Per attribute and per relationship: its key path's keys past the first (`keysAfterFirst`);
+    /// empty when the first key's member in a layout settles whether the path is found.
     private var attributeKeysAfterFirst: [[String]] = []
     private var relationshipKeysAfterFirst: [[String]] = []
     /// The records mapped (objects), embedded ones included.
@@ -119,16 +120,12 @@ final class EntityPlan {
             keyPathFirstKeys[first, default: []].append(slot)
             return slot
         }
-        func settledByLayout(_ keyPath: KeyPath?) -> Bool {
-            guard let keyPath else { return true }
-            return keyPath.keys.count <= 1 && keyPath.operatorKeys.isEmpty
-        }
-        attributeKeyPathsPending = entity.attributes.map { !settledByLayout($0.keyPath) }
-        relationshipKeyPathsPending = entity.relationships.map { !settledByLayout($0.keyPath) }
-        attributeKeyPathsReached = entity.attributes.map { _ in false }
-        relationshipKeyPathsReached = entity.relationships.map { _ in false }
         attributeKeysAfterFirst = entity.attributes.map { $0.keyPath?.keysAfterFirst ?? [] }
         relationshipKeysAfterFirst = entity.relationships.map { $0.keyPath?.keysAfterFirst ?? [] }
+        attributeKeyPathsPending = attributeKeysAfterFirst.map { !$0.isEmpty }
+        relationshipKeyPathsPending = relationshipKeysAfterFirst.map { !$0.isEmpty }
+        attributeKeyPathsReached = entity.attributes.map { _ in false }
+        relationshipKeyPathsReached = entity.relationships.map { _ in false }
         for (index, ignoredKey) in entity.ignoredKeys.enumerated() { ignored[ignoredKey.key] = index }
         ignoredKeysSeen = entity.ignoredKeys.map { _ in false }
         for attribute in entity.attributes {
@@ -239,19 +236,20 @@ final class EntityPlan {
         relationshipKeyPathsReached[relationship] = true
     }
 
-    /// `true` once some record had the key an attribute reads (its name's, or its key path's
-    /// as far as it goes), whatever the value, `null` included.
+    /// `true` once some record had the key an attribute reads (its name's, or every key of its
+    /// key path), whatever the value, `null` included.
     func found(attribute: Int) -> Bool {
         if let slot = attributeSlots[attribute] { return foundSlots[slot] }
-        return attributeKeyPathsReached[attribute] || attributeKeyPathSlots[attribute].map { foundSlots[$0] && !attributeKeyPathsPending[attribute] } ?? true
+        guard attributeKeysAfterFirst[attribute].isEmpty else { return attributeKeyPathsReached[attribute] }
+        return attributeKeyPathSlots[attribute].map { foundSlots[$0] } ?? true
     }
 
     /// `true` once some record had the key a relationship reads: its name's or its id
-    /// convention's, or its key path's as far as it goes.
+    /// convention's, or every key of its key path.
     func found(relationship: Int) -> Bool {
         let (name, convention) = relationshipSlots[relationship]
         if let name { return foundSlots[name] || convention.map { foundSlots[$0] } ?? false }
-        return relationshipKeyPathsReached[relationship]
-            || relationshipKeyPathSlots[relationship].map { foundSlots[$0] && !relationshipKeyPathsPending[relationship] } ?? true
+        guard relationshipKeysAfterFirst[relationship].isEmpty else { return relationshipKeyPathsReached[relationship] }
+        return relationshipKeyPathSlots[relationship].map { foundSlots[$0] } ?? true
     }
 }

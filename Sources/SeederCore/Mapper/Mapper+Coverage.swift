@@ -6,7 +6,7 @@ extension Mapper {
         plans[entity].recordCount
     }
 
-    /// The warnings about keys, entity by entity in mapping order:
+    /// Reports the warnings about keys to `diagnostics`, entity by entity in mapping order:
     ///
     /// - an entity that got no record: `Comment got no record from any source`;
     /// - the keys its records had that nothing reads and `ignore:` does not list:
@@ -17,26 +17,25 @@ extension Mapper {
     ///   that names it as `inverse` (and has no `from`) is exempt;
     /// - each key of `ignore:` that no record had: `Repository: ignored key 'nod_id' occurs in
     ///   no record (did you mean 'node_id'?)`.
-    public func coverageWarnings() -> [Diagnostic] {
-        var warnings: [Diagnostic] = []
+    public func reportCoverage(to diagnostics: DiagnosticSink) {
         let inverses = Set(mapping.entities.flatMap { entity in
             entity.relationships.compactMap { relationship in relationship.inverse.map { InverseKey(entity: relationship.target, relationship: $0) } }
         })
         for (index, entity) in mapping.entities.enumerated() {
             let plan = plans[index]
             guard plan.recordCount > 0 else {
-                warnings.append(.warning("\(entity.name) got no record from any source", at: entity.location))
+                diagnostics.warning("\(entity.name) got no record from any source", at: entity.location)
                 continue
             }
             let unmapped = unmappedKeys(of: index)
             if !unmapped.isEmpty {
                 let names = unmapped.map { "\(entity.name).\($0)" }.joined(separator: ", ")
-                warnings.append(.warning("\(unmapped.count) \(unmapped.count == 1 ? "key is" : "keys are") never mapped: \(names)", at: entity.location))
+                diagnostics.warning("\(unmapped.count) \(unmapped.count == 1 ? "key is" : "keys are") never mapped: \(names)", at: entity.location)
             }
             let records = "\(plan.recordCount) \(plan.recordCount == 1 ? "record" : "records")"
             func noMatch(_ name: String, _ sought: Sought, at location: SourceLocation) {
                 let suggestion = sought.nearest(among: unmapped).map { " (did you mean '\($0)'?)" } ?? ""
-                warnings.append(.warning("\(entity.name).\(name): \(sought.description) matched no key in \(records)\(suggestion)", at: location))
+                diagnostics.warning("\(entity.name).\(name): \(sought.description) matched no key in \(records)\(suggestion)", at: location)
             }
             for (attributeIndex, attribute) in entity.attributes.enumerated() where attribute.defaultValue == nil && !plan.found(attribute: attributeIndex) {
                 let firstKeyFound = plan.attributeKeyPathSlots[attributeIndex].map { plan.foundSlots[$0] } ?? false
@@ -51,10 +50,9 @@ extension Mapper {
             }
             for (ignoredIndex, ignored) in entity.ignoredKeys.enumerated() where !plan.ignoredKeysSeen[ignoredIndex] {
                 let suggestion = closestMatch(to: ignored.key, in: unmapped).map { " (did you mean '\($0)'?)" } ?? ""
-                warnings.append(.warning("\(entity.name): ignored key '\(ignored.key)' occurs in no record\(suggestion)", at: ignored.location))
+                diagnostics.warning("\(entity.name): ignored key '\(ignored.key)' occurs in no record\(suggestion)", at: ignored.location)
             }
         }
-        return warnings
     }
 }
 

@@ -103,6 +103,7 @@ public final class Mapper {
         // Not inside a closure: `fields`, captured and written there, was checked for exclusive
         // access at run time on every write.
         let plan = plans[index]
+        plan.recordCount &+= 1
         let nulls = reference.entity.nulls
         // The record's text and tape, taken once for every field.
         let (nodes, bytes, fileOffset) = (value.document.nodes, value.document.bytes, value.document.fileOffset)
@@ -161,7 +162,6 @@ public final class Mapper {
     /// What a record's members feed, with the names resolved once per key layout.
     private func layout(of value: JSONValue, entity: Int) -> MemberLayout {
         var members = MemberLayout(value: value, keys: keyArrays.popLast() ?? [])
-        plans[entity].recordCount &+= 1
         if !plans[entity].matchesCachedLayout(members) {
             let unmappedHere = plans[entity].resolveLayout(members)
             if !unmappedHere.isEmpty { unmapped[entity].formUnion(unmappedHere) }
