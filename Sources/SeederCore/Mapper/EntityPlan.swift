@@ -84,10 +84,12 @@ final class EntityPlan {
     /// Per key of `ignore:`: `true` once a layout had it.
     private(set) var ignoredKeysSeen: [Bool] = []
     /// Per attribute and per relationship: `true` while it has a key path that a layout cannot
-    /// settle (keys after the first, or an operator's) and no record has had all its keys; the
-    /// mapper then asks `noteKeyPath` about each record. Read for every field of a key path.
+    /// settle (keys after the first, or an operator's) and no record has had all its keys.
     @exclusivity(unchecked) private(set) var attributeKeyPathsPending: [Bool] = []
     @exclusivity(unchecked) private(set) var relationshipKeyPathsPending: [Bool] = []
+    /// `true` while any of them is: the mapper then asks `noteKeyPaths` about each record. Once
+    /// every key path is found (or when there is none) a record costs one test.
+    @exclusivity(unchecked) private(set) var keyPathsPending = false
     private var attributeKeyPathsReached: [Bool] = []
     private var relationshipKeyPathsReached: [Bool] = []
     /// Per attribute and per relationship: its key path's keys past the first (`keysAfterFirst`);
@@ -124,6 +126,7 @@ final class EntityPlan {
         relationshipKeysAfterFirst = entity.relationships.map { $0.keyPath?.keysAfterFirst ?? [] }
         attributeKeyPathsPending = attributeKeysAfterFirst.map { !$0.isEmpty }
         relationshipKeyPathsPending = relationshipKeysAfterFirst.map { !$0.isEmpty }
+        keyPathsPending = attributeKeyPathsPending.contains(true) || relationshipKeyPathsPending.contains(true)
         attributeKeyPathsReached = entity.attributes.map { _ in false }
         relationshipKeyPathsReached = entity.relationships.map { _ in false }
         for (index, ignoredKey) in entity.ignoredKeys.enumerated() { ignored[ignoredKey.key] = index }
@@ -221,19 +224,28 @@ final class EntityPlan {
 
     // MARK: Keys found
 
-    /// Notes whether a record reaches a pending attribute's key path (`attributeKeyPathsPending`),
-    /// from the member its first key names, if the record has one.
-    func noteKeyPath(attribute: Int, firstMember: JSONValue?) {
-        guard let firstMember, KeyPath.finds(attributeKeysAfterFirst[attribute][...], in: firstMember) else { return }
-        attributeKeyPathsPending[attribute] = false
-        attributeKeyPathsReached[attribute] = true
-    }
-
-    /// `noteKeyPath` for a relationship's key path.
-    func noteKeyPath(relationship: Int, firstMember: JSONValue?) {
-        guard let firstMember, KeyPath.finds(relationshipKeysAfterFirst[relationship][...], in: firstMember) else { return }
-        relationshipKeyPathsPending[relationship] = false
-        relationshipKeyPathsReached[relationship] = true
+    /// Notes which pending key paths (`keyPathsPending`) a record of layout `members` has every
+    /// key of. Not inlined: the mapper calls it only while some key path is pending, once a
+    /// record, and it stays out of the mapper's loops.
+    @inline(never)
+    func noteKeyPaths(in members: MemberLayout) {
+        func finds(_ slot: Int?, _ keys: [String]) -> Bool {
+            guard let slot, let member = members.member(slot) else { return false }
+            return KeyPath.finds(keys[...], in: member)
+        }
+        for attribute in attributeKeyPathsPending.indices where attributeKeyPathsPending[attribute] {
+            if finds(attributeKeyPathSlots[attribute], attributeKeysAfterFirst[attribute]) {
+                attributeKeyPathsPending[attribute] = false
+                attributeKeyPathsReached[attribute] = true
+            }
+        }
+        for relationship in relationshipKeyPathsPending.indices where relationshipKeyPathsPending[relationship] {
+            if finds(relationshipKeyPathSlots[relationship], relationshipKeysAfterFirst[relationship]) {
+                relationshipKeyPathsPending[relationship] = false
+                relationshipKeyPathsReached[relationship] = true
+            }
+        }
+        keyPathsPending = attributeKeyPathsPending.contains(true) || relationshipKeyPathsPending.contains(true)
     }
 
     /// `true` once some record had the key an attribute reads (its name's, or every key of its

@@ -121,11 +121,8 @@ public final class Mapper {
                     fields[attributeIndex] = field(members.member(slot), attribute: attribute, nulls: nulls, context: &context)
                 }
             } else {
-                let keyPathSlot = plan.attributeKeyPathSlots[attributeIndex]
-                let reached = reach(attribute.pointee.keyPath, slot: nil, keyPathSlot: keyPathSlot, in: value, members: members, context: &context)
-                if plan.attributeKeyPathsPending[attributeIndex] {
-                    plan.noteKeyPath(attribute: attributeIndex, firstMember: keyPathSlot.flatMap(members.member))
-                }
+                let reached = reach(attribute.pointee.keyPath, slot: nil, keyPathSlot: plan.attributeKeyPathSlots[attributeIndex],
+                                    in: value, members: members, context: &context)
                 fields[attributeIndex] = field(reached, attribute: attribute, nulls: nulls, context: &context)
             }
             if attributeIndex == identityAttributes.last {
@@ -144,16 +141,14 @@ public final class Mapper {
         for (relationshipIndex, relationship) in reference.relationshipPointers.enumerated() {
             let slot = plan.relationshipSlots[relationshipIndex]
             let keyPath = relationship.pointee.keyPath
-            let keyPathSlot = plan.relationshipKeyPathSlots[relationshipIndex]
-            var reached = reach(keyPath, slot: slot.name, keyPathSlot: keyPathSlot, in: value, members: members, context: &context)
-            if plan.relationshipKeyPathsPending[relationshipIndex] {
-                plan.noteKeyPath(relationship: relationshipIndex, firstMember: keyPathSlot.flatMap(members.member))
-            }
+            var reached = reach(keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
+                                in: value, members: members, context: &context)
             if case .absent = reached, keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
                 reached = .json(member)
             }
             links.append(link(reached, relationship: relationship, batch: &batch, context: &context))
         }
+        if plan.keyPathsPending { plan.noteKeyPaths(in: members) }
         guard let position else { return nil }
         batch[batchStart + position].links = links
         return position
