@@ -19,7 +19,9 @@ extension Mapper {
     ///   no record (did you mean 'node_id'?)`.
     public func reportCoverage(to diagnostics: DiagnosticSink) {
         let inverses = Set(mapping.entities.flatMap { entity in
-            entity.relationships.compactMap { relationship in relationship.inverse.map { InverseKey(entity: relationship.target, relationship: $0) } }
+            entity.relationships.compactMap { relationship in
+                relationship.inverse.map { InverseKey(entity: relationship.target, relationship: $0) }
+            }
         })
         for (index, entity) in mapping.entities.enumerated() {
             let plan = plans[index]
@@ -30,23 +32,31 @@ extension Mapper {
             let unmapped = unmappedKeys(of: index)
             if !unmapped.isEmpty {
                 let names = unmapped.map { "\(entity.name).\($0)" }.joined(separator: ", ")
-                diagnostics.warning("\(unmapped.count) \(unmapped.count == 1 ? "key is" : "keys are") never mapped: \(names)", at: entity.location)
+                let keys = "\(unmapped.count) \(unmapped.count == 1 ? "key is" : "keys are")"
+                diagnostics.warning("\(keys) never mapped: \(names)", at: entity.location)
             }
             let records = "\(plan.recordCount) \(plan.recordCount == 1 ? "record" : "records")"
             func noMatch(_ name: String, _ sought: Sought, at location: SourceLocation) {
                 let suggestion = sought.nearest(among: unmapped).map { " (did you mean '\($0)'?)" } ?? ""
                 diagnostics.warning("\(entity.name).\(name): \(sought.description) matched no key in \(records)\(suggestion)", at: location)
             }
-            for (attributeIndex, attribute) in entity.attributes.enumerated() where attribute.defaultValue == nil && !plan.found(attribute: attributeIndex) {
+            for (attributeIndex, attribute) in entity.attributes.enumerated() {
+                guard attribute.defaultValue == nil, !plan.found(attribute: attributeIndex) else { continue }
                 let firstKeyFound = plan.attributeKeyPathSlots[attributeIndex].map { plan.foundSlots[$0] } ?? false
                 noMatch(attribute.name, Sought(name: attribute.name, keyPath: attribute.keyPath, firstKeyFound: firstKeyFound), at: attribute.location)
             }
-            for (relationshipIndex, relationship) in entity.relationships.enumerated() where !plan.found(relationship: relationshipIndex) {
-                if relationship.keyPath == nil, inverses.contains(InverseKey(entity: index, relationship: relationshipIndex)) { continue }
+            for (relationshipIndex, relationship) in entity.relationships.enumerated() {
+                guard !plan.found(relationship: relationshipIndex) else { continue }
+                guard let keyPath = relationship.keyPath else {
+                    // Filled by the nesting of the to-many that names it as its inverse.
+                    if inverses.contains(InverseKey(entity: index, relationship: relationshipIndex)) { continue }
+                    let stem = relationship.isToMany ? Naming.singular(relationship.name) : relationship.name
+                    let convention = Naming.snakeCase(stem) + (relationship.isToMany ? "_ids" : "_id")
+                    noMatch(relationship.name, Sought(name: relationship.name, convention: convention), at: relationship.location)
+                    continue
+                }
                 let firstKeyFound = plan.relationshipKeyPathSlots[relationshipIndex].map { plan.foundSlots[$0] } ?? false
-                let convention = Naming.snakeCase(relationship.isToMany ? Naming.singular(relationship.name) : relationship.name) + (relationship.isToMany ? "_ids" : "_id")
-                noMatch(relationship.name, Sought(name: relationship.name, keyPath: relationship.keyPath, convention: convention, firstKeyFound: firstKeyFound),
-                        at: relationship.location)
+                noMatch(relationship.name, Sought(name: relationship.name, keyPath: keyPath, firstKeyFound: firstKeyFound), at: relationship.location)
             }
             for (ignoredIndex, ignored) in entity.ignoredKeys.enumerated() where !plan.ignoredKeysSeen[ignoredIndex] {
                 let suggestion = closestMatch(to: ignored.key, in: unmapped).map { " (did you mean '\($0)'?)" } ?? ""
@@ -70,7 +80,7 @@ private struct Sought: CustomStringConvertible {
     var convention: String?
     /// For a key path: whether some record had its first key (then the path failed further on,
     /// where the unmapped keys, a record's own, cannot suggest anything).
-    var firstKeyFound: Bool
+    var firstKeyFound = false
 
     /// `'stars'`, `'owner' or 'owner_id'`, `'thumbnail.pth'`.
     var description: String {
