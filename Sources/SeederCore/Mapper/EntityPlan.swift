@@ -90,8 +90,6 @@ final class EntityPlan {
     /// `true` while any of them is: the mapper then asks `noteKeyPaths` about each record. Once
     /// every key path is found (or when there is none) a record costs one test.
     @exclusivity(unchecked) private(set) var keyPathsPending = false
-    private var attributeKeyPathsReached: [Bool] = []
-    private var relationshipKeyPathsReached: [Bool] = []
     /// Per attribute and per relationship: its key path's keys past the first (`keysAfterFirst`);
     /// empty when the first key's member in a layout settles whether the path is found.
     private var attributeKeysAfterFirst: [[String]] = []
@@ -127,8 +125,6 @@ final class EntityPlan {
         attributeKeyPathsPending = attributeKeysAfterFirst.map { !$0.isEmpty }
         relationshipKeyPathsPending = relationshipKeysAfterFirst.map { !$0.isEmpty }
         keyPathsPending = attributeKeyPathsPending.contains(true) || relationshipKeyPathsPending.contains(true)
-        attributeKeyPathsReached = entity.attributes.map { _ in false }
-        relationshipKeyPathsReached = entity.relationships.map { _ in false }
         for (index, ignoredKey) in entity.ignoredKeys.enumerated() { ignored[ignoredKey.key] = index }
         ignoredKeysSeen = entity.ignoredKeys.map { _ in false }
         for attribute in entity.attributes {
@@ -234,16 +230,10 @@ final class EntityPlan {
             return KeyPath.finds(keys[...], in: member)
         }
         for attribute in attributeKeyPathsPending.indices where attributeKeyPathsPending[attribute] {
-            if finds(attributeKeyPathSlots[attribute], attributeKeysAfterFirst[attribute]) {
-                attributeKeyPathsPending[attribute] = false
-                attributeKeyPathsReached[attribute] = true
-            }
+            if finds(attributeKeyPathSlots[attribute], attributeKeysAfterFirst[attribute]) { attributeKeyPathsPending[attribute] = false }
         }
         for relationship in relationshipKeyPathsPending.indices where relationshipKeyPathsPending[relationship] {
-            if finds(relationshipKeyPathSlots[relationship], relationshipKeysAfterFirst[relationship]) {
-                relationshipKeyPathsPending[relationship] = false
-                relationshipKeyPathsReached[relationship] = true
-            }
+            if finds(relationshipKeyPathSlots[relationship], relationshipKeysAfterFirst[relationship]) { relationshipKeyPathsPending[relationship] = false }
         }
         keyPathsPending = attributeKeyPathsPending.contains(true) || relationshipKeyPathsPending.contains(true)
     }
@@ -252,7 +242,7 @@ final class EntityPlan {
     /// key path), whatever the value, `null` included.
     func found(attribute: Int) -> Bool {
         if let slot = attributeSlots[attribute] { return foundSlots[slot] }
-        guard attributeKeysAfterFirst[attribute].isEmpty else { return attributeKeyPathsReached[attribute] }
+        guard attributeKeysAfterFirst[attribute].isEmpty else { return !attributeKeyPathsPending[attribute] }
         return attributeKeyPathSlots[attribute].map { foundSlots[$0] } ?? true
     }
 
@@ -261,7 +251,7 @@ final class EntityPlan {
     func found(relationship: Int) -> Bool {
         let (name, convention) = relationshipSlots[relationship]
         if let name { return foundSlots[name] || convention.map { foundSlots[$0] } ?? false }
-        guard relationshipKeysAfterFirst[relationship].isEmpty else { return relationshipKeyPathsReached[relationship] }
+        guard relationshipKeysAfterFirst[relationship].isEmpty else { return !relationshipKeyPathsPending[relationship] }
         return relationshipKeyPathSlots[relationship].map { foundSlots[$0] } ?? true
     }
 }
