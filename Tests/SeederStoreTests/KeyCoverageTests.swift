@@ -152,6 +152,43 @@ struct KeyCoverageTests {
         ])
     }
 
+    /// A to-many with `inverse` and its to-one are two sides of one link: either side found
+    /// is enough for a side without `from`, whether the parent nests the children or the
+    /// children name their parent.
+    @Test func eitherSideOfAnInverseLinkFindsIt() throws {
+        let mapping = """
+        seeder: 1
+        entities:
+          Project:
+            attributes: { id: integer }
+            relationships:
+              tasks: { to: Task, many: true, inverse: project }
+          Task:
+            attributes: { id: integer }
+            relationships:
+              project: { to: Project }
+        sources:
+          - path: projects.json
+            entity: Project
+          - path: tasks.json
+            entity: Task
+
+        """
+        let workspace = try Workspace()
+        try workspace.write("mapping.yaml", mapping)
+        try workspace.write("dumps/projects.json", #"[{"id": 1}, {"id": 2}]"#)
+        try workspace.write("dumps/tasks.json", #"[{"id": 10, "project_id": 1}, {"id": 11, "project_id": 2}]"#)
+        #expect(workspace.build().messages(workspace) == [])
+        #expect(try workspace.rows("SELECT id, project_id FROM task ORDER BY id") == ["[id:10 project_id:1]", "[id:11 project_id:2]"])
+        try workspace.write("dumps/tasks.json", #"[{"id": 10, "projet_id": 1}]"#)
+        // A typo on the children's side: neither side found its key.
+        #expect(workspace.build().messages(workspace) == [
+            "mapping.yaml:6:7: warning: Project.tasks: 'tasks' or 'task_ids' matched no key in 2 records",
+            "mapping.yaml:7:3: warning: 1 key is never mapped: Task.projet_id",
+            "mapping.yaml:10:7: warning: Task.project: 'project' or 'project_id' matched no key in 1 record (did you mean 'projet_id'?)",
+        ])
+    }
+
     /// An identity attribute is not exempt: its records fail, and the warning says why.
     @Test func warnsAboutAnIdentityThatMatchedNothingBesideItsErrors() throws {
         let mapping = Self.repository("    identity: slug\n    attributes: { slug: string }\n")

@@ -13,16 +13,20 @@ extension Mapper {
     ///   `2 keys are never mapped: Repository.node_id, Repository.owner`;
     /// - each attribute (without a `default`) and relationship that found its key in no record,
     ///   with the nearest unmapped key: `Repository.stars: 'stargazer_count' matched no key in 12
-    ///   records (did you mean 'stargazers_count'?)`; a to-one filled by the nesting of a to-many
-    ///   that names it as `inverse` (and has no `from`) is exempt;
+    ///   records (did you mean 'stargazers_count'?)`; of a to-many with `inverse` and the to-one
+    ///   it names, the two sides of one link, a side without `from` is exempt when the other side
+    ///   found its key (the nesting fills the to-one; the children's keys fill the to-many);
     /// - each key of `ignore:` that no record had: `Repository: ignored key 'nod_id' occurs in
     ///   no record (did you mean 'node_id'?)`.
     public func reportCoverage(to diagnostics: DiagnosticSink) {
-        let inverses = Set(mapping.entities.flatMap { entity in
-            entity.relationships.compactMap { relationship in
-                relationship.inverse.map { InverseKey(entity: relationship.target, relationship: $0) }
+        var partners: [LinkSide: LinkSide] = [:]
+        for (index, entity) in mapping.entities.enumerated() {
+            for (relationshipIndex, relationship) in entity.relationships.enumerated() {
+                guard let inverse = relationship.inverse else { continue }
+                let (many, one) = (LinkSide(entity: index, relationship: relationshipIndex), LinkSide(entity: relationship.target, relationship: inverse))
+                (partners[many], partners[one]) = (one, many)
             }
-        })
+        }
         for (index, entity) in mapping.entities.enumerated() {
             let plan = plans[index]
             guard plan.recordCount > 0 else {
@@ -48,8 +52,8 @@ extension Mapper {
             for (relationshipIndex, relationship) in entity.relationships.enumerated() {
                 guard !plan.found(relationship: relationshipIndex) else { continue }
                 guard let keyPath = relationship.keyPath else {
-                    // Filled by the nesting of the to-many that names it as its inverse.
-                    if inverses.contains(InverseKey(entity: index, relationship: relationshipIndex)) { continue }
+                    if let partner = partners[LinkSide(entity: index, relationship: relationshipIndex)],
+                       plans[partner.entity].found(relationship: partner.relationship) { continue }
                     let stem = relationship.isToMany ? Naming.singular(relationship.name) : relationship.name
                     let convention = Naming.snakeCase(stem) + (relationship.isToMany ? "_ids" : "_id")
                     noMatch(relationship.name, Sought(name: relationship.name, convention: convention), at: relationship.location)
@@ -66,8 +70,8 @@ extension Mapper {
     }
 }
 
-/// A to-one relationship that a to-many names as its `inverse`.
-private struct InverseKey: Hashable {
+/// A relationship, as one side of a link a to-many with `inverse` and its to-one declare together.
+private struct LinkSide: Hashable {
     var entity: Int
     var relationship: Int
 }
