@@ -242,13 +242,10 @@ public enum SeedBuilder {
                 try db.execute(sql: "COMMIT")
                 return (store.counts, store.rowsInserted)
             }
+            // Keys never mapped, keys that matched nothing, entities that got no record.
+            mapper.reportCoverage(to: diagnostics)
             for (index, entity) in mapping.entities.enumerated() {
-                let unmapped = mapper.unmappedKeys(of: index)
-                if !unmapped.isEmpty {
-                    let names = unmapped.map { "\(entity.name).\($0)" }.joined(separator: ", ")
-                    diagnostics.warning("\(unmapped.count) \(unmapped.count == 1 ? "key is" : "keys are") never mapped: \(names)", at: entity.location)
-                }
-                report.entities.append(BuildReport.EntitySummary(name: entity.name, counts: counts[index], unmappedKeys: unmapped))
+                report.entities.append(BuildReport.EntitySummary(name: entity.name, counts: counts[index], unmappedKeys: mapper.unmappedKeys(of: index)))
             }
             if options.strict, diagnostics.warningCount > 0 {
                 diagnostics.error("--strict: \(diagnostics.warningCount) \(diagnostics.warningCount == 1 ? "warning counts" : "warnings count") as errors")

@@ -72,6 +72,30 @@ final class EntityPlan {
     private var conventionSlots: Set<Int> = []
     /// First keys of key paths: such keys count as mapped.
     private var claimed: Set<String> = []
+    /// The keys of the entity's `ignore:`, each with its index there.
+    private var ignored: [String: Int] = [:]
+
+    // What the records had, for the warnings after the load (docs/mapping.md, Unmapped keys and
+    // keys that match nothing): gathered per key layout, so a record of a layout seen before
+    // adds nothing but its count.
+
+    /// Per slot: `true` once a layout had a member for it (whatever its value, `null` included).
+    private(set) var foundSlots: [Bool] = []
+    /// Per key of `ignore:`: `true` once a layout had it.
+    private(set) var ignoredKeysSeen: [Bool] = []
+    /// Per attribute and per relationship: `true` while it has a key path that a layout cannot
+    /// settle (keys after the first, or an operator's) and no record has had all its keys.
+    @exclusivity(unchecked) private(set) var attributeKeyPathsPending: [Bool] = []
+    @exclusivity(unchecked) private(set) var relationshipKeyPathsPending: [Bool] = []
+    /// `true` while any of them is: the mapper then asks `noteKeyPaths` about each record. Once
+    /// every key path is found (or when there is none) a record costs one test.
+    @exclusivity(unchecked) private(set) var keyPathsPending = false
+    /// Per attribute and per relationship: its key path's keys past the first (`keysAfterFirst`);
+    /// empty when the first key's member in a layout settles whether the path is found.
+    private var attributeKeysAfterFirst: [[String]] = []
+    private var relationshipKeysAfterFirst: [[String]] = []
+    /// The records mapped (objects), embedded ones included.
+    @exclusivity(unchecked) var recordCount = 0
 
     // The cached layout, read for every record by the one mapper (one thread) that owns the
     // plan: no run-time exclusivity checks.
@@ -96,6 +120,13 @@ final class EntityPlan {
             keyPathFirstKeys[first, default: []].append(slot)
             return slot
         }
+        attributeKeysAfterFirst = entity.attributes.map { $0.keyPath?.keysAfterFirst ?? [] }
+        relationshipKeysAfterFirst = entity.relationships.map { $0.keyPath?.keysAfterFirst ?? [] }
+        attributeKeyPathsPending = attributeKeysAfterFirst.map { !$0.isEmpty }
+        relationshipKeyPathsPending = relationshipKeysAfterFirst.map { !$0.isEmpty }
+        keyPathsPending = attributeKeyPathsPending.contains(true) || relationshipKeyPathsPending.contains(true)
+        for (index, ignoredKey) in entity.ignoredKeys.enumerated() { ignored[ignoredKey.key] = index }
+        ignoredKeysSeen = entity.ignoredKeys.map { _ in false }
         for attribute in entity.attributes {
             if let keyPath = attribute.keyPath {
                 attributeSlots.append(nil)
@@ -118,6 +149,7 @@ final class EntityPlan {
             conventionSlots.insert(convention)
             relationshipSlots.append((name, convention))
         }
+        foundSlots = [Bool](repeating: false, count: slotCount)
     }
 
     /// `true` when the record's keys are byte for byte those of the cached layout.
@@ -166,6 +198,10 @@ final class EntityPlan {
         }
         cachedSlotMembers = (0..<slotCount).map { exactMatch[$0] >= 0 ? exactMatch[$0] : looseMatch[$0] }
         hasCache = true
+        for slot in 0..<slotCount where cachedSlotMembers[slot] >= 0 { foundSlots[slot] = true }
+        if !ignored.isEmpty {
+            for name in names { if let index = ignored[name] { ignoredKeysSeen[index] = true } }
+        }
         var used = Set<Int>()
         for slot in 0..<slotCount where cachedSlotMembers[slot] >= 0 && !conventionSlots.contains(slot) {
             used.insert(cachedSlotMembers[slot])
@@ -176,9 +212,46 @@ final class EntityPlan {
             }
         }
         var unmapped = Set<String>()
-        for (ordinal, name) in names.enumerated() where !used.contains(ordinal) && !claimed.contains(name) {
+        for (ordinal, name) in names.enumerated() where !used.contains(ordinal) && !claimed.contains(name) && ignored[name] == nil {
             unmapped.insert(name)
         }
         return unmapped
+    }
+
+    // MARK: Keys found
+
+    /// Notes which pending key paths (`keyPathsPending`) a record of layout `members` has every
+    /// key of. Not inlined: the mapper calls it only while some key path is pending, once a
+    /// record, and it stays out of the mapper's loops.
+    @inline(never)
+    func noteKeyPaths(in members: MemberLayout) {
+        func finds(_ slot: Int?, _ keys: [String]) -> Bool {
+            guard let slot, let member = members.member(slot) else { return false }
+            return KeyPath.finds(keys[...], in: member)
+        }
+        for attribute in attributeKeyPathsPending.indices where attributeKeyPathsPending[attribute] {
+            if finds(attributeKeyPathSlots[attribute], attributeKeysAfterFirst[attribute]) { attributeKeyPathsPending[attribute] = false }
+        }
+        for relationship in relationshipKeyPathsPending.indices where relationshipKeyPathsPending[relationship] {
+            if finds(relationshipKeyPathSlots[relationship], relationshipKeysAfterFirst[relationship]) { relationshipKeyPathsPending[relationship] = false }
+        }
+        keyPathsPending = attributeKeyPathsPending.contains(true) || relationshipKeyPathsPending.contains(true)
+    }
+
+    /// `true` once some record had the key an attribute reads (its name's, or every key of its
+    /// key path), whatever the value, `null` included.
+    func found(attribute: Int) -> Bool {
+        if let slot = attributeSlots[attribute] { return foundSlots[slot] }
+        guard attributeKeysAfterFirst[attribute].isEmpty else { return !attributeKeyPathsPending[attribute] }
+        return attributeKeyPathSlots[attribute].map { foundSlots[$0] } ?? true
+    }
+
+    /// `true` once some record had the key a relationship reads: its name's or its id
+    /// convention's, or every key of its key path.
+    func found(relationship: Int) -> Bool {
+        let (name, convention) = relationshipSlots[relationship]
+        if let name { return foundSlots[name] || convention.map { foundSlots[$0] } ?? false }
+        guard relationshipKeysAfterFirst[relationship].isEmpty else { return !relationshipKeyPathsPending[relationship] }
+        return relationshipKeyPathSlots[relationship].map { foundSlots[$0] } ?? true
     }
 }

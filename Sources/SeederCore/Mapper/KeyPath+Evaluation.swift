@@ -48,6 +48,28 @@ extension KeyPath {
         return try apply(collectionOperator, to: reached)
     }
 
+    /// The keys a record must have past the first for the key path to find every key: the
+    /// rest of `keys`, then the operator's.
+    var keysAfterFirst: [String] { Array(keys.dropFirst()) + operatorKeys }
+
+    /// `true` when `keys` (`keysAfterFirst`) are found from `value`, the member the first key
+    /// names (docs/mapping.md, Unmapped keys and keys that match nothing): each key in the object
+    /// the one before reached, or where that is an array in one of its elements. The value at the
+    /// end may be anything, `null` included; a `null` or an empty array before the last key finds
+    /// nothing.
+    static func finds(_ keys: ArraySlice<String>, in value: JSONValue) -> Bool {
+        guard let key = keys.first else { return true }
+        switch value.kind {
+        case .object:
+            guard let member = value[key] else { return false }
+            return finds(keys.dropFirst(), in: member)
+        case .array:
+            return value.elements.contains { finds(keys, in: $0) }
+        default:
+            return false
+        }
+    }
+
     static func follow(_ value: JSONValue, _ keys: ArraySlice<String>) -> MappedValue {
         guard let key = keys.first else { return .json(value) }
         switch value.kind {

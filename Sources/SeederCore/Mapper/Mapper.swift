@@ -12,8 +12,8 @@ public final class Mapper {
     /// The mapping records are made with.
     public let mapping: Mapping
     private let coercion = Coercion()
-    private let plans: [EntityPlan]
-    private var unmapped: [Set<String>]
+    let plans: [EntityPlan]
+    var unmapped: [Set<String>]
     /// Per entity: the size of its last batch, reserved for the next, so a record with
     /// embedded ones does not grow its batch two or three times. (One mapping at a time: no
     /// run-time exclusivity checks.)
@@ -103,6 +103,7 @@ public final class Mapper {
         // Not inside a closure: `fields`, captured and written there, was checked for exclusive
         // access at run time on every write.
         let plan = plans[index]
+        plan.recordCount &+= 1
         let nulls = reference.entity.nulls
         // The record's text and tape, taken once for every field.
         let (nodes, bytes, fileOffset) = (value.document.nodes, value.document.bytes, value.document.fileOffset)
@@ -147,6 +148,7 @@ public final class Mapper {
             }
             links.append(link(reached, relationship: relationship, batch: &batch, context: &context))
         }
+        if plan.keyPathsPending { plan.noteKeyPaths(in: members) }
         guard let position else { return nil }
         batch[batchStart + position].links = links
         return position

@@ -53,6 +53,8 @@ public struct Entity: Sendable {
     public var nulls: NullPolicy
     /// Where the entity is declared.
     public var location: SourceLocation
+    /// JSON keys known and unwanted (`ignore:`): read by nothing and not reported as unmapped.
+    public var ignoredKeys: [IgnoredKey] = []
 
     /// The index of the attribute named `name`.
     public func attributeIndex(named name: String) -> Int? {
@@ -80,6 +82,14 @@ public struct Entity: Sendable {
 
     /// The synthetic `INTEGER PRIMARY KEY` of an entity with `identity: none`.
     public static let syntheticKeyColumn = "_pk"
+}
+
+/// A JSON key an entity's `ignore:` lists, as written in the dumps, with where it is listed.
+public struct IgnoredKey: Sendable, Hashable {
+    /// The key, matched exactly.
+    public var key: String
+    /// Where the mapping lists it.
+    public var location: SourceLocation
 }
 
 /// What identifies a record (MAPPING.md, Identity).

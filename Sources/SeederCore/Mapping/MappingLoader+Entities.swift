@@ -21,6 +21,7 @@ struct EntityDraft {
     var relationships: [RelationshipDraft] = []
     var onConflict: ConflictPolicy
     var nulls: NullPolicy
+    var ignoredKeys: [IgnoredKey] = []
 }
 
 /// An attribute as declared: the attribute with its name's node and its `column:` node.
@@ -97,6 +98,7 @@ extension LoadContext {
                 error("'relationships' of entity '\(name)' must be a mapping, found \(relationships.value.kindDescription)", at: relationships.value)
             }
         }
+        if let ignore = fields["ignore"] { draft.ignoredKeys = ignoredKeys(ignore.value, of: draft) }
         return draft
     }
 

@@ -11,7 +11,8 @@ extension LoadContext {
                     attribute.column = attributeDraft.column?.name ?? naming.column(for: attribute.name)
                     return attribute
                 },
-                relationships: [], onConflict: draft.onConflict, nulls: draft.nulls, location: draft.nameNode.location)
+                relationships: [], onConflict: draft.onConflict, nulls: draft.nulls, location: draft.nameNode.location,
+                ignoredKeys: draft.ignoredKeys)
         }
         for index in entities.indices {
             for attribute in entities[index].identityAttributes {

@@ -20,7 +20,7 @@ public struct MappingLoader {
         public static let document = ["seeder", "output", "schemaVersion", "naming", "dates", "timeZone", "onConflict",
                                       "nulls", "entities", "sources", "schema"]
         public static let naming = ["database"]
-        public static let entity = ["identity", "attributes", "relationships", "table", "onConflict", "nulls", "search"]
+        public static let entity = ["identity", "attributes", "relationships", "table", "onConflict", "nulls", "ignore", "search"]
         public static let attribute = ["type", "from", "required", "default", "values", "unique", "index", "format",
                                        "timeZone", "storage", "column"]
         public static let relationship = ["to", "many", "from", "inverse", "ordered", "required", "onMissing", "column",

@@ -1,0 +1,112 @@
+/// What the records had against what the mapping reads, once every input is mapped
+/// (docs/mapping.md, Unmapped keys and keys that match nothing): typos must not pass silently.
+extension Mapper {
+    /// The records mapped for `entity` (objects, embedded ones included).
+    public func recordCount(of entity: Int) -> Int {
+        plans[entity].recordCount
+    }
+
+    /// Reports the warnings about keys to `diagnostics`, entity by entity in mapping order:
+    ///
+    /// - an entity that got no record: `Comment got no record from any source`;
+    /// - the keys its records had that nothing reads and `ignore:` does not list:
+    ///   `2 keys are never mapped: Repository.node_id, Repository.owner`;
+    /// - each attribute (without a `default`) and relationship that found its key in no record,
+    ///   with the nearest unmapped key: `Repository.stars: 'stargazer_count' matched no key in 12
+    ///   records (did you mean 'stargazers_count'?)`; of a to-many with `inverse` and the to-one
+    ///   it names, the two sides of one link, a side without `from` is exempt when the other side
+    ///   found its key (the nesting fills the to-one; the children's keys fill the to-many);
+    /// - each key of `ignore:` that no record had: `Repository: ignored key 'nod_id' occurs in
+    ///   no record (did you mean 'node_id'?)`.
+    public func reportCoverage(to diagnostics: DiagnosticSink) {
+        var partners: [LinkSide: LinkSide] = [:]
+        for (index, entity) in mapping.entities.enumerated() {
+            for (relationshipIndex, relationship) in entity.relationships.enumerated() {
+                guard let inverse = relationship.inverse else { continue }
+                let (many, one) = (LinkSide(entity: index, relationship: relationshipIndex), LinkSide(entity: relationship.target, relationship: inverse))
+                (partners[many], partners[one]) = (one, many)
+            }
+        }
+        for (index, entity) in mapping.entities.enumerated() {
+            let plan = plans[index]
+            guard plan.recordCount > 0 else {
+                diagnostics.warning("\(entity.name) got no record from any source", at: entity.location)
+                continue
+            }
+            let unmapped = unmappedKeys(of: index)
+            if !unmapped.isEmpty {
+                let names = unmapped.map { "\(entity.name).\($0)" }.joined(separator: ", ")
+                let keys = "\(unmapped.count) \(unmapped.count == 1 ? "key is" : "keys are")"
+                diagnostics.warning("\(keys) never mapped: \(names)", at: entity.location)
+            }
+            let records = "\(plan.recordCount) \(plan.recordCount == 1 ? "record" : "records")"
+            func noMatch(_ name: String, _ sought: Sought, at location: SourceLocation) {
+                let suggestion = sought.nearest(among: unmapped).map { " (did you mean '\($0)'?)" } ?? ""
+                diagnostics.warning("\(entity.name).\(name): \(sought.description) matched no key in \(records)\(suggestion)", at: location)
+            }
+            for (attributeIndex, attribute) in entity.attributes.enumerated() {
+                guard attribute.defaultValue == nil, !plan.found(attribute: attributeIndex) else { continue }
+                let firstKeyFound = plan.attributeKeyPathSlots[attributeIndex].map { plan.foundSlots[$0] } ?? false
+                noMatch(attribute.name, Sought(name: attribute.name, keyPath: attribute.keyPath, firstKeyFound: firstKeyFound), at: attribute.location)
+            }
+            for (relationshipIndex, relationship) in entity.relationships.enumerated() {
+                guard !plan.found(relationship: relationshipIndex) else { continue }
+                guard let keyPath = relationship.keyPath else {
+                    if let partner = partners[LinkSide(entity: index, relationship: relationshipIndex)],
+                       plans[partner.entity].found(relationship: partner.relationship) { continue }
+                    let stem = relationship.isToMany ? Naming.singular(relationship.name) : relationship.name
+                    let convention = Naming.snakeCase(stem) + (relationship.isToMany ? "_ids" : "_id")
+                    noMatch(relationship.name, Sought(name: relationship.name, convention: convention), at: relationship.location)
+                    continue
+                }
+                let firstKeyFound = plan.relationshipKeyPathSlots[relationshipIndex].map { plan.foundSlots[$0] } ?? false
+                noMatch(relationship.name, Sought(name: relationship.name, keyPath: keyPath, firstKeyFound: firstKeyFound), at: relationship.location)
+            }
+            for (ignoredIndex, ignored) in entity.ignoredKeys.enumerated() where !plan.ignoredKeysSeen[ignoredIndex] {
+                let suggestion = closestMatch(to: ignored.key, in: unmapped).map { " (did you mean '\($0)'?)" } ?? ""
+                diagnostics.warning("\(entity.name): ignored key '\(ignored.key)' occurs in no record\(suggestion)", at: ignored.location)
+            }
+        }
+    }
+}
+
+/// A relationship, as one side of a link a to-many with `inverse` and its to-one declare together.
+private struct LinkSide: Hashable {
+    var entity: Int
+    var relationship: Int
+}
+
+/// What an attribute or relationship looked for in the records, as a message names it.
+private struct Sought: CustomStringConvertible {
+    var name: String
+    var keyPath: KeyPath?
+    /// A relationship's id convention (`owner_id`, `tag_ids`), read when the name is missing.
+    var convention: String?
+    /// For a key path: whether some record had its first key (then the path failed further on,
+    /// where the unmapped keys, a record's own, cannot suggest anything).
+    var firstKeyFound = false
+
+    /// `'stars'`, `'owner' or 'owner_id'`, `'thumbnail.pth'`.
+    var description: String {
+        if let keyPath { return "'\(keyPath)'" }
+        return "'\(name)'" + (convention.map { " or '\($0)'" } ?? "")
+    }
+
+    /// The unmapped key nearest to what was looked for, as it would be written in `from`: by
+    /// name ignoring case and underscores (as names are looked up), a key path's first key by
+    /// edit distance, the rest of the path kept.
+    func nearest(among unmapped: [String]) -> String? {
+        if var keyPath {
+            guard !firstKeyFound, let first = keyPath.keys.first, let key = closestMatch(to: first, in: unmapped) else { return nil }
+            keyPath.keys[0] = key
+            return keyPath.description
+        }
+        let lookups = unmapped.map(Naming.lookupKey)
+        for sought in [name] + (convention.map { [$0] } ?? []) {
+            if let match = closestMatch(to: Naming.lookupKey(sought), in: lookups), let index = lookups.firstIndex(of: match) {
+                return unmapped[index]
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import Testing
+
+/// A typo in a mapping's key does not pass silently (docs/mapping.md, Unmapped keys and keys
+/// that match nothing): the real binary warns, and `--strict` fails the build and keeps the
+/// previous seed.
+struct KeyTypoCommandTests {
+    static let mapping = """
+    seeder: 1
+    output: github.sqlite
+    entities:
+      Repository:
+        ignore: [node_id, watchers_count]
+        attributes:
+          id: integer
+          name: string
+          stars: { type: integer, from: stargazer_count }
+    sources:
+      - path: repos.json
+        entity: Repository
+
+    """
+
+    /// Twelve repositories as an API dump has them, with keys nobody wants.
+    static func scratch() throws -> Scratch {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/dumps", withIntermediateDirectories: true)
+        try mapping.write(toFile: scratch.path + "/github.yaml", atomically: true, encoding: .utf8)
+        let repositories = (1...12).map { #"{"id": \#($0), "node_id": "R_\#($0)", "name": "repo\#($0)", "stargazers_count": \#($0 * 10), "watchers_count": \#($0)}"# }
+        try ("[" + repositories.joined(separator: ",\n") + "]").write(toFile: scratch.path + "/dumps/repos.json", atomically: true, encoding: .utf8)
+        return scratch
+    }
+
+    static let warnings = """
+    github.yaml:4:3: warning: 1 key is never mapped: Repository.stargazers_count
+      Repository:
+      ^
+    github.yaml:9:7: warning: Repository.stars: 'stargazer_count' matched no key in 12 records (did you mean 'stargazers_count'?)
+          stars: { type: integer, from: stargazer_count }
+          ^
+
+    """
+
+    @Test func warnsAboutATypoAndFailsWithStrictKeepingThePreviousSeed() throws {
+        let scratch = try Self.scratch()
+        let relaxed = try seeder(["build", "github.yaml", "dumps", "--quiet"], in: scratch.path)
+        #expect(relaxed.status == 0)
+        #expect(relaxed.stderr == Self.warnings)
+        let stars = try DatabaseQueue(path: scratch.path + "/github.sqlite").read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM repository WHERE stars IS NULL")
+        }
+        #expect(stars == 12)
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/github.sqlite"))
+
+        let strict = try seeder(["build", "github.yaml", "dumps", "--strict", "--report", "report.json"], in: scratch.path)
+        #expect(strict.status == 1)
+        #expect(strict.stdout == "")
+        #expect(strict.stderr == Self.warnings + "error: --strict: 2 warnings count as errors\nbuild failed: 1 error, 2 warnings; nothing was written\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/github.sqlite")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["dumps", "github.sqlite", "github.yaml", "report.json"])
+
+        // The report lists each warning with its location, and the key never mapped.
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path + "/report.json"))) as? [String: Any])
+        #expect(report["outcome"] as? String == "invalid")
+        let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.map { $0["severity"] as? String } == ["warning", "warning", "error"])
+        #expect(diagnostics.map { $0["message"] as? String } == [
+            "1 key is never mapped: Repository.stargazers_count",
+            "Repository.stars: 'stargazer_count' matched no key in 12 records (did you mean 'stargazers_count'?)",
+            "--strict: 2 warnings count as errors",
+        ])
+        let locations = diagnostics.map { $0["location"] as? [String: Any] }
+        #expect(locations.map { $0?["line"] as? Int } == [4, 9, nil])
+        #expect(locations.map { $0?["column"] as? Int } == [3, 7, nil])
+        #expect(locations.map { $0?["file"] as? String } == ["github.yaml", "github.yaml", nil])
+        let entities = try #require(report["entities"] as? [[String: Any]])
+        #expect(entities.map { $0["unmappedKeys"] as? [String] } == [["stargazers_count"]])
+
+        // Fixed, the strict build is clean and fills the column.
+        let fixed = Self.mapping.replacingOccurrences(of: "from: stargazer_count", with: "from: stargazers_count")
+        try fixed.write(toFile: scratch.path + "/github.yaml", atomically: true, encoding: .utf8)
+        let clean = try seeder(["build", "github.yaml", "dumps", "--strict", "--quiet"], in: scratch.path)
+        #expect(clean.status == 0)
+        #expect(clean.stderr == "")
+        let total = try DatabaseQueue(path: scratch.path + "/github.sqlite").read { db in
+            try Int.fetchOne(db, sql: "SELECT SUM(stars) FROM repository")
+        }
+        #expect(total == 780)
+    }
+
+    @Test func pointsAtAnIgnoreEntryThatIsNotAKey() throws {
+        let scratch = try Self.scratch()
+        let yaml = Self.mapping.replacingOccurrences(of: "ignore: [node_id, watchers_count]", with: "ignore: [node_id, name]")
+        try yaml.write(toFile: scratch.path + "/github.yaml", atomically: true, encoding: .utf8)
+        let run = try seeder(["validate", "github.yaml", "dumps"], in: scratch.path)
+        #expect(run.status == 1)
+        #expect(run.stderr == """
+        github.yaml:5:23: error: 'name' is in 'ignore' of entity 'Repository', but attribute 'name' reads it
+            ignore: [node_id, name]
+                              ^
+        validation failed: 1 error, 0 warnings
+
+        """)
+    }
+}
