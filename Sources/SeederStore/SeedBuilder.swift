@@ -107,14 +107,14 @@ public enum SeedBuilder {
         inputFiles: inout [InputFile], temporaries: inout [String], lock: inout OutputLock?, reportChecked: inout Bool?
     ) -> BuildReport.Outcome {
         // 1. The mapping.
-        let mappingData: Data
+        let mappingData: [UInt8]
         do {
-            mappingData = Data(try FileByteSource(path: options.mapping).readAll())
+            mappingData = try FileByteSource(path: options.mapping).readAll()
         } catch {
             diagnostics.error("cannot read the mapping file: \((error as? InputError)?.reason ?? "\(error)")", at: SourceLocation(file: options.mapping))
             return .failed
         }
-        guard var mapping = MappingLoader().load(contentsOf: options.mapping, diagnostics: diagnostics) else { return .invalid }
+        guard var mapping = MappingLoader().load(bytes: mappingData, file: options.mapping, diagnostics: diagnostics) else { return .invalid }
         if let policy = options.onConflict {
             for index in mapping.entities.indices { mapping.entities[index].onConflict = policy }
         }
@@ -357,7 +357,7 @@ public enum SeedBuilder {
 
     /// SEED.md's metadata keys, in key order.
     private static func metadata(
-        mapping: Mapping, mappingData: Data, sources: [(String, String, Int, Int)], sqliteVersion: String, options: BuildOptions
+        mapping: Mapping, mappingData: [UInt8], sources: [(String, String, Int, Int)], sqliteVersion: String, options: BuildOptions
     ) -> [(String, String)] {
         // inputs_sha256: one digest over every input's path and digest, in source order.
         let inputs = sources.map { "\($0.0)\n\($0.1)\n" }.joined()
@@ -365,7 +365,7 @@ public enum SeedBuilder {
             ("format", "1"),
             ("inputs_sha256", sha256Hex(Array(inputs.utf8))),
             ("mapping", MappingDescription.json(mapping)),
-            ("mapping_sha256", sha256Hex(Array(mappingData))),
+            ("mapping_sha256", sha256Hex(mappingData)),
             ("seeder_version", version),
             ("sqlite_version", sqliteVersion),
         ]

@@ -24,18 +24,28 @@ final class Console: @unchecked Sendable {
     }
 
     /// Prints diagnostics compiler style; for the mapping file, the source line and a caret.
+    /// The same message over many records is printed a few times, then counted.
     func print(_ diagnostics: [Diagnostic], suppressed: Int, mapping: String) {
-        let mappingLines = (try? String(contentsOfFile: mapping, encoding: .utf8))?.split(separator: "\n", omittingEmptySubsequences: false)
+        // Read as the build read it: a regular file only, never blocking on a FIFO.
+        let mappingLines = (try? FileByteSource(path: mapping).readAll()).map {
+            String(decoding: $0, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        }
         var text = ""
-        for diagnostic in diagnostics {
+        for folded in DiagnosticFolding.fold(diagnostics) {
+            let diagnostic = folded.diagnostic
             var line = diagnostic.description
             let severity = diagnostic.severity.rawValue + ":"
             line = line.replacingOccurrences(of: severity, with: style(severity, diagnostic.severity == .error ? "1;31" : "1;33"))
             text += line + "\n"
             if let location = diagnostic.location, location.file == mapping, let mappingLines,
                case let .lineColumn(lineNumber, column) = location.position, lineNumber >= 1, lineNumber <= mappingLines.count {
-                let source = String(mappingLines[lineNumber - 1])
-                text += source + "\n" + String(repeating: " ", count: max(0, column - 1)) + style("^", "1;32") + "\n"
+                var source = mappingLines[lineNumber - 1]
+                if source.hasSuffix("\r") { source = source.dropLast() }
+                let quote = SourceQuote(line: source, column: column)
+                text += quote.text + "\n" + String(quote.caret.dropLast()) + style("^", "1;32") + "\n"
+            }
+            if folded.moreLikeThis > 0 {
+                text += "... and \(folded.moreLikeThis) more like this\n"
             }
         }
         if suppressed > 0 {

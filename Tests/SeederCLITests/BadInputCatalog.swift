@@ -51,7 +51,7 @@ struct BadInputCatalog {
             status: 2,
             stderr: .exact("missing.yaml: error: cannot read the mapping file: No such file or directory\nbuild failed: 1 error, 0 warnings; nothing was written\n")
         ),
-    ] + fileKinds
+    ] + fileKinds + diagnosticKinds
 
     /// Kinds that need root to make.
     static let rootKinds: [BadInput] = fileRootKinds

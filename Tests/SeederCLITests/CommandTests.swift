@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The command's contract (CLI.md): diagnostics, exit statuses, reports, atomic output.
+/// The command's contract (docs/commands.md): diagnostics, exit statuses, reports, atomic output.
 struct CommandTests {
     /// A scratch copy of the tasklist example, with files to change.
     static func tasklist() throws -> Scratch {
@@ -162,5 +162,18 @@ struct CommandTests {
         #expect(run.stderr.contains("writing: 1 kB of 1 kB (100%)"))
         #expect(run.stderr.hasSuffix("\r\u{1B}[K"))
         #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.path).stderr == "")
+    }
+
+    /// Standard error folds a message repeated over records; the report keeps every one.
+    @Test func foldsRepeatedMessagesButReportsEveryOne() throws {
+        let scratch = try CommandTests.tasklist()
+        try BadInputCatalog.writeLines((1...40).map { #"{"id": \#($0), "name": "U\#($0)", "age": "\#($0) years"}"# }, in: scratch.path)
+        let run = try seeder(["validate", "lines.yaml", "lines", "--report", "report.json"], in: scratch.path)
+        #expect(run.status == 1)
+        #expect(run.stderr.split(separator: "\n").count == 5, "three errors, the count, the summary: \(run.stderr)")
+        #expect(run.stderr.contains("\n... and 37 more like this\n"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path + "/report.json"))) as? [String: Any])
+        let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.compactMap { $0["message"] as? String } == (1...40).map { "User \($0): 'age' is \"\($0) years\", expected integer" })
     }
 }

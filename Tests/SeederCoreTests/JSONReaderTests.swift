@@ -19,6 +19,8 @@ struct JSONReaderTests {
                 items.append("not a record \(value.kind) \(value.pointer)@\(value.fileOffset)")
             case let .keyPathNotFound(offset, pointer, key):
                 items.append("no '\(key)' \(pointer)@\(offset)")
+            case let .lineSyntaxError(error):
+                items.append("syntax error: \(error.message)@\(error.offset)")
             }
         }
         return items
@@ -88,12 +90,29 @@ struct JSONReaderTests {
                           "/ {\"id\":5}@49"].map { $0.replacingOccurrences(of: "/ ", with: " ") })
     }
 
-    @Test func rejectsAJSONLinesValueThatSpansLines() {
-        #expect(throws: JSONSyntaxError(offset: 8, message: "unexpected end of input after ','")) {
-            try Self.read("{\"id\":1,\n\"name\":\"x\"}\n", format: .jsonLines)
-        }
-        #expect(throws: JSONSyntaxError(offset: 9, message: "unexpected '{' after the value on this line")) {
-            try Self.read("{\"id\":1} {\"id\":2}\n", format: .jsonLines)
+    @Test func rejectsAJSONLinesValueThatSpansLines() throws {
+        let items = try Self.read("{\"id\":1,\n\"name\":\"x\"}\n", format: .jsonLines)
+        #expect(items == [
+            "syntax error: unexpected end of input after ','@8", "not a record string @9",
+            "syntax error: unexpected ':' after the value on this line@15",
+        ], "\(items)")
+        #expect(try Self.read("{\"id\":1} {\"id\":2}\n", format: .jsonLines) == [
+            " {\"id\":1}@0", "syntax error: unexpected '{' after the value on this line@9",
+        ])
+    }
+
+    /// A line feed ends every JSON Lines value: after a line that is not JSON, the next line
+    /// is read, whatever the block size (the line may straddle refills).
+    @Test func goesOnWithTheNextLineAfterASyntaxError() throws {
+        let text = "{\"id\":1}\n{\"id\":2,,}\n{\"id\":3}\n{\"id\" 4}\n\"unterminated\n{\"id\":5}"
+        let expected = [
+            " {\"id\":1}@0", "syntax error: unexpected ',', expected a string key@17", " {\"id\":3}@20",
+            "syntax error: unexpected '4', expected ':' after the key@35", "syntax error: unterminated string@38",
+            " {\"id\":5}@52",
+        ]
+        for blockSize in [1, 3, 7, 1 << 20] {
+            let items = try Self.read(text, format: .jsonLines, blockSize: blockSize)
+            #expect(items == expected, "block size \(blockSize): \(items)")
         }
     }
 

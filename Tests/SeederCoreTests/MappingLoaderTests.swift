@@ -241,7 +241,14 @@ struct MappingLoaderTests {
         Case(yaml: "seeder: 1\nentities:\n  User:\n    attributes: { id: integer\n",
              errors: ["mapping.yaml:5:1: error: invalid YAML: while parsing a flow mapping did not find expected ',' or '}'"]),
         Case(yaml: head + "  User:\n    attributes: { id: integer }\n    attributes: { id: string }\n",
-             errors: ["mapping.yaml:4:5: error: duplicate key 'attributes' in a YAML mapping"]),
+             errors: ["mapping.yaml:5:5: error: duplicate key 'attributes' in a YAML mapping; the first one is at mapping.yaml:4:5"]),
+        Case(yaml: head + "  User:\n    attributes: { id: integer, n: string, id: string, n: date }\n",
+             errors: ["mapping.yaml:4:43: error: duplicate key 'id' in a YAML mapping; the first one is at mapping.yaml:4:19",
+                      "mapping.yaml:4:55: error: duplicate key 'n' in a YAML mapping; the first one is at mapping.yaml:4:32"]),
+        Case(yaml: head + "  User:\n    attributes:\n      id: integer\nsources:\n  - path: a.json\n    entity: User\n  - { path: b.json, path: c.json }\n",
+             errors: ["mapping.yaml:9:21: error: duplicate key 'path' in a YAML mapping; the first one is at mapping.yaml:9:7"]),
+        Case(yaml: head + "  User:\n    attributes:\n      id: integer\n      n\u{0}: string\n",
+             errors: ["mapping.yaml:6:8: error: invalid YAML: control characters are not allowed"]),
         Case(yaml: "seeder: 1\ntimeZone: Mars/Olympus\nentities:\n  User:\n    attributes: { id: integer }\n",
              errors: ["mapping.yaml:2:11: error: unknown time zone 'Mars/Olympus'; use an IANA name such as 'UTC' or 'America/New_York'"]),
         Case(yaml: "seeder: 1\nschemaVersion: -1\nentities:\n  User:\n    attributes: { id: integer }\n",
@@ -326,5 +333,21 @@ struct MappingLoaderTests {
         let (mapping, diagnostics) = loadMapping(yaml)
         #expect(mapping == nil)
         #expect(diagnostics == ["mapping.yaml:2:5: error: anchors and aliases are not allowed in a mapping (found '&a0')"])
+    }
+
+    /// The bytes of a mapping file that is not UTF-8: the first byte that is not is located, in
+    /// scalars as libyaml counts columns.
+    @Test func locatesTheFirstByteThatIsNotUTF8() {
+        let bytes = Array("seeder: 1\nentities:\n  Usé:\n    attributes: { é: integer }".utf8)
+        for (offset, expected) in [(24, "3:5"), (44, "4:17"), (48, "4:20"), (0, "1:1")] {
+            var broken = bytes
+            broken.insert(0xC3, at: offset)  // a lead byte with no continuation after it
+            let sink = DiagnosticSink()
+            #expect(MappingLoader().load(bytes: broken, file: "m.yaml", diagnostics: sink) == nil)
+            #expect(sink.diagnostics.map(\.description) == ["m.yaml:\(expected): error: the mapping file is not UTF-8 text (byte 0xC3)"])
+        }
+        let sink = DiagnosticSink()
+        #expect(MappingLoader().load(bytes: bytes, file: "m.yaml", diagnostics: sink) == nil)
+        #expect(!sink.diagnostics.contains { $0.message.contains("UTF-8") })
     }
 }

@@ -34,6 +34,9 @@ public final class JSONReader {
         case notARecord(JSONValue)
         /// An object on the key path that lacks the next key, or a scalar where the path goes on.
         case keyPathNotFound(fileOffset: Int, pointer: JSONPointer, key: String)
+        /// A line of JSON Lines that is not JSON. A line feed ends every value, so the reader
+        /// goes on with the next line (in plain JSON a syntax error ends the file, and is thrown).
+        case lineSyntaxError(JSONSyntaxError)
     }
 
     private let buffer: ByteBuffer
@@ -60,8 +63,9 @@ public final class JSONReader {
         self.keyPath = keyPath
     }
 
-    /// Calls `body` with every item in file order. A syntax error ends the file and is thrown
-    /// as `JSONSyntaxError` with its file offset; I/O errors are thrown as they come.
+    /// Calls `body` with every item in file order. A syntax error ends a JSON file and is thrown
+    /// as `JSONSyntaxError` with its file offset (in JSON Lines it ends its line only, as a
+    /// `lineSyntaxError` item); I/O errors are thrown as they come.
     public func forEachItem(_ body: (Item) throws -> Void) throws {
         do {
             _ = try buffer.refill(keeping: 0)
@@ -79,22 +83,31 @@ public final class JSONReader {
             case .jsonLines:
                 while try nextLine() {
                     pointer = JSONPointer()
-                    if try skipWhitespace() {
-                        try walk(keyPath[...], depth: 0, body)
+                    do {
                         if try skipWhitespace() {
-                            throw JSONParser.error(position, "unexpected \(describeCurrent()) after the value on this line")
+                            try walk(keyPath[...], depth: 0, body)
+                            if try skipWhitespace() {
+                                throw JSONParser.error(position, "unexpected \(describeCurrent()) after the value on this line")
+                            }
                         }
+                    } catch let failure as JSONParser.Failure {
+                        try body(.lineSyntaxError(syntaxError(failure)))
                     }
                     position = limit + 1
                 }
             }
         } catch let failure as JSONParser.Failure {
-            switch failure {
-            case let .syntax(error):
-                throw JSONSyntaxError(offset: buffer.fileOffset + error.offset, message: error.message)
-            case .needMore:
-                throw JSONSyntaxError(offset: buffer.fileOffset + position, message: "unexpected end of input")
-            }
+            throw syntaxError(failure)
+        }
+    }
+
+    /// A parser failure as an error with its file offset.
+    private func syntaxError(_ failure: JSONParser.Failure) -> JSONSyntaxError {
+        switch failure {
+        case let .syntax(error):
+            return JSONSyntaxError(offset: buffer.fileOffset + error.offset, message: error.message)
+        case .needMore:
+            return JSONSyntaxError(offset: buffer.fileOffset + position, message: "unexpected end of input")
         }
     }
 

@@ -47,11 +47,19 @@ public struct MappingLoader {
             diagnostics.error("cannot read the mapping file", at: SourceLocation(file: name))
             return nil
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            diagnostics.error("the mapping file is not UTF-8 text", at: SourceLocation(file: name))
+        return load(bytes: Array(data), file: name, diagnostics: diagnostics)
+    }
+
+    /// Loads a mapping from the bytes of its file: UTF-8 text, else an error at the first byte
+    /// that is not.
+    public func load(bytes: [UInt8], file: String, diagnostics: DiagnosticSink) -> Mapping? {
+        if let offset = Self.firstInvalidUTF8(bytes) {
+            let position = Self.position(ofByte: offset, in: bytes)
+            diagnostics.error("the mapping file is not UTF-8 text (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))",
+                              at: SourceLocation(file: file, line: position.line, column: position.column))
             return nil
         }
-        return load(yaml: text, file: name, diagnostics: diagnostics)
+        return load(yaml: String(decoding: bytes, as: UTF8.self), file: file, diagnostics: diagnostics)
     }
 
     /// Loads a mapping from YAML text; `nil` when it has errors (all reported to `diagnostics`).
@@ -64,7 +72,7 @@ public struct MappingLoader {
             parser = try Parser(yaml: yaml)
             root = try parser.singleRoot()
         } catch {
-            diagnostics.report(Self.diagnostic(for: error, file: file))
+            for diagnostic in Self.diagnostics(for: error, file: file) { diagnostics.report(diagnostic) }
             return nil
         }
         return withExtendedLifetime(parser) {
@@ -85,22 +93,55 @@ public struct MappingLoader {
         }
     }
 
-    /// A diagnostic for a YAML syntax error, at its mark.
-    static func diagnostic(for error: Error, file: String) -> Diagnostic {
-        guard let yamlError = error as? YamlError else { return .error("\(error)", at: SourceLocation(file: file)) }
+    /// The diagnostics for a YAML syntax error, at its mark; a repeated key at the repetition.
+    static func diagnostics(for error: Error, file: String) -> [Diagnostic] {
+        guard let yamlError = error as? YamlError else { return [.error("\(error)", at: SourceLocation(file: file))] }
         switch yamlError {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
             let detail = context.map { "\($0.text) " } ?? ""
-            return .error("invalid YAML: \(detail)\(problem)", at: SourceLocation(file: file, line: mark.line, column: mark.column))
+            return [.error("invalid YAML: \(detail)\(problem)", at: SourceLocation(file: file, line: mark.line, column: mark.column))]
         case let .duplicatedKeysInMapping(duplicates, context):
-            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
-            return .error("duplicate key \(keys) in a YAML mapping",
-                          at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
-        case let .reader(problem, _, _, _):
-            return .error("invalid YAML: \(problem)", at: SourceLocation(file: file))
+            let repeated = YAMLDuplicateKey.locate(Set(duplicates), in: context.text)
+            guard !repeated.isEmpty else {
+                let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+                return [.error("duplicate key \(keys) in a YAML mapping",
+                               at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))]
+            }
+            return repeated.map { duplicate in
+                var diagnostic = Diagnostic.error("duplicate key '\(duplicate.key)' in a YAML mapping; the first one is",
+                                                  at: SourceLocation(file: file, line: duplicate.line, column: duplicate.column))
+                diagnostic.relatedLocation = SourceLocation(file: file, line: duplicate.firstLine, column: duplicate.firstColumn)
+                return diagnostic
+            }
+        case let .reader(problem, offset, _, yaml):
+            // libyaml's reader speaks in bytes of the input: a NUL or another control character.
+            guard let offset else { return [.error("invalid YAML: \(problem)", at: SourceLocation(file: file))] }
+            let position = position(ofByte: offset, in: Array(yaml.utf8))
+            return [.error("invalid YAML: \(problem)", at: SourceLocation(file: file, line: position.line, column: position.column))]
         default:
-            return .error("invalid YAML: \(yamlError)", at: SourceLocation(file: file))
+            return [.error("invalid YAML: \(yamlError)", at: SourceLocation(file: file))]
         }
+    }
+
+    /// The offset of the first byte that does not belong to well-formed UTF-8, if any.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case let .valid(scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
+    /// The 1-based line and column (in Unicode scalars, as libyaml counts) of a byte offset.
+    static func position(ofByte offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        let located = try? LineLocator.locate([offset], in: MemoryByteSource(bytes))
+        guard case let .lineColumn(line, column) = located?[offset] else { return (1, 1) }
+        return (line, column)
     }
 }
 

@@ -157,6 +157,9 @@ final class DumpReader: @unchecked Sendable {
                         local.error("expected a record (an object) for \(entityNames[file.entity]), found \(describeKind(value.kind))",
                                     at: SourceLocation(file: file.path, offset: value.fileOffset), jsonPath: value.pointer.description)
                         try send(.diagnostics(local.takeAll()))
+                    case let .lineSyntaxError(error):
+                        local.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
+                        try send(.diagnostics(local.takeAll()))
                     case let .keyPathNotFound(offset, pointer, key):
                         local.error("no '\(key)' here for keyPath '\(keyPath)'", at: SourceLocation(file: file.path, offset: offset),
                                     jsonPath: pointer.description)
