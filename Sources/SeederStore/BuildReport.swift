@@ -2,7 +2,7 @@ import SeederCore
 
 /// What a build or validation did: per-entity counts, every diagnostic, and the outcome.
 public struct BuildReport: Sendable {
-    /// How a run ended (CLI.md, Exit status).
+    /// How a run ended (docs/commands.md, Exit status).
     public enum Outcome: Int, Sendable {
         /// The seed was written (or, for `validate`, would be).
         case success = 0

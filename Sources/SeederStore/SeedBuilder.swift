@@ -43,7 +43,7 @@ public struct BuildOptions: Sendable {
     }
 }
 
-/// How far a build is (CLI.md, Progress).
+/// How far a build is (docs/commands.md, Progress).
 public struct BuildProgress: Sendable {
     /// What the build is doing.
     public enum Phase: String, Sendable {
@@ -56,7 +56,7 @@ public struct BuildProgress: Sendable {
     public var records: Int
 }
 
-/// Builds a seed (SEED.md) from a mapping and a dumps directory, stage by stage:
+/// Builds a seed (docs/seed.md) from a mapping and a dumps directory, stage by stage:
 ///
 /// 1. YAML -> `Mapping` (`MappingLoader`), every problem reported before any dump is read;
 /// 2. sources -> `InputFile`s (`InputPlanner`), in source and path order;
@@ -155,7 +155,7 @@ public enum SeedBuilder {
         do {
             // One connection: the seed being built as `main`, the working database as `work`,
             // 16 MiB of cache each (32 MiB each put a graph build at 1,000,000 records past
-            // issue 5's 150 MB; 16 MiB builds it as fast in 100 MB).
+            // the 150 MB memory target; 16 MiB builds it as fast in 100 MB).
             var configuration = Configuration()
             configuration.foreignKeysEnabled = false
             configuration.journalMode = .default
@@ -169,7 +169,7 @@ public enum SeedBuilder {
                 try db.execute(sql: "PRAGMA cache_size = -16384")
                 try db.execute(sql: "ATTACH DATABASE ? AS \"work\"", arguments: [workPath])
                 // Big pages: side and link tables are appended to and read back in order, and
-                // 64 KiB pages take a sixth fewer CPU seconds than 4 KiB ones (issue 5).
+                // 64 KiB pages take a sixth fewer CPU seconds than 4 KiB ones (bench/README.md).
                 try db.execute(sql: "PRAGMA \"work\".page_size = 65536")
                 try db.execute(sql: "PRAGMA \"work\".journal_mode = OFF")
                 try db.execute(sql: "PRAGMA \"work\".synchronous = OFF")
@@ -355,7 +355,7 @@ public enum SeedBuilder {
         options.output ?? mapping?.output ?? (((options.mapping as NSString).lastPathComponent as NSString).deletingPathExtension + ".sqlite")
     }
 
-    /// SEED.md's metadata keys, in key order.
+    /// docs/seed.md's metadata keys, in key order.
     private static func metadata(
         mapping: Mapping, mappingData: [UInt8], sources: [(String, String, Int, Int)], sqliteVersion: String, options: BuildOptions
     ) -> [(String, String)] {

@@ -54,7 +54,7 @@ final class Console: @unchecked Sendable {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    /// The per-entity summary (CLI.md: records read, rows written, occurrences merged, conflicts
+    /// The per-entity summary (docs/commands.md: records read, rows written, occurrences merged, conflicts
     /// resolved, references resolved or dropped), then the output. A failed run prints one
     /// line on standard error instead: counts of a build that wrote nothing would mislead.
     func printSummary(_ report: BuildReport, command: String) throws(OutputError) {

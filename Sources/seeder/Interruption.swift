@@ -1,7 +1,7 @@
 import CSeederSignals
 import Foundation
 
-/// Makes an interrupted build leave no temporary file behind (SEED.md, Atomic output). The
+/// Makes an interrupted build leave no temporary file behind (docs/seed.md, Atomic output). The
 /// output itself is only ever replaced by a rename, so it needs no cleaning.
 ///
 /// The handler is C (`CSeederSignals`): one written in Swift iterated its array through

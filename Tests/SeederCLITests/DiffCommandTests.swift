@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// `seeder diff` and `seeder inspect` (CLI.md) on seeds built by the real binary from the examples
+/// `seeder diff` and `seeder inspect` (docs/commands.md) on seeds built by the real binary from the examples
 /// and from changed copies of their dumps in `Fixtures/diff/`.
 struct DiffCommandTests {
     static let fixtures = repository + "/Tests/SeederCLITests/Fixtures/diff"

@@ -27,7 +27,7 @@ func coerced(_ json: String, _ attribute: Attribute) -> String {
     }
 }
 
-/// Every row of MAPPING.md's type table: what each type accepts and what it refuses.
+/// Every row of docs/mapping.md's type table: what each type accepts and what it refuses.
 struct CoercionTests {
     static let table: [(AttributeType, String, String)] = [
         (.integer, "42", "integer 42"),

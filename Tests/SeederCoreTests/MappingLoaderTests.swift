@@ -9,7 +9,7 @@ func loadMapping(_ yaml: String) -> (Mapping?, [String]) {
     return (mapping, sink.diagnostics.map(\.description))
 }
 
-/// The mapping loader: every problem of MAPPING.md, each with its exact message and location.
+/// The mapping loader: every problem of docs/mapping.md, each with its exact message and location.
 struct MappingLoaderTests {
     static let tasklist = """
     seeder: 1

@@ -1,7 +1,7 @@
 import Testing
 @testable import SeederCore
 
-/// MAPPING.md's merge and conflict rules, one by one, on records mapped from real JSON.
+/// docs/mapping.md's merge and conflict rules, one by one, on records mapped from real JSON.
 struct RecordMergerTests {
     static func mapping(onConflict: String = "error", nulls: String = "value") -> String {
         """

@@ -168,7 +168,7 @@ struct InputsAndFeaturesTests {
         #expect(try workspace.rows("SELECT * FROM project ORDER BY id") == [#"[id:10 title:"A" owner_id:1]"#, #"[id:11 title:"B" owner_id:1]"#])
     }
 
-    /// MAPPING.md: a one-to-many with `inverse` sets the children's foreign key; a child claimed
+    /// docs/mapping.md: a one-to-many with `inverse` sets the children's foreign key; a child claimed
     /// by two parents is an identity conflict, settled by the child's `onConflict`; a child listed
     /// twice by one parent keeps its first position.
     static let inverseMapping = """
@@ -246,7 +246,7 @@ struct InputsAndFeaturesTests {
     }
 
     /// A new child embedded in its parent takes the parent as it is inserted, with no link row
-    /// (issue 5). Claims from elsewhere still meet it in source order: a link by id from
+    /// (bench/README.md). Claims from elsewhere still meet it in source order: a link by id from
     /// earlier in the dump, located at that link, and the child's own later record, which merges.
     @Test func claimsTakenAtInsertMeetOtherClaimsInSourceOrder() throws {
         let workspace = try Workspace()
@@ -373,7 +373,7 @@ struct InputsAndFeaturesTests {
         ])
     }
 
-    /// MAPPING.md, Identity: the to-many links of an owner's occurrences are united in
+    /// docs/mapping.md, Merging: the to-many links of an owner's occurrences are united in
     /// first-seen order, and an ordered one's positions follow that order, for children with an
     /// identity, children without one, and a join table alike.
     @Test func orderedLinksOfMergedOwnersTakeTheirUnitedOrder() throws {

@@ -58,7 +58,7 @@ final class Output {
 
 // MARK: flat
 
-/// One flat record (~266 bytes): the columns of issue 5's flat workload.
+/// One flat record (~266 bytes): the columns of the flat workload.
 func flatRecord(_ id: Int, _ random: inout SplitMix64, revision: Int = 0) -> String {
     let name = random.word() + random.word().initialCapital + "\(id)"
     let stamp = random.timestamp()
@@ -155,7 +155,7 @@ func generatePages(count: Int, directory: String) {
     }
 }
 
-/// The flat workload's mapping: every column of issue 5's flat record, with its type.
+/// The flat workload's mapping: every column of the flat record, with its type.
 let podMapping = """
 seeder: 1
 entities:

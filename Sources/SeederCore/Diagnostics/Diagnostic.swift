@@ -1,7 +1,7 @@
 /// One user-facing problem: an error or a warning, with where it was found.
 ///
 /// Every stage reports through this one type; the command decides how to print it and which
-/// exit status follows. `description` is the compiler-style line of CLI.md:
+/// exit status follows. `description` is the compiler-style line of docs/commands.md:
 ///
 ///     dumps/task_list.json:1:2041: error: Task 7: 'id' is "7a", expected integer  [/2/project/tasks/0/id]
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {

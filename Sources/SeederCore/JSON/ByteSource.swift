@@ -6,7 +6,7 @@ import Darwin
 
 /// Where dump bytes come from: a file read in large blocks, or bytes in memory.
 ///
-/// A gunzipping source (MAPPING.md: `.gz` after `.json` or `.jsonl`) is one more conformance.
+/// A gunzipping source (docs/mapping.md: `.gz` after `.json` or `.jsonl`) is one more conformance.
 public protocol ByteSource: AnyObject {
     /// Reads up to `buffer.count` bytes into `buffer`; returns how many, 0 at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int

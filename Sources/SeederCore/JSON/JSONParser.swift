@@ -19,7 +19,7 @@ struct JSONParser {
         case syntax(JSONSyntaxError)
     }
 
-    /// Nesting limit (MAPPING.md: "nesting deeper than 512 levels" is an error).
+    /// Nesting limit (docs/mapping.md: "nesting deeper than 512 levels" is an error).
     static let maxDepth = 512
 
     /// Open containers, as node indices; kept between calls to avoid allocating.

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// How a dump file holds its values (MAPPING.md, Sources).
+/// How a dump file holds its values (docs/mapping.md, Sources).
 public enum DumpFormat: String, Sendable, Hashable {
     /// One JSON value (`.json`).
     case json
@@ -28,7 +28,7 @@ public final class JSONReader {
     public enum Item {
         /// A record: an object.
         case record(JSONValue)
-        /// A `null` where a record was expected; skipped and counted (MAPPING.md, Sources).
+        /// A `null` where a record was expected; skipped and counted (docs/mapping.md, Sources).
         case skippedNull(fileOffset: Int, pointer: JSONPointer)
         /// A value that is neither an object nor `null` where a record was expected.
         case notARecord(JSONValue)

@@ -185,7 +185,7 @@ public struct JSONValue: Sendable {
         if node.flags & JSONNode.escaped != 0 { return string == key }
         var key = key
         // By length, then `memcmp`: `elementsEqual` went byte by byte through the generic
-        // sequence path (a key path's lookup of each member, issue 5).
+        // sequence path (a key path's lookup of each member, bench/README.md).
         return key.withUTF8 { keyBytes in
             withBytes { bytes in
                 bytes.count == keyBytes.count && (bytes.isEmpty || memcmp(bytes.baseAddress!, keyBytes.baseAddress!, bytes.count) == 0)

@@ -7,7 +7,7 @@ struct CoercionFailure: Error, Equatable {
 }
 
 /// Turns a JSON value into the SQLite value of an attribute's type, with exactly the
-/// coercions of MAPPING.md's type table and an error for everything else: nothing is
+/// coercions of docs/mapping.md's type table and an error for everything else: nothing is
 /// truncated or silently dropped.
 struct Coercion {
     private let patterns = PatternDateParser()
@@ -20,7 +20,7 @@ struct Coercion {
 
     // From here on the attribute is read through a pointer: the mapper passes one into its
     // entity's attributes, where an `Attribute` passed by value was retained and released for
-    // every field of every record (issue 5).
+    // every field of every record (bench/README.md).
 
     /// The stored value of what a key path reached for `attribute`; `null` stays `null`.
     func coerce(_ value: MappedValue, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
@@ -46,7 +46,7 @@ struct Coercion {
         return try coerceInFull(value, to: attribute)
     }
 
-    /// `coerce` without `commonValue`: every row of MAPPING.md's type table, each rejection
+    /// `coerce` without `commonValue`: every row of docs/mapping.md's type table, each rejection
     /// with its message. (`commonValue` must agree with it wherever it answers; a test holds
     /// the two together.)
     func coerceInFull(_ value: JSONValue, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
@@ -104,7 +104,7 @@ struct Coercion {
 
     /// `coerce` for the common cases, over the value at tape index `index` of a document's
     /// `nodes` and `bytes`, read in place (a `JSONValue` retained and released its document for
-    /// every field of every record, issue 5): plain strings, small integers, finite reals,
+    /// every field of every record, bench/README.md): plain strings, small integers, finite reals,
     /// Booleans, ISO 8601 dates and URLs. `nil` for anything else and for anything `coerce`
     /// would reject, which `coerceInFull` then does, with its message.
     func commonValue(at index: Int, nodes: [JSONNode], bytes: [UInt8], to attribute: UnsafePointer<Attribute>) -> SQLValue? {
@@ -327,7 +327,7 @@ struct Coercion {
 
     private static func isAbsoluteURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // Through a pointer, byte by byte, to the end: the collection's `firstIndex` and a slice
-        // of the scheme cost fifteen instructions a byte, and pages' URLs are long (issue 5).
+        // of the scheme cost fifteen instructions a byte, and pages' URLs are long (bench/README.md).
         guard let p = bytes.baseAddress, bytes.count > 0, isAlpha(p[0]) else { return false }
         let n = bytes.count
         var index = 1

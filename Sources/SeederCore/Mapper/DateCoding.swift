@@ -1,6 +1,6 @@
 import Foundation
 
-/// Dates in and out (MAPPING.md, Dates): parsed to milliseconds since 1970 in UTC, stored as
+/// Dates in and out (docs/mapping.md, Dates): parsed to milliseconds since 1970 in UTC, stored as
 /// the mapping's `dates:` or the attribute's `storage:` says.
 ///
 /// ISO 8601 is parsed by hand (the common case, on the hot path); Unicode patterns go through
@@ -9,7 +9,7 @@ public enum DateCoding {
     /// Seconds from 1970 to 2001-01-01, Core Data's reference date.
     static let referenceDateOffset: Int64 = 978_307_200
 
-    /// Parses ISO 8601 as MAPPING.md lists it: `2011-07-10`, `2011-07-10T09:51:03Z`,
+    /// Parses ISO 8601 as docs/mapping.md lists it: `2011-07-10`, `2011-07-10T09:51:03Z`,
     /// `2011-07-10 09:51`, fractional seconds, and offsets `Z`, `+hh:mm`, `-hhmm`, `+hh`.
     /// A value with no offset is in `zone`. Returns milliseconds since 1970 (fractions of a
     /// millisecond are truncated), or `nil` when the text is not such a date.
@@ -99,7 +99,7 @@ public enum DateCoding {
         guard (0...9999).contains(year) else { return nil }
         let second = Int(secondOfDay)
         // Two digits at a time through a pointer: a digit loop over the checked buffer was 480
-        // of the 1,200 instructions of storing a date (issue 5).
+        // of the 1,200 instructions of storing a date (bench/README.md).
         return String(unsafeUninitializedCapacity: 24) { buffer in
             let out = buffer.baseAddress!
             @inline(__always) func pair(_ value: Int, at position: Int) {
@@ -126,7 +126,7 @@ public enum DateCoding {
         }
     }
 
-    /// Seconds since 1970 as `2026-11-21T14:17:41Z` (SEED.md's `built_at`).
+    /// Seconds since 1970 as `2026-11-21T14:17:41Z` (docs/seed.md's `built_at`).
     public static func iso8601Seconds(_ seconds: Int64) -> String {
         let text = formatISO8601(milliseconds: seconds * 1000) ?? "0000-01-01T00:00:00.000Z"
         return String(text.prefix(19)) + "Z"

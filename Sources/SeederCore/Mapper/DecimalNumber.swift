@@ -135,7 +135,7 @@ struct DecimalNumber: Hashable, Comparable, CustomStringConvertible {
         return sign + (integerDigits > 0 ? digits.count + 1 : 2 - integerDigits + digits.count)
     }
 
-    /// The canonical decimal text of MAPPING.md: no exponent, no trailing zeros (`5013.26`,
+    /// The canonical decimal text of docs/mapping.md: no exponent, no trailing zeros (`5013.26`,
     /// `1500`, `0.001`, `-2`). Check `canonicalLength` first for huge exponents.
     var description: String {
         if isZero { return "0" }

@@ -46,7 +46,7 @@ struct MemberLayout {
     }
 }
 
-/// How one entity's records are read by name (MAPPING.md, Names and keys): which JSON key feeds
+/// How one entity's records are read by name (docs/mapping.md, Names and keys): which JSON key feeds
 /// which attribute or relationship, resolved once per key layout and cached, since consecutive
 /// records of a dump almost always have the same keys in the same order.
 ///

@@ -1,4 +1,4 @@
-/// A key path into a record (MAPPING.md, Key paths): dotted keys with Key-Value Coding
+/// A key path into a record (docs/mapping.md, Key paths): dotted keys with Key-Value Coding
 /// semantics, optionally ending in a collection operator.
 ///
 ///     try KeyPath(parsing: "thumbnail.path")               // keys ["thumbnail", "path"]
@@ -66,7 +66,7 @@ public struct KeyPathError: Error, Sendable, Hashable {
     public var message: String
 }
 
-/// RestKit's KVC collection operators (MAPPING.md, Key paths).
+/// RestKit's KVC collection operators (docs/mapping.md, Key paths).
 public enum CollectionOperator: String, Sendable, CaseIterable {
     /// The number of elements; 0 for an empty array.
     case count

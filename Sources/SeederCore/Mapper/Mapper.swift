@@ -1,4 +1,4 @@
-/// Maps JSON records to `Record`s with a validated `Mapping` (MAPPING.md): names and key paths,
+/// Maps JSON records to `Record`s with a validated `Mapping` (docs/mapping.md): names and key paths,
 /// collection operators, types and coercion, identity, embedded records and identity references.
 ///
 ///     let mapper = Mapper(mapping: mapping)
@@ -65,7 +65,7 @@ public final class Mapper {
 
     /// Arrays for records' member keys (`MemberLayout.keys`), one per record being mapped (an
     /// embedded record's while its parent's is in use), each back when its record is done,
-    /// rather than one allocated and freed per record (issue 5).
+    /// rather than one allocated and freed per record (bench/README.md).
     @exclusivity(unchecked) private var keyArrays: [[Int]] = []
 
     /// Where the batch being mapped starts in the array it is mapped into.

@@ -1,6 +1,6 @@
 /// One occurrence of an entity in the dumps, mapped: what the store merges into a row.
 ///
-/// A record keeps absent and null apart (they merge differently, MAPPING.md, Identity) and
+/// A record keeps absent and null apart (they merge differently, docs/mapping.md, Merging) and
 /// knows where each of its values came from, so that a conflict can name both places.
 public struct Record: Sendable {
     /// The entity's index in `Mapping.entities`.

@@ -1,4 +1,4 @@
-/// The merge rules of MAPPING.md (Identity), one occurrence at a time: all occurrences of one
+/// The merge rules of docs/mapping.md (Identity), one occurrence at a time: all occurrences of one
 /// identity become one row.
 ///
 /// - An attribute present in only some occurrences is taken from those; present in several,
@@ -106,7 +106,7 @@ public struct RecordMerger: Sendable {
         return conflicts
     }
 
-    /// The finished row: defaults for attributes no occurrence had (MAPPING.md: "value used when
+    /// The finished row: defaults for attributes no occurrence had (docs/mapping.md: "value used when
     /// the key is absent"), then the names of required attributes and relationships still
     /// missing.
     public func finish(_ row: inout Record) -> [String] {
@@ -129,7 +129,7 @@ public struct RecordMerger: Sendable {
         return missing
     }
 
-    /// The error of an unresolved conflict, as CLI.md prints it:
+    /// The error of an unresolved conflict, as docs/commands.md prints it:
     /// `users.json:1:88: error: User 3: 'name' conflicts: "Blake" here, "Blake W." at task_list.json:1:301`.
     public func diagnostic(for conflict: Conflict, identity: IdentityKey?) -> Diagnostic {
         let name: String

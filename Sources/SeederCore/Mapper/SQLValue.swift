@@ -29,7 +29,7 @@ func quoted(_ text: String, limit: Int = 60) -> String {
 /// The identity of a record: its identity attributes' values after coercion, in order.
 ///
 /// `3` and `"3"` are the same integer identity because both coerce to `.integer(3)`
-/// (MAPPING.md, Identity). The description is how messages name a record: `7`, `(hearts, 10)`.
+/// (docs/mapping.md, Merging). The description is how messages name a record: `7`, `(hearts, 10)`.
 public struct IdentityKey: Sendable, Hashable, CustomStringConvertible {
     /// The values, one per identity attribute.
     public var values: [SQLValue]

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A validated mapping file (MAPPING.md): which entities the seed holds, how each JSON record
+/// A validated mapping file (docs/mapping.md): which entities the seed holds, how each JSON record
 /// becomes a row, how records relate, and which dump files feed which entity.
 ///
 /// Every name is resolved: database tables and columns, foreign keys, join tables, targets and
@@ -92,7 +92,7 @@ public struct IgnoredKey: Sendable, Hashable {
     public var location: SourceLocation
 }
 
-/// What identifies a record (MAPPING.md, Identity).
+/// What identifies a record (docs/mapping.md, Merging).
 public enum Identity: Sendable, Hashable {
     /// These attributes, in order (RestKit's identification attributes).
     case attributes([Int])
@@ -238,7 +238,7 @@ public struct Attribute: Sendable {
     }
 }
 
-/// The types of MAPPING.md's table, each with its storage and coercions.
+/// The types of docs/mapping.md's table, each with its storage and coercions.
 public enum AttributeType: String, Sendable, CaseIterable {
     case integer, real, decimal, boolean, string, date, url, uuid, data, json
 }
@@ -270,7 +270,7 @@ public struct Relationship: Sendable {
     public var location: SourceLocation
 }
 
-/// How a relationship is stored in the seed (MAPPING.md, Relationships: Storage).
+/// How a relationship is stored in the seed (docs/mapping.md, Relationships: Storage).
 public enum RelationshipStorage: Sendable, Hashable {
     /// A to-one: foreign-key columns on the owner's table, one per target identity column,
     /// referencing the target's primary key.
@@ -322,7 +322,7 @@ public enum NamingStyle: String, Sendable {
     case asIs = "as_is"
 }
 
-/// How a `date` is stored (MAPPING.md, Dates).
+/// How a `date` is stored (docs/mapping.md, Dates).
 public enum DateStorage: String, Sendable, CaseIterable {
     /// TEXT `2011-07-10T16:51:03.000Z`: UTC, millisecond precision.
     case iso8601

@@ -1,4 +1,4 @@
-/// Sources: which dump files feed which entity (MAPPING.md, Sources).
+/// Sources: which dump files feed which entity (docs/mapping.md, Sources).
 extension LoadContext {
     func sources(_ node: YAMLNode, entities: [Entity]) -> [Source] {
         guard let items = node.items else {

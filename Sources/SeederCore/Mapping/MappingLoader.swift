@@ -1,7 +1,7 @@
 import Foundation
 import Yams
 
-/// Turns a mapping file's YAML into a validated `Mapping` (MAPPING.md), reporting every problem
+/// Turns a mapping file's YAML into a validated `Mapping` (docs/mapping.md), reporting every problem
 /// at its node, all of them in one run, before any dump is read.
 ///
 ///     let diagnostics = DiagnosticSink()
@@ -30,7 +30,7 @@ public struct MappingLoader {
         public static let search = ["fields", "engine"]
     }
 
-    /// Features MAPPING.md describes that this version refuses with a clear error.
+    /// Features docs/mapping.md describes that this version refuses with a clear error.
     static let notYetSupported = [
         "search": "full-text search ('search')",
         "schema": "fitting an existing schema ('schema: { template }')",

@@ -1,4 +1,4 @@
-/// The naming rules of MAPPING.md (Names and keys): database names, JSON key lookup, English
+/// The naming rules of docs/mapping.md (Names and keys): database names, JSON key lookup, English
 /// singulars for the id conventions.
 public enum Naming {
     /// `snake_case` of a model name: `ArticleComment` -> `article_comment`, `bodyText` ->

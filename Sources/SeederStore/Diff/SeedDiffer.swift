@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import SeederCore
 
-/// Compares two seeds record by record, keyed by identity (CLI.md, `diff`).
+/// Compares two seeds record by record, keyed by identity (docs/commands.md, `diff`).
 ///
 /// Stages: both files -> `SeedCatalog`s -> schema, metadata and source changes -> one
 /// `TableDiff` plan per table -> a merge of both tables read in key order, which hands each

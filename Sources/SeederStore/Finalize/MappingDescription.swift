@@ -1,6 +1,6 @@
 import SeederCore
 
-/// The validated mapping as canonical JSON (SEED.md, Metadata: `mapping`): entities, tables,
+/// The validated mapping as canonical JSON (docs/seed.md, Metadata: `mapping`): entities, tables,
 /// columns, identities, relationships, enough for `diff` to key rows by identity without the
 /// YAML. Object keys are sorted and there is no whitespace, so equal mappings give equal text.
 enum MappingDescription {

@@ -3,7 +3,7 @@ import GRDB
 import GRDBSQLite
 import SeederCore
 
-/// Makes the seed file (SEED.md) around the rows a build merges into it: the schema in mapping
+/// Makes the seed file (docs/seed.md) around the rows a build merges into it: the schema in mapping
 /// order before the first row, then, once every row is final, the join tables' rows, metadata
 /// and indexes; then checks it, syncs it and renames it over the output (through a vacuumed copy
 /// when it holds a free page). Until that rename the previous output is untouched.
@@ -66,7 +66,7 @@ struct SeedAssembler {
     /// Creates `indexes` in `db`'s seed with 2 MiB of page cache, then gives the connection its
     /// own back: SQLite's sorter then sorts runs that stay in the CPU's caches and merges them,
     /// and a graph build's two foreign-key indexes over a million tasks took 0.65 s instead of
-    /// 0.9 s with the load's 16 MiB (issue 5).
+    /// 0.9 s with the load's 16 MiB (bench/README.md).
     static func createIndexes(_ indexes: [SeedSchema.Index], in db: Database) throws {
         guard !indexes.isEmpty else { return }
         let cache = try Int.fetchOne(db, sql: "PRAGMA main.cache_size") ?? -2000
@@ -95,13 +95,13 @@ struct SeedAssembler {
     /// `PRAGMA application_id`: "SEED".
     static let applicationID: Int32 = 0x5345_4544
 
-    /// The finished file passes SQLite's own checks (SEED.md; issue 3): every foreign key names
+    /// The finished file passes SQLite's own checks (docs/seed.md): every foreign key names
     /// a row (`foreignKeyViolations`; the load runs with foreign keys off, so this checks the
     /// resolver), and every page and b-tree is sound and every `NOT NULL` holds (`quick_check`).
     ///
     /// `quick_check` is `integrity_check` without comparing each index with its table, which
     /// SQLite itself keeps in step on every insert; at 200,000 records that comparison was a
-    /// sixth of a graph build (issue 5). The tests run the full `integrity_check` on seeds.
+    /// sixth of a graph build (bench/README.md). The tests run the full `integrity_check` on seeds.
     ///
     /// The two only read the committed file, so `quick_check` runs on a connection of its own on
     /// another thread while `db` checks the foreign keys: the reading thread is idle by then,
@@ -141,9 +141,9 @@ struct SeedAssembler {
 
     /// What `PRAGMA foreign_key_check` finds in `db`'s main database, found faster: each foreign
     /// key the file declares (`PRAGMA foreign_key_list`) is checked by looking up each distinct
-    /// key once, through the index on its columns that every seed has (SEED.md), rather than once
+    /// key once, through the index on its columns that every seed has (docs/seed.md), rather than once
     /// per row. A graph build's million tasks name 100,000 projects and 20,000 users: 0.27 s ->
-    /// 0.07 s, no longer the longer of the two checks (issue 5). A table where a key may dangle,
+    /// 0.07 s, no longer the longer of the two checks (bench/README.md). A table where a key may dangle,
     /// or with a key that names no parent columns, is left to the pragma itself, which is the
     /// definition of passing and gives the rows.
     static func foreignKeyViolations(_ db: Database) throws -> [String] {

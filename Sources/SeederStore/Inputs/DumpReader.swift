@@ -30,7 +30,7 @@ enum ReadEvent: Sendable {
 
 /// Stage 3-4 of a build on a thread of its own: dump bytes -> JSON values -> `Record`s, handed
 /// over in chunks through a `Handoff`, while the calling thread merges them into SQLite
-/// (issue 5: both cores). The writing side sees exactly the sequence of events, diagnostics
+/// (both cores; bench/README.md). The writing side sees exactly the sequence of events, diagnostics
 /// included, that reading and merging on one thread would make, so a build's output and its
 /// messages do not depend on thread timing.
 final class DumpReader: @unchecked Sendable {
@@ -48,7 +48,7 @@ final class DumpReader: @unchecked Sendable {
     /// lock rare, few enough to keep memory flat. Records count too because one event may
     /// carry many: 256 of graph's projects were ~3,000 records a chunk, and chunks of at most
     /// 1,024 made its builds' medians 0.7-6.3% lower (six sets of 6-15 builds alternated with
-    /// the old chunks, issue 5) and its peak memory 72 -> 66 MB. A flat chunk, a record an
+    /// the old chunks, bench/README.md) and its peak memory 72 -> 66 MB. A flat chunk, a record an
     /// event, is unchanged.
     struct ChunkLimits: Sendable {
         var events = 256

@@ -32,7 +32,7 @@ final class HashingByteSource: ByteSource {
     }
 }
 
-/// SHA-256 of the dump files on a thread of its own (issue 5). The reading thread copies what
+/// SHA-256 of the dump files on a thread of its own (bench/README.md). The reading thread copies what
 /// it reads into a block of a megabyte and goes back to parsing; the hashing thread hashes the
 /// blocks in order. Hashing took a twelfth of the reading thread's time in a flat build (SHA-256
 /// runs at 1.7 GB/s here with the CPU's SHA instructions, parsing and mapping at 150 MB/s),

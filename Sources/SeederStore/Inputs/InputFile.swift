@@ -4,7 +4,7 @@ import SeederCore
 public struct InputFile: Sendable, Hashable {
     /// The path as diagnostics name it: the dumps directory as given, then the path in it.
     public var path: String
-    /// The path relative to the dumps directory, as `seed_source` stores it (SEED.md).
+    /// The path relative to the dumps directory, as `seed_source` stores it (docs/seed.md).
     public var relativePath: String
     /// The absolute path on disk.
     public var absolutePath: String

@@ -1,7 +1,7 @@
 import Foundation
 import SeederCore
 
-/// Finds the dump files a build reads (MAPPING.md, Sources), in the order records are processed:
+/// Finds the dump files a build reads (docs/mapping.md, Sources), in the order records are processed:
 /// source order, then file order (sorted by path).
 ///
 /// Sources' globs are relative to the dumps directory and may not leave it (`..`, absolute

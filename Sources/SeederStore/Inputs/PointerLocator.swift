@@ -2,7 +2,7 @@ import SeederCore
 
 /// The JSON Pointers of records at file offsets, found by reading their dump files again as the
 /// build read them. A row keeps its record's file and offset, not its pointer: the pointer was a
-/// text per row, written for the few rows a message ever names (issue 5).
+/// text per row, written for the few rows a message ever names (bench/README.md).
 struct PointerLocator {
     /// The build's input files, in plan order.
     let files: [InputFile]

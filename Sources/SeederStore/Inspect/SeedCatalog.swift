@@ -4,7 +4,7 @@ import SeederCore
 
 /// What `inspect` and `diff` know of one SQLite file: its pragmas, its tables with columns and
 /// primary keys, its indexes and, for a seed, the metadata, the sources and the mapping
-/// description (SEED.md, Metadata). Any SQLite file can be read; `isSeed` tells a seed.
+/// description (docs/seed.md, Metadata). Any SQLite file can be read; `isSeed` tells a seed.
 public struct SeedCatalog: Sendable {
     /// A table of the file, as `sqlite_master` and `PRAGMA table_info` describe it.
     public struct Table: Sendable, Hashable {

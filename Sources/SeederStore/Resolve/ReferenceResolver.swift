@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import SeederCore
 
-/// The stage after every input is read (MAPPING.md, Relationships: "Order does not matter"):
+/// The stage after every input is read (docs/mapping.md, Relationships: "Order does not matter"):
 /// inverse links set their children's foreign keys, every reference is checked against the rows
 /// that exist and follows `onMissing`, then rows are finished (defaults, `required`) and unique
 /// attributes checked.
@@ -92,7 +92,7 @@ struct ReferenceResolver {
     // MARK: Positions
 
     /// An ordered to-many's positions, as the owner's links united in first-seen order
-    /// (MAPPING.md, Identity): a link keeps the index its occurrence gave it, which is that order
+    /// (docs/mapping.md, Merging): a link keeps the index its occurrence gave it, which is that order
     /// unless the owner merged occurrences that list targets. Then, per owner, a link's
     /// position becomes its rank among the owner's distinct targets by first appearance (`_seq`).
     /// Only links whose position changes are written.

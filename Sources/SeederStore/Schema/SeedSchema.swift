@@ -1,6 +1,6 @@
 import SeederCore
 
-/// The seed's schema, made from a validated mapping (SEED.md, Schema): one table per entity in
+/// The seed's schema, made from a validated mapping (docs/seed.md, Schema): one table per entity in
 /// mapping order with the identity as primary key, `NOT NULL` on required and identity columns,
 /// a declared foreign key and an index for every to-one, join tables for many-to-many, position
 /// columns for `ordered`, unique and plain indexes, and the two metadata tables.
@@ -160,7 +160,7 @@ public struct SeedSchema: Sendable {
         "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(SQLText.quote(index.name)) ON \(SQLText.quote(index.table))(\(SQLText.list(index.columns)))"
     }
 
-    /// The metadata tables of SEED.md.
+    /// The metadata tables of docs/seed.md.
     public static let metadataTables = [
         "CREATE TABLE \"seed_metadata\" (\n  \"key\" TEXT PRIMARY KEY NOT NULL,\n  \"value\" TEXT NOT NULL\n)",
         "CREATE TABLE \"seed_source\" (\n  \"path\" TEXT PRIMARY KEY NOT NULL,\n  \"sha256\" TEXT NOT NULL,\n  \"bytes\" INTEGER NOT NULL,\n  \"records\" INTEGER NOT NULL\n)",

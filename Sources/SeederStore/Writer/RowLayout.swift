@@ -2,12 +2,12 @@ import Foundation
 import SeederCore
 
 /// Where an entity's rows live while a build runs: their values in the entity's table of the
-/// seed itself, from the first occurrence on (SEED.md's columns, merged in place), and the
+/// seed itself, from the first occurrence on (docs/seed.md's columns, merged in place), and the
 /// bookkeeping in a side table of the working database, keyed by the seed row's rowid: presence
 /// masks that keep absent apart from null, and each value's file and offset for messages (a
 /// message's JSON Pointer is found from them, `PointerLocator`), once something reads them
 /// (`SideRowLog`). Rows are never copied from a staging table: the seed file is written once
-/// (issue 5).
+/// (bench/README.md).
 ///
 /// A class, not a struct: the encoder reads one per record, and copying a struct of arrays
 /// retains and releases each of them.
@@ -94,7 +94,7 @@ final class RowLayout: Sendable {
     /// of the zigzagged distance from the row's `_offset`, shifted left one bit, the bit set when
     /// a file index different from the row's `_file` follows as a varint. A field usually stands
     /// a few bytes after its record, in its record's file, so a slot takes one or two bytes
-    /// rather than twelve (issue 5).
+    /// rather than twelve (bench/README.md).
     static func appendOrigin(file: Int, offset: Int, rowFile: Int, rowOffset: Int, to fields: inout some OriginByteSink) {
         let otherFile = file != rowFile
         appendVarint((zigzag(Int64(offset - rowOffset)) << 1) | (otherFile ? 1 : 0), to: &fields)
@@ -229,7 +229,7 @@ final class RowLayout: Sendable {
 }
 
 /// Where a to-many relationship's links wait: one row per (owner, target), first-seen order,
-/// so repeating a link across occurrences unites rather than duplicates (MAPPING.md, Identity).
+/// so repeating a link across occurrences unites rather than duplicates (docs/mapping.md, Merging).
 /// The pair's index leads with the target, for finding a child that two owners claim.
 struct LinkLayout: Sendable {
     let entityIndex: Int

@@ -3,7 +3,7 @@ import GRDB
 import GRDBSQLite
 import SeederCore
 
-/// The counts a build reports per entity (CLI.md: records read, rows written, occurrences merged,
+/// The counts a build reports per entity (docs/commands.md: records read, rows written, occurrences merged,
 /// conflicts resolved, references resolved).
 public struct EntityCounts: Sendable, Hashable, Codable {
     /// Occurrences mapped, embedded ones included.
@@ -23,7 +23,7 @@ public struct EntityCounts: Sendable, Hashable, Codable {
 }
 
 /// The rows of a build as they merge, with SQLite as the identity map: every occurrence of an
-/// identity merges into one row of the seed's own table (MAPPING.md, Identity), so memory holds
+/// identity merges into one row of the seed's own table (docs/mapping.md, Merging), so memory holds
 /// one batch of records, never the set of identities.
 ///
 /// Attribute values and to-one foreign keys go straight into the seed's columns; a side row
@@ -59,7 +59,7 @@ final class RowStore {
     @exclusivity(unchecked) private(set) var linksByIdentity: [[Bool]]
     /// Per entity, per relationship: a one-to-many with `inverse` whose embedded children, new
     /// when embedded, take their parent for good as they are inserted: its key, position and
-    /// presence bit, with no link row (issue 5: these were graph's 200k link rows). Their claim
+    /// presence bit, with no link row (these were graph's 200k link rows). Their claim
     /// stands where their record does (their slot's origin is the row's own). A later claim on
     /// such a child is a link row, or, from the child's own record, a merge that the merger
     /// settles in source order like any to-one. Not when another to-many shares the inverse:
@@ -219,7 +219,7 @@ final class RowStore {
     /// order. Any other record of the batch, an identity already waiting, and the end of the
     /// batch send them first (`RowStore.flushRun`), so they go in and merge
     /// while the batch they name is at hand, and before the links of the batch are read: the
-    /// store does what one insert or merge per occurrence did, in the same order. (Issue 5: the
+    /// store does what one insert or merge per occurrence did, in the same order. (The
     /// writing thread of a graph build at 20,000 records 514.7 -> 491.8 M instructions, SQLite's
     /// steps 275 -> 242 M; at 1,000,000, five builds each alternated, median 3.22 -> 3.06 s.)
     final class RowRun {
@@ -279,7 +279,7 @@ final class RowStore {
     /// that has no relationship and no position column: their rows are nothing but attributes,
     /// and nothing reads their table while the load runs but their own merges. They wait, up to
     /// `batch`, and go in by one `INSERT ... ON CONFLICT DO NOTHING` of as many rows (a C test
-    /// of a million flat rows, 32 at a time: 1.5 s -> 1.1 s of CPU, issue 5; `InsertIfNew`).
+    /// of a million flat rows, 32 at a time: 1.5 s -> 1.1 s of CPU, `InsertIfNew`; bench/README.md).
     /// Those whose identity had a row already then merge into theirs, in order, as they would
     /// have at once. One entity's occurrences wait at a time, and a message of the build, any
     /// other merge or an identity already waiting sends them first (`flushPending`), so rows,
@@ -394,7 +394,7 @@ final class RowStore {
         }
 
         /// Whether merging `occurrence` into the row of `id`, as last remembered, would change
-        /// nothing: each of its values absent, or the row's own (MAPPING.md, Identity).
+        /// nothing: each of its values absent, or the row's own (docs/mapping.md, Merging).
         func changesNothing(_ id: Int64, _ occurrence: UnsafePointer<Record>) -> Bool {
             let slot = slot(id)
             guard ids[slot] == id else { return false }
@@ -728,7 +728,7 @@ final class RowStore {
         return false
     }
 
-    /// Merges a record into the row of its identity, seen before, by MAPPING.md's rules.
+    /// Merges a record into the row of its identity, seen before, by docs/mapping.md's rules.
     private func merge(_ record: UnsafePointer<Record>, identity: IdentityKey, batch: UnsafeBufferPointer<Record>, diagnostics: DiagnosticSink) throws {
         // Occurrences that wait came before this one, and so do their messages.
         try flushPending()

@@ -9,7 +9,7 @@ import SeederCore
 /// message, or by a check that some row may fail (`required`, a default, `unique`, a claim), so
 /// most never are, and a build that never reads an entity's side table writes none of its side
 /// rows at all: a graph's million tasks, whose side rows were a third of the writing thread's
-/// inserts (issue 5). What a query of the table returns is the same either way.
+/// inserts (bench/README.md). What a query of the table returns is the same either way.
 ///
 /// A logged row is a few bytes in memory (`add`); past `spillBytes` they go to the build's
 /// spill file (`SpillFile`), so the log holds at most that much at N = 10,000,000 too.
