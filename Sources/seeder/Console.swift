@@ -54,9 +54,9 @@ final class Console: @unchecked Sendable {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    /// The per-entity summary (docs/commands.md: records read, rows written, occurrences merged, conflicts
-    /// resolved, references resolved or dropped), then the output. A failed run prints one
-    /// line on standard error instead: counts of a build that wrote nothing would mislead.
+    /// The per-entity summary (docs/commands.md: records read, rows written, occurrences merged,
+    /// conflicts resolved, references resolved or dropped), then the output. A failed run prints
+    /// one line on standard error instead: counts of a build that wrote nothing would mislead.
     func printSummary(_ report: BuildReport, command: String) throws(OutputError) {
         guard report.outcome == .success else {
             let errors = report.diagnostics.filter { $0.severity == .error }.count + report.suppressedErrors

@@ -1,7 +1,7 @@
 /// Collects the diagnostics of a run, so that all problems are reported, not only the first.
 ///
-/// Errors past `maxErrors` are counted but not kept (docs/commands.md: "up to `--max-errors`, then a count
-/// of the rest"). Warnings are always kept.
+/// Errors past `maxErrors` are counted but not kept (docs/commands.md: "up to `--max-errors`, then
+/// a count of the rest"). Warnings are always kept.
 public final class DiagnosticSink {
     /// The kept diagnostics, in the order they were reported.
     public private(set) var diagnostics: [Diagnostic] = []

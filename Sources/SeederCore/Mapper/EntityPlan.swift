@@ -46,9 +46,9 @@ struct MemberLayout {
     }
 }
 
-/// How one entity's records are read by name (docs/mapping.md, Names and keys): which JSON key feeds
-/// which attribute or relationship, resolved once per key layout and cached, since consecutive
-/// records of a dump almost always have the same keys in the same order.
+/// How one entity's records are read by name (docs/mapping.md, Names and keys): which JSON key
+/// feeds which attribute or relationship, resolved once per key layout and cached, since
+/// consecutive records of a dump almost always have the same keys in the same order.
 ///
 /// A class: the mapper asks it about every record, and reading a struct of dictionaries and sets
 /// out of the mapper's array copied it each time (a twentieth of mapping a small record).

@@ -1,5 +1,6 @@
-/// Maps JSON records to `Record`s with a validated `Mapping` (docs/mapping.md): names and key paths,
-/// collection operators, types and coercion, identity, embedded records and identity references.
+/// Maps JSON records to `Record`s with a validated `Mapping` (docs/mapping.md): names and key
+/// paths, collection operators, types and coercion, identity, embedded records and identity
+/// references.
 ///
 ///     let mapper = Mapper(mapping: mapping)
 ///     let records = mapper.records(from: value, entity: user, file: "users.json", diagnostics: sink)

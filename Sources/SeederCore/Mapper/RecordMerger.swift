@@ -106,8 +106,8 @@ public struct RecordMerger: Sendable {
         return conflicts
     }
 
-    /// The finished row: defaults for attributes no occurrence had (docs/mapping.md: "value used when
-    /// the key is absent"), then the names of required attributes and relationships still
+    /// The finished row: defaults for attributes no occurrence had (docs/mapping.md: "value used
+    /// when the key is absent"), then the names of required attributes and relationships still
     /// missing.
     public func finish(_ row: inout Record) -> [String] {
         var missing: [String] = []

@@ -1,8 +1,8 @@
 import Foundation
 import Yams
 
-/// Turns a mapping file's YAML into a validated `Mapping` (docs/mapping.md), reporting every problem
-/// at its node, all of them in one run, before any dump is read.
+/// Turns a mapping file's YAML into a validated `Mapping` (docs/mapping.md), reporting every
+/// problem at its node, all of them in one run, before any dump is read.
 ///
 ///     let diagnostics = DiagnosticSink()
 ///     if let mapping = MappingLoader().load(yaml: text, file: "mapping.yaml", diagnostics: diagnostics) {

@@ -17,8 +17,8 @@ public struct SeedDiff: Sendable {
     /// any other table by name.
     public var tables: [TableDiff]
 
-    /// `true` when both seeds hold the same records under the same schema (docs/commands.md: exit 0), even
-    /// if their metadata or bytes differ.
+    /// `true` when both seeds hold the same records under the same schema (docs/commands.md: exit
+    /// 0), even if their metadata or bytes differ.
     public var holdsSameRecords: Bool {
         schema.isEmpty && tables.allSatisfy(\.counts.isUnchanged)
     }

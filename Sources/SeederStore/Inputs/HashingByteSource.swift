@@ -32,14 +32,14 @@ final class HashingByteSource: ByteSource {
     }
 }
 
-/// SHA-256 of the dump files on a thread of its own (bench/README.md). The reading thread copies what
-/// it reads into a block of a megabyte and goes back to parsing; the hashing thread hashes the
+/// SHA-256 of the dump files on a thread of its own (bench/README.md). The reading thread copies
+/// what it reads into a block of a megabyte and goes back to parsing; the hashing thread hashes the
 /// blocks in order. Hashing took a twelfth of the reading thread's time in a flat build (SHA-256
-/// runs at 1.7 GB/s here with the CPU's SHA instructions, parsing and mapping at 150 MB/s),
-/// the copy a tenth of that, and the hashing thread runs while the writing thread waits for
-/// records. Small files share a block (pages: ten thousand of 60 KB), so the thread wakes once
-/// a megabyte rather than once a file. `blocks` bound the memory: the reader waits for a
-/// hashed block when all are full, which at these speeds it does not.
+/// runs at 1.7 GB/s here with the CPU's SHA instructions, parsing and mapping at 150 MB/s), the
+/// copy a tenth of that, and the hashing thread runs while the writing thread waits for records.
+/// Small files share a block (pages: ten thousand of 60 KB), so the thread wakes once a megabyte
+/// rather than once a file. `blocks` bound the memory: the reader waits for a hashed block when all
+/// are full, which at these speeds it does not.
 final class DigestPipeline: @unchecked Sendable {
     /// A file's digest: set on the hashing thread, read once `close` returned.
     final class Digest: @unchecked Sendable {

@@ -1,8 +1,8 @@
 import Foundation
 import SeederCore
 
-/// Finds the dump files a build reads (docs/mapping.md, Sources), in the order records are processed:
-/// source order, then file order (sorted by path).
+/// Finds the dump files a build reads (docs/mapping.md, Sources), in the order records are
+/// processed: source order, then file order (sorted by path).
 ///
 /// Sources' globs are relative to the dumps directory and may not leave it (`..`, absolute
 /// paths, and links that resolve outside are errors). A glob that matches no file is an error.

@@ -92,8 +92,8 @@ struct ReferenceResolver {
     // MARK: Positions
 
     /// An ordered to-many's positions, as the owner's links united in first-seen order
-    /// (docs/mapping.md, Merging): a link keeps the index its occurrence gave it, which is that order
-    /// unless the owner merged occurrences that list targets. Then, per owner, a link's
+    /// (docs/mapping.md, Merging): a link keeps the index its occurrence gave it, which is that
+    /// order unless the owner merged occurrences that list targets. Then, per owner, a link's
     /// position becomes its rank among the owner's distinct targets by first appearance (`_seq`).
     /// Only links whose position changes are written.
     private func renumberLinks(_ link: LinkLayout) throws {

@@ -42,7 +42,8 @@ enum SQLText {
 }
 
 extension AttributeType {
-    /// The declared SQLite type of a column of this type (docs/seed.md; docs/mapping.md's type table).
+    /// The declared SQLite type of a column of this type (docs/seed.md; docs/mapping.md's type
+    /// table).
     func columnType(storage: DateStorage) -> String {
         switch self {
         case .integer, .boolean: return "INTEGER"

@@ -3,8 +3,8 @@ import GRDB
 import GRDBSQLite
 import SeederCore
 
-/// The counts a build reports per entity (docs/commands.md: records read, rows written, occurrences merged,
-/// conflicts resolved, references resolved).
+/// The counts a build reports per entity (docs/commands.md: records read, rows written, occurrences
+/// merged, conflicts resolved, references resolved).
 public struct EntityCounts: Sendable, Hashable, Codable {
     /// Occurrences mapped, embedded ones included.
     public var recordsRead = 0
@@ -276,14 +276,14 @@ final class RowStore {
     }
 
     /// Occurrences of an entity whose identity is its table's rowid (one integer attribute) and
-    /// that has no relationship and no position column: their rows are nothing but attributes,
-    /// and nothing reads their table while the load runs but their own merges. They wait, up to
-    /// `batch`, and go in by one `INSERT ... ON CONFLICT DO NOTHING` of as many rows (a C test
-    /// of a million flat rows, 32 at a time: 1.5 s -> 1.1 s of CPU, `InsertIfNew`; bench/README.md).
-    /// Those whose identity had a row already then merge into theirs, in order, as they would
-    /// have at once. One entity's occurrences wait at a time, and a message of the build, any
-    /// other merge or an identity already waiting sends them first (`flushPending`), so rows,
-    /// rowids, merges and messages come in source order whether they waited or not.
+    /// that has no relationship and no position column: their rows are nothing but attributes, and
+    /// nothing reads their table while the load runs but their own merges. They wait, up to
+    /// `batch`, and go in by one `INSERT ... ON CONFLICT DO NOTHING` of as many rows (a C test of a
+    /// million flat rows, 32 at a time: 1.5 s -> 1.1 s of CPU, `InsertIfNew`; bench/README.md).
+    /// Those whose identity had a row already then merge into theirs, in order, as they would have
+    /// at once. One entity's occurrences wait at a time, and a message of the build, any other
+    /// merge or an identity already waiting sends them first (`flushPending`), so rows, rowids,
+    /// merges and messages come in source order whether they waited or not.
     final class PendingRows {
         static var batch: Int { InsertIfNew.limit }
 
