@@ -159,6 +159,11 @@ struct CoercionTests {
         ("\"07/10/2011\"", .pattern("MM/dd/yyyy"), "UTC", .iso8601, "text 2011-07-10T00:00:00.000Z"),
         ("\"07/10/2011\"", .pattern("MM/dd/yyyy"), "Europe/Paris", .iso8601, "text 2011-07-09T22:00:00.000Z"),
         ("\"2011-07-10\"", .pattern("MM/dd/yyyy"), "UTC", .iso8601, "is \"2011-07-10\", expected a date like 'MM/dd/yyyy'"),
+        // A pattern's date is proleptic Gregorian like an ISO 8601 one, before 1582 too (the
+        // formatter's calendar was Julian there: this was stored as 1209-07-17).
+        ("\"10.07.1209 09:51:03\"", .pattern("dd.MM.yyyy HH:mm:ss"), "UTC", .iso8601, "text 1209-07-10T09:51:03.000Z"),
+        ("\"01/01/0001\"", .pattern("MM/dd/yyyy"), "UTC", .unixepochMilliseconds, "integer -62135596800000"),
+        ("\"10/10/1582\"", .pattern("MM/dd/yyyy"), "UTC", .iso8601, "text 1582-10-10T00:00:00.000Z"),
     ]
 
     @Test(arguments: dates)
