@@ -41,6 +41,11 @@ struct CoercionTests {
         (.integer, "3.5", "is 3.5, expected integer (it has a fraction)"),
         (.integer, "9223372036854775808", "is 9223372036854775808, past the 64-bit integer range"),
         (.integer, "\"7a\"", "is \"7a\", expected integer"),
+        // Numeric strings as they decode: escapes are spelling (an encoder may write `+` as
+        // `\u002B`); these were "expected integer", "expected real", "expected decimal".
+        (.integer, "\"4\\u0032\"", "integer 42"),
+        (.real, "\"2.\\u00325\"", "real 2.25"),
+        (.decimal, "\"1e\\u002B3\"", "text 1000"),
         (.integer, "\"042\"", "is \"042\", expected integer"),
         (.integer, "true", "is true, expected integer"),
         (.integer, "null", "null"),
@@ -141,6 +146,9 @@ struct CoercionTests {
         ("\"2011-07-10T09:51:03-0700\"", .iso8601, "UTC", .iso8601, "text 2011-07-10T16:51:03.000Z"),
         ("\"2011-07-10T09:51:03+05\"", .iso8601, "UTC", .iso8601, "text 2011-07-10T04:51:03.000Z"),
         ("\"2011-07-10 09:51:03\"", .iso8601, "UTC", .iso8601, "text 2011-07-10T09:51:03.000Z"),
+        // Escaped characters are the characters (this was "expected an ISO 8601 date").
+        ("\"2011-07-10T09:51:03\\u002B02:00\"", .iso8601, "UTC", .iso8601, "text 2011-07-10T07:51:03.000Z"),
+        ("\"131029146\\u0033\"", .unix, "UTC", .iso8601, "text 2011-07-10T09:51:03.000Z"),
         ("\"2011-07-10 09:51\"", .iso8601, "America/New_York", .iso8601, "text 2011-07-10T13:51:00.000Z"),
         ("\"2011-01-10T09:51:03\"", .iso8601, "America/New_York", .iso8601, "text 2011-01-10T14:51:03.000Z"),
         ("\"2011-07-10T09:51:03Z\"", .iso8601, "America/New_York", .iso8601, "text 2011-07-10T09:51:03.000Z"),
@@ -159,6 +167,11 @@ struct CoercionTests {
         ("\"07/10/2011\"", .pattern("MM/dd/yyyy"), "UTC", .iso8601, "text 2011-07-10T00:00:00.000Z"),
         ("\"07/10/2011\"", .pattern("MM/dd/yyyy"), "Europe/Paris", .iso8601, "text 2011-07-09T22:00:00.000Z"),
         ("\"2011-07-10\"", .pattern("MM/dd/yyyy"), "UTC", .iso8601, "is \"2011-07-10\", expected a date like 'MM/dd/yyyy'"),
+        // A pattern's date is proleptic Gregorian like an ISO 8601 one, before 1582 too (the
+        // formatter's calendar was Julian there: this was stored as 1209-07-17).
+        ("\"10.07.1209 09:51:03\"", .pattern("dd.MM.yyyy HH:mm:ss"), "UTC", .iso8601, "text 1209-07-10T09:51:03.000Z"),
+        ("\"01/01/0001\"", .pattern("MM/dd/yyyy"), "UTC", .unixepochMilliseconds, "integer -62135596800000"),
+        ("\"10/10/1582\"", .pattern("MM/dd/yyyy"), "UTC", .iso8601, "text 1582-10-10T00:00:00.000Z"),
     ]
 
     @Test(arguments: dates)

@@ -169,8 +169,12 @@ struct Coercion {
     private func coerceDate(_ value: JSONValue, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
         switch attribute.pointee.dateFormat {
         case .iso8601:
-            guard value.kind == .string, value.node.flags & JSONNode.escaped == 0,
-                  let milliseconds = value.withBytes({ DateCoding.parseISO8601($0, zone: attribute.pointee.timeZone) }) else {
+            // Read as the string decodes: an encoder may escape any character (`\u002B` for `+`).
+            let zone = attribute.pointee.timeZone
+            guard value.kind == .string,
+                  let milliseconds = value.node.flags & JSONNode.escaped == 0
+                    ? value.withBytes({ DateCoding.parseISO8601($0, zone: zone) })
+                    : value.unescapedBytes().withUnsafeBufferPointer({ DateCoding.parseISO8601($0, zone: zone) }) else {
                 throw CoercionFailure(message: "is \(describe(value)), expected an ISO 8601 date")
             }
             return try store(milliseconds, text: describe(value), attribute: attribute)

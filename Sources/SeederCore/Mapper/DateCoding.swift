@@ -199,6 +199,9 @@ final class PatternDateParser {
             formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.calendar = Calendar(identifier: .gregorian)
+            // Proleptic Gregorian, as ISO 8601 dates are read: the formatter's calendar is Julian
+            // before 1582-10-15 otherwise, and a pattern's `1209-07-10` would be another instant.
+            formatter.gregorianStartDate = .distantPast
             formatter.timeZone = zone
             formatter.dateFormat = pattern
             formatter.isLenient = false

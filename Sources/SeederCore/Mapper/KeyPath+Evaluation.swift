@@ -202,11 +202,12 @@ func canonicalText(_ value: MappedValue) -> String {
 }
 
 extension JSONValue {
-    /// A number (or a string holding JSON number text) read exactly.
+    /// A number (or a string holding JSON number text) read exactly. A string is read as it
+    /// decodes: `"1e\u002B5"` is `"1e+5"` (escapes change the text, never the string).
     var decimalNumber: DecimalNumber? {
         switch kind {
         case .number, .string:
-            if kind == .string, node.flags & JSONNode.escaped != 0 { return nil }
+            if kind == .string, node.flags & JSONNode.escaped != 0 { return DecimalNumber(text: unescapedBytes()) }
             return withBytes { DecimalNumber(text: $0) }
         default:
             return nil
