@@ -34,8 +34,9 @@ extension SeedBuilder {
                              size: Int(info.st_size), device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         }
         do {
-            try OutputGuard(mapping: options.mapping, inputs: files)
-                .checkReport(path, output: options.writesOutput ? defaultOutput(for: options, mapping: nil) : nil)
+            let guarded = OutputGuard(mapping: options.mapping, inputs: files,
+                                      inputsDescription: "in the dumps directory, any file of which a build may read (the mapping was not loaded)")
+            try guarded.checkReport(path, output: options.writesOutput ? defaultOutput(for: options, mapping: nil) : nil)
             return true
         } catch {
             diagnostics.error(error.message)

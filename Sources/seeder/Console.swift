@@ -51,7 +51,7 @@ final class Console: @unchecked Sendable {
         if suppressed > 0 {
             text += "\(suppressed) more \(suppressed == 1 ? "error" : "errors") not shown (--max-errors)\n"
         }
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardError.write(text)
     }
 
     /// The per-entity summary (docs/commands.md: records read, rows written, occurrences merged,
@@ -63,7 +63,7 @@ final class Console: @unchecked Sendable {
             let warnings = report.diagnostics.count(where: { $0.severity == .warning })
             let counts = "\(errors) \(errors == 1 ? "error" : "errors"), \(warnings) \(warnings == 1 ? "warning" : "warnings")"
             let line = command == "build" ? "build failed: \(counts); nothing was written\n" : "validation failed: \(counts)\n"
-            FileHandle.standardError.write(Data(line.utf8))
+            StandardError.write(line)
             return
         }
         guard !report.entities.isEmpty else { return }
@@ -94,7 +94,7 @@ final class Console: @unchecked Sendable {
                 "\(Int(Double(progress.records) / elapsed)) records/s"
             lock.lock()
             progressShown = true
-            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            StandardError.write("\r\u{1B}[K" + line)
             lock.unlock()
         }
     }
@@ -102,7 +102,7 @@ final class Console: @unchecked Sendable {
     /// Ends the progress line, if one was shown.
     func finishProgress() {
         lock.lock()
-        if progressShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if progressShown { StandardError.write("\r\u{1B}[K") }
         lock.unlock()
     }
 

@@ -10,17 +10,20 @@ enum ReportWriter {
     }
 
     /// Writes the document to `path` if there is one and the build cleared it
-    /// (`reportMayBeWritten`: it is no input, nor the output); a failure is told on standard error, with
-    /// whether the seed was written, and returned, for the command to exit with status 2 once its
-    /// summary is out.
+    /// (`reportMayBeWritten`: it is no input, nor the output); a failure is told on standard error,
+    /// with whether the seed was written (or the validation passed), and returned, for the command
+    /// to exit with status 2 once its summary is out.
     static func write(_ report: BuildReport, command: String, toFile path: String?) -> OutputError? {
         guard let path, report.reportMayBeWritten else { return nil }
         do {
             try write(report, command: command, to: path)
             return nil
         } catch {
-            let seed = command != "build" ? "" : report.output.map { "; the seed was written to \($0)" } ?? "; no seed was written"
-            FileHandle.standardError.write(Data("error: \(error.message)\(seed)\n".utf8))
+            // What the run did besides, so that the message and the summary read together.
+            let outcome = command == "build"
+                ? report.output.map { "; the seed was written to \($0)" } ?? "; no seed was written"
+                : report.outcome == .success ? "; the mapping and the dumps are valid" : ""
+            StandardError.write("error: \(error.message)\(outcome)\n")
             return error
         }
     }

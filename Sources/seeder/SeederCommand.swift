@@ -21,6 +21,7 @@ struct SeederCommand: ParsableCommand {
     /// Runs the command as swift-argument-parser does, but for a file the command could not
     /// write (`OutputError`): the message, and exit status 2, the same for every command.
     static func main() {
+        StandardOutput.reserveClosedDescriptors()
         StandardOutput.ignoreWriteSignals()
         var command: any ParsableCommand
         do {
@@ -31,7 +32,7 @@ struct SeederCommand: ParsableCommand {
         do {
             try command.run()
         } catch let error as OutputError {
-            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+            StandardError.write("error: \(error.message)\n")
             Foundation.exit(2)
         } catch {
             exit(withError: error)
@@ -55,6 +56,10 @@ struct CheckOptions: ParsableArguments {
 
     @Flag(help: "Treat warnings as errors.")
     var strict = false
+
+    func validate() throws {
+        guard maxErrors >= 0 else { throw ValidationError("--max-errors must be 0 or more, not \(maxErrors)") }
+    }
 
     func buildOptions() -> BuildOptions {
         var options = BuildOptions(mapping: mapping, dumps: dumps)

@@ -129,6 +129,17 @@ extension BadInputCatalog {
             stderr: .lines(["error: the report report.json is the mapping file", "build failed: 2 errors, 0 warnings; nothing was written"])
         ),
         BadInput(
+            name: "a report in the dumps directory, with a mapping that fails to load",
+            prepare: { scratch in
+                try "my notes\n".write(toFile: scratch + "/dumps/notes.txt", atomically: false, encoding: .utf8)
+                try "seeder: 1\nentities: []\n".write(toFile: scratch + "/tasklist.yaml", atomically: false, encoding: .utf8)
+            },
+            arguments: ["build", "tasklist.yaml", "dumps", "--report", "dumps/notes.txt"],
+            status: 2,
+            stderr: .lines(["error: the report dumps/notes.txt is in the dumps directory, any file of which a build may read (the mapping was not loaded)",
+                            "build failed: 2 errors, 0 warnings; nothing was written"])
+        ),
+        BadInput(
             name: "a report that is a dump file",
             arguments: ["validate", "tasklist.yaml", "dumps", "--report", "dumps/users.json"],
             status: 2,
@@ -193,6 +204,42 @@ extension BadInputCatalog {
             status: 2,
             stderr: .exact("error: cannot write standard output: No space left on device; the seed was written to tasklist.sqlite\n"),
             writes: ["tasklist.sqlite"]
+        ),
+        BadInput(
+            name: "a report that is a link to standard output, a file (/proc/self/fd/1)",
+            prepare: { try FileManager.default.createSymbolicLink(atPath: $0 + "/report.json", withDestinationPath: "/proc/self/fd/1") },
+            arguments: ["build", "tasklist.yaml", "dumps", "--report", "report.json"],
+            launcher: ["sh", "-c", "exec \"$0\" \"$@\" > ci.log"],
+            status: 2,
+            stderr: .exact("error: the report report.json may not be written: it leads to /proc/self/fd/1, a file a process has open, "
+                + "not a file seeder can replace\n" + failed),
+            writes: ["ci.log"]
+        ),
+
+        // Standard error that cannot be written: the status is the work's, and nothing else changes.
+        BadInput(
+            name: "a build with warnings, standard error closed",
+            prepare: { try replace("dueAt: date", with: "dueAt: { type: date, from: due_ta }", in: $0 + "/tasklist.yaml") },
+            arguments: ["build", "tasklist.yaml", "dumps"],
+            launcher: ["sh", "-c", "exec \"$0\" \"$@\" 2>&-"],
+            status: 0,
+            stderr: .exact(""),
+            writes: ["tasklist.sqlite"]
+        ),
+        BadInput(
+            name: "a validation that fails, standard error on a full disk",
+            prepare: { try #"[{"id": "one"}]"#.write(toFile: $0 + "/dumps/users.json", atomically: false, encoding: .utf8) },
+            arguments: ["validate", "tasklist.yaml", "dumps"],
+            launcher: ["sh", "-c", "exec \"$0\" \"$@\" 2>/dev/full"],
+            status: 1,
+            stderr: .exact("")
+        ),
+        BadInput(
+            name: "inspect of a missing seed, standard error closed",
+            arguments: ["inspect", "missing.sqlite"],
+            launcher: ["sh", "-c", "exec \"$0\" \"$@\" 2>&-"],
+            status: 2,
+            stderr: .exact("")
         ),
     ]
 
@@ -271,6 +318,14 @@ extension BadInputCatalog {
             status: 2,
             stderr: .exact("error: cannot write full/report.json: No space left on device; the seed was written to tasklist.sqlite\n"),
             writes: ["tasklist.sqlite"],
+            cleanUp: { try? shell("umount full", in: $0) }
+        ),
+        BadInput(
+            name: "a validation's report on a full disk",
+            prepare: { try shell("mkdir full && mount -t tmpfs -o size=4k tmpfs full && (head -c 4096 /dev/zero > full/filler || true)", in: $0) },
+            arguments: ["validate", "tasklist.yaml", "dumps", "--report", "full/report.json"],
+            status: 2,
+            stderr: .exact("error: cannot write full/report.json: No space left on device; the mapping and the dumps are valid\n"),
             cleanUp: { try? shell("umount full", in: $0) }
         ),
     ]

@@ -18,6 +18,8 @@ struct CommandTests {
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("Missing expected argument '<dumps>'"))
         #expect(try seeder(["build", "m.yaml", "d", "--on-conflict", "sometimes"]).status == 64)
+        let negative = try seeder(["validate", "m.yaml", "d", "--max-errors=-1"])
+        #expect(negative.status == 64 && negative.stderr.contains("--max-errors must be 0 or more, not -1"), "\(negative.stderr)")
     }
 
     @Test func pointsAtMappingErrorsWithTheSourceLineAndACaret() throws {

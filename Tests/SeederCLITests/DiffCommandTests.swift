@@ -67,6 +67,16 @@ struct DiffCommandTests {
         the seeds differ: 2 added, 1 removed, 6 changed records
 
         """)
+        #expect(try Self.documentedOutput(of: "seeder diff v1.sqlite v2.sqlite") == run.stdout, "docs/commands.md's example")
+    }
+
+    /// The output docs/commands.md shows after `$ command` in a code block, so that its examples
+    /// are what the command prints.
+    static func documentedOutput(of command: String) throws -> String {
+        let docs = try String(contentsOfFile: repository + "/docs/commands.md", encoding: .utf8)
+        let start = try #require(docs.range(of: "```\n$ \(command)\n"), "no example of '\(command)'").upperBound
+        let end = try #require(docs.range(of: "\n```\n", range: start..<docs.endIndex)).lowerBound
+        return String(docs[start..<end]) + "\n"
     }
 
     @Test func printsOneJSONDocumentWithFullValues() throws {
@@ -86,6 +96,8 @@ struct DiffCommandTests {
         ]}
 
         """)
+        #expect(try Self.documentedOutput(of: "seeder diff v1.sqlite v2.sqlite --format json --entity Task --limit 3") == run.stdout,
+                "docs/commands.md's example")
         // One document that a JSON parser reads.
         let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect(document["same"] as? Bool == false)

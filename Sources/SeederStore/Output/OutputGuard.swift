@@ -6,7 +6,8 @@ import SeederCore
 /// Files a command touches):
 ///
 /// - each must be a regular file or nothing: a directory, device, FIFO or socket, or a link to
-///   one, is never written through or replaced;
+///   one, is never written through or replaced, nor a link through a process's open file
+///   (`/dev/stdout`);
 /// - neither may be the mapping, a dump file the build reads, or the other one, compared by
 ///   device and inode after following links (two names of one file are one file);
 /// - an existing output must be a seed (a `seed_metadata` table) unless `force`: another app's
@@ -23,6 +24,8 @@ struct OutputGuard {
     var mapping: String
     /// The dump files the build reads, with their identities.
     var inputs: [InputFile]
+    /// What `inputs` are, as a refusal names them.
+    var inputsDescription = "a dump file this build reads"
 
     /// Checks the output `output`.
     func checkOutput(_ output: String, force: Bool) throws(OutputError) {
@@ -54,15 +57,17 @@ struct OutputGuard {
     }
 
     private func checkKind(_ status: PathStatus, _ role: String) throws(OutputError) {
-        if let reason = status.notRegularReason { throw OutputError("\(role) \(status.path) may not be written: \(reason)") }
+        if let reason = status.notRegularReason ?? status.processFileReason {
+            throw OutputError("\(role) \(status.path) may not be written: \(reason)")
+        }
     }
 
     private func checkNotAnInput(_ status: PathStatus, _ role: String) throws(OutputError) {
         guard let identity = status.identity else { return }
         if identity == PathStatus(mapping).identity { throw OutputError("\(role) \(status.path) is the mapping file") }
         if let input = inputs.first(where: { PathStatus.Identity(device: $0.device, inode: $0.inode) == identity }) {
-            throw OutputError(input.path == status.path ? "\(role) \(status.path) is a dump file this build reads"
-                : "\(role) \(status.path) is \(input.path), a dump file this build reads")
+            throw OutputError(input.path == status.path ? "\(role) \(status.path) is \(inputsDescription)"
+                : "\(role) \(status.path) is \(input.path), \(inputsDescription)")
         }
     }
 }

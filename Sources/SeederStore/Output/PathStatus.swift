@@ -37,6 +37,29 @@ struct PathStatus {
         return isLink ? "it is a link to \(kind), not a regular file" : "it is \(kind), not a regular file"
     }
 
+    /// Why the path may not be replaced although it leads to a regular file: a link on the way
+    /// is a process's open file (`/proc/self/fd/1`, where `/dev/stdout` leads). Renaming over
+    /// it, or over the file it stands for, would replace a file the user did not name (the log
+    /// that standard output goes to) or a link of the system's (`/dev/stdout` itself).
+    var processFileReason: String? {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return nil }
+            let directory = (current as NSString).deletingLastPathComponent
+            if let real = realpath(directory.isEmpty ? "." : directory, nil) {
+                defer { free(real) }
+                let resolved = String(cString: real)
+                if resolved == "/proc" || resolved.hasPrefix("/proc/") {
+                    return "it leads to \(current), a file a process has open, not a file seeder can replace"
+                }
+            }
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return nil }
+            current = target.hasPrefix("/") ? target : (directory.isEmpty ? target : directory + "/" + target)
+        }
+        return nil
+    }
+
     /// The file's identity, or for nothing there, its directory's and its name; `nil` when the
     /// directory is not there either.
     var identity: Identity? {

@@ -41,17 +41,17 @@ struct Diff: ParsableCommand {
         do {
             diff = try SeedDiffer(old: old, new: new, entities: entity).diff(writer.add)
         } catch let error as SeedFileError {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            StandardError.write("\(error)\n")
             throw ExitCode(2)
         } catch let error as SeedDiffError {
             // Bad usage, found only once the seeds are open.
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            StandardError.write("error: \(error)\n")
             throw ExitCode(64)
         } catch let error as OutputError {
             throw error
         } catch {
             // Anything else means the seeds could not be compared: never status 1, "they differ".
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            StandardError.write("error: \(error)\n")
             throw ExitCode(2)
         }
         try writer.finish(diff)

@@ -20,13 +20,13 @@ struct Inspect: ParsableCommand {
         do {
             catalog = try SeedCatalog.read(seed, countingRows: true)
         } catch {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            StandardError.write("\(error)\n")
             throw ExitCode(2)
         }
         guard catalog.isSeed else {
             let reason = String(format: "not a seed (application_id is 0x%08x, not 0x%08x 'SEED'%@)", catalog.applicationID,
                                 SeedCatalog.seedApplicationID, catalog.metadata.isEmpty ? ", and there is no seed_metadata" : "")
-            FileHandle.standardError.write(Data("\(seed): error: \(reason)\n".utf8))
+            StandardError.write("\(seed): error: \(reason)\n")
             throw ExitCode(2)
         }
         try StandardOutput.write(json ? catalog.json + "\n" : catalog.text)

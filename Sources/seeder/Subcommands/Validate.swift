@@ -20,11 +20,11 @@ struct Validate: ParsableCommand {
         options.willCreateTemporaries = Interruption.removeOnInterrupt
         let report = SeedBuilder.build(options)
         let console = Console()
+        if !json { console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping) }
         let reportFailure = ReportWriter.write(report, command: "validate", toFile: check.report)
         if json {
             try StandardOutput.write(ReportWriter.json(report, command: "validate") + "\n")
         } else {
-            console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
             try console.printSummary(report, command: "validate")
         }
         if reportFailure != nil { throw ExitCode(2) }

@@ -1,0 +1,64 @@
+import Foundation
+import SeederStore
+
+/// Standard output, written with `write(2)` so that every failure is seen: a closed pipe
+/// (`EPIPE`, SIGPIPE being ignored) or a full disk is `OutputError`, exit status 2 for every
+/// command (docs/commands.md, Exit status), never a silent death or a status that means
+/// something else.
+enum StandardOutput {
+    /// Writes `text` whole, or throws.
+    static func write(_ text: String) throws(OutputError) {
+        let failure = writeAll(STDOUT_FILENO, text)
+        if failure != 0 { throw OutputError.cannot("write", "standard output", error: failure) }
+    }
+
+    /// Writes `text` whole to `descriptor`; the `errno` of a failure, else 0.
+    static func writeAll(_ descriptor: Int32, _ text: String) -> Int32 {
+        var failure: Int32 = 0
+        var text = text
+        text.withUTF8 { bytes in
+            var written = 0
+            while written < bytes.count {
+                let result = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else {
+                    failure = result < 0 ? errno : EIO
+                    return
+                }
+                written += result
+            }
+        }
+        return failure
+    }
+
+    /// Opens the standard descriptors the command was started without (`2>&-`) on /dev/null,
+    /// read-only: else the next file opened takes the number, and a message meant for standard
+    /// error would be written into that file (a seed, a report). Read-only, a write to them
+    /// still fails (`EBADF`), so a closed standard output is exit status 2 as any other.
+    static func reserveClosedDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", O_RDONLY)
+            if opened >= 0, opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
+
+    /// Makes failed writes errors rather than deaths: SIGPIPE (a reader that went away) and
+    /// SIGXFSZ (a file past `ulimit -f`) would end the process without a word and, for a build,
+    /// leave its temporary files; ignored, the write fails with `EPIPE` or `EFBIG` instead.
+    static func ignoreWriteSignals() {
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
+    }
+}
+
+/// Standard error, written as well as it can be: diagnostics, progress and the messages of
+/// failures. A failure to write there changes nothing (there is nowhere left to say why): the
+/// exit status stays that of the work. `FileHandle`'s `write` would end the process instead.
+enum StandardError {
+    static func write(_ text: String) {
+        _ = StandardOutput.writeAll(STDERR_FILENO, text)
+    }
+}
