@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // The fuzz targets (fuzz/README.md): libFuzzer executables over SeederCore, built by `fuzz/run`
-// with `--sanitize=fuzzer --sanitize=address`. A package of its own, so the sanitizers and
+// with libFuzzer and the address sanitizer. A package of its own, so the sanitizers and
 // libFuzzer's `main` never touch the main package's builds.
 import PackageDescription
 
