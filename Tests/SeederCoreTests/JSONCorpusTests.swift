@@ -56,6 +56,7 @@ struct JSONCorpusTests {
         .init(input: "\"a\tb\"", message: "control character U+0009 must be escaped in a string", offset: 2),
         .init(input: "\"a\nb\"", message: "control character U+000A must be escaped in a string", offset: 2),
         .init(input: "\"\\x\"", message: "invalid escape '\\x'", offset: 1),
+        .init(input: "\"\\ \"", message: "invalid escape: '\\' followed by byte 0x20", offset: 1),
         .init(input: "\"\\u12\"", message: "invalid escape: \\u needs four hex digits", offset: 1),
         .init(input: "\"\\uD800\"", message: "lone surrogate escape \\uD800", offset: 1),
         .init(input: "\"\\uDC00\"", message: "lone surrogate escape \\uDC00", offset: 1),

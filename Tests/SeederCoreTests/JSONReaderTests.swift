@@ -145,6 +145,27 @@ struct JSONReaderTests {
         #expect(try Self.read("\u{FEFF}[{\"id\":1}]") == ["/0 {\"id\":1}@4"])
     }
 
+    /// A first block shorter than the mark's three bytes (found by fuzz-json).
+    @Test(arguments: [DumpFormat.json, .jsonLines])
+    func skipsAByteOrderMarkSplitAcrossBlocks(_ format: DumpFormat) throws {
+        for blockSize in 1...3 {
+            #expect(try Self.read("\u{FEFF}[{\"id\":1}]", format: format, blockSize: blockSize) == ["/0 {\"id\":1}@4"])
+        }
+    }
+
+    /// Errors found after a refill point at the offending byte in the file, not where it sat in
+    /// the block before the refill moved it (found by fuzz-json).
+    @Test func locatesErrorsFoundAfterARefill() {
+        for blockSize in [1, 2, 5, 16, 1 << 20] {
+            #expect(throws: JSONSyntaxError(offset: 9, message: "duplicate key \"a\" in object"), "block size \(blockSize)") {
+                try Self.read(#"{"a": 1, "\u0061": 2}"#, keyPath: ["a"], blockSize: blockSize)
+            }
+            #expect(throws: JSONSyntaxError(offset: 19, message: "trailing comma"), "block size \(blockSize)") {
+                try Self.read(#"{"data": [{"id": 1},        ]}"#, keyPath: ["data"], blockSize: blockSize)
+            }
+        }
+    }
+
     static let boundaryInputs: [(String, DumpFormat, [String])] = [
         (#"[{"id": 1, "name": "Ünïcødé 😀 \u00e9\uD83D\uDE00", "n": -12.5e-3, "t": true, "f": false, "z": null}, {"id": 2, "tags": [1, [2, {}], "x"]}]"#, .json, []),
         (#"{"number_of_pages": 2, "result": [{"id": 1, "s": "a\"b"}, null, {"id": 2}], "after": {"deep": [[[1]]]}}"#, .json, ["result"]),
@@ -162,6 +183,24 @@ struct JSONReaderTests {
         for blockSize in 1..<20 {
             let actual = Result { try Self.read(text, format: format, keyPath: keyPath, blockSize: blockSize) }
             #expect(String(describing: actual) == String(describing: expected), "block size \(blockSize)")
+        }
+    }
+
+    /// An unexpected character is named whole even when a block ends inside its UTF-8 bytes,
+    /// in the reader's own messages and in the parser's (found by fuzz-json).
+    @Test func namesACharacterCutByABlocksEnd() {
+        let cases: [(String, Int, String)] = [
+            ("[{\"id\": 1} \u{201C}x\u{201D}]", 11, "unexpected '\u{201C}', expected ',' or ']'"),
+            ("[{\"id\": \u{201C}x\u{201D}}]", 8, "unexpected '\u{201C}', expected a value"),
+            ("\u{FEFF}\u{FEFF}[1]", 3, "unexpected '\u{FEFF}', expected a value"),
+            ("[{\"a\": \"\\\u{E9}\"}]", 8, "invalid escape '\\\u{E9}'"),
+        ]
+        for (text, offset, message) in cases {
+            for blockSize in [1, 2, 3, 9, 10, 1 << 20] {
+                #expect(throws: JSONSyntaxError(offset: offset, message: message), "block size \(blockSize)") {
+                    try Self.read(text, blockSize: blockSize)
+                }
+            }
         }
     }
 

@@ -80,7 +80,7 @@ struct JSONParser {
                                       length: UInt32(truncatingIfNeeded: end - i), end: UInt32(index + 1)))
                 i = end
             default:
-                throw Self.error(i, "unexpected \(Self.describe(p, i, n)), expected a value")
+                throw Self.unexpected(p, i, n, atEnd, ", expected a value")
             }
 
             // After a value: close containers until one wants another element.
@@ -102,7 +102,7 @@ struct JSONParser {
                     i += 1
                     try close(p, start: start, at: i, nodes: &nodes)
                 default:
-                    throw Self.error(i, "unexpected \(Self.describe(p, i, n)), expected ',' or '\(isObject ? "}" : "]")'")
+                    throw Self.unexpected(p, i, n, atEnd, ", expected ',' or '\(isObject ? "}" : "]")'")
                 }
             }
             guard i - start <= Int(UInt32.max) else {
@@ -118,7 +118,7 @@ struct JSONParser {
         _ p: UnsafePointer<UInt8>, _ position: Int, _ n: Int, _ atEnd: Bool, start: Int, nodes: inout [JSONNode]
     ) throws(Failure) -> Int {
         guard p[position] == UInt8(ascii: "\"") else {
-            throw Self.error(position, "unexpected \(Self.describe(p, position, n)), expected a string key")
+            throw Self.unexpected(p, position, n, atEnd, ", expected a string key")
         }
         let (close, escaped) = try Self.scanString(p, position, n, atEnd)
         let index = nodes.count
@@ -128,7 +128,7 @@ struct JSONParser {
         var i = try skipWhitespace(p, close + 1, n, atEnd)
         guard i < n else { throw atEnd ? Self.error(i, "unexpected end of input, expected ':'") : .needMore }
         guard p[i] == UInt8(ascii: ":") else {
-            throw Self.error(i, "unexpected \(Self.describe(p, i, n)), expected ':' after the key")
+            throw Self.unexpected(p, i, n, atEnd, ", expected ':' after the key")
         }
         i = try skipWhitespace(p, i + 1, n, atEnd)
         return i
@@ -228,7 +228,9 @@ struct JSONParser {
             guard low >= 0xDC00, low <= 0xDFFF else { throw error(i, "lone surrogate escape \\u\(hex4(unit))") }
             return i + 12
         default:
-            throw error(i, "invalid escape '\\\(describe(p, i + 1, n).dropFirst())")
+            if !atEnd, mayBeCut(p, i + 1, n) { throw .needMore }
+            let escaped = describe(p, i + 1, n)
+            throw error(i, escaped.hasPrefix("'") ? "invalid escape '\\\(escaped.dropFirst())" : "invalid escape: '\\' followed by \(escaped)")
         }
     }
 
@@ -463,6 +465,19 @@ struct JSONParser {
             }
         }
         return "byte 0x\(hex2(byte))"
+    }
+
+    /// An "unexpected ..." error at `i`; `.needMore` instead when more bytes may come and a
+    /// UTF-8 sequence there may be cut by the end of these, so the message names it whole
+    /// whatever the reader's block size.
+    static func unexpected(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int, _ atEnd: Bool, _ context: String) -> Failure {
+        if !atEnd, mayBeCut(p, i, n) { return .needMore }
+        return error(i, "unexpected \(describe(p, i, n))\(context)")
+    }
+
+    /// Whether the byte at `i` starts a UTF-8 sequence that may run past `n`.
+    static func mayBeCut(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Bool {
+        i >= n || (p[i] >= 0x80 && i + 4 > n)
     }
 
     static func error(_ offset: Int, _ message: String) -> Failure {

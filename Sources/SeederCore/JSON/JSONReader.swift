@@ -69,6 +69,8 @@ public final class JSONReader {
     public func forEachItem(_ body: (Item) throws -> Void) throws {
         do {
             _ = try buffer.refill(keeping: 0)
+            // A first block shorter than a byte-order mark would leave part of it unseen.
+            while buffer.count < 3, try buffer.refill(keeping: 0) != nil {}
             position = JSONParser.skipByteOrderMark(buffer.base, buffer.count)
             switch format {
             case .json:
@@ -78,7 +80,7 @@ public final class JSONReader {
                 }
                 try walk(keyPath[...], depth: 0, body)
                 if try skipWhitespace() {
-                    throw JSONParser.error(position, "unexpected \(describeCurrent()) after the JSON value")
+                    throw try unexpected(" after the JSON value")
                 }
             case .jsonLines:
                 while try nextLine() {
@@ -87,7 +89,7 @@ public final class JSONReader {
                         if try skipWhitespace() {
                             try walk(keyPath[...], depth: 0, body)
                             if try skipWhitespace() {
-                                throw JSONParser.error(position, "unexpected \(describeCurrent()) after the value on this line")
+                                throw try unexpected(" after the value on this line")
                             }
                         }
                     } catch let failure as JSONParser.Failure {
@@ -193,16 +195,17 @@ public final class JSONReader {
         var seen = Set<String>()
         while true {
             guard buffer.base[position] == UInt8(ascii: "\"") else {
-                throw JSONParser.error(position, "unexpected \(describeCurrent()), expected a string key")
+                throw try unexpected(", expected a string key")
             }
-            let keyPosition = position
+            // A file offset: parsing the key may refill, which moves every position.
+            let keyOffset = buffer.fileOffset + position
             let key = try parseDocument(depth: depth + 1).root.string!
             guard seen.insert(key).inserted else {
-                throw JSONParser.error(keyPosition, "duplicate key \"\(key)\" in object")
+                throw JSONParser.error(keyOffset - buffer.fileOffset, "duplicate key \"\(key)\" in object")
             }
             guard try skipWhitespace() else { throw endOfInput("expected ':'") }
             guard buffer.base[position] == UInt8(ascii: ":") else {
-                throw JSONParser.error(position, "unexpected \(describeCurrent()), expected ':' after the key")
+                throw try unexpected(", expected ':' after the key")
             }
             position += 1
             guard try skipWhitespace() else { throw endOfInput("expected a value") }
@@ -219,16 +222,17 @@ public final class JSONReader {
         guard try skipWhitespace() else { throw endOfInput("in \(container)") }
         switch buffer.base[position] {
         case UInt8(ascii: ","):
-            let comma = position
+            // A file offset: skipping whitespace may refill, which moves every position.
+            let comma = buffer.fileOffset + position
             position += 1
             guard try skipWhitespace() else { throw endOfInput("after ','") }
-            if buffer.base[position] == closing { throw JSONParser.error(comma, "trailing comma") }
+            if buffer.base[position] == closing { throw JSONParser.error(comma - buffer.fileOffset, "trailing comma") }
             return false
         case closing:
             position += 1
             return true
         default:
-            throw JSONParser.error(position, "unexpected \(describeCurrent()), expected ',' or '\(Character(Unicode.Scalar(closing)))'")
+            throw try unexpected(", expected ',' or '\(Character(Unicode.Scalar(closing)))'")
         }
     }
 
@@ -313,7 +317,10 @@ public final class JSONReader {
         JSONParser.error(position, "unexpected end of input \(context)")
     }
 
-    private func describeCurrent() -> String {
-        JSONParser.describe(buffer.base, position, limit)
+    /// An "unexpected ..." error at `position`, naming the byte there. The bytes after it are
+    /// read in first, so that a UTF-8 sequence cut by the end of a block is named whole.
+    private func unexpected(_ context: String) throws -> JSONParser.Failure {
+        while limit - position < 4, !limitIsEnd, try refill() {}
+        return JSONParser.error(position, "unexpected \(JSONParser.describe(buffer.base, position, limit))\(context)")
     }
 }
