@@ -8,27 +8,9 @@ import SeederStore
 enum StandardOutput {
     /// Writes `text` whole, or throws.
     static func write(_ text: String) throws(OutputError) {
-        let failure = writeAll(STDOUT_FILENO, text)
-        if failure != 0 { throw OutputError.cannot("write", "standard output", error: failure) }
-    }
-
-    /// Writes `text` whole to `descriptor`; the `errno` of a failure, else 0.
-    static func writeAll(_ descriptor: Int32, _ text: String) -> Int32 {
-        var failure: Int32 = 0
         var text = text
-        text.withUTF8 { bytes in
-            var written = 0
-            while written < bytes.count {
-                let result = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                if result < 0, errno == EINTR { continue }
-                guard result > 0 else {
-                    failure = result < 0 ? errno : EIO
-                    return
-                }
-                written += result
-            }
-        }
-        return failure
+        let failure = text.withUTF8 { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }
+        if failure != 0 { throw OutputError.cannot("write", "standard output", error: failure) }
     }
 
     /// Opens the standard descriptors the command was started without (`2>&-`) on /dev/null,
@@ -59,6 +41,7 @@ enum StandardOutput {
 /// exit status stays that of the work. `FileHandle`'s `write` would end the process instead.
 enum StandardError {
     static func write(_ text: String) {
-        _ = StandardOutput.writeAll(STDERR_FILENO, text)
+        var text = text
+        _ = text.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 }

@@ -15,19 +15,7 @@ public enum AtomicFile {
         unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw OutputError.cannot("create", path, error: errno) }
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            var written = 0
-            while written < raw.count {
-                let result = Foundation.write(descriptor, raw.baseAddress! + written, raw.count - written)
-                if result < 0, errno == EINTR { continue }
-                guard result > 0 else {
-                    failure = result < 0 ? errno : ENOSPC
-                    return
-                }
-                written += result
-            }
-        }
+        var failure = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
         if failure == 0, fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0, failure == 0 { failure = errno }
         if failure == 0, rename(temporary, path) != 0 { failure = errno }
