@@ -53,7 +53,8 @@ public struct MappingLoader {
     /// Loads a mapping from the bytes of its file: UTF-8 text, else an error at the first byte
     /// that is not.
     public func load(bytes: [UInt8], file: String, diagnostics: DiagnosticSink) -> Mapping? {
-        if let offset = Self.firstInvalidUTF8(bytes) {
+        // The standard library's check first: the loop that finds the offset is for the error.
+        if String(validating: bytes, as: UTF8.self) == nil, let offset = Self.firstInvalidUTF8(bytes) {
             let position = Self.position(ofByte: offset, in: bytes)
             diagnostics.error("the mapping file is not UTF-8 text (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))",
                               at: SourceLocation(file: file, line: position.line, column: position.column))
