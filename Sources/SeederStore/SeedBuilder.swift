@@ -138,7 +138,8 @@ public enum SeedBuilder {
             }
             if options.writesOutput {
                 try outputGuard.checkOutput(output, force: options.force)
-                lock = try OutputLock(path: lockPath(output: output), output: output)
+                let lockFile = lockPath(output: output)
+                lock = try OutputLock(path: lockFile, shownPath: displayPath(lockFile, output: output), output: output)
             }
         } catch {
             diagnostics.error(error.message)

@@ -67,6 +67,13 @@ extension BadInputCatalog {
             stderr: .exact("error: the output out.sqlite may not be written: it is a directory, not a regular file\n" + failed)
         ),
         BadInput(
+            name: "a lock file that is a link",
+            prepare: { try FileManager.default.createSymbolicLink(atPath: $0 + "/.tasklist.sqlite.seeder-lock", withDestinationPath: "tasklist.yaml") },
+            arguments: ["build", "tasklist.yaml", "dumps"],
+            status: 2,
+            stderr: .exact("error: cannot create .tasklist.sqlite.seeder-lock: Too many levels of symbolic links\n" + failed)
+        ),
+        BadInput(
             name: "an output in a directory that does not exist",
             arguments: ["build", "tasklist.yaml", "dumps", "-o", "nowhere/out.sqlite"],
             status: 2,

@@ -14,18 +14,25 @@ final class OutputLock {
     private var descriptor: Int32
 
     /// Locks the output `output` through the lock file `path`, without waiting. Throws when
-    /// another build holds it, or when the file cannot be made (the message then names `output`:
-    /// what cannot be made there is the seed itself).
-    init(path: String, output: String) throws(OutputError) {
+    /// another build holds it, or when the file cannot be made (the message then names `output`,
+    /// which cannot be made there either, unless something is in the lock's way).
+    /// `shownPath` is how messages name the lock file (`SeedBuilder.displayPath`).
+    init(path: String, shownPath: String, output: String) throws(OutputError) {
         self.path = path
         while true {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard descriptor >= 0 else { throw OutputError.cannot("create", output, error: errno) }
+            guard descriptor >= 0 else {
+                let error = errno
+                // Something at the lock's path (a link, a directory) is that file's fault;
+                // else the directory would not let the seed be made either.
+                var existing = stat()
+                throw OutputError.cannot("create", lstat(path, &existing) == 0 ? shownPath : output, error: error)
+            }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 let error = errno
                 close(descriptor)
                 if error == EWOULDBLOCK { throw OutputError("another build is writing \(output); try again when it is done") }
-                throw OutputError.cannot("lock", path, error: error)
+                throw OutputError.cannot("lock", shownPath, error: error)
             }
             var locked = stat(), current = stat()
             if fstat(descriptor, &locked) == 0, stat(path, &current) == 0, locked.st_dev == current.st_dev, locked.st_ino == current.st_ino {
