@@ -34,7 +34,7 @@ let package = Package(
         // The signal handler that removes an interrupted build's temporary files: C, so that it
         // calls nothing but async-signal-safe functions.
         .target(name: "CSeederSignals"),
-        // The command: a thin shell over SeederStore (build, validate).
+        // The command: a thin shell over SeederStore (build, validate, diff, inspect).
         .executableTarget(
             name: "seeder",
             dependencies: [

@@ -22,9 +22,6 @@ public final class DiagnosticSink {
     /// `true` once any error was reported.
     public var hasErrors: Bool { errorCount > 0 }
 
-    /// `true` once `maxErrors` errors were reported: stages may stop looking for more.
-    public var isFull: Bool { maxErrors.map { errorCount >= $0 } ?? false }
-
     /// Records a diagnostic.
     public func report(_ diagnostic: Diagnostic) {
         switch diagnostic.severity {

@@ -4,48 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A record's members (as node indexes of their keys) and, per slot, the member it feeds.
-struct MemberLayout {
-    let value: JSONValue
-    /// Tape index of each member's key; the value follows it.
-    var keys: [Int] = []
-    /// Per slot of the entity's plan: the ordinal of the member it reads, or -1.
-    var slotMembers: [Int] = []
-
-    /// The layout of `value`, its keys listed in `keys` (emptied first; an array lent by the
-    /// mapper, so that its storage serves record after record).
-    init(value: JSONValue, keys: consuming [Int]) {
-        self.value = value
-        keys.removeAll(keepingCapacity: true)
-        keys.reserveCapacity(16)
-        let nodes = value.document.nodes
-        var key = value.index + 1
-        let end = Int(nodes[value.index].end)
-        while key < end {
-            keys.append(key)
-            key = Int(nodes[key + 1].end)
-        }
-        self.keys = keys
-    }
-
-    /// The value of the member a slot reads, if any.
-    func member(_ slot: Int) -> JSONValue? {
-        memberIndex(slot).map { JSONValue(document: value.document, index: $0) }
-    }
-
-    /// The tape index of the value of the member a slot reads, if any.
-    func memberIndex(_ slot: Int) -> Int? {
-        let ordinal = slotMembers[slot]
-        guard ordinal >= 0 else { return nil }
-        return keys[ordinal] + 1
-    }
-
-    /// A member key's raw text (escapes as written).
-    func withKeyBytes<R>(_ ordinal: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        JSONValue(document: value.document, index: keys[ordinal]).withBytes(body)
-    }
-}
-
 /// How one entity's records are read by name (docs/mapping.md, Names and keys): which JSON key
 /// feeds which attribute or relationship, resolved once per key layout and cached, since
 /// consecutive records of a dump almost always have the same keys in the same order.

@@ -62,10 +62,6 @@ struct RawStatement {
             sqlite3_column_int64(handle, Int32(column))
         }
 
-        func isNull(_ column: Int) -> Bool {
-            sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL
-        }
-
         func bytes(_ column: Int) -> [UInt8] {
             let count = Int(sqlite3_column_bytes(handle, Int32(column)))
             guard count > 0, let base = sqlite3_column_blob(handle, Int32(column)) else { return [] }
@@ -117,10 +113,6 @@ struct RawStatement {
 
         mutating func bind(_ text: String) {
             bind(.text(text))
-        }
-
-        mutating func bind(blob: [UInt8]) {
-            blob.withUnsafeBufferPointer { bind(blob: $0) }
         }
 
         mutating func bind(blob: UnsafeBufferPointer<UInt8>) {
