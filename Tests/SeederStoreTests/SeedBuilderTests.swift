@@ -531,10 +531,10 @@ struct SeedBuilderTests {
     /// process must not share them (they did, by output name and process id, and one failed
     /// with "database is locked").
     @Test func validatesManyAtOnceInOneProcess() throws {
-        #expect(SeedBuilder.temporaryPaths(output: "seed.sqlite", writesOutput: false)
-                != SeedBuilder.temporaryPaths(output: "seed.sqlite", writesOutput: false))
-        #expect(SeedBuilder.temporaryPaths(output: "seed.sqlite", writesOutput: true)
-                == SeedBuilder.temporaryPaths(output: "seed.sqlite", writesOutput: true))
+        #expect(BuildFiles(output: "seed.sqlite", writesOutput: false).temporaries
+                != BuildFiles(output: "seed.sqlite", writesOutput: false).temporaries)
+        #expect(BuildFiles(output: "seed.sqlite", writesOutput: true).temporaries
+                == BuildFiles(output: "seed.sqlite", writesOutput: true).temporaries)
         let workspace = try Workspace()
         try workspace.write("mapping.yaml", Self.tasklist)
         try workspace.write("dumps/task_list.json", Self.taskList)

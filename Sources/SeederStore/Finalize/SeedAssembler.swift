@@ -13,6 +13,14 @@ struct SeedAssembler {
     let layouts: [RowLayout]
     let links: [[LinkLayout?]]
 
+    /// The assembler of `mapping`'s seed: its schema, and the side and link tables of its rows.
+    init(mapping: Mapping) {
+        self.mapping = mapping
+        schema = SeedSchema(mapping: mapping)
+        layouts = RowLayout.all(for: mapping)
+        links = LinkLayout.all(for: mapping)
+    }
+
     /// Creates the seed's tables in `db`'s main database, in mapping order. `NOT NULL` waits for
     /// `finish`: a first occurrence may lack what a later one or a link supplies, and a row that
     /// still lacks it is an error that no seed is written with (`ReferenceResolver`).
@@ -27,7 +35,7 @@ struct SeedAssembler {
     /// (`seed_source`: path, sha256, bytes, records), the full schema, indexes; then commits,
     /// detaches `work`, checks the file and, if it holds a free page, vacuums it into
     /// `vacuumPath`. Returns whether the finished file is the vacuumed copy.
-    func finish(_ db: Database, metadata: [(String, String)], sources: [(String, String, Int, Int)], vacuumPath: String) throws -> Bool {
+    func finish(_ db: Database, metadata: [(String, String)], sources: [SeedSource], vacuumPath: String) throws -> Bool {
         try db.execute(sql: "BEGIN")
         for link in links.flatMap({ $0 }).compactMap({ $0 }) {
             guard case let .joinTable(join) = link.relationship.storage else { continue }
@@ -44,8 +52,8 @@ struct SeedAssembler {
         }
         // Prepared once: a pages dump has a file per hundred records.
         let source = try db.makeStatement(sql: "INSERT INTO \"seed_source\" (\"path\", \"sha256\", \"bytes\", \"records\") VALUES (?, ?, ?, ?)")
-        for (path, digest, bytes, records) in sources {
-            try source.execute(arguments: [path, digest, bytes, records])
+        for row in sources {
+            try source.execute(arguments: [row.path, row.digest.hex, row.bytes, row.records])
         }
         try constrain(db)
         // Less those the reference checks built (`ReferenceResolver.checkForeignKey`).

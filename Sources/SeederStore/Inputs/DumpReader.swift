@@ -124,14 +124,7 @@ final class DumpReader: @unchecked Sendable {
         let digests = DigestPipeline()
         defer { digests.close() }
         for (index, file) in files.enumerated() {
-            let opened: FileByteSource
-            do {
-                opened = try FileByteSource(path: file.absolutePath)
-            } catch let error as InputError {
-                // Named as diagnostics name the file, not by its resolved path.
-                throw InputError(path: file.path, reason: error.reason)
-            }
-            let source = HashingByteSource(opened, pipeline: digests)
+            let source = HashingByteSource(try file.openBytes(), pipeline: digests)
             let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath)
             var records = 0
             let keyPath = file.keyPath.joined(separator: ".")

@@ -20,3 +20,16 @@ public struct InputFile: Sendable, Hashable {
     public var device: UInt64 = 0
     public var inode: UInt64 = 0
 }
+
+extension InputFile {
+    /// The file's bytes: the one way a build opens a dump, for reading its records, for finding a
+    /// record's JSON Pointer, and for turning a message's offset into a line and column, so that
+    /// how a dump is stored is decided in one place. An error names the file as diagnostics do.
+    func openBytes() throws -> ByteSource {
+        do {
+            return try FileByteSource(path: absolutePath)
+        } catch let error as InputError {
+            throw InputError(path: path, reason: error.reason)
+        }
+    }
+}

@@ -37,7 +37,7 @@ struct PointerLocator {
         let sorted = offsets.sorted()
         var next = 0
         var pointers: [Int: String] = [:]
-        guard let source = try? FileByteSource(path: file.absolutePath) else { return pointers }
+        guard let source = try? file.openBytes() else { return pointers }
         let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath)
         try? reader.forEachItem { item in
             guard case let .record(record) = item else { return }

@@ -16,7 +16,7 @@ final class OutputLock {
     /// Locks the output `output` through the lock file `path`, without waiting. Throws when
     /// another build holds it, or when the file cannot be made (the message then names `output`,
     /// which cannot be made there either, unless something is in the lock's way).
-    /// `shownPath` is how messages name the lock file (`SeedBuilder.displayPath`).
+    /// `shownPath` is how messages name the lock file (`BuildFiles.shown`).
     init(path: String, shownPath: String, output: String) throws(OutputError) {
         self.path = path
         while true {

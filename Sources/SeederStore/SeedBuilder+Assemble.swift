@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+import SeederCore
+
+/// The last stage: the seed file finished around its rows and renamed into place.
+extension SeedBuilder {
+    /// Join rows, metadata, constraints, indexes and checks (`SeedAssembler`); then the seed,
+    /// synced, renamed over the output.
+    static func assemble(
+        _ loaded: LoadedRows, with assembler: SeedAssembler, mapping: LoadedMapping, inputs: [InputFile], in seed: DatabaseQueue, files: BuildFiles,
+        options: BuildOptions
+    ) throws {
+        let total = inputs.reduce(0) { $0 + $1.size }
+        let records = loaded.entities.reduce(0) { $0 + $1.counts.recordsRead }
+        options.progress?(BuildProgress(phase: .writing, bytesRead: total, totalBytes: total, records: records))
+        let metadata = metadata(mapping: mapping, sources: loaded.sources, sqliteVersion: loaded.sqliteVersion, options: options)
+        let vacuumed = try seed.inDatabase { db in
+            try assembler.finish(db, metadata: metadata, sources: loaded.sources, vacuumPath: files.vacuum)
+        }
+        try seed.close()
+        // The seed itself was synced as it was checked; a vacuumed copy was not.
+        try SeedAssembler.publish(vacuumed ? files.vacuum : files.seed, as: files.outputPath, shown: files.output, synced: !vacuumed)
+    }
+
+    /// docs/seed.md's metadata keys, in key order.
+    private static func metadata(mapping: LoadedMapping, sources: [SeedSource], sqliteVersion: String, options: BuildOptions) -> [(String, String)] {
+        // inputs_sha256: one digest over every input's path and digest, in source order.
+        let inputs = sources.map { "\($0.path)\n\($0.digest.hex)\n" }.joined()
+        var rows: [(String, String)] = [
+            ("format", "1"),
+            ("inputs_sha256", sha256Hex(Array(inputs.utf8))),
+            ("mapping", MappingDescription.json(mapping.mapping)),
+            ("mapping_sha256", sha256Hex(mapping.bytes)),
+            ("seeder_version", version),
+            ("sqlite_version", sqliteVersion),
+        ]
+        if let epoch = options.sourceDateEpoch, let seconds = Int64(epoch) {
+            rows.append(("built_at", DateCoding.iso8601Seconds(seconds)))
+        }
+        return rows.sorted { $0.0 < $1.0 }
+    }
+}
+

@@ -1,0 +1,154 @@
+import Foundation
+import GRDB
+import SeederCore
+
+/// The load: every dump read and mapped on a thread of its own, its records merged into rows
+/// here, then every reference resolved, in the seed being built and its working database.
+extension SeedBuilder {
+    /// What the load leaves for the seed file: its rows' counts, and what it read.
+    struct LoadedRows {
+        /// Per entity, in mapping order, with the keys nothing maps.
+        var entities: [BuildReport.EntitySummary]
+        /// Per entity: the rows inserted, which are the seed's rows (none is ever deleted).
+        var rowsInserted: [Int]
+        /// The `seed_source` rows, in the order files were first read.
+        var sources: [SeedSource]
+        var sqliteVersion: String
+    }
+
+    /// Opens one connection: the seed being built as `main`, the working database as `work`,
+    /// 16 MiB of cache each, which keeps a build within its memory target (bench/README.md).
+    static func openDatabase(_ files: BuildFiles) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        configuration.journalMode = .default
+        // A failed build leaves its transaction open: with the journal off there is nothing to
+        // roll back to, and its files go.
+        configuration.allowsUnsafeTransactions = true
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA page_size = 4096")
+            try db.execute(sql: "PRAGMA journal_mode = OFF")
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+            try db.execute(sql: "PRAGMA cache_size = -16384")
+            try db.execute(sql: "ATTACH DATABASE ? AS \"work\"", arguments: [files.work])
+            // Big pages: side and link tables are appended to and read back in order
+            // (bench/README.md).
+            try db.execute(sql: "PRAGMA \"work\".page_size = 65536")
+            try db.execute(sql: "PRAGMA \"work\".journal_mode = OFF")
+            try db.execute(sql: "PRAGMA \"work\".synchronous = OFF")
+            try db.execute(sql: "PRAGMA \"work\".cache_size = -16384")
+        }
+        return try DatabaseQueue(path: files.seed, configuration: configuration)
+    }
+
+    /// Dump bytes -> JSON values (`JSONReader`) -> records (`Mapper`) -> rows merged in the
+    /// seed's own tables (`RowStore`); then references, inverses, defaults, `required` and
+    /// `unique` (`ReferenceResolver`), and the mapper's coverage warnings.
+    static func load(
+        _ inputs: [InputFile], with assembler: SeedAssembler, into seed: DatabaseQueue, files: BuildFiles, options: BuildOptions,
+        diagnostics: DiagnosticSink
+    ) throws -> LoadedRows {
+        let mapping = assembler.mapping
+        let mapper = Mapper(mapping: mapping)
+        var loaded = LoadedRows(entities: [], rowsInserted: [], sources: [], sqliteVersion: "")
+        let counts: [EntityCounts] = try seed.inDatabase { db in
+            loaded.sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
+            try db.execute(sql: "BEGIN")
+            try assembler.createTables(db)
+            let store = try RowStore(db: db, mapping: mapping, layouts: assembler.layouts, links: assembler.links, files: inputs.map(\.path),
+                                     spillPath: files.spill, spillBytes: options.sideRowBytesInMemory)
+            let total = inputs.reduce(0) { $0 + $1.size }
+            let read = try readDumps(inputs, mapper: mapper, into: store, options: options, diagnostics: diagnostics)
+            loaded.sources = read.sources
+            try store.finishLoad()
+            options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records))
+            // A build checks references through the seed's own indexes; a validation, which
+            // writes no seed, without them.
+            try ReferenceResolver(store: store, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
+                                  indexes: options.writesOutput ? assembler.schema.indexes : []).resolve()
+            try db.execute(sql: "COMMIT")
+            loaded.rowsInserted = store.rowsInserted
+            return store.counts
+        }
+        // Keys never mapped, keys that matched nothing, entities that got no record.
+        mapper.reportCoverage(to: diagnostics)
+        loaded.entities = mapping.entities.enumerated().map { index, entity in
+            BuildReport.EntitySummary(name: entity.name, counts: counts[index], unmappedKeys: mapper.unmappedKeys(of: index))
+        }
+        return loaded
+    }
+
+    /// What reading the dumps found besides rows.
+    struct DumpsRead {
+        /// The `seed_source` rows, a file read by several sources once, with all its records.
+        var sources: [SeedSource] = []
+        /// Records the dump files held.
+        var records = 0
+    }
+
+    /// Reads every dump on a thread of its own (`DumpReader`) and adds its records to `store`
+    /// here, reporting the reader's diagnostics in the order they were found.
+    private static func readDumps(
+        _ inputs: [InputFile], mapper: Mapper, into store: RowStore, options: BuildOptions, diagnostics: DiagnosticSink
+    ) throws -> DumpsRead {
+        let total = inputs.reduce(0) { $0 + $1.size }
+        let reader = DumpReader(files: inputs, mapper: mapper, encoder: store.encoder, limits: options.readChunk, progress: options.progress.map { report in
+            { @Sendable (bytes: Int, records: Int) in
+                report(BuildProgress(phase: .reading, bytesRead: bytes, totalBytes: total, records: records))
+            }
+        })
+        reader.start()
+        var read = DumpsRead()
+        do {
+            // The rows of a batch the reading thread left to encode, in an array kept.
+            var rows: [RowEncoder.Encoded] = []
+            while let chunk = try reader.handoff.take() {
+                for event in chunk.events {
+                    switch event {
+                    case let .records(range, file, reported):
+                        // Rows that wait (`RowStore.PendingRows`) merge, and say so, first.
+                        if !reported.isEmpty { try store.flushPending() }
+                        for diagnostic in reported { diagnostics.report(diagnostic) }
+                        try add(range, file: file, of: chunk, to: store, rows: &rows, diagnostics: diagnostics)
+                    case let .diagnostics(reported):
+                        try store.flushPending()
+                        for diagnostic in reported { diagnostics.report(diagnostic) }
+                    case let .skippedNull(entity):
+                        store.counts[entity].nullsSkipped += 1
+                    case let .fileDone(index, digest, records):
+                        let file = inputs[index]
+                        read.records += records
+                        if let existing = read.sources.firstIndex(where: { $0.path == file.relativePath }) {
+                            read.sources[existing].records += records
+                        } else {
+                            read.sources.append(SeedSource(path: file.relativePath, digest: digest, bytes: file.size, records: records))
+                        }
+                    }
+                }
+                reader.handoff.recycle(chunk)
+            }
+        } catch {
+            reader.stop()
+            throw error
+        }
+        reader.join()
+        return read
+    }
+
+    /// Adds the batch at `range` of a chunk's records, from the dump file of index `file`, to
+    /// `store`: with the rows the reading thread encoded, else with rows encoded here into
+    /// `rows`, an array kept from batch to batch.
+    private static func add(
+        _ range: Range<Int>, file: Int, of chunk: ReadChunk, to store: RowStore, rows: inout [RowEncoder.Encoded], diagnostics: DiagnosticSink
+    ) throws {
+        try chunk.records.withUnsafeBufferPointer { records in
+            let batch = UnsafeBufferPointer(rebasing: records[range])
+            guard chunk.encoded.isEmpty else {
+                return try chunk.encoded.withUnsafeBufferPointer { try store.add(batch, encoded: UnsafeBufferPointer(rebasing: $0[range]), diagnostics: diagnostics) }
+            }
+            rows.removeAll(keepingCapacity: true)
+            store.encoder.encode(batch: batch, file: file, appendingTo: &rows)
+            try rows.withUnsafeBufferPointer { try store.add(batch, encoded: $0, diagnostics: diagnostics) }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import SeederCore
+
+/// The stages before any work: what the run reads, and the files it writes, checked and locked.
+extension SeedBuilder {
+    /// A mapping as loaded, with the bytes its digest is taken of (`mapping_sha256`).
+    struct LoadedMapping {
+        var mapping: Mapping
+        var bytes: [UInt8]
+    }
+
+    /// YAML -> `Mapping`, every problem reported before any dump is read; `--on-conflict`
+    /// applied to every entity.
+    static func loadMapping(_ options: BuildOptions, diagnostics: DiagnosticSink) throws(Stop) -> LoadedMapping {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileByteSource(path: options.mapping).readAll()
+        } catch {
+            diagnostics.error("cannot read the mapping file: \((error as? InputError)?.reason ?? "\(error)")", at: SourceLocation(file: options.mapping))
+            throw Stop(outcome: .failed)
+        }
+        guard var mapping = MappingLoader().load(bytes: bytes, file: options.mapping, diagnostics: diagnostics) else {
+            throw Stop(outcome: .invalid)
+        }
+        if let policy = options.onConflict {
+            for index in mapping.entities.indices { mapping.entities[index].onConflict = policy }
+        }
+        return LoadedMapping(mapping: mapping, bytes: bytes)
+    }
+
+    /// Sources -> the dump files, in source and path order (`InputPlanner`).
+    static func planInputs(_ mapping: Mapping, options: BuildOptions, diagnostics: DiagnosticSink) throws(Stop) -> [InputFile] {
+        var unreadable = false
+        let inputs = InputPlanner(mapping: mapping, dumps: options.dumps).plan(diagnostics: diagnostics, unreadable: &unreadable)
+        if unreadable { throw Stop(outcome: .failed) }
+        return inputs
+    }
+
+    /// The files the run will write, checked (`OutputGuard`) and the output locked
+    /// (`OutputLock`) before any work; a killed build's leftovers removed. Sets `state.files`
+    /// and `state.lock` as they are taken, for `build` to remove and release.
+    static func claimFiles(_ mapping: Mapping, options: BuildOptions, state: inout Run, diagnostics: DiagnosticSink) throws(Stop) -> BuildFiles {
+        let output = defaultOutput(for: options, mapping: mapping)
+        let files = BuildFiles(output: output, writesOutput: options.writesOutput)
+        let outputGuard = OutputGuard(mapping: options.mapping, inputs: state.inputs)
+        do {
+            if let path = options.report {
+                state.reportChecked = false
+                try outputGuard.checkReport(path, output: options.writesOutput ? output : nil)
+                state.reportChecked = true
+            }
+            if options.writesOutput {
+                try outputGuard.checkOutput(output, force: options.force)
+                state.lock = try OutputLock(path: files.lock, shownPath: files.shown(files.lock), output: output)
+            }
+        } catch {
+            diagnostics.error(error.message)
+            throw Stop(outcome: .failed)
+        }
+        // A killed build's leftovers go first; ours go at the end, whatever happens. The lock
+        // file goes last, once nothing of this build is left for another to find.
+        options.willCreateTemporaries?(files.temporaries + (state.lock.map { [$0.path] } ?? []))
+        state.files = files
+        for path in files.temporaries { unlink(path) }
+        return files
+    }
+}
