@@ -49,18 +49,24 @@ let package = Package(
             dependencies: ["SeederCore"],
             path: "bench/generate"
         ),
+        // What the test targets share: scratch directories, snapshots, valid mappings.
+        .target(
+            name: "SeederTestSupport",
+            dependencies: ["SeederCore"],
+            path: "Tests/SeederTestSupport"
+        ),
         .testTarget(
             name: "SeederCoreTests",
-            dependencies: ["SeederCore"]
+            dependencies: ["SeederCore", "SeederTestSupport"]
         ),
         .testTarget(
             name: "SeederStoreTests",
-            dependencies: ["SeederStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SeederStore", "SeederTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Runs the built `seeder` binary on the examples in mappings/ and seeds/.
         .testTarget(
             name: "SeederCLITests",
-            dependencies: ["seeder", "SeederStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["seeder", "SeederStore", "SeederTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             // Read by path from the source tree, not bundled.
             exclude: ["Fixtures", "Snapshots"]
         ),

@@ -69,12 +69,12 @@ struct BadInputCatalog {
     /// Runs one kind and checks its status, its messages, and that nothing was lost.
     static func check(_ kind: BadInput, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let scratch = try CommandTests.tasklist()
-        let previous = try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.path)
+        let previous = try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root)
         try #require(previous.status == 0, "the previous seed was not built: \(previous.stderr)")
-        defer { kind.cleanUp(scratch.path) }
-        try kind.prepare(scratch.path)
-        let before = try DirectorySnapshot(scratch.path)
-        let run = try seederWithin(kind, in: scratch.path)
+        defer { kind.cleanUp(scratch.root) }
+        try kind.prepare(scratch.root)
+        let before = try DirectorySnapshot(scratch.root)
+        let run = try seederWithin(kind, in: scratch.root)
         #expect(run.status == kind.status, "exit status of '\(kind.name)'; stderr: \(run.stderr)", sourceLocation: sourceLocation)
         switch kind.stderr {
         case let .exact(text):
@@ -89,7 +89,7 @@ struct BadInputCatalog {
                 rest = rest[(found + 1)...]
             }
         }
-        let after = try DirectorySnapshot(scratch.path)
+        let after = try DirectorySnapshot(scratch.root)
         for difference in before.differences(from: after) where !kind.writes.contains(difference) {
             Issue.record("'\(kind.name)' changed, added or removed \(difference)", sourceLocation: sourceLocation)
         }

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
+import SeederTestSupport
 
 /// The command's contract (docs/commands.md): diagnostics, exit statuses, reports, atomic output.
 struct CommandTests {
     /// A scratch copy of the tasklist example, with files to change.
-    static func tasklist() throws -> Scratch {
-        let scratch = try Scratch()
-        try FileManager.default.copyItem(atPath: repository + "/seeds/tasklist", toPath: scratch.path + "/dumps")
-        try FileManager.default.copyItem(atPath: repository + "/mappings/tasklist.yaml", toPath: scratch.path + "/tasklist.yaml")
+    static func tasklist() throws -> Workspace {
+        let scratch = try Workspace()
+        try FileManager.default.copyItem(atPath: repository + "/seeds/tasklist", toPath: scratch.root + "/dumps")
+        try FileManager.default.copyItem(atPath: repository + "/mappings/tasklist.yaml", toPath: scratch.root + "/tasklist.yaml")
         return scratch
     }
 
@@ -24,10 +25,10 @@ struct CommandTests {
 
     @Test func pointsAtMappingErrorsWithTheSourceLineAndACaret() throws {
         let scratch = try Self.tasklist()
-        let yaml = try String(contentsOfFile: scratch.path + "/tasklist.yaml", encoding: .utf8)
+        let yaml = try String(contentsOfFile: scratch.root + "/tasklist.yaml", encoding: .utf8)
             .replacingOccurrences(of: "assignedUser: { to: User,", with: "assignedUser: { to: Usr,")
-        try yaml.write(toFile: scratch.path + "/tasklist.yaml", atomically: true, encoding: .utf8)
-        let run = try seeder(["build", "tasklist.yaml", "dumps"], in: scratch.path)
+        try yaml.write(toFile: scratch.root + "/tasklist.yaml", atomically: true, encoding: .utf8)
+        let run = try seeder(["build", "tasklist.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stderr == """
         tasklist.yaml:32:27: error: unknown entity 'Usr' in 'to' (did you mean 'User'?)
@@ -37,20 +38,20 @@ struct CommandTests {
 
         """)
         #expect(run.stdout == "")
-        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/tasklist.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.root + "/tasklist.sqlite"))
     }
 
     @Test func reportsDataErrorsAndKeepsThePreviousSeed() throws {
         let scratch = try Self.tasklist()
-        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.path).status == 0)
-        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/tasklist.sqlite"))
+        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/tasklist.sqlite"))
         // A bad identity, a conflict with an embedded copy, and three tasks whose assignee is gone.
         try #"[{"id": 1, "name": "Blake"}, {"id": "two", "name": "Jeff"}, {"id": 3}]"#
-            .write(toFile: scratch.path + "/dumps/users.json", atomically: true, encoding: .utf8)
-        let tasks = try String(contentsOfFile: scratch.path + "/dumps/task_list.json", encoding: .utf8)
+            .write(toFile: scratch.root + "/dumps/users.json", atomically: true, encoding: .utf8)
+        let tasks = try String(contentsOfFile: scratch.root + "/dumps/task_list.json", encoding: .utf8)
             .replacingOccurrences(of: #""assigned_user_id": 2"#, with: #""assigned_user_id": 22"#)
-        try tasks.write(toFile: scratch.path + "/dumps/task_list.json", atomically: true, encoding: .utf8)
-        let run = try seeder(["build", "tasklist.yaml", "dumps"], in: scratch.path)
+        try tasks.write(toFile: scratch.root + "/dumps/task_list.json", atomically: true, encoding: .utf8)
+        let run = try seeder(["build", "tasklist.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(run.stderr == """
@@ -62,50 +63,50 @@ struct CommandTests {
         build failed: 5 errors, 0 warnings; nothing was written
 
         """)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/tasklist.sqlite")) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["dumps", "tasklist.sqlite", "tasklist.yaml"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/tasklist.sqlite")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "tasklist.sqlite", "tasklist.yaml"])
 
-        let limited = try seeder(["validate", "tasklist.yaml", "dumps", "--max-errors", "2"], in: scratch.path)
+        let limited = try seeder(["validate", "tasklist.yaml", "dumps", "--max-errors", "2"], in: scratch.root)
         #expect(limited.status == 1)
         #expect(limited.stderr.hasSuffix("\n3 more errors not shown (--max-errors)\nvalidation failed: 5 errors, 0 warnings\n"))
     }
 
     @Test func failsWithStatusTwoOnUnreadableInputs() throws {
         let scratch = try Self.tasklist()
-        let noMapping = try seeder(["build", "missing.yaml", "dumps"], in: scratch.path)
+        let noMapping = try seeder(["build", "missing.yaml", "dumps"], in: scratch.root)
         #expect(noMapping.status == 2)
         #expect(noMapping.stderr == "missing.yaml: error: cannot read the mapping file: No such file or directory\nbuild failed: 1 error, 0 warnings; nothing was written\n")
-        let noDumps = try seeder(["validate", "tasklist.yaml", "nowhere"], in: scratch.path)
+        let noDumps = try seeder(["validate", "tasklist.yaml", "nowhere"], in: scratch.root)
         #expect(noDumps.status == 2)
         #expect(noDumps.stderr == "nowhere: error: cannot read the dumps directory: No such file or directory\nvalidation failed: 1 error, 0 warnings\n")
-        let intoInput = try seeder(["build", "tasklist.yaml", "dumps", "-o", "dumps/users.json"], in: scratch.path)
+        let intoInput = try seeder(["build", "tasklist.yaml", "dumps", "-o", "dumps/users.json"], in: scratch.root)
         #expect(intoInput.status == 2)
         #expect(intoInput.stderr == "error: the output dumps/users.json is a dump file this build reads\nbuild failed: 1 error, 0 warnings; nothing was written\n")
     }
 
     @Test func treatsWarningsAsErrorsWhenStrict() throws {
         let scratch = try Self.tasklist()
-        try "[]".write(toFile: scratch.path + "/dumps/extra.json", atomically: true, encoding: .utf8)
-        let relaxed = try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.path)
+        try "[]".write(toFile: scratch.root + "/dumps/extra.json", atomically: true, encoding: .utf8)
+        let relaxed = try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root)
         #expect(relaxed.status == 0)
         #expect(relaxed.stderr == "dumps/extra.json: warning: no source reads this dump file\n")
-        let strict = try seeder(["validate", "tasklist.yaml", "dumps", "--strict"], in: scratch.path)
+        let strict = try seeder(["validate", "tasklist.yaml", "dumps", "--strict"], in: scratch.root)
         #expect(strict.status == 1)
         #expect(strict.stderr == "dumps/extra.json: warning: no source reads this dump file\nerror: --strict: 1 warning counts as errors\nvalidation failed: 1 error, 1 warning\n")
     }
 
     @Test func writesAJSONReportAndValidatesToJSON() throws {
         let scratch = try Self.tasklist()
-        let run = try seeder(["build", "tasklist.yaml", "dumps", "--report", "report.json", "--quiet", "-o", "out.sqlite"], in: scratch.path)
+        let run = try seeder(["build", "tasklist.yaml", "dumps", "--report", "report.json", "--quiet", "-o", "out.sqlite"], in: scratch.root)
         #expect(run.status == 0 && run.stdout == "")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path + "/report.json"))) as? [String: Any])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.root + "/report.json"))) as? [String: Any])
         #expect(report["outcome"] as? String == "success")
         #expect(report["output"] as? String == "out.sqlite")
         let entities = try #require(report["entities"] as? [[String: Any]])
         #expect(entities.map { $0["name"] as? String } == ["User", "Project", "Task"])
         #expect(entities.map { $0["rowsWritten"] as? Int } == [3, 3, 7])
 
-        let validation = try seeder(["validate", "tasklist.yaml", "dumps", "--json"], in: scratch.path)
+        let validation = try seeder(["validate", "tasklist.yaml", "dumps", "--json"], in: scratch.root)
         #expect(validation.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(validation.stdout.utf8)) as? [String: Any])
         #expect(document["command"] as? String == "validate")
@@ -115,66 +116,66 @@ struct CommandTests {
 
     @Test func namesTheOutputAfterTheMappingAndCleansUpAKilledBuild() throws {
         let scratch = try Self.tasklist()
-        var yaml = try String(contentsOfFile: scratch.path + "/tasklist.yaml", encoding: .utf8)
+        var yaml = try String(contentsOfFile: scratch.root + "/tasklist.yaml", encoding: .utf8)
         yaml = yaml.replacingOccurrences(of: "output: tasklist.sqlite\n", with: "")
-        try yaml.write(toFile: scratch.path + "/tasks.yaml", atomically: true, encoding: .utf8)
+        try yaml.write(toFile: scratch.root + "/tasks.yaml", atomically: true, encoding: .utf8)
         // What a killed build leaves behind.
-        try "partial".write(toFile: scratch.path + "/.tasks.sqlite.seeder-tmp", atomically: true, encoding: .utf8)
-        try "partial".write(toFile: scratch.path + "/.tasks.sqlite.seeder-work", atomically: true, encoding: .utf8)
-        let run = try seeder(["build", "tasks.yaml", "dumps"], in: scratch.path)
+        try "partial".write(toFile: scratch.root + "/.tasks.sqlite.seeder-tmp", atomically: true, encoding: .utf8)
+        try "partial".write(toFile: scratch.root + "/.tasks.sqlite.seeder-work", atomically: true, encoding: .utf8)
+        let run = try seeder(["build", "tasks.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 0)
         #expect(run.stdout.hasSuffix("wrote tasks.sqlite\n"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["dumps", "tasklist.yaml", "tasks.sqlite", "tasks.yaml"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "tasklist.yaml", "tasks.sqlite", "tasks.yaml"])
     }
 
     @Test func leavesNoTemporaryFileWhenInterrupted() throws {
-        let scratch = try Scratch()
-        try FileManager.default.createDirectory(atPath: scratch.path + "/dumps", withIntermediateDirectories: true)
+        let scratch = try Workspace()
+        try FileManager.default.createDirectory(atPath: scratch.root + "/dumps", withIntermediateDirectories: true)
         try "seeder: 1\nentities:\n  Pod:\n    attributes: { id: integer, name: string }\n"
-            .write(toFile: scratch.path + "/pods.yaml", atomically: true, encoding: .utf8)
+            .write(toFile: scratch.root + "/pods.yaml", atomically: true, encoding: .utf8)
         // Large enough that the build is still reading when the signal comes.
         var text = "["
         for id in 1...400_000 { text += "{\"id\":\(id),\"name\":\"pod \(id)\"}," }
         text += "{\"id\":0}]"
-        try text.write(toFile: scratch.path + "/dumps/pods.json", atomically: true, encoding: .utf8)
+        try text.write(toFile: scratch.root + "/dumps/pods.json", atomically: true, encoding: .utf8)
         // Not a seed, so replacing it takes --force; even so, an interrupted build leaves it.
-        try "previous".write(toFile: scratch.path + "/pods.sqlite", atomically: true, encoding: .utf8)
+        try "previous".write(toFile: scratch.root + "/pods.sqlite", atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try seederBinary())
         process.arguments = ["build", "pods.yaml", "dumps", "--quiet", "--force"]
-        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
+        process.currentDirectoryURL = URL(fileURLWithPath: scratch.root)
         try process.run()
         // Wait until the build has made its working file, then interrupt it.
-        let work = scratch.path + "/.pods.sqlite.seeder-work"
+        let work = scratch.root + "/.pods.sqlite.seeder-work"
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: work), Date() < deadline { usleep(5_000) }
         #expect(FileManager.default.fileExists(atPath: work))
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["dumps", "pods.sqlite", "pods.yaml"])
-        #expect(try String(contentsOfFile: scratch.path + "/pods.sqlite", encoding: .utf8) == "previous")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "pods.sqlite", "pods.yaml"])
+        #expect(try String(contentsOfFile: scratch.root + "/pods.sqlite", encoding: .utf8) == "previous")
     }
 
     @Test func showsAProgressLineWhenAsked() throws {
         let scratch = try Self.tasklist()
-        let run = try seeder(["build", "tasklist.yaml", "dumps", "--progress", "always", "--quiet"], in: scratch.path)
+        let run = try seeder(["build", "tasklist.yaml", "dumps", "--progress", "always", "--quiet"], in: scratch.root)
         #expect(run.status == 0)
         #expect(run.stderr.contains("resolving: 1 kB of 1 kB (100%)"))
         #expect(run.stderr.contains("writing: 1 kB of 1 kB (100%)"))
         #expect(run.stderr.hasSuffix("\r\u{1B}[K"))
-        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.path).stderr == "")
+        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root).stderr == "")
     }
 
     /// Standard error folds a message repeated over records; the report keeps every one.
     @Test func foldsRepeatedMessagesButReportsEveryOne() throws {
         let scratch = try CommandTests.tasklist()
-        try BadInputCatalog.writeLines((1...40).map { #"{"id": \#($0), "name": "U\#($0)", "age": "\#($0) years"}"# }, in: scratch.path)
-        let run = try seeder(["validate", "lines.yaml", "lines", "--report", "report.json"], in: scratch.path)
+        try BadInputCatalog.writeLines((1...40).map { #"{"id": \#($0), "name": "U\#($0)", "age": "\#($0) years"}"# }, in: scratch.root)
+        let run = try seeder(["validate", "lines.yaml", "lines", "--report", "report.json"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stderr.split(separator: "\n").count == 5, "three errors, the count, the summary: \(run.stderr)")
         #expect(run.stderr.contains("\n... and 37 more like this\n"))
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path + "/report.json"))) as? [String: Any])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.root + "/report.json"))) as? [String: Any])
         let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
         #expect(diagnostics.compactMap { $0["message"] as? String } == (1...40).map { "User \($0): 'age' is \"\($0) years\", expected integer" })
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import SeederTestSupport
 
 /// `seeder diff` and `seeder inspect` (docs/commands.md) on seeds built by the real binary from the examples
 /// and from changed copies of their dumps in `Fixtures/diff/`.
@@ -8,17 +9,17 @@ struct DiffCommandTests {
     static let fixtures = repository + "/Tests/SeederCLITests/Fixtures/diff"
 
     /// A scratch directory holding `name.sqlite` for each build `(name, mapping, dumps, epoch)`.
-    static func seeds(_ builds: [(String, String, String, String)]) throws -> Scratch {
-        let scratch = try Scratch()
+    static func seeds(_ builds: [(String, String, String, String)]) throws -> Workspace {
+        let scratch = try Workspace()
         for (name, mapping, dumps, epoch) in builds {
-            let run = try seeder(["build", mapping, dumps, "-o", scratch.path + "/\(name).sqlite", "--quiet"], environment: ["SOURCE_DATE_EPOCH": epoch])
+            let run = try seeder(["build", mapping, dumps, "-o", scratch.root + "/\(name).sqlite", "--quiet"], environment: ["SOURCE_DATE_EPOCH": epoch])
             #expect(run.status == 0, "\(run.stderr)")
         }
         return scratch
     }
 
     /// The tasklist example as released (`v1`), rebuilt later (`v1-again`), and with changed dumps (`v2`).
-    static func tasklistSeeds() throws -> Scratch {
+    static func tasklistSeeds() throws -> Workspace {
         try seeds([
             ("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
             ("v1-again", "mappings/tasklist.yaml", "seeds/tasklist", "1800000000"),
@@ -28,7 +29,7 @@ struct DiffCommandTests {
 
     @Test func listsChangedAddedAndRemovedRecordsAsText() throws {
         let scratch = try Self.tasklistSeeds()
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.path)
+        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stderr == "")
         #expect(run.stdout == """
@@ -81,7 +82,7 @@ struct DiffCommandTests {
 
     @Test func printsOneJSONDocumentWithFullValues() throws {
         let scratch = try Self.tasklistSeeds()
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "json", "--entity", "Task", "--limit", "3"], in: scratch.path)
+        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "json", "--entity", "Task", "--limit", "3"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stdout == """
         {"old":"v1.sqlite","new":"v2.sqlite","same":false,
@@ -106,7 +107,7 @@ struct DiffCommandTests {
     @Test func writesAMarkdownCommentWithCollapsedDetails() throws {
         let scratch = try Self.tasklistSeeds()
         let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--entity", "User", "--entity", "Project", "--limit", "1"],
-                             in: scratch.path)
+                             in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stdout == """
         ### seeder diff: 1 added, 0 removed, 4 changed records
@@ -143,8 +144,8 @@ struct DiffCommandTests {
 
     @Test func exitsZeroWhenOnlyTheMetadataDiffers() throws {
         let scratch = try Self.tasklistSeeds()
-        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/v1.sqlite")) != Data(contentsOf: URL(fileURLWithPath: scratch.path + "/v1-again.sqlite")))
-        let run = try seeder(["diff", "v1.sqlite", "v1-again.sqlite"], in: scratch.path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/v1.sqlite")) != Data(contentsOf: URL(fileURLWithPath: scratch.root + "/v1-again.sqlite")))
+        let run = try seeder(["diff", "v1.sqlite", "v1-again.sqlite"], in: scratch.root)
         #expect(run.status == 0)
         #expect(run.stdout == """
         metadata
@@ -158,24 +159,24 @@ struct DiffCommandTests {
         the seeds hold the same records
 
         """)
-        let markdown = try seeder(["diff", "v1.sqlite", "v1-again.sqlite", "--format", "markdown"], in: scratch.path)
+        let markdown = try seeder(["diff", "v1.sqlite", "v1-again.sqlite", "--format", "markdown"], in: scratch.root)
         #expect(markdown.status == 0 && markdown.stdout.hasPrefix("### seeder diff: the seeds hold the same records\n"))
-        let json = try seeder(["diff", "v1.sqlite", "v1.sqlite", "--format", "json"], in: scratch.path)
+        let json = try seeder(["diff", "v1.sqlite", "v1.sqlite", "--format", "json"], in: scratch.root)
         #expect(json.status == 0 && json.stdout.hasPrefix(#"{"old":"v1.sqlite","new":"v1.sqlite","same":true,"# + "\n\"schema\":[],\n\"metadata\":[],"))
     }
 
     @Test func exitsTwoWhenTheSeedsCannotBeCompared() throws {
         let scratch = try Self.tasklistSeeds()
-        try "not a database".write(toFile: scratch.path + "/notes.sqlite", atomically: true, encoding: .utf8)
-        let missing = try seeder(["diff", "v1.sqlite", "v3.sqlite"], in: scratch.path)
+        try "not a database".write(toFile: scratch.root + "/notes.sqlite", atomically: true, encoding: .utf8)
+        let missing = try seeder(["diff", "v1.sqlite", "v3.sqlite"], in: scratch.root)
         #expect(missing.status == 2 && missing.stdout == "" && missing.stderr == "v3.sqlite: error: cannot read this file: No such file or directory\n")
-        let text = try seeder(["diff", "notes.sqlite", "v1.sqlite"], in: scratch.path)
+        let text = try seeder(["diff", "notes.sqlite", "v1.sqlite"], in: scratch.root)
         #expect(text.status == 2 && text.stderr == "notes.sqlite: error: not an SQLite database\n")
-        let directory = try seeder(["diff", "v1.sqlite", "."], in: scratch.path)
+        let directory = try seeder(["diff", "v1.sqlite", "."], in: scratch.root)
         #expect(directory.status == 2 && directory.stderr == ".: error: cannot read this file: it is a directory, not a regular file\n")
-        let entity = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--entity", "Usr"], in: scratch.path)
+        let entity = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--entity", "Usr"], in: scratch.root)
         #expect(entity.status == 64 && entity.stderr == "error: no entity or table named 'Usr' in either seed (did you mean 'User'?)\n")
-        #expect(try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "yaml"], in: scratch.path).status == 64)
+        #expect(try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "yaml"], in: scratch.root).status == 64)
     }
 
     @Test func reportsSchemaChangesAbsentColumnsAndLinks() throws {
@@ -183,15 +184,15 @@ struct DiffCommandTests {
             ("v1", "mappings/catalog.yaml", "seeds/catalog", "1700000000"),
             ("v2", Self.fixtures + "/catalog-v2.yaml", Self.fixtures + "/catalog-v2", "1700000000"),
         ])
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.path)
+        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         try assertSnapshot(run.stdout, named: "diff-catalog")
-        let markdown = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown"], in: scratch.path)
+        let markdown = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown"], in: scratch.root)
         try assertSnapshot(markdown.stdout, named: "diff-catalog-markdown")
     }
 
     @Test func comparesAnySQLiteFileByPrimaryKeyOrAsRows() throws {
-        let scratch = try Scratch()
+        let scratch = try Workspace()
         for (name, sql) in [
             ("a", """
             CREATE TABLE t(a TEXT PRIMARY KEY, b);
@@ -212,10 +213,10 @@ struct DiffCommandTests {
             INSERT INTO w VALUES (1, 'a', 1.5), (2, 'b', 2), (0, 'c', 0);
             """),
         ] {
-            let queue = try DatabaseQueue(path: scratch.path + "/\(name).db")
+            let queue = try DatabaseQueue(path: scratch.root + "/\(name).db")
             try queue.write { try $0.execute(sql: sql) }
         }
-        let run = try seeder(["diff", "a.db", "b.db"], in: scratch.path)
+        let run = try seeder(["diff", "a.db", "b.db"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stdout == """
         schema
@@ -255,10 +256,10 @@ struct DiffCommandTests {
 
     @Test func inspectsASeed() throws {
         let scratch = try Self.seeds([("catalog", "mappings/catalog.yaml", "seeds/catalog", "1700000000")])
-        let text = try seeder(["inspect", "catalog.sqlite"], in: scratch.path)
+        let text = try seeder(["inspect", "catalog.sqlite"], in: scratch.root)
         #expect(text.status == 0 && text.stderr == "")
         try assertSnapshot(text.stdout.replacingOccurrences(of: "sqlite_version  \(try sqliteVersion())", with: "sqlite_version  …"), named: "inspect-catalog")
-        let json = try seeder(["inspect", "catalog.sqlite", "--json"], in: scratch.path)
+        let json = try seeder(["inspect", "catalog.sqlite", "--json"], in: scratch.root)
         #expect(json.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(document["userVersion"] as? Int == 1 && document["applicationId"] as? Int == 0x5345_4544)
@@ -274,13 +275,13 @@ struct DiffCommandTests {
     }
 
     @Test func refusesToInspectWhatIsNoSeed() throws {
-        let scratch = try Scratch()
-        let queue = try DatabaseQueue(path: scratch.path + "/plain.db")
+        let scratch = try Workspace()
+        let queue = try DatabaseQueue(path: scratch.root + "/plain.db")
         try queue.write { try $0.execute(sql: "CREATE TABLE t(a)") }
-        let plain = try seeder(["inspect", "plain.db"], in: scratch.path)
+        let plain = try seeder(["inspect", "plain.db"], in: scratch.root)
         #expect(plain.status == 2)
         #expect(plain.stderr == "plain.db: error: not a seed (application_id is 0x00000000, not 0x53454544 'SEED', and there is no seed_metadata)\n")
-        let missing = try seeder(["inspect", "none.sqlite"], in: scratch.path)
+        let missing = try seeder(["inspect", "none.sqlite"], in: scratch.root)
         #expect(missing.status == 2 && missing.stderr == "none.sqlite: error: cannot read this file: No such file or directory\n")
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SeederStore
 import Testing
+import SeederTestSupport
 
 /// The repository's root, from this file's path.
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
@@ -43,23 +44,9 @@ func seeder(_ arguments: [String], in directory: String = repository, environmen
     return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
 }
 
-/// Compares `text` with the committed snapshot; `RECORD_SNAPSHOTS=1` rewrites it instead.
+/// Compares `text` with the committed snapshot in `Tests/SeederCLITests/Snapshots/`.
 func assertSnapshot(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let path = repository + "/Tests/SeederCLITests/Snapshots/\(name).txt"
-    if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] != nil {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return
-    }
-    let expected = try String(contentsOfFile: path, encoding: .utf8)
-    #expect(text == expected, "snapshot \(name) differs; rerun with RECORD_SNAPSHOTS=1 to record it", sourceLocation: sourceLocation)
-}
-
-/// A scratch directory removed at the end of the test.
-final class Scratch {
-    let path = NSTemporaryDirectory() + "seeder-cli-" + UUID().uuidString
-    init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    try SeederTestSupport.assertSnapshot(text, named: name, in: repository + "/Tests/SeederCLITests/Snapshots", sourceLocation: sourceLocation)
 }
 
 /// Every example in `mappings/` and `seeds/` is built by the real binary: exit status, summary,
@@ -70,12 +57,12 @@ struct ExampleTests {
 
     @Test(arguments: examples)
     func buildsTheExample(_ name: String) throws {
-        let scratch = try Scratch()
-        let output = scratch.path + "/\(name).sqlite"
+        let scratch = try Workspace()
+        let output = scratch.root + "/\(name).sqlite"
         let run = try seeder(["build", "mappings/\(name).yaml", "seeds/\(name)", "-o", output], environment: ["SOURCE_DATE_EPOCH": "1700000000"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "")
-        let summary = run.stdout.replacingOccurrences(of: scratch.path + "/", with: "")
+        let summary = run.stdout.replacingOccurrences(of: scratch.root + "/", with: "")
         let dump = try SeedDump.text(ofSeedAt: output, masking: ["sqlite_version"])
         try assertSnapshot("$ seeder build mappings/\(name).yaml seeds/\(name) -o \(name).sqlite\n\(summary)\n\(dump)", named: name)
         let (integrity, violations) = try DatabaseQueue(path: output).read { db in
@@ -96,8 +83,8 @@ struct ExampleTests {
             var projectPosition: Int?
             static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
         }
-        let scratch = try Scratch()
-        let output = scratch.path + "/tasklist.sqlite"
+        let scratch = try Workspace()
+        let output = scratch.root + "/tasklist.sqlite"
         #expect(try seeder(["build", "mappings/tasklist.yaml", "seeds/tasklist", "-o", output, "--quiet"]).status == 0)
         var configuration = Configuration()
         configuration.readonly = true

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import SeederTestSupport
 
 /// What a command may touch (docs/commands.md, Files a command touches), beyond the refusals of
 /// the bad-input catalog: `--force`, two builds of one output at once, a stale lock, seeds read
@@ -8,83 +9,83 @@ import Testing
 struct FileSafetyTests {
     @Test func forceReplacesAnOutputThatIsNotASeed() throws {
         let scratch = try CommandTests.tasklist()
-        try "my notes\n".write(toFile: scratch.path + "/notes.txt", atomically: false, encoding: .utf8)
-        let run = try seeder(["build", "tasklist.yaml", "dumps", "-o", "notes.txt", "--force", "--quiet"], in: scratch.path)
+        try "my notes\n".write(toFile: scratch.root + "/notes.txt", atomically: false, encoding: .utf8)
+        let run = try seeder(["build", "tasklist.yaml", "dumps", "-o", "notes.txt", "--force", "--quiet"], in: scratch.root)
         #expect(run.status == 0 && run.stderr == "")
-        let tables = try DatabaseQueue(path: scratch.path + "/notes.txt").read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        let tables = try DatabaseQueue(path: scratch.root + "/notes.txt").read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
         #expect(tables == ["project", "seed_metadata", "seed_source", "task", "user"])
         // An empty file holds nothing to lose (what `mktemp` makes): no --force needed.
-        _ = FileManager.default.createFile(atPath: scratch.path + "/empty.sqlite", contents: Data())
-        #expect(try seeder(["build", "tasklist.yaml", "dumps", "-o", "empty.sqlite", "--quiet"], in: scratch.path).status == 0)
+        _ = FileManager.default.createFile(atPath: scratch.root + "/empty.sqlite", contents: Data())
+        #expect(try seeder(["build", "tasklist.yaml", "dumps", "-o", "empty.sqlite", "--quiet"], in: scratch.root).status == 0)
     }
 
     @Test func aSecondBuildOfTheSameOutputFailsAtOnceAndTheFirstFinishes() throws {
-        let scratch = try Scratch()
-        try FileManager.default.createDirectory(atPath: scratch.path + "/dumps", withIntermediateDirectories: true)
+        let scratch = try Workspace()
+        try FileManager.default.createDirectory(atPath: scratch.root + "/dumps", withIntermediateDirectories: true)
         try "seeder: 1\nentities:\n  Pod:\n    attributes: { id: integer, name: string }\n"
-            .write(toFile: scratch.path + "/pods.yaml", atomically: true, encoding: .utf8)
+            .write(toFile: scratch.root + "/pods.yaml", atomically: true, encoding: .utf8)
         // Large enough that the first build is still running when the second starts.
         var text = "["
         for id in 1...400_000 { text += "{\"id\":\(id),\"name\":\"pod \(id)\"}," }
         text += "{\"id\":0}]"
-        try text.write(toFile: scratch.path + "/dumps/pods.json", atomically: true, encoding: .utf8)
+        try text.write(toFile: scratch.root + "/dumps/pods.json", atomically: true, encoding: .utf8)
         let first = Process()
         first.executableURL = URL(fileURLWithPath: try seederBinary())
         first.arguments = ["build", "pods.yaml", "dumps", "--quiet"]
-        first.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
+        first.currentDirectoryURL = URL(fileURLWithPath: scratch.root)
         try first.run()
         // Its working database is made once it holds the output.
-        let work = scratch.path + "/.pods.sqlite.seeder-work"
+        let work = scratch.root + "/.pods.sqlite.seeder-work"
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: work), Date() < deadline { usleep(5_000) }
-        let second = try seeder(["build", "pods.yaml", "dumps", "--quiet"], in: scratch.path)
+        let second = try seeder(["build", "pods.yaml", "dumps", "--quiet"], in: scratch.root)
         #expect(first.isRunning, "the first build ended before the second was refused: the test proves nothing")
         #expect(second.status == 2)
         #expect(second.stderr == "error: another build is writing pods.sqlite; try again when it is done\nbuild failed: 1 error, 0 warnings; nothing was written\n")
         first.waitUntilExit()
         #expect(first.terminationStatus == 0)
-        let (count, integrity) = try DatabaseQueue(path: scratch.path + "/pods.sqlite").read { db in
+        let (count, integrity) = try DatabaseQueue(path: scratch.root + "/pods.sqlite").read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM pod"), try String.fetchAll(db, sql: "PRAGMA integrity_check"))
         }
         #expect(count == 400_001 && integrity == ["ok"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["dumps", "pods.sqlite", "pods.yaml"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "pods.sqlite", "pods.yaml"])
     }
 
     @Test func aLockFileThatAKilledBuildLeftHoldsNothingAndGoes() throws {
         let scratch = try CommandTests.tasklist()
-        try "".write(toFile: scratch.path + "/.tasklist.sqlite.seeder-lock", atomically: false, encoding: .utf8)
-        let run = try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.path)
+        try "".write(toFile: scratch.root + "/.tasklist.sqlite.seeder-lock", atomically: false, encoding: .utf8)
+        let run = try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root)
         #expect(run.status == 0 && run.stderr == "")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["dumps", "tasklist.sqlite", "tasklist.yaml"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "tasklist.sqlite", "tasklist.yaml"])
     }
 
     @Test func inspectAndDiffLeaveNothingBesideAWALModeSeed() throws {
         let scratch = try CommandTests.tasklist()
-        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet", "-o", "wal.sqlite"], in: scratch.path).status == 0)
-        try FileManager.default.copyItem(atPath: scratch.path + "/wal.sqlite", toPath: scratch.path + "/plain.sqlite")
-        let queue = try DatabaseQueue(path: scratch.path + "/wal.sqlite")
+        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet", "-o", "wal.sqlite"], in: scratch.root).status == 0)
+        try FileManager.default.copyItem(atPath: scratch.root + "/wal.sqlite", toPath: scratch.root + "/plain.sqlite")
+        let queue = try DatabaseQueue(path: scratch.root + "/wal.sqlite")
         try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
         try queue.close()
-        let before = try DirectorySnapshot(scratch.path)
-        let inspect = try seeder(["inspect", "wal.sqlite"], in: scratch.path)
+        let before = try DirectorySnapshot(scratch.root)
+        let inspect = try seeder(["inspect", "wal.sqlite"], in: scratch.root)
         #expect(inspect.status == 0 && inspect.stderr == "")
         #expect(inspect.stdout.contains("  task        7  Task\n"))
-        let diff = try seeder(["diff", "plain.sqlite", "wal.sqlite"], in: scratch.path)
+        let diff = try seeder(["diff", "plain.sqlite", "wal.sqlite"], in: scratch.root)
         #expect(diff.status == 0 && diff.stdout.hasSuffix("the seeds hold the same records\n"))
-        #expect(before.differences(from: try DirectorySnapshot(scratch.path)) == [])
+        #expect(before.differences(from: try DirectorySnapshot(scratch.root)) == [])
     }
 
     @Test func readsTheTransactionsAWALFileStillHolds() throws {
         let scratch = try CommandTests.tasklist()
-        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.path).status == 0)
+        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root).status == 0)
         // A writer that is still open: its rows are in the -wal file, not yet in the database.
-        let queue = try DatabaseQueue(path: scratch.path + "/tasklist.sqlite")
+        let queue = try DatabaseQueue(path: scratch.root + "/tasklist.sqlite")
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
             try db.execute(sql: "INSERT INTO user (id, name) VALUES (99, 'Late')")
         }
-        let inspect = try seeder(["inspect", "tasklist.sqlite"], in: scratch.path)
+        let inspect = try seeder(["inspect", "tasklist.sqlite"], in: scratch.root)
         #expect(inspect.status == 0)
         #expect(inspect.stdout.contains("  user        4  User\n"), "\(inspect.stdout)")
         try queue.close()
@@ -92,28 +93,28 @@ struct FileSafetyTests {
 
     @Test(.enabled(if: getuid() == 0, "a read-only directory binds only another user")) func readsAWALModeSeedInADirectoryItCannotWrite() throws {
         let scratch = try CommandTests.tasklist()
-        try FileManager.default.createDirectory(atPath: scratch.path + "/ro", withIntermediateDirectories: false)
-        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet", "-o", "ro/seed.sqlite"], in: scratch.path).status == 0)
-        let queue = try DatabaseQueue(path: scratch.path + "/ro/seed.sqlite")
+        try FileManager.default.createDirectory(atPath: scratch.root + "/ro", withIntermediateDirectories: false)
+        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet", "-o", "ro/seed.sqlite"], in: scratch.root).status == 0)
+        let queue = try DatabaseQueue(path: scratch.root + "/ro/seed.sqlite")
         try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
         try queue.close()
-        try BadInputCatalog.shell("chmod 555 ro", in: scratch.path)
-        let before = try DirectorySnapshot(scratch.path)
+        try BadInputCatalog.shell("chmod 555 ro", in: scratch.root)
+        let before = try DirectorySnapshot(scratch.root)
         for arguments in [["inspect", "ro/seed.sqlite"], ["diff", "ro/seed.sqlite", "ro/seed.sqlite"]] {
             let kind = BadInput(name: arguments[0], arguments: arguments, launcher: BadInputCatalog.nobody, status: 0, stderr: .exact(""))
-            let run = try BadInputCatalog.seederWithin(kind, in: scratch.path)
+            let run = try BadInputCatalog.seederWithin(kind, in: scratch.root)
             #expect(run.status == 0 && run.stderr == "", "\(arguments[0]): \(run.stderr)")
         }
-        #expect(before.differences(from: try DirectorySnapshot(scratch.path)) == [])
+        #expect(before.differences(from: try DirectorySnapshot(scratch.root)) == [])
     }
 
     @Test func aReaderThatWentAwayIsStatusTwoNotADeathBySIGPIPE() throws {
         let scratch = try CommandTests.tasklist()
-        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.path).status == 0)
+        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root).status == 0)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try seederBinary())
         process.arguments = ["inspect", "tasklist.sqlite"]
-        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
+        process.currentDirectoryURL = URL(fileURLWithPath: scratch.root)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import SeederTestSupport
 
 /// A typo in a mapping's key does not pass silently (docs/mapping.md, Unmapped keys and keys
 /// that match nothing): the real binary warns, and `--strict` fails the build and keeps the
@@ -23,12 +24,12 @@ struct KeyTypoCommandTests {
     """
 
     /// Twelve repositories as an API dump has them, with keys nobody wants.
-    static func scratch() throws -> Scratch {
-        let scratch = try Scratch()
-        try FileManager.default.createDirectory(atPath: scratch.path + "/dumps", withIntermediateDirectories: true)
-        try mapping.write(toFile: scratch.path + "/github.yaml", atomically: true, encoding: .utf8)
+    static func scratch() throws -> Workspace {
+        let scratch = try Workspace()
+        try FileManager.default.createDirectory(atPath: scratch.root + "/dumps", withIntermediateDirectories: true)
+        try mapping.write(toFile: scratch.root + "/github.yaml", atomically: true, encoding: .utf8)
         let repositories = (1...12).map { #"{"id": \#($0), "node_id": "R_\#($0)", "name": "repo\#($0)", "stargazers_count": \#($0 * 10), "watchers_count": \#($0)}"# }
-        try ("[" + repositories.joined(separator: ",\n") + "]").write(toFile: scratch.path + "/dumps/repos.json", atomically: true, encoding: .utf8)
+        try ("[" + repositories.joined(separator: ",\n") + "]").write(toFile: scratch.root + "/dumps/repos.json", atomically: true, encoding: .utf8)
         return scratch
     }
 
@@ -44,24 +45,24 @@ struct KeyTypoCommandTests {
 
     @Test func warnsAboutATypoAndFailsWithStrictKeepingThePreviousSeed() throws {
         let scratch = try Self.scratch()
-        let relaxed = try seeder(["build", "github.yaml", "dumps", "--quiet"], in: scratch.path)
+        let relaxed = try seeder(["build", "github.yaml", "dumps", "--quiet"], in: scratch.root)
         #expect(relaxed.status == 0)
         #expect(relaxed.stderr == Self.warnings)
-        let stars = try DatabaseQueue(path: scratch.path + "/github.sqlite").read { db in
+        let stars = try DatabaseQueue(path: scratch.root + "/github.sqlite").read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM repository WHERE stars IS NULL")
         }
         #expect(stars == 12)
-        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/github.sqlite"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/github.sqlite"))
 
-        let strict = try seeder(["build", "github.yaml", "dumps", "--strict", "--report", "report.json"], in: scratch.path)
+        let strict = try seeder(["build", "github.yaml", "dumps", "--strict", "--report", "report.json"], in: scratch.root)
         #expect(strict.status == 1)
         #expect(strict.stdout == "")
         #expect(strict.stderr == Self.warnings + "error: --strict: 2 warnings count as errors\nbuild failed: 1 error, 2 warnings; nothing was written\n")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/github.sqlite")) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["dumps", "github.sqlite", "github.yaml", "report.json"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/github.sqlite")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "github.sqlite", "github.yaml", "report.json"])
 
         // The report lists each warning with its location, and the key never mapped.
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path + "/report.json"))) as? [String: Any])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.root + "/report.json"))) as? [String: Any])
         #expect(report["outcome"] as? String == "invalid")
         let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
         #expect(diagnostics.map { $0["severity"] as? String } == ["warning", "warning", "error"])
@@ -79,11 +80,11 @@ struct KeyTypoCommandTests {
 
         // Fixed, the strict build is clean and fills the column.
         let fixed = Self.mapping.replacingOccurrences(of: "from: stargazer_count", with: "from: stargazers_count")
-        try fixed.write(toFile: scratch.path + "/github.yaml", atomically: true, encoding: .utf8)
-        let clean = try seeder(["build", "github.yaml", "dumps", "--strict", "--quiet"], in: scratch.path)
+        try fixed.write(toFile: scratch.root + "/github.yaml", atomically: true, encoding: .utf8)
+        let clean = try seeder(["build", "github.yaml", "dumps", "--strict", "--quiet"], in: scratch.root)
         #expect(clean.status == 0)
         #expect(clean.stderr == "")
-        let total = try DatabaseQueue(path: scratch.path + "/github.sqlite").read { db in
+        let total = try DatabaseQueue(path: scratch.root + "/github.sqlite").read { db in
             try Int.fetchOne(db, sql: "SELECT SUM(stars) FROM repository")
         }
         #expect(total == 780)
@@ -92,8 +93,8 @@ struct KeyTypoCommandTests {
     @Test func pointsAtAnIgnoreEntryThatIsNotAKey() throws {
         let scratch = try Self.scratch()
         let yaml = Self.mapping.replacingOccurrences(of: "ignore: [node_id, watchers_count]", with: "ignore: [node_id, name]")
-        try yaml.write(toFile: scratch.path + "/github.yaml", atomically: true, encoding: .utf8)
-        let run = try seeder(["validate", "github.yaml", "dumps"], in: scratch.path)
+        try yaml.write(toFile: scratch.root + "/github.yaml", atomically: true, encoding: .utf8)
+        let run = try seeder(["validate", "github.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stderr == """
         github.yaml:5:23: error: 'name' is in 'ignore' of entity 'Repository', but attribute 'name' reads it

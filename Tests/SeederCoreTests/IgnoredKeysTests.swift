@@ -1,5 +1,6 @@
 import Testing
 @testable import SeederCore
+import SeederTestSupport
 
 /// An entity's `ignore:` (docs/mapping.md, Unmapped keys and keys that match nothing): a list of
 /// JSON keys as written, validated like every mapping key, each error at its node.

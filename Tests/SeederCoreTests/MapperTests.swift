@@ -1,5 +1,6 @@
 import Testing
 @testable import SeederCore
+import SeederTestSupport
 
 /// Maps every record of `json` (an array of records, or one) with `mapping` as `entity`,
 /// resolving byte offsets to lines and columns for the diagnostics.

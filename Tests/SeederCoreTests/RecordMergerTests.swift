@@ -1,5 +1,6 @@
 import Testing
 @testable import SeederCore
+import SeederTestSupport
 
 /// docs/mapping.md's merge and conflict rules, one by one, on records mapped from real JSON.
 struct RecordMergerTests {

@@ -30,10 +30,3 @@ func offset(of needle: String, in text: String) -> Int {
     }
     return -1
 }
-
-/// Loads a mapping that must be valid (the test fails with its diagnostics otherwise).
-func validMapping(_ yaml: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Mapping {
-    let sink = DiagnosticSink()
-    let mapping = MappingLoader().load(yaml: yaml, file: "mapping.yaml", diagnostics: sink)
-    return try #require(mapping, "\(sink.diagnostics.map(\.description))", sourceLocation: sourceLocation)
-}

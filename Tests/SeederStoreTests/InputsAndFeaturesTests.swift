@@ -3,6 +3,7 @@ import GRDB
 import SeederCore
 import Testing
 @testable import SeederStore
+import SeederTestSupport
 
 /// Sources, globs and the mapping features a build must carry into the seed.
 struct InputsAndFeaturesTests {
@@ -18,7 +19,7 @@ struct InputsAndFeaturesTests {
     }
 
     @Test func feedsEntitiesFromFilesNamedAfterThemWhenThereAreNoSources() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -43,7 +44,7 @@ struct InputsAndFeaturesTests {
     }
 
     @Test func reportsSourcesThatFindNothingAndLinksThatLeave() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -72,7 +73,7 @@ struct InputsAndFeaturesTests {
     }
 
     @Test func reportsValuesThatAreNotRecords() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", "seeder: 1\nentities:\n  User:\n    attributes: { id: integer }\n")
         try workspace.write("dumps/users.json", #"[{"id": 1}, null, 2, [3]]"#)
         let report = workspace.build(validate: true)
@@ -84,7 +85,7 @@ struct InputsAndFeaturesTests {
     }
 
     @Test func storesReferencesToCompositeIdentities() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -110,7 +111,7 @@ struct InputsAndFeaturesTests {
     }
 
     @Test func keepsNamesAsWrittenAndLetsTheLastOccurrenceWin() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         naming: { database: as_is }
@@ -135,7 +136,7 @@ struct InputsAndFeaturesTests {
     }
 
     @Test func findsValuesThatAreNotUnique() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", "seeder: 1\nentities:\n  User:\n    attributes: { id: integer, email: { type: string, unique: true } }\n")
         try workspace.write("dumps/users.json", #"[{"id": 1, "email": "a@x.test"}, {"id": 2, "email": "b@x.test"}, {"id": 3, "email": "a@x.test"}]"#)
         let report = workspace.build()
@@ -145,7 +146,7 @@ struct InputsAndFeaturesTests {
     }
 
     @Test func mergesCyclesByIdentityAndChecksRequiredToOnes() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -186,7 +187,7 @@ struct InputsAndFeaturesTests {
     """
 
     @Test func setsInverseKeysAndPositionsAndReportsAChildClaimedTwice() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "error"))
         try workspace.write("dumps/projects.json", #"""
         [{"id": 1, "tasks": [{"id": 10, "name": "a"}, {"id": 11, "name": "b"}, {"id": 10, "name": "a"}]},
@@ -221,7 +222,7 @@ struct InputsAndFeaturesTests {
     /// A one-to-many that names a child by identity must find it; one whose children are all
     /// embedded has nothing to look for.
     @Test func anInverseLinkByIdentityToNoRecordIsAnError() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "error"))
         try workspace.write("dumps/projects.json", #"[{"id": 1, "tasks": [{"id": 11, "name": "b"}, 10]}, {"id": 2, "tasks": [{"id": 12, "name": "c"}]}]"#)
         #expect(workspace.build().messages(workspace) == [
@@ -235,7 +236,7 @@ struct InputsAndFeaturesTests {
     }
 
     @Test func anInverseChildThatNamesItsOwnParentKeepsIt() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "error"))
         try workspace.write("dumps/projects.json", #"[{"id": 1, "tasks": [{"id": 10, "project": 1}, {"id": 11, "project_id": 2}]}, {"id": 2}]"#)
         let report = workspace.build()
@@ -249,7 +250,7 @@ struct InputsAndFeaturesTests {
     /// (bench/README.md). Claims from elsewhere still meet it in source order: a link by id from
     /// earlier in the dump, located at that link, and the child's own later record, which merges.
     @Test func claimsTakenAtInsertMeetOtherClaimsInSourceOrder() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("dumps/projects.json", #"""
         [{"id": 2, "tasks": [11]},
          {"id": 1, "tasks": [{"id": 10, "name": "a"}, {"id": 11, "name": "b"}]},
@@ -282,7 +283,7 @@ struct InputsAndFeaturesTests {
     /// The same with an unordered one-to-many and a composite identity: a merged parent listing
     /// its child again claims nothing new, and another parent's link by id is still a conflict.
     @Test func claimsTakenAtInsertWithoutOrderOrASingleKey() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -320,7 +321,7 @@ struct InputsAndFeaturesTests {
     /// second claiming it for another parent is a conflict. (The earlier side is located at the
     /// child's own record: the set-based update does not record which link set the parent.)
     @Test func twoToManysWithOneInverseShareTheirChildren() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -345,7 +346,7 @@ struct InputsAndFeaturesTests {
     /// Children with `identity: none` take their parent as they are inserted; one that names
     /// another parent itself still conflicts, and one with ordered siblings keeps its position.
     @Test func childrenWithoutIdentityTakeTheirParentOrReportTheirOwn() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -377,7 +378,7 @@ struct InputsAndFeaturesTests {
     /// first-seen order, and an ordered one's positions follow that order, for children with an
     /// identity, children without one, and a join table alike.
     @Test func orderedLinksOfMergedOwnersTakeTheirUnitedOrder() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -450,7 +451,7 @@ struct InputsAndFeaturesTests {
     }
 
     @Test func childrenWithoutBookkeepingAreStillFinishedAndChecked() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", Self.notesMapping)
         try workspace.write("dumps/reviews.json", #"[{"id": 1, "notes": [{"text": "a"}, {"lang": "fr"}, {"text": "c", "author": 9}, {"text": "d", "lang": "de"}]}]"#)
         let report = workspace.build()
@@ -474,7 +475,7 @@ struct InputsAndFeaturesTests {
     /// lacking its defaulted `lang`) sends them first, so `_pk` still numbers notes in source
     /// order across two reviews and more notes than one batch holds.
     @Test func childrenThatGoInTogetherKeepSourceOrder() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", Self.notesMapping)
         func notes(_ range: ClosedRange<Int>) -> String {
             range.map { $0 % 5 == 0 ? #"{"text": "n\#($0)"}"# : #"{"text": "n\#($0)", "lang": "de"}"# }.joined(separator: ", ")
@@ -509,7 +510,7 @@ struct InputsAndFeaturesTests {
     /// pointer by reading the file again as the build read it (a wrapped page, JSON Lines, a
     /// record embedded two levels down).
     @Test func messagesAboutRowsFindTheirRecordsPointers() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -547,7 +548,7 @@ struct InputsAndFeaturesTests {
     /// A first occurrence may lack what a link or a later occurrence supplies: rows load into
     /// tables without `NOT NULL`, and the seed's tables have it once every row is final.
     @Test func requiredValuesThatArriveLateMeetTheSchemasNotNull() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -575,7 +576,7 @@ struct InputsAndFeaturesTests {
     /// position already in place, so settling the links grows no row: the seed is as compact as
     /// a vacuumed copy of it.
     @Test func settlingInverseLinksLeavesTheSeedCompact() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", Self.inverseMapping.replacingOccurrences(of: "POLICY", with: "error"))
         let projects = (1...300).map { project in
             let tasks = (1...10).map { #"{"id": \#(project * 100 + $0), "name": "task \#($0) of project \#(project)"}"# }

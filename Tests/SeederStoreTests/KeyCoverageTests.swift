@@ -2,6 +2,7 @@ import Foundation
 import SeederCore
 import Testing
 @testable import SeederStore
+import SeederTestSupport
 
 /// The warnings about keys once every input is read (docs/mapping.md, Unmapped keys and keys
 /// that match nothing): keys never mapped, attributes and relationships whose key no record had,
@@ -10,7 +11,7 @@ struct KeyCoverageTests {
     /// Builds `mapping` (an entity `Repository` fed by `repos.json`) over `records` and returns
     /// the messages.
     static func messages(_ mapping: String, _ records: String, configure: (inout BuildOptions) -> Void = { _ in }) throws -> (BuildReport, [String]) {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", mapping)
         try workspace.write("dumps/repos.json", records)
         let report = workspace.build(configure: configure)
@@ -174,7 +175,7 @@ struct KeyCoverageTests {
             entity: Task
 
         """
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", mapping)
         try workspace.write("dumps/projects.json", #"[{"id": 1}, {"id": 2}]"#)
         try workspace.write("dumps/tasks.json", #"[{"id": 10, "project_id": 1}, {"id": 11, "project_id": 2}]"#)

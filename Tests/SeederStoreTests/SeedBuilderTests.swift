@@ -3,23 +3,11 @@ import GRDB
 import SeederCore
 import Testing
 @testable import SeederStore
+import SeederTestSupport
 
-/// A scratch directory with a mapping and dump files, removed when the test ends.
-final class Workspace {
-    let root: String
-
-    init() throws {
-        root = NSTemporaryDirectory() + "seeder-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: root + "/dumps", withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: root) }
-
-    func write(_ path: String, _ text: String) throws {
-        let url = URL(fileURLWithPath: root + "/" + path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-    }
+extension Workspace {
+    /// A workspace with an empty `dumps` directory, for a mapping at `mapping.yaml`.
+    static func withDumps() throws -> Workspace { try Workspace(directories: ["dumps"]) }
 
     func build(output: String = "seed.sqlite", validate: Bool = false, configure: (inout BuildOptions) -> Void = { _ in }) -> BuildReport {
         var options = BuildOptions(mapping: root + "/mapping.yaml", dumps: root + "/dumps")
@@ -33,8 +21,6 @@ final class Workspace {
         let queue = try DatabaseQueue(path: root + "/" + file)
         return try queue.read { db in try Row.fetchAll(db, sql: sql).map(\.description) }
     }
-
-    var files: [String] { (try? FileManager.default.contentsOfDirectory(atPath: root).sorted()) ?? [] }
 }
 
 extension BuildReport {
@@ -87,7 +73,7 @@ struct SeedBuilderTests {
     static let users = #"[{"id": 1, "name": "Blake", "email": "blake@example.com"}, {"id": 2, "name": "Rachit"}]"#
 
     @Test func buildsASeedFromEmbeddedRecordsAndReferences() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", Self.tasklist)
         try workspace.write("dumps/task_list.json", Self.taskList)
         try workspace.write("dumps/users.json", Self.users)
@@ -111,7 +97,7 @@ struct SeedBuilderTests {
     }
 
     @Test func writesTheMetadataAndPragmasOfSeedMD() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", Self.tasklist)
         try workspace.write("dumps/task_list.json", Self.taskList)
         try workspace.write("dumps/users.json", Self.users)
@@ -143,7 +129,7 @@ struct SeedBuilderTests {
     /// two blocks of the hashing thread, split where no record ends, and small files that share
     /// a block with it and with each other.
     @Test func digestsEveryFileAcrossBlocks() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -168,7 +154,7 @@ struct SeedBuilderTests {
     @Test func givesByteIdenticalSeedsFromDifferentDirectories() throws {
         var seeds: [Data] = []
         for _ in 0..<2 {
-            let workspace = try Workspace()
+            let workspace = try Workspace.withDumps()
             try workspace.write("mapping.yaml", Self.tasklist)
             try workspace.write("dumps/task_list.json", Self.taskList)
             try workspace.write("dumps/users.json", Self.users)
@@ -184,7 +170,7 @@ struct SeedBuilderTests {
     }
 
     @Test func reportsConflictsAndMissingReferencesAndKeepsThePreviousSeed() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", Self.tasklist)
         try workspace.write("dumps/task_list.json", Self.taskList)
         try workspace.write("dumps/users.json", Self.users)
@@ -206,7 +192,7 @@ struct SeedBuilderTests {
     }
 
     @Test func dropsMissingReferencesWhenAskedAndNumbersRecordsWithoutIdentity() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -244,7 +230,7 @@ struct SeedBuilderTests {
     }
 
     @Test func checksRequiredValuesOnTheMergedRow() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", Self.tasklist)
         try workspace.write("dumps/task_list.json", Self.taskList)
         try workspace.write("dumps/users.json", #"[{"id": 1, "email": "b@x.test"}, {"id": 3}]"#)
@@ -261,7 +247,7 @@ struct SeedBuilderTests {
     /// batch and of the last, partial one, and the messages of merges and of mapping, come out as
     /// they would one by one.
     @Test func mergesAndReportsInSourceOrderAcrossBatches() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -309,7 +295,7 @@ struct SeedBuilderTests {
     /// A merge that waits (an embedded user, `RowStore.PendingRows`) says so before a later
     /// record of another entity, which does not wait, says anything.
     @Test func reportsWaitingMergesBeforeLaterOnes() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -341,7 +327,7 @@ struct SeedBuilderTests {
     /// (`RowStore.RowStates`), but only while the row is what it repeats: under `last`, a
     /// conflict that changed the row in between makes the next repeat a conflict again.
     @Test func skipsOnlyMergesThatChangeNothing() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -376,7 +362,7 @@ struct SeedBuilderTests {
     /// before the second waits). Messages, counts and rows are what one insert or merge per
     /// occurrence gave before runs existed (checked against that build, 4f09ceb).
     @Test func childrenInRunsMergeAndReportAsOneByOne() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -448,7 +434,7 @@ struct SeedBuilderTests {
     /// and a failing one (a required value missing, a unique one repeated, a child claimed
     /// twice) reports the same messages; none leaves a file behind.
     @Test func spillFileAndChunkSizeChangeNothing() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
         seeder: 1
         entities:
@@ -535,7 +521,7 @@ struct SeedBuilderTests {
                 != BuildFiles(output: "seed.sqlite", writesOutput: false).temporaries)
         #expect(BuildFiles(output: "seed.sqlite", writesOutput: true).temporaries
                 == BuildFiles(output: "seed.sqlite", writesOutput: true).temporaries)
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", Self.tasklist)
         try workspace.write("dumps/task_list.json", Self.taskList)
         try workspace.write("dumps/users.json", Self.users)

@@ -3,6 +3,7 @@ import GRDB
 import SeederCore
 import Testing
 @testable import SeederStore
+import SeederTestSupport
 
 /// `SeedDiffer` against a naive in-memory diff, and its pairing rules.
 struct SeedDifferTests {
@@ -21,7 +22,7 @@ struct SeedDifferTests {
 
     @Test(arguments: 0..<20)
     func agreesWithANaiveDiffOnMixedKeys(_ round: Int) throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         var generator = SystemRandomNumberGenerator()
         var old: [DatabaseValue: DatabaseValue] = [:]
         for _ in 0..<Int.random(in: 0...60, using: &generator) {
@@ -80,7 +81,7 @@ struct SeedDifferTests {
     }
 
     @Test func pairsRecordsWithoutIdentityAsWholeRows() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", """
             seeder: 1
             entities:

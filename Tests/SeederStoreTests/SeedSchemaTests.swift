@@ -2,12 +2,7 @@ import GRDB
 import SeederCore
 import Testing
 @testable import SeederStore
-
-func validMapping(_ yaml: String) throws -> Mapping {
-    let sink = DiagnosticSink()
-    let mapping = MappingLoader().load(yaml: yaml, file: "mapping.yaml", diagnostics: sink)
-    return try #require(mapping, "\(sink.diagnostics.map(\.description))")
-}
+import SeederTestSupport
 
 struct SeedSchemaTests {
     static let tasklist = """
@@ -175,7 +170,7 @@ struct SeedSchemaTests {
 /// in a `NOT NULL` column are each caught, though the two run at once on two connections.
 struct SeedChecksTests {
     @Test func catchesADanglingKeyAndABrokenConstraint() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         let queue = try DatabaseQueue(path: workspace.root + "/seed.sqlite")
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: """
@@ -211,7 +206,7 @@ struct SeedChecksTests {
     /// violation), a child whose value only matches once the parent column's affinity applies;
     /// a key that names no parent columns is always left to the pragma.
     @Test func findsWhatForeignKeyCheckFinds() throws {
-        let workspace = try Workspace()
+        let workspace = try Workspace.withDumps()
         let queue = try DatabaseQueue(path: workspace.root + "/keys.sqlite")
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
