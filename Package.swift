@@ -8,11 +8,14 @@ let package = Package(
         .library(name: "SeederCore", targets: ["SeederCore"]),
         .library(name: "SeederStore", targets: ["SeederStore"]),
     ],
+    // Exact versions: the tool is built from the same code on every machine. (Package.resolved
+    // is not committed: the package mirror seeder is built from in CI has commit ids of its own,
+    // which a pin file would carry to every other machine.)
     dependencies: [
-        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
     ],
     targets: [
         // The mapper: YAML -> Mapping, dump bytes -> JSON values -> Records. No SQLite, no CLI.

@@ -330,8 +330,8 @@ struct Coercion {
     }
 
     private static func isAbsoluteURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Through a pointer, byte by byte, to the end: the collection's `firstIndex` and a slice of
-        // the scheme cost fifteen instructions a byte, and pages' URLs are long (bench/README.md).
+        // Through a pointer, byte by byte, to the end: pages' URLs are long, and the collection's
+        // `firstIndex` and a slice cost several times more (bench/README.md).
         guard let p = bytes.baseAddress, bytes.count > 0, isAlpha(p[0]) else { return false }
         let n = bytes.count
         var index = 1

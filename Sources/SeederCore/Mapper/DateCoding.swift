@@ -98,8 +98,8 @@ public enum DateCoding {
         let (year, month, day) = civil(fromDays: Int(days))
         guard (0...9999).contains(year) else { return nil }
         let second = Int(secondOfDay)
-        // Two digits at a time through a pointer: a digit loop over the checked buffer was 480
-        // of the 1,200 instructions of storing a date (bench/README.md).
+        // Two digits at a time through a pointer: a digit loop over the checked buffer was much
+        // of the cost of storing a date (bench/README.md).
         return String(unsafeUninitializedCapacity: 24) { buffer in
             let out = buffer.baseAddress!
             @inline(__always) func pair(_ value: Int, at position: Int) {

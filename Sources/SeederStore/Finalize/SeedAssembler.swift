@@ -150,8 +150,7 @@ struct SeedAssembler {
     /// What `PRAGMA foreign_key_check` finds in `db`'s main database, found faster: each foreign
     /// key the file declares (`PRAGMA foreign_key_list`) is checked by looking up each distinct key
     /// once, through the index on its columns that every seed has (docs/seed.md), rather than once
-    /// per row. A graph build's million tasks name 100,000 projects and 20,000 users: 0.27 s ->
-    /// 0.07 s, no longer the longer of the two checks (bench/README.md). A table where a key may
+    /// per row: many rows name few parents (bench/README.md). A table where a key may
     /// dangle, or with a key that names no parent columns, is left to the pragma itself, which is
     /// the definition of passing and gives the rows.
     static func foreignKeyViolations(_ db: Database) throws -> [String] {

@@ -2,12 +2,10 @@ import Crypto
 import Foundation
 import SeederCore
 
-/// SHA-256 of the dump files on a thread of its own (bench/README.md). The reading thread copies
-/// what it reads into a block of a megabyte and goes back to parsing; the hashing thread hashes the
-/// blocks in order. Hashing took a twelfth of the reading thread's time in a flat build (SHA-256
-/// runs at 1.7 GB/s here with the CPU's SHA instructions, parsing and mapping at 150 MB/s), the
-/// copy a tenth of that, and the hashing thread runs while the writing thread waits for records.
-/// Small files share a block (pages: ten thousand of 60 KB), so the thread wakes once a megabyte
+/// SHA-256 of the dump files on a thread of its own, off the reading thread's path
+/// (bench/README.md). The reading thread copies what it reads into a block of a megabyte and goes
+/// back to parsing; the hashing thread hashes the blocks in order, while the writing thread waits
+/// for records. Small files share a block (pages: ten thousand of 60 KB), so the thread wakes once a megabyte
 /// rather than once a file. `blocks` bound the memory: the reader waits for a hashed block when all
 /// are full, which at these speeds it does not.
 final class DigestPipeline: @unchecked Sendable {
@@ -121,9 +119,8 @@ final class DigestPipeline: @unchecked Sendable {
     }
 }
 
-/// Bytes as lowercase hex, two digits each. (Written byte by byte: a `String` per byte, from
-/// an array of `Character`s, made a digest cost 170,000 instructions, and pages has a file per
-/// hundred records.)
+/// Bytes as lowercase hex, two digits each, written byte by byte: pages has a digest per hundred
+/// records (bench/README.md).
 func hexDigits(_ bytes: some Sequence<UInt8>) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var text: [UInt8] = []

@@ -46,10 +46,7 @@ final class DumpReader: @unchecked Sendable {
 
     /// A chunk goes once it holds `events` events or `records` records: enough to make the
     /// lock rare, few enough to keep memory flat. Records count too because one event may
-    /// carry many: 256 of graph's projects were ~3,000 records a chunk, and chunks of at most
-    /// 1,024 made its builds' medians 0.7-6.3% lower (six sets of 6-15 builds alternated with
-    /// the old chunks, bench/README.md) and its peak memory 72 -> 66 MB. A flat chunk, a record an
-    /// event, is unchanged.
+    /// carry many (a graph project embeds its tasks; bench/README.md).
     struct ChunkLimits: Sendable {
         var events = 256
         var records = 1024
