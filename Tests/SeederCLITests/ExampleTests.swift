@@ -50,8 +50,8 @@ func assertSnapshot(_ text: String, named name: String, sourceLocation: SourceLo
 }
 
 /// Every example in `mappings/` and `seeds/` is built by the real binary: exit status, summary,
-/// a text dump of the seed against its snapshot (STYLE.md, examples 10 and 12), and SQLite's own
-/// full checks of the file, which the build itself runs in their faster forms (docs/seed.md).
+/// a text dump of the seed against its snapshot, and SQLite's own full checks of the file, which
+/// the build itself runs in their faster forms (docs/seed.md).
 struct ExampleTests {
     static let examples = ["tasklist", "accounts", "marvel", "catalog", "pods"]
 
