@@ -207,13 +207,10 @@ public enum SeedBuilder {
                         for event in chunk.events {
                             switch event {
                             case let .records(range, file, reported):
-                                // Rows that wait (`RowStore.PendingRows`) merge, and say so, first.
-                                if !reported.isEmpty { try store.flushPending() }
-                                for diagnostic in reported { diagnostics.report(diagnostic) }
+                                try store.report(reported, to: diagnostics)
                                 try add(range, file: file, of: chunk, to: store, rows: &rows, diagnostics: diagnostics)
                             case let .diagnostics(reported):
-                                try store.flushPending()
-                                for diagnostic in reported { diagnostics.report(diagnostic) }
+                                try store.report(reported, to: diagnostics)
                             case let .skippedNull(entity):
                                 store.counts[entity].nullsSkipped += 1
                             case let .fileDone(index, digest, records):
@@ -233,12 +230,12 @@ public enum SeedBuilder {
                     throw error
                 }
                 reader.join()
-                try store.finishLoad()
+                let load = try store.finishLoad()
                 // 6. References, inverses, finished rows.
                 options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: recordCount))
                 // A build checks references through the seed's own indexes; a validation, which
                 // writes no seed, without them.
-                try ReferenceResolver(store: store, diagnostics: diagnostics, pointers: PointerLocator(files: inputFiles),
+                try ReferenceResolver(store: store, load: load, diagnostics: diagnostics, pointers: PointerLocator(files: inputFiles),
                                       indexes: options.writesOutput ? schema.indexes : []).resolve()
                 try db.execute(sql: "COMMIT")
                 return (store.counts, store.rowsInserted)
