@@ -34,7 +34,7 @@ extension ReferenceResolver {
     }
 
     /// The claims children took as they were inserted inside their parent
-    /// (`RowStore.claimsAtInsert`), back as the link rows they stand for, with the children's
+    /// (`LoadSummary.Relationship.claimsAtInsert`), back as the link rows they stand for, with the children's
     /// presence bits cleared: the state `applyInverse` settles when every claim is a link.
     /// Where the same parent also made a link row (a child listed twice, or under a merged
     /// occurrence), the pair keeps whichever stands first in source order, with its position.
@@ -50,9 +50,11 @@ extension ReferenceResolver {
         let claimed = "s.\(mask) & \(bit) != 0 AND " + foreignKey.map { "t.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
             + " AND seeder_claimed_at_insert(s.\"_fields\")"
         let columns = link.ownerColumns + link.targetColumns + ["_position", "_file", "_offset"]
-        let selected = (foreignKey + child.keyColumns).map { "t.\(SQLText.quote($0))" } + [position.map { "t.\(SQLText.quote($0))" } ?? "0", "s.\"_file\"", "s.\"_offset\""]
+        let selected = (foreignKey + child.keyColumns).map { "t.\(SQLText.quote($0))" }
+            + [position.map { "t.\(SQLText.quote($0))" } ?? "0", "s.\"_file\"", "s.\"_offset\""]
         try db.execute(sql: """
-            INSERT INTO \(link.table) (\(SQLText.list(columns))) SELECT \(selected.joined(separator: ", ")) FROM \(child.joined(side)) WHERE \(claimed)
+            INSERT INTO \(link.table) (\(SQLText.list(columns)))
+            SELECT \(selected.joined(separator: ", ")) FROM \(child.joined(side)) WHERE \(claimed)
             ON CONFLICT (\(SQLText.list(link.targetColumns + link.ownerColumns))) DO UPDATE
             SET "_position" = excluded."_position", "_file" = excluded."_file", "_offset" = excluded."_offset"
             WHERE (excluded."_file", excluded."_offset") < ("_file", "_offset")
@@ -71,7 +73,8 @@ extension ReferenceResolver {
         let owner = SQLText.list(link.ownerColumns)
         try db.execute(sql: """
             UPDATE \(link.table) AS l SET "_position" = r."p"
-            FROM (SELECT "_seq" AS "seq", row_number() OVER (PARTITION BY \(owner) ORDER BY \(LinkLayout.sourceOrder)) - 1 AS "p" FROM \(link.table)) AS r
+            FROM (SELECT "_seq" AS "seq", row_number() OVER (PARTITION BY \(owner) ORDER BY \(LinkLayout.sourceOrder)) - 1 AS "p"
+                  FROM \(link.table)) AS r
             WHERE l."_seq" = r."seq" AND l."_position" != r."p"
             """)
     }

@@ -33,8 +33,10 @@ extension ReferenceResolver {
         let (child, _, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
         let side = try store.sideTable(of: child)
         let mask = SQLText.quote(maskColumn)
-        let joined = zip(child.keyColumns, link.targetColumns).map { "c.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }.joined(separator: " AND ")
-        let claimed = zip(foreignKey, link.ownerColumns).map { "c.\(SQLText.quote($0)) IS l.\(SQLText.quote($1))" }.joined(separator: " AND ")
+        let joined = zip(child.keyColumns, link.targetColumns).map { "c.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
+            .joined(separator: " AND ")
+        let claimed = zip(foreignKey, link.ownerColumns).map { "c.\(SQLText.quote($0)) IS l.\(SQLText.quote($1))" }
+            .joined(separator: " AND ")
         let unset = foreignKey.map { "c.\(SQLText.quote($0)) IS NULL" }.joined(separator: " AND ")
         let sameTarget = link.targetColumns.map { "m.\(SQLText.quote($0)) = l.\(SQLText.quote($0))" }.joined(separator: " AND ")
         let sameOwner = link.ownerColumns.map { "m.\(SQLText.quote($0)) IS l.\(SQLText.quote($0))" }.joined(separator: " AND ")
@@ -81,16 +83,21 @@ extension ReferenceResolver {
         let (child, inverse, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
         let side = try store.sideTable(of: child)
         // A cursor, not an array: the links of a large dump do not fit in flat memory.
-        let links = try Row.fetchCursor(db, sql: "SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), \"_position\", \"_file\", \"_offset\" FROM \(link.table) ORDER BY \(LinkLayout.sourceOrder)")
+        let links = try Row.fetchCursor(db, sql: """
+            SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_position", "_file", "_offset"
+            FROM \(link.table) ORDER BY \(LinkLayout.sourceOrder)
+            """)
         let select = try db.makeStatement(sql: """
-            SELECT t."rowid", s.\(SQLText.quote(maskColumn)), \(foreignKey.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
+            SELECT t."rowid", s.\(SQLText.quote(maskColumn)), \(foreignKey.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
+                   s."_fields", s."_file", s."_offset"
             FROM \(child.joined(side)) WHERE \(child.keyCondition("t"))
             """)
         var assignments = foreignKey.map { "\(SQLText.quote($0)) = ?" }
         if let position { assignments.append("\(SQLText.quote(position)) = ?") }
         let update = try db.makeStatement(sql: "UPDATE \(child.table) SET \(assignments.joined(separator: ", ")) WHERE \"rowid\" = ?")
         // The claim's place goes with it, for the message of a later claim.
-        let mark = try db.makeStatement(sql: "UPDATE \(side) SET \(SQLText.quote(maskColumn)) = \(SQLText.quote(maskColumn)) | \(bit), \"_fields\" = ? WHERE \"_row\" = ?")
+        let mask = SQLText.quote(maskColumn)
+        let mark = try db.makeStatement(sql: "UPDATE \(side) SET \(mask) = \(mask) | \(bit), \"_fields\" = ? WHERE \"_row\" = ?")
         let slot = child.slot(relationship: inverse)
         while let row = try links.next() {
             let (ownerKey, childKey) = keys(ofLink: row, link)
@@ -105,8 +112,9 @@ extension ReferenceResolver {
             if present, !existing.allSatisfy({ $0 == .null }), existing != ownerKey {
                 let policy = child.entity.onConflict
                 if policy == .error {
+                    let (here, there) = (IdentityKey(ownerKey.map(SQLValue.init)), IdentityKey(existing.map(SQLValue.init)))
                     var diagnostic = Diagnostic.error(
-                        "\(label(child, key: childKey)): '\(child.entity.relationships[inverse].name)' conflicts: \(IdentityKey(ownerKey.map(SQLValue.init))) here, \(IdentityKey(existing.map(SQLValue.init)))",
+                        "\(label(child, key: childKey)): '\(child.entity.relationships[inverse].name)' conflicts: \(here) here, \(there)",
                         at: linkLocation)
                     diagnostic.relatedLocation = origin(ofSlot: child.slot(relationship: inverse), in: current, from: 2 + foreignKey.count)
                     diagnostics.report(diagnostic)
@@ -120,8 +128,8 @@ extension ReferenceResolver {
             arguments.append(current[0] as DatabaseValue)
             try update.execute(arguments: StatementArguments(arguments))
             let origins = 2 + foreignKey.count
-            let fields = RowLayout.replacingOrigin(ofSlot: slot, in: Array(current[origins] as Data), rowFile: current[origins + 1], rowOffset: current[origins + 2],
-                                                   with: (row[base + 1], row[base + 2]))
+            let fields = RowLayout.replacingOrigin(ofSlot: slot, in: Array(current[origins] as Data), rowFile: current[origins + 1],
+                                                   rowOffset: current[origins + 2], with: (row[base + 1], row[base + 2]))
             try mark.execute(arguments: [Data(fields), current[0] as DatabaseValue])
         }
     }

@@ -18,14 +18,14 @@ extension ReferenceResolver {
     }
 
     /// A to-one's foreign keys must name rows that exist; others follow `onMissing`. Only one
-    /// that a record names by identity can dangle (`RowStore.referencedByIdentity`): the others
-    /// were set from rows the load inserted, and are only counted. (`SeedAssembler.check` still
-    /// checks every key of the finished file.)
+    /// that a record names by identity can dangle (`LoadSummary.Relationship.referencedByIdentity`):
+    /// the others were set from rows the load inserted, and are only counted.
+    /// (`SeedAssembler.check` still checks every key of the finished file.)
     ///
     /// The seed's index of the key is built now rather than after the load, when there is one
     /// (not in `validate`): the keys are counted from it, and each distinct value is looked up
-    /// once (a graph's million tasks name 20,000 users): 0.3 s -> ~0.1 s for a million, and
-    /// counting 0.08 s -> 0.025 s; the index costs what it would have later.
+    /// once (a graph's million tasks name 20,000 users); the index costs what it would have
+    /// later.
     func checkForeignKey(_ layout: RowLayout, relationship index: Int) throws {
         let relationship = layout.entity.relationships[index]
         let target = store.layouts[relationship.target]
@@ -44,7 +44,8 @@ extension ReferenceResolver {
         let dangling: Int
         if seedIndex != nil {
             keys = try Int.fetchOne(db, sql: count) ?? 0
-            dangling = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(SQLText.danglingKeys(layout.table, columns, parent: target.table, target.keyColumns))") ?? 0
+            let danglingKeys = SQLText.danglingKeys(layout.table, columns, parent: target.table, target.keyColumns)
+            dangling = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(danglingKeys)") ?? 0
         } else {
             // One scan counts the keys and the dangling ones.
             let row = try Row.fetchOne(db, sql: """
@@ -66,7 +67,8 @@ extension ReferenceResolver {
         let target = store.layouts[relationship.target]
         let columns = layout.foreignKeyColumns[index]
         let dangling = try Row.fetchAll(db, sql: """
-            SELECT t."rowid", \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), \(columns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
+            SELECT t."rowid", \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
+                   \(columns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
             FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
             WHERE \(present) AND NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))
             ORDER BY \(RowLayout.firstSeen)
@@ -91,7 +93,8 @@ extension ReferenceResolver {
     func checkJoinLinks(_ link: LinkLayout) throws {
         let owner = store.layouts[link.entityIndex]
         let target = store.layouts[link.relationship.target]
-        let matches = zip(target.keyColumns, link.targetColumns).map { "t.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }.joined(separator: " AND ")
+        let matches = zip(target.keyColumns, link.targetColumns).map { "t.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
+            .joined(separator: " AND ")
         let dangling = try Row.fetchAll(db, sql: """
             SELECT l."_seq", \(SQLText.list(link.ownerColumns + link.targetColumns)), l."_file", l."_offset"
             FROM \(link.table) AS l

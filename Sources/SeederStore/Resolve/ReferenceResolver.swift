@@ -66,8 +66,11 @@ struct ReferenceResolver {
         return location(file: file, offset: offset)
     }
 
-    func missing(_ owner: String, references target: String, _ key: [DatabaseValue], via relationship: Relationship, at location: SourceLocation) {
-        diagnostics.error("\(owner) references \(target) \(IdentityKey(key.map(SQLValue.init))) (\(relationship.name)), which no record provides", at: location)
+    func missing(
+        _ owner: String, references target: String, _ key: [DatabaseValue], via relationship: Relationship, at location: SourceLocation
+    ) {
+        let key = IdentityKey(key.map(SQLValue.init))
+        diagnostics.error("\(owner) references \(target) \(key) (\(relationship.name)), which no record provides", at: location)
     }
 
     // MARK: Links
@@ -79,7 +82,8 @@ struct ReferenceResolver {
         let child = store.layouts[link.relationship.target]
         let inverse = link.relationship.inverse!
         let (maskColumn, bit) = child.maskBit(child.slot(relationship: inverse))
-        let position = child.positionIndex(owner: link.entityIndex, relationship: link.relationshipIndex).map { child.positionColumns[$0].column }
+        let position = child.positionIndex(owner: link.entityIndex, relationship: link.relationshipIndex)
+            .map { child.positionColumns[$0].column }
         return (child, inverse, child.foreignKeyColumns[inverse], maskColumn, bit, position)
     }
 

@@ -18,8 +18,9 @@ extension ReferenceResolver {
                     """, arguments: [defaultValue.databaseValue])
             } else if attribute.isRequired, !layout.entity.identityAttributes.contains(index) {
                 // (An identity attribute is on every row: a record without its identity makes
-                // none. Looking was a scan of every row and its side row, 0.05 s a million.)
-                try reportMissing(layout, condition: "s.\(SQLText.quote(mask)) & \(bit) = 0", what: "'\(attribute.name)' is required, but no occurrence has it")
+                // none; looking would scan every row and its side row.)
+                try reportMissing(layout, condition: "s.\(SQLText.quote(mask)) & \(bit) = 0",
+                                  what: "'\(attribute.name)' is required, but no occurrence has it")
             }
         }
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isRequired && !relationship.isToMany {
@@ -32,7 +33,8 @@ extension ReferenceResolver {
     func reportMissing(_ layout: RowLayout, condition: String, what: String) throws {
         let keys = layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")
         let rows = try Row.fetchAll(db, sql: """
-            SELECT \(keys), s."_file", s."_offset" FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout))) WHERE \(condition) ORDER BY \(RowLayout.firstSeen)
+            SELECT \(keys), s."_file", s."_offset" FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
+            WHERE \(condition) ORDER BY \(RowLayout.firstSeen)
             """)
         let count = layout.keyColumns.count
         let origins: [(file: Int, offset: Int)] = rows.map { ($0[count], $0[count + 1]) }

@@ -9,7 +9,8 @@ extension ReferenceResolver {
         for (index, attribute) in layout.entity.attributes.enumerated() where attribute.isUnique {
             let column = SQLText.quote(layout.attributeColumns[index])
             let rows = try Row.fetchAll(db, sql: """
-                SELECT t.\(column), \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
+                SELECT t.\(column), \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
+                       s."_fields", s."_file", s."_offset"
                 FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
                 WHERE t.\(column) IS NOT NULL AND t.\(column) IN (
                     SELECT \(column) FROM \(layout.table) WHERE \(column) IS NOT NULL GROUP BY \(column) HAVING COUNT(*) > 1)
@@ -21,7 +22,8 @@ extension ReferenceResolver {
                 let key = layout.keyColumns.indices.map { row[1 + $0] as DatabaseValue }
                 let here = origin(ofSlot: layout.slot(attribute: index), in: row, from: 1 + layout.keyColumns.count)
                 if let (other, otherLocation) = first[value] {
-                    var diagnostic = Diagnostic.error("\(label(layout, key: key)): '\(attribute.name)' \(SQLValue(value)) is not unique; \(other) has it too", at: here)
+                    let message = "\(label(layout, key: key)): '\(attribute.name)' \(SQLValue(value)) is not unique; \(other) has it too"
+                    var diagnostic = Diagnostic.error(message, at: here)
                     diagnostic.relatedLocation = otherLocation
                     diagnostics.report(diagnostic)
                 } else {

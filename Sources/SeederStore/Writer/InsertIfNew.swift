@@ -37,7 +37,8 @@ extension RowStore {
         func insert(_ ids: some Collection<Int64>, bind: (inout RawStatement.Binder) -> Void) throws -> Set<Int64> {
             let count = ids.count
             if inserts[count] == nil {
-                inserts[count] = RawStatement(try db.makeStatement(sql: SQLText.insert(into: table, columns, rows: count) + " ON CONFLICT DO NOTHING"))
+                let sql = SQLText.insert(into: table, columns, rows: count) + " ON CONFLICT DO NOTHING"
+                inserts[count] = RawStatement(try db.makeStatement(sql: sql))
             }
             let inserted = try inserts[count]!.execute(bind)
             if inserted == count { return [] }

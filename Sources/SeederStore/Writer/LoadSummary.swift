@@ -40,7 +40,9 @@ struct LoadSummary {
             entity.relationships.map { relationship in
                 var facts = Relationship()
                 if relationship.isToMany, let inverse = relationship.inverse, mapping.entities[relationship.target].identity != .none {
-                    let sharing = mapping.entities.flatMap(\.relationships).filter { $0.isToMany && $0.target == relationship.target && $0.inverse == inverse }
+                    let sharing = mapping.entities.flatMap(\.relationships).filter {
+                        $0.isToMany && $0.target == relationship.target && $0.inverse == inverse
+                    }
                     facts.claimsAtInsert = sharing.count == 1
                 }
                 return facts

@@ -15,12 +15,13 @@ extension RowStore {
         var position: (column: Int, value: Int)?
 
         func bind(_ binder: inout RawStatement.Binder, positionColumns: Int) {
-            Self.bind(record.fields, encoded.foreignKeys, parentKey: parentKey, position: position, positionColumns: positionColumns, &binder)
+            Self.bind(record.fields, encoded.foreignKeys, parentKey: parentKey, position: position, positionColumns: positionColumns,
+                      &binder)
         }
 
         /// Binds a row's values, from its record's fields and its encoded foreign keys, without
-        /// making it a `NewRow`: a copy of the record retained and released each of its arrays
-        /// and strings (a twentieth of the writing thread's work).
+        /// making it a `NewRow`: a copy of the record would retain and release each of its arrays
+        /// and strings.
         static func bind(
             _ fields: [Record.Field], _ foreignKeys: [SQLValue], parentKey: (start: Int, values: [SQLValue])?,
             position: (column: Int, value: Int)?, positionColumns: Int, _ binder: inout RawStatement.Binder

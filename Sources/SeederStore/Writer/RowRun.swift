@@ -54,7 +54,9 @@ extension RowStore {
 
         /// Inserts every waiting row in one statement, each unless its identity has one; returns
         /// the identities whose row was there before.
-        func insertAll(_ batch: UnsafeBufferPointer<Record>, encoded: UnsafeBufferPointer<RowEncoder.Encoded>, positionColumns: Int) throws -> Set<Int64> {
+        func insertAll(
+            _ batch: UnsafeBufferPointer<Record>, encoded: UnsafeBufferPointer<RowEncoder.Encoded>, positionColumns: Int
+        ) throws -> Set<Int64> {
             try inserts.insert(waiting.lazy.map(\.id)) { binder in
                 for row in waiting.indices {
                     let index = waiting[row].index

@@ -328,15 +328,17 @@ final class RowStore {
             if pending.ids.count == PendingRows.batch { try flushPending(record.pointee.entity) }
             return (key, true)
         }
-        let isNew = try insertOrMerge(record, encoded: encoded, identity: identity, parentKey: parentKey, parentBit: parentBit, position: position,
-                                      batch: batch, diagnostics: diagnostics)
+        let isNew = try insertOrMerge(record, encoded: encoded, identity: identity, parentKey: parentKey, parentBit: parentBit,
+                                      position: position, batch: batch, diagnostics: diagnostics)
         return (key, isNew)
     }
 
     /// The side row of the row inserted with `rowid` (by default the last one), with its
     /// parent's presence bit if it has one.
-    private func insertSide(_ record: UnsafePointer<Record>, encoded: UnsafePointer<RowEncoder.Encoded>, parentBit: (column: Int, bit: Int64)?,
-                            rowid: Int64? = nil) throws {
+    private func insertSide(
+        _ record: UnsafePointer<Record>, encoded: UnsafePointer<RowEncoder.Encoded>, parentBit: (column: Int, bit: Int64)?,
+        rowid: Int64? = nil
+    ) throws {
         try statements[record.pointee.entity].sideRows.add(row: rowid ?? sqlite3_last_insert_rowid(connection), encoded: encoded,
                                                            parentBit: parentBit, offset: record.pointee.origin.offset)
     }
@@ -366,7 +368,9 @@ final class RowStore {
 
     /// Merges a record into the row of its identity, seen before, by docs/mapping.md's rules;
     /// reports its conflicts.
-    private func merge(_ record: UnsafePointer<Record>, identity: IdentityKey, batch: UnsafeBufferPointer<Record>, diagnostics: DiagnosticSink) throws {
+    private func merge(
+        _ record: UnsafePointer<Record>, identity: IdentityKey, batch: UnsafeBufferPointer<Record>, diagnostics: DiagnosticSink
+    ) throws {
         // Occurrences that wait came before this one, and so do their messages.
         try flushPending()
         let layout = layouts[record.pointee.entity]

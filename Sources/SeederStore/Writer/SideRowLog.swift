@@ -9,9 +9,8 @@ import SeederCore
 /// resolver names a side table only through `RowStore.sideTable(of:)`, which flushes it. A side
 /// row is read to merge into its row, for a message, or by a check that some row may fail
 /// (`required`, a default, `unique`, a claim), so most never are, and a build that never reads an
-/// entity's side table writes none of its side rows at all: a graph's million tasks, whose side
-/// rows were a third of the writing thread's inserts (bench/README.md). What a query of the table
-/// returns is the same either way.
+/// entity's side table writes none of its side rows at all (a graph's tasks; bench/README.md).
+/// What a query of the table returns is the same either way.
 ///
 /// A logged row is a few bytes in memory (`add`); past `spillBytes` they go to the build's
 /// spill file (`SpillFile`), so the log holds at most that much however large the build.
@@ -52,7 +51,8 @@ final class SideRowLog {
         self.spill = spill
         capacity = 4096
         storage = .allocate(capacity: capacity)
-        inserts = try RowStore.BatchedInsert(table: layout.sideTable, columns: ["_row"] + layout.sideColumns, db: db) { [unowned self] start, binder in
+        inserts = try RowStore.BatchedInsert(table: layout.sideTable, columns: ["_row"] + layout.sideColumns, db: db) {
+            [unowned self] start, binder in
             bind(rowAt: start, &binder)
         }
     }
