@@ -161,7 +161,9 @@ final class RowStore {
     /// Adds one batch from the mapper: a record and the records embedded in it (pre-order), with
     /// their rows as `RowEncoder` made them (on either thread: `DumpReader.encodesHere`): every
     /// row in, then the batch's links. Records are read through buffers: binding one from an
-    /// array would copy it, retaining and releasing each of its arrays.
+    /// array would copy it, retaining and releasing each of its arrays. (Not inlined: the
+    /// build's loop that calls it stays small enough for the compiler to inline into it.)
+    @inline(never)
     func add(_ batch: UnsafeBufferPointer<Record>, encoded: UnsafeBufferPointer<RowEncoder.Encoded>, diagnostics: DiagnosticSink) throws {
         var rows = BatchRows()
         swap(&rows, &lentRows)
