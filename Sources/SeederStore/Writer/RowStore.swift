@@ -22,6 +22,7 @@ import SeederCore
 /// - one integer attribute, the table's rowid, and no relationship or position column
 ///   (`PendingRows.canBatch`): waits in `PendingRows`, one entity at a time, and goes in with up
 ///   to 31 others by one statement (`InsertIfNew`); those whose identity had a row then merge.
+///   One that repeats its row's last known values is only counted (`RowStates`).
 /// - the rowid otherwise (`RowRun.canRun`): consecutive occurrences of one batch wait in a
 ///   `RowRun` and go in the same way.
 /// - any other identity: one `INSERT ... ON CONFLICT DO NOTHING`, and a merge (`merge`) when
@@ -35,8 +36,9 @@ import SeederCore
 ///   message of the build: the build reports through `report(_:to:)`, which sends them first;
 ///   every merge sends them first; `finishLoad()` sends them, and the resolver runs only on the
 ///   `LoadSummary` it returns.
-/// - A `RowRun` goes in before the links of its batch are recorded: `add` records them from the
-///   `BatchRows` that `insertRows` returns, which sends the run before it returns.
+/// - A `RowRun` goes in before the links of its batch are recorded: `add` records them
+///   (`addLinks`) from the `BatchRows` that `insertRows` fills, and `insertRows` sends the run
+///   before it returns (a merge in the run sets its row's `merged`, which the links read).
 /// - A side row log goes in before anything reads or changes its table: the store's statements
 ///   on a side table are `SideRowLog.Statement`s, which flush it as they run, and after the load
 ///   a side table is named only through `sideTable(of:)`, which flushes it.
