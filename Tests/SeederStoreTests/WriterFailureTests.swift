@@ -29,7 +29,8 @@ struct WriterFailureTests {
     /// Project `id` with its owner and ten tasks, as one line of JSON.
     static func project(_ id: Int) -> String {
         let tasks = (1...10).map { #"{"id": \#(id * 10 + $0), "name": "task \#(id * 10 + $0) of project \#(id)"}"# }
-        return #"{"id": \#(id), "name": "project \#(id)", "owner": {"id": \#(id % 7), "name": "user \#(id % 7)"}, "tasks": [\#(tasks.joined(separator: ", "))]}"#
+        let owner = #"{"id": \#(id % 7), "name": "user \#(id % 7)"}"#
+        return #"{"id": \#(id), "name": "project \#(id)", "owner": \#(owner), "tasks": [\#(tasks.joined(separator: ", "))]}"#
     }
 
     /// A database that fills up while the store inserts (`max_page_count`, SQLite's own limit:
