@@ -60,11 +60,11 @@ extension SeedBuilder {
             let total = inputs.reduce(0) { $0 + $1.size }
             let read = try readDumps(inputs, mapper: mapper, into: store, options: options, diagnostics: diagnostics)
             loaded.sources = read.sources
-            try store.finishLoad()
+            let load = try store.finishLoad()
             options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records))
             // A build checks references through the seed's own indexes; a validation, which
             // writes no seed, without them.
-            try ReferenceResolver(store: store, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
+            try ReferenceResolver(store: store, load: load, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
                                   indexes: options.writesOutput ? assembler.schema.indexes : []).resolve()
             try db.execute(sql: "COMMIT")
             loaded.rowsInserted = store.rowsInserted
@@ -106,13 +106,10 @@ extension SeedBuilder {
                 for event in chunk.events {
                     switch event {
                     case let .records(range, file, reported):
-                        // Rows that wait (`RowStore.PendingRows`) merge, and say so, first.
-                        if !reported.isEmpty { try store.flushPending() }
-                        for diagnostic in reported { diagnostics.report(diagnostic) }
+                        try store.report(reported, to: diagnostics)
                         try add(range, file: file, of: chunk, to: store, rows: &rows, diagnostics: diagnostics)
                     case let .diagnostics(reported):
-                        try store.flushPending()
-                        for diagnostic in reported { diagnostics.report(diagnostic) }
+                        try store.report(reported, to: diagnostics)
                     case let .skippedNull(entity):
                         store.counts[entity].nullsSkipped += 1
                     case let .fileDone(index, digest, records):

@@ -39,7 +39,7 @@ struct RowEncoder: Sendable {
         /// The link is final as the child is inserted, with no link row: a child with `identity:
         /// none` is a new row that no other parent can name. A child with an identity is
         /// inserted with its parent's key and position, which are final too when the row is new
-        /// and the relationship `claimsAtInsert` (`RowStore`); otherwise they are what the link
+        /// and the relationship `claimsAtInsert` (`LoadSummary`); otherwise they are what the link
         /// row will most likely settle (`ReferenceResolver.applyInverse`), so that update changes
         /// no row's size and the seed's pages stay full.
         var isFinal: Bool
@@ -56,7 +56,9 @@ struct RowEncoder: Sendable {
         self.layouts = layouts
         self.fileIndexes = fileIndexes
         inverses = layouts.map { layout in
-            layout.entity.relationships.indices.filter { layout.entity.relationships[$0].isToMany && layout.entity.relationships[$0].inverse != nil }
+            layout.entity.relationships.indices.filter {
+                layout.entity.relationships[$0].isToMany && layout.entity.relationships[$0].inverse != nil
+            }
         }
     }
 
@@ -107,7 +109,9 @@ struct RowEncoder: Sendable {
     /// `record.origin.file`, looked up when `nil`. The record is read through a pointer: passed
     /// by value out of a buffer, it was copied, each of its arrays and strings retained and
     /// released.
-    func encode(_ record: UnsafePointer<Record>, file recordFile: Int?, batch: UnsafeBufferPointer<Record>, parent: Parent? = nil) -> Encoded {
+    func encode(
+        _ record: UnsafePointer<Record>, file recordFile: Int?, batch: UnsafeBufferPointer<Record>, parent: Parent? = nil
+    ) -> Encoded {
         let layout = layouts[record.pointee.entity]
         if let parent, parent.isFinal, let recordFile,
            let row = withoutSideRow(record, layout: layout, parent: parent, batch: batch, file: recordFile) {
@@ -168,7 +172,9 @@ struct RowEncoder: Sendable {
     /// one whose own to-ones are all absent, whose only required to-one is the inverse its parent
     /// sets, and whose attributes with a default or `required` are all present. Its values only:
     /// no origins, no side row. `nil` for any other row.
-    private func withoutSideRow(_ record: UnsafePointer<Record>, layout: RowLayout, parent: Parent, batch: UnsafeBufferPointer<Record>, file: Int) -> Encoded? {
+    private func withoutSideRow(
+        _ record: UnsafePointer<Record>, layout: RowLayout, parent: Parent, batch: UnsafeBufferPointer<Record>, file: Int
+    ) -> Encoded? {
         guard layout.mayGoWithoutSideRow else { return nil }
         let inverse = layouts[batch[parent.owner].entity].entity.relationships[parent.relationship].inverse
         for relationship in layout.toOneRelationships {

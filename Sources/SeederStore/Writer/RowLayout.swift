@@ -41,7 +41,7 @@ final class RowLayout: Sendable {
     /// identity, and with no `unique` attribute, no check lists one. Which rows do is decided
     /// per row (`RowEncoder`): a child inserted with its final parent, with no to-one of its own,
     /// and every attribute of `needsPresence` present. Such children are most rows of
-    /// nested dumps (pages' urls), and their side rows were a third of the writer's inserts.
+    /// nested dumps (pages' urls).
     let mayGoWithoutSideRow: Bool
     /// Per attribute: whether finishing rows reads its presence (a default, or `required`).
     let needsPresence: [Bool]
@@ -121,7 +121,9 @@ final class RowLayout: Sendable {
     }
 
     /// A `_fields` blob with one slot's origin replaced.
-    static func replacingOrigin(ofSlot slot: Int, in fields: [UInt8], rowFile: Int, rowOffset: Int, with origin: (file: Int, offset: Int)) -> [UInt8] {
+    static func replacingOrigin(
+        ofSlot slot: Int, in fields: [UInt8], rowFile: Int, rowOffset: Int, with origin: (file: Int, offset: Int)
+    ) -> [UInt8] {
         var origins = origins(in: fields, rowFile: rowFile, rowOffset: rowOffset)
         while origins.count <= slot { origins.append((rowFile, rowOffset)) }
         origins[slot] = origin
@@ -131,8 +133,8 @@ final class RowLayout: Sendable {
     }
 
     /// Whether a slot's value came from where its row's record starts: a claim a child took as
-    /// it was inserted inside its parent (`RowStore.claimsAtInsert`). A value the record holds
-    /// itself stands after its `{`.
+    /// it was inserted inside its parent (`LoadSummary.Relationship.claimsAtInsert`). A value the
+    /// record holds itself stands after its `{`.
     static func isRowOrigin(ofSlot slot: Int, in fields: [UInt8]) -> Bool {
         let (file, offset) = origin(ofSlot: slot, in: fields, rowFile: -1, rowOffset: 0)
         return file == -1 && offset == 0
@@ -215,7 +217,7 @@ final class RowLayout: Sendable {
     /// The same for a scan of every row: in rowid order, so that the side rows are read in
     /// their order too. Given an index that covers what a scan needs (a foreign key's, which
     /// the reference checks build), SQLite walks the rows in the index's order instead, and the
-    /// side table at random: 2.2 s instead of milliseconds for a million tasks.
+    /// side table at random.
     func joinedInRowOrder(_ side: String) -> String { "\(table) AS t NOT INDEXED JOIN \(side) AS s ON s.\"_row\" = t.\"rowid\"" }
 
     /// `first-seen order`: the order rows were inserted in, which messages follow.
@@ -273,7 +275,8 @@ struct LinkLayout: Sendable {
             + ["\"_position\" INTEGER NOT NULL", "\"_file\" INTEGER NOT NULL", "\"_offset\" INTEGER NOT NULL"]
         return [
             "CREATE TABLE \(table) (\(columns.joined(separator: ", ")))",
-            "CREATE UNIQUE INDEX \"work\".\(SQLText.quote(name + "_pair")) ON \(SQLText.quote(name))(\(SQLText.list(targetColumns + ownerColumns)))",
+            "CREATE UNIQUE INDEX \"work\".\(SQLText.quote(name + "_pair"))"
+                + " ON \(SQLText.quote(name))(\(SQLText.list(targetColumns + ownerColumns)))",
         ]
     }
 }

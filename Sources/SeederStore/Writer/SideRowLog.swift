@@ -3,29 +3,31 @@ import GRDB
 import SeederCore
 
 /// An entity's side rows (`RowLayout`) as the load makes them, kept out of their table until
-/// something reads it: `flush` puts every row logged in, and whatever reads a side table
-/// flushes its log first (a merge's `storedRecord`, `InsertIfNew`'s question, the resolver's
-/// queries through `RowStore.sideTable(of:)`). A side row is read to merge into its row, for a
-/// message, or by a check that some row may fail (`required`, a default, `unique`, a claim), so
-/// most never are, and a build that never reads an entity's side table writes none of its side
-/// rows at all: a graph's million tasks, whose side rows were a third of the writing thread's
-/// inserts (bench/README.md). What a query of the table returns is the same either way.
+/// something reads it: `flush` puts every row logged in. The log enforces that order itself: the
+/// store's statements on a side table are made by the log (`statement(db:_:)`) and flush it before
+/// they run (a merge's `select` and `updateSide`, `InsertIfNew`'s question), and after the load the
+/// resolver names a side table only through `RowStore.sideTable(of:)`, which flushes it. A side
+/// row is read to merge into its row, for a message, or by a check that some row may fail
+/// (`required`, a default, `unique`, a claim), so most never are, and a build that never reads an
+/// entity's side table writes none of its side rows at all (a graph's tasks; bench/README.md).
+/// What a query of the table returns is the same either way.
 ///
 /// A logged row is a few bytes in memory (`add`); past `spillBytes` they go to the build's
-/// spill file (`SpillFile`), so the log holds at most that much at N = 10,000,000 too.
+/// spill file (`SpillFile`), so the log holds at most that much however large the build.
 final class SideRowLog {
     /// How many bytes of rows a log holds in memory before it writes them to the spill file,
     /// unless the build says otherwise (`BuildOptions.sideRowBytesInMemory`, for tests).
     static var defaultSpillBytes: Int { 1 << 20 }
 
+    /// The side table, named to the statements the log makes (`statement(db:_:)`).
+    private let table: String
     private let maskCount: Int
     private let spillBytes: Int
     private let spill: SpillFile
     // The writing thread's only: no run-time exclusivity checks.
     /// Rows logged since the last spill, `count` bytes of `capacity`: each its row, masks,
     /// origins blob (a length, then the bytes), file and offset, as varints (`add`). Written
-    /// through a pointer: appending to an array checked its uniqueness and capacity per byte,
-    /// and logging a row took ~1,000 instructions.
+    /// through a pointer: appending to an array checks its uniqueness and capacity per byte.
     @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private var count = 0
@@ -42,13 +44,15 @@ final class SideRowLog {
     @exclusivity(unchecked) private var wentIn = false
 
     init(layout: RowLayout, spill: SpillFile, spillBytes: Int, db: Database) throws {
+        table = layout.sideTable
         maskCount = layout.maskColumns.count
         self.spillBytes = spillBytes
         everyMask = Array(repeating: ~0, count: maskCount)
         self.spill = spill
         capacity = 4096
         storage = .allocate(capacity: capacity)
-        inserts = try RowStore.BatchedInsert(table: layout.sideTable, columns: ["_row"] + layout.sideColumns, db: db) { [unowned self] start, binder in
+        inserts = try RowStore.BatchedInsert(table: layout.sideTable, columns: ["_row"] + layout.sideColumns, db: db) {
+            [unowned self] start, binder in
             bind(rowAt: start, &binder)
         }
     }
@@ -86,6 +90,30 @@ final class SideRowLog {
         }
     }
 
+    /// A statement on the side table, made from its SQL given the table's name; every run of it
+    /// flushes the log first.
+    func statement(db: Database, _ sql: (_ table: String) -> String) throws -> Statement {
+        Statement(log: self, raw: RawStatement(try db.makeStatement(sql: sql(table))))
+    }
+
+    /// A statement that reads or changes a side table: it runs only once every row of the log
+    /// is in the table.
+    struct Statement {
+        fileprivate let log: SideRowLog
+        fileprivate let raw: RawStatement
+
+        @discardableResult
+        func execute(_ bind: (inout RawStatement.Binder) -> Void) throws -> Int {
+            try log.flush()
+            return try raw.execute(bind)
+        }
+
+        func forEachRow(_ bind: (inout RawStatement.Binder) -> Void, _ body: (RawStatement.RawRow) throws -> Void) throws {
+            try log.flush()
+            try raw.forEachRow(bind, body)
+        }
+    }
+
     /// Bytes written at `base + count` on, into room `reserve` made.
     private struct Writer: OriginByteSink {
         let base: UnsafeMutablePointer<UInt8>
@@ -99,8 +127,8 @@ final class SideRowLog {
 
     /// Whether a side row may lack presence `bit` of mask `column`, as a query of the table would
     /// find once the log is in: `false` while every row is still in the log and has it, which
-    /// a check of `required` or a default asks before it reads the table (pages' required
-    /// names, a million side rows, 0.3 s).
+    /// a check of `required` or a default asks before it reads the table: a `required` attribute
+    /// that every row has then puts no side row in its table.
     func someRowMayLack(column: Int, bit: Int64) -> Bool {
         wentIn || everyMask[column] & bit == 0
     }

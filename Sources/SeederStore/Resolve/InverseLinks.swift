@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import SeederCore
+
+/// The resolver's second stage: each one-to-many with `inverse` sets its children's foreign keys
+/// (docs/mapping.md, Relationships), settling a child that two parents claim by `onConflict`.
+extension ReferenceResolver {
+    /// Applies the links of `linked`, the link tables that hold rows (an empty one sets nothing
+    /// and misses nothing), in order.
+    func applyInverseLinks(_ linked: [LinkLayout]) throws {
+        let inverseLinks = linked.filter { $0.relationship.inverse != nil }
+        for (index, layout) in inverseLinks.enumerated() {
+            // A child's presence bit for its parent tells a later link to the same inverse that
+            // the child is taken; nothing after the last such link reads it.
+            let isRead = inverseLinks[(index + 1)...].contains {
+                $0.relationship.target == layout.relationship.target && $0.relationship.inverse == layout.relationship.inverse
+            }
+            try applyInverse(layout, marksChildren: isRead)
+        }
+    }
+
+    /// A one-to-many with `inverse`: each link sets the child's foreign key to its parent (and
+    /// its position when ordered). A child claimed by two parents is an identity conflict.
+    ///
+    /// Set-based when nothing conflicts, which is the usual case: one query looks for a child
+    /// that a link's owner would take from another parent (its own record's, or another link's),
+    /// and finding none, one `UPDATE ... FROM` sets every link. A conflict takes the links one by
+    /// one, in dump order, as the rules are written. The check comes first because the working
+    /// database runs with `journal_mode = OFF`, where a rollback cannot undo an update.
+    /// `marksChildren` sets each linked child's presence bit for its parent, which only a later
+    /// link to the same inverse reads.
+    func applyInverse(_ link: LinkLayout, marksChildren: Bool) throws {
+        let (child, _, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
+        let side = try store.sideTable(of: child)
+        let mask = SQLText.quote(maskColumn)
+        let joined = zip(child.keyColumns, link.targetColumns).map { "c.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
+            .joined(separator: " AND ")
+        let claimed = zip(foreignKey, link.ownerColumns).map { "c.\(SQLText.quote($0)) IS l.\(SQLText.quote($1))" }
+            .joined(separator: " AND ")
+        let unset = foreignKey.map { "c.\(SQLText.quote($0)) IS NULL" }.joined(separator: " AND ")
+        let sameTarget = link.targetColumns.map { "m.\(SQLText.quote($0)) = l.\(SQLText.quote($0))" }.joined(separator: " AND ")
+        let sameOwner = link.ownerColumns.map { "m.\(SQLText.quote($0)) IS l.\(SQLText.quote($0))" }.joined(separator: " AND ")
+
+        let conflicting = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined)
+                           JOIN \(side) AS cs ON cs."_row" = c."rowid"
+                           WHERE cs.\(mask) & \(bit) != 0 AND NOT (\(unset)) AND NOT (\(claimed)))
+                OR EXISTS (SELECT 1 FROM \(link.table) AS l JOIN \(link.table) AS m ON \(sameTarget)
+                           WHERE m."_seq" > l."_seq" AND NOT (\(sameOwner)))
+            """) ?? false
+        guard !conflicting else { return try applyInverseInOrder(link) }
+        var assignments = zip(foreignKey, link.ownerColumns).map { "\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
+        if let position { assignments.append("\(SQLText.quote(position)) = l.\"_position\"") }
+        // Children inserted inside their parent already hold its key and position
+        // (`RowEncoder.Parent`): only the others are written.
+        let unchanged = [claimed] + (position.map { ["c.\(SQLText.quote($0)) IS l.\"_position\""] } ?? [])
+        try db.execute(sql: """
+            UPDATE \(child.table) AS c SET \(assignments.joined(separator: ", ")) FROM \(link.table) AS l
+            WHERE \(joined) AND NOT (\(unchanged.joined(separator: " AND ")))
+            """)
+        if marksChildren {
+            try db.execute(sql: """
+                UPDATE \(side) SET \(mask) = \(mask) | \(bit)
+                WHERE "_row" IN (SELECT c."rowid" FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined))
+                """)
+        }
+        // Links to embedded children name rows inserted with them: only a link by identity can
+        // miss its child.
+        guard load[link: link].hasLinkByIdentity else { return }
+        let missing = try Row.fetchCursor(db, sql: """
+            SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_file", "_offset" FROM \(link.table) AS l
+            WHERE NOT EXISTS (SELECT 1 FROM \(child.table) AS c WHERE \(joined)) ORDER BY "_seq"
+            """)
+        while let row = try missing.next() {
+            let (ownerKey, childKey) = keys(ofLink: row, link)
+            let base = link.ownerColumns.count + link.targetColumns.count
+            reportMissing(link, owner: ownerKey, child: childKey, at: location(file: row[base], offset: row[base + 1]))
+        }
+    }
+
+    /// `applyInverse` one link at a time, in dump order, settling each conflict by `onConflict`.
+    func applyInverseInOrder(_ link: LinkLayout) throws {
+        let (child, inverse, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
+        let side = try store.sideTable(of: child)
+        // A cursor, not an array: the links of a large dump do not fit in flat memory.
+        let links = try Row.fetchCursor(db, sql: """
+            SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_position", "_file", "_offset"
+            FROM \(link.table) ORDER BY \(LinkLayout.sourceOrder)
+            """)
+        let select = try db.makeStatement(sql: """
+            SELECT t."rowid", s.\(SQLText.quote(maskColumn)), \(foreignKey.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
+                   s."_fields", s."_file", s."_offset"
+            FROM \(child.joined(side)) WHERE \(child.keyCondition("t"))
+            """)
+        var assignments = foreignKey.map { "\(SQLText.quote($0)) = ?" }
+        if let position { assignments.append("\(SQLText.quote(position)) = ?") }
+        let update = try db.makeStatement(sql: "UPDATE \(child.table) SET \(assignments.joined(separator: ", ")) WHERE \"rowid\" = ?")
+        // The claim's place goes with it, for the message of a later claim.
+        let mask = SQLText.quote(maskColumn)
+        let mark = try db.makeStatement(sql: "UPDATE \(side) SET \(mask) = \(mask) | \(bit), \"_fields\" = ? WHERE \"_row\" = ?")
+        let slot = child.slot(relationship: inverse)
+        while let row = try links.next() {
+            let (ownerKey, childKey) = keys(ofLink: row, link)
+            let base = link.ownerColumns.count + link.targetColumns.count
+            let linkLocation = location(file: row[base + 1], offset: row[base + 2])
+            guard let current = try Row.fetchOne(select, arguments: StatementArguments(childKey)) else {
+                reportMissing(link, owner: ownerKey, child: childKey, at: linkLocation)
+                continue
+            }
+            let present = (current[1] as Int64) & bit != 0
+            let existing = foreignKey.indices.map { current[2 + $0] as DatabaseValue }
+            if present, !existing.allSatisfy({ $0 == .null }), existing != ownerKey {
+                let policy = child.entity.onConflict
+                if policy == .error {
+                    let (here, there) = (IdentityKey(ownerKey.map(SQLValue.init)), IdentityKey(existing.map(SQLValue.init)))
+                    var diagnostic = Diagnostic.error(
+                        "\(label(child, key: childKey)): '\(child.entity.relationships[inverse].name)' conflicts: \(here) here, \(there)",
+                        at: linkLocation)
+                    diagnostic.relatedLocation = origin(ofSlot: child.slot(relationship: inverse), in: current, from: 2 + foreignKey.count)
+                    diagnostics.report(diagnostic)
+                    continue
+                }
+                store.counts[child.entityIndex].conflictsResolved += 1
+                if policy == .first { continue }
+            }
+            var arguments = ownerKey
+            if position != nil { arguments.append(row[base] as DatabaseValue) }
+            arguments.append(current[0] as DatabaseValue)
+            try update.execute(arguments: StatementArguments(arguments))
+            let origins = 2 + foreignKey.count
+            let fields = RowLayout.replacingOrigin(ofSlot: slot, in: Array(current[origins] as Data), rowFile: current[origins + 1],
+                                                   rowOffset: current[origins + 2], with: (row[base + 1], row[base + 2]))
+            try mark.execute(arguments: [Data(fields), current[0] as DatabaseValue])
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+import SeederCore
+
+/// The resolver's third stage: every reference names a row that exists, or follows `onMissing`
+/// (docs/mapping.md, Relationships).
+extension ReferenceResolver {
+    /// Checks every to-one's foreign keys, then every many-to-many's links.
+    func checkReferences(_ links: [LinkLayout]) throws {
+        for layout in store.layouts {
+            for (index, relationship) in layout.entity.relationships.enumerated() where !relationship.isToMany {
+                try checkForeignKey(layout, relationship: index)
+            }
+        }
+        for layout in links where layout.relationship.inverse == nil {
+            try checkJoinLinks(layout)
+        }
+    }
+
+    /// A to-one's foreign keys must name rows that exist; others follow `onMissing`. Only one
+    /// that a record names by identity can dangle (`LoadSummary.Relationship.referencedByIdentity`):
+    /// the others were set from rows the load inserted, and are only counted.
+    /// (`SeedAssembler.check` still checks every key of the finished file.)
+    ///
+    /// The seed's index of the key is built now rather than after the load, when there is one
+    /// (not in `validate`): the keys are counted from it, and each distinct value is looked up
+    /// once (a graph's million tasks name 20,000 users); the index costs what it would have
+    /// later.
+    func checkForeignKey(_ layout: RowLayout, relationship index: Int) throws {
+        let relationship = layout.entity.relationships[index]
+        let target = store.layouts[relationship.target]
+        let columns = layout.foreignKeyColumns[index]
+        guard !columns.isEmpty else { return }
+        let matches = zip(target.keyColumns, columns).map { "x.\(SQLText.quote($0)) = t.\(SQLText.quote($1))" }.joined(separator: " AND ")
+        let present = columns.map { "t.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
+        let seedIndex = indexes.first { $0.table == layout.entity.table && $0.columns == columns && !$0.isUnique }
+        if let seedIndex { try SeedAssembler.createIndexes([seedIndex], in: db) }
+        let count = "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(present)"
+        guard load[entity: layout.entityIndex, relationship: index].referencedByIdentity else {
+            store.counts[layout.entityIndex].referencesResolved += try Int.fetchOne(db, sql: count) ?? 0
+            return
+        }
+        let keys: Int
+        let dangling: Int
+        if seedIndex != nil {
+            keys = try Int.fetchOne(db, sql: count) ?? 0
+            let danglingKeys = SQLText.danglingKeys(layout.table, columns, parent: target.table, target.keyColumns)
+            dangling = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(danglingKeys)") ?? 0
+        } else {
+            // One scan counts the keys and the dangling ones.
+            let row = try Row.fetchOne(db, sql: """
+                SELECT COUNT(*), COALESCE(SUM(NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))), 0)
+                FROM \(layout.table) AS t WHERE \(present)
+                """)
+            (keys, dangling) = (row?[0] ?? 0, row?[1] ?? 0)
+        }
+        // Only dangling keys need the rows' origins, and rows may share a dangling key.
+        var dropped = 0
+        if dangling > 0 { dropped = try settleDangling(layout, relationship: index, present: present, matches: matches) }
+        store.counts[layout.entityIndex].referencesResolved += keys - dropped
+    }
+
+    /// The foreign keys of a to-one, `present` and not `matches`-ing a target row, in
+    /// first-seen order: dropped under `onMissing: null`, else errors. Returns the keys dropped.
+    func settleDangling(_ layout: RowLayout, relationship index: Int, present: String, matches: String) throws -> Int {
+        let relationship = layout.entity.relationships[index]
+        let target = store.layouts[relationship.target]
+        let columns = layout.foreignKeyColumns[index]
+        let dangling = try Row.fetchAll(db, sql: """
+            SELECT t."rowid", \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
+                   \(columns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
+            FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
+            WHERE \(present) AND NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))
+            ORDER BY \(RowLayout.firstSeen)
+            """)
+        let keyCount = layout.keyColumns.count
+        for row in dangling {
+            let key = (0..<keyCount).map { row[1 + $0] as DatabaseValue }
+            let reference = columns.indices.map { row[1 + keyCount + $0] as DatabaseValue }
+            if relationship.onMissing == .null {
+                store.counts[layout.entityIndex].referencesDropped += 1
+                let assignments = columns.map { "\(SQLText.quote($0)) = NULL" }.joined(separator: ", ")
+                try db.execute(sql: "UPDATE \(layout.table) SET \(assignments) WHERE \"rowid\" = ?", arguments: [row[0] as DatabaseValue])
+            } else {
+                missing(label(layout, key: key), references: target.entity.name, reference, via: relationship,
+                        at: origin(ofSlot: layout.slot(relationship: index), in: row, from: 1 + keyCount + columns.count))
+            }
+        }
+        return relationship.onMissing == .null ? dangling.count : 0
+    }
+
+    /// A many-to-many's links must name target rows that exist.
+    func checkJoinLinks(_ link: LinkLayout) throws {
+        let owner = store.layouts[link.entityIndex]
+        let target = store.layouts[link.relationship.target]
+        let matches = zip(target.keyColumns, link.targetColumns).map { "t.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
+            .joined(separator: " AND ")
+        let dangling = try Row.fetchAll(db, sql: """
+            SELECT l."_seq", \(SQLText.list(link.ownerColumns + link.targetColumns)), l."_file", l."_offset"
+            FROM \(link.table) AS l
+            WHERE NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(matches))
+            ORDER BY l."_seq"
+            """)
+        for row in dangling {
+            let (ownerKey, targetKey) = keys(ofLink: row, link, from: 1)
+            let base = 1 + link.ownerColumns.count + link.targetColumns.count
+            if link.relationship.onMissing == .null {
+                store.counts[link.entityIndex].referencesDropped += 1
+                try db.execute(sql: "DELETE FROM \(link.table) WHERE \"_seq\" = ?", arguments: [row[0] as DatabaseValue])
+            } else {
+                missing(label(owner, key: ownerKey), references: target.entity.name, targetKey, via: link.relationship,
+                        at: location(file: row[base], offset: row[base + 1]))
+            }
+        }
+        store.counts[link.entityIndex].referencesResolved += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(link.table)") ?? 0
+    }
+}

@@ -1,0 +1,18 @@
+/// The counts a build reports per entity (docs/commands.md: records read, rows written, occurrences
+/// merged, conflicts resolved, references resolved).
+public struct EntityCounts: Sendable, Hashable, Codable {
+    /// Occurrences mapped, embedded ones included.
+    public var recordsRead = 0
+    /// Rows in the seed.
+    public var rowsWritten = 0
+    /// Occurrences that merged into a row seen before.
+    public var occurrencesMerged = 0
+    /// Conflicts `onConflict: first|last` settled.
+    public var conflictsResolved = 0
+    /// References whose target was found.
+    public var referencesResolved = 0
+    /// References dropped by `onMissing: null`.
+    public var referencesDropped = 0
+    /// `null`s skipped where a record was expected.
+    public var nullsSkipped = 0
+}

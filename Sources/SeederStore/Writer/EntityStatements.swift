@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import SeederCore
+
+extension RowStore {
+    /// The statements of one entity's rows (a class: the store reads them per record, and a
+    /// struct of statements would retain and release each one).
+    final class EntityStatements {
+        /// A new row (`identity: none`), run through `insertNew`.
+        private let insert: RawStatement
+        /// A row unless its identity has one.
+        let insertIfNew: RawStatement
+        /// Side rows of rows inserted, logged until something reads their table.
+        let sideRows: SideRowLog
+        /// New rows that go without a side row, waiting to go in together (`NewRow`).
+        let newRows: BatchedInsert<NewRow>?
+        /// A row and its side row by identity, as `decode` reads them.
+        let select: SideRowLog.Statement
+        let update: RawStatement
+        let updateSide: SideRowLog.Statement
+        let setForeignKey: [RawStatement?]
+        /// Occurrences waiting to go in, or merge, together (`PendingRows`); `nil` unless the
+        /// entity can (`PendingRows.canBatch`).
+        let pending: PendingRows?
+        /// Consecutive occurrences of one batch that go in together (`RowRun`); `nil` unless
+        /// the entity can (`RowRun.canRun`).
+        let run: RowRun?
+
+        init(layout: RowLayout, spill: SpillFile, spillBytes: Int, db: Database) throws {
+            let columns = layout.dataColumns + layout.positionColumns.map(\.column)
+            insert = RawStatement(try db.makeStatement(sql: SQLText.insert(into: layout.table, columns)))
+            insertIfNew = RawStatement(try db.makeStatement(sql: SQLText.insert(into: layout.table, columns) + " ON CONFLICT DO NOTHING"))
+            let sideRows = try SideRowLog(layout: layout, spill: spill, spillBytes: spillBytes, db: db)
+            self.sideRows = sideRows
+            let positionColumns = layout.positionColumns.count
+            newRows = layout.mayGoWithoutSideRow && !layout.entity.relationships.contains(where: \.isToMany)
+                ? try BatchedInsert(table: layout.table, columns: columns, db: db) { $0.bind(&$1, positionColumns: positionColumns) } : nil
+            let selected = layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" }
+                + ["t.\"rowid\""]
+            select = try sideRows.statement(db: db) { side in
+                "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined(side)) WHERE \(layout.keyCondition("t"))"
+            }
+            update = RawStatement(try db.makeStatement(
+                sql: "UPDATE \(layout.table) SET \(SQLText.assignments(layout.dataColumns)) WHERE \"rowid\" = ?"))
+            let sideUpdated = layout.maskColumns + ["_fields"]
+            updateSide = try sideRows.statement(db: db) { side in
+                "UPDATE \(side) SET \(SQLText.assignments(sideUpdated)) WHERE \"_row\" = ?"
+            }
+            setForeignKey = try layout.foreignKeyColumns.map { columns in
+                guard !columns.isEmpty else { return nil }
+                return RawStatement(try db.makeStatement(
+                    sql: "UPDATE \(layout.table) SET \(SQLText.assignments(columns)) WHERE \(layout.keyCondition())"))
+            }
+            pending = PendingRows.canBatch(layout)
+                ? try PendingRows(table: layout.table, sideRows: sideRows, columns: columns, db: db) : nil
+            run = RowRun.canRun(layout) ? try RowRun(table: layout.table, sideRows: sideRows, columns: columns, db: db) : nil
+        }
+
+        /// Inserts a new row (`identity: none`) at once, after the new rows waiting to go in
+        /// before it (`newRows`), so that rowids keep source order.
+        func insertNew(_ bind: (inout RawStatement.Binder) -> Void) throws {
+            try newRows?.flush()
+            try insert.execute(bind)
+        }
+    }
+}
