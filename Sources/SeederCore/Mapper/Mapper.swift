@@ -367,13 +367,13 @@ public final class Mapper {
 }
 
 /// An entity, its attributes and their order behind references: the mapper reads them once
-/// per record and per field, and copying the structs retains and releases every string and
-/// array in them (a tenth of mapping a flat record).
+/// per record and per field, and a copy of an `Entity` or an `Attribute` retains and releases
+/// every string and array in it.
 private final class EntityReference {
     let entity: Entity
     let attributes: [Attribute]
-    /// Each of `attributes`, in memory this reference owns, for `Coercion` to read in place: an
-    /// `Attribute` passed by value is retained and released.
+    /// Each of `attributes`, in memory this reference owns, for the mapper and `Coercion` to read
+    /// in place, never copied.
     let attributePointers: [UnsafePointer<Attribute>]
     /// The same for the entity's relationships (a `Relationship` is a struct of strings).
     let relationshipPointers: [UnsafePointer<Relationship>]
