@@ -29,31 +29,65 @@ enum ReportWriter {
     }
 
     static func json(_ report: BuildReport, command: String) -> String {
-        let string = JSONWriter.stringLiteral
-        func location(_ location: SourceLocation?) -> String {
-            guard let location else { return "null" }
+        var json = JSONStreamWriter()
+        json.object { json in
+            json.member("command", command)
+            json.member("outcome", ["success", "invalid", "failed"][report.outcome.rawValue])
+            json.member("exitStatus", report.outcome.rawValue)
+            json.member("output", report.output)
+            json.member("inputs") { $0.array(report.inputs) }
+            json.member("entities") { json in
+                json.array { json in
+                    for entity in report.entities { write(entity, to: &json) }
+                }
+            }
+            json.member("diagnostics") { json in
+                json.array { json in
+                    for diagnostic in report.diagnostics { write(diagnostic, to: &json) }
+                }
+            }
+            json.member("suppressedErrors", report.suppressedErrors)
+        }
+        return json.text
+    }
+
+    private static func write(_ entity: BuildReport.EntitySummary, to json: inout JSONStreamWriter) {
+        let counts = entity.counts
+        json.object { json in
+            json.member("name", entity.name)
+            json.member("recordsRead", counts.recordsRead)
+            json.member("rowsWritten", counts.rowsWritten)
+            json.member("occurrencesMerged", counts.occurrencesMerged)
+            json.member("conflictsResolved", counts.conflictsResolved)
+            json.member("referencesResolved", counts.referencesResolved)
+            json.member("referencesDropped", counts.referencesDropped)
+            json.member("nullsSkipped", counts.nullsSkipped)
+            json.member("unmappedKeys") { $0.array(entity.unmappedKeys) }
+        }
+    }
+
+    private static func write(_ diagnostic: Diagnostic, to json: inout JSONStreamWriter) {
+        json.object { json in
+            json.member("severity", diagnostic.severity.rawValue)
+            json.member("message", diagnostic.message)
+            json.member("location") { write(diagnostic.location, to: &$0) }
+            json.member("related") { write(diagnostic.relatedLocation, to: &$0) }
+            json.member("jsonPath", diagnostic.jsonPath)
+            json.member("text", diagnostic.description)
+        }
+    }
+
+    private static func write(_ location: SourceLocation?, to json: inout JSONStreamWriter) {
+        guard let location else { return json.null() }
+        json.object { json in
+            json.member("file", location.file)
             switch location.position {
-            case .file: return "{\"file\":\(string(location.file))}"
-            case let .lineColumn(line, column): return "{\"file\":\(string(location.file)),\"line\":\(line),\"column\":\(column)}"
-            case let .offset(offset): return "{\"file\":\(string(location.file)),\"offset\":\(offset)}"
+            case .file: break
+            case let .lineColumn(line, column):
+                json.member("line", line)
+                json.member("column", column)
+            case let .offset(offset): json.member("offset", offset)
             }
         }
-        let findings = report.diagnostics.map { diagnostic in
-            "{\"severity\":\(string(diagnostic.severity.rawValue)),\"message\":\(string(diagnostic.message)),"
-                + "\"location\":\(location(diagnostic.location)),\"related\":\(location(diagnostic.relatedLocation)),"
-                + "\"jsonPath\":\(diagnostic.jsonPath.map(string) ?? "null"),\"text\":\(string(diagnostic.description))}"
-        }
-        let entities = report.entities.map { entity in
-            let counts = entity.counts
-            return "{\"name\":\(string(entity.name)),\"recordsRead\":\(counts.recordsRead),\"rowsWritten\":\(counts.rowsWritten),"
-                + "\"occurrencesMerged\":\(counts.occurrencesMerged),\"conflictsResolved\":\(counts.conflictsResolved),"
-                + "\"referencesResolved\":\(counts.referencesResolved),\"referencesDropped\":\(counts.referencesDropped),"
-                + "\"nullsSkipped\":\(counts.nullsSkipped),\"unmappedKeys\":[\(entity.unmappedKeys.map(string).joined(separator: ","))]}"
-        }
-        let outcome = ["success", "invalid", "failed"][report.outcome.rawValue]
-        return "{\"command\":\(string(command)),\"outcome\":\(string(outcome)),\"exitStatus\":\(report.outcome.rawValue),"
-            + "\"output\":\(report.output.map(string) ?? "null"),\"inputs\":[\(report.inputs.map(string).joined(separator: ","))],"
-            + "\"entities\":[\(entities.joined(separator: ","))],\"diagnostics\":[\(findings.joined(separator: ","))],"
-            + "\"suppressedErrors\":\(report.suppressedErrors)}"
     }
 }

@@ -19,8 +19,8 @@ struct Coercion {
     }
 
     // From here on the attribute is read through a pointer: the mapper passes one into its
-    // entity's attributes, where an `Attribute` passed by value was retained and released for
-    // every field of every record (bench/README.md).
+    // entity's attributes, where an `Attribute` passed by value would be retained and released
+    // for every field of every record.
 
     /// The stored value of what a key path reached for `attribute`; `null` stays `null`.
     func coerce(_ value: MappedValue, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
@@ -103,10 +103,15 @@ struct Coercion {
     }
 
     /// `coerce` for the common cases, over the value at tape index `index` of a document's
-    /// `nodes` and `bytes`, read in place (a `JSONValue` retained and released its document for
-    /// every field of every record, bench/README.md): plain strings, small integers, finite reals,
+    /// `nodes` and `bytes`, read in place (a `JSONValue` would retain and release its document for
+    /// every field of every record): plain strings, small integers, finite reals,
     /// Booleans, ISO 8601 dates and URLs. `nil` for anything else and for anything `coerce`
     /// would reject, which `coerceInFull` then does, with its message.
+    ///
+    /// Always inlined: the mapper calls it for almost every field, and inlined into its loop it
+    /// shares that loop's work. (`@_transparent`: the optimizer does not honour
+    /// `@inline(__always)` here.)
+    @_transparent
     func commonValue(at index: Int, nodes: [JSONNode], bytes: [UInt8], to attribute: UnsafePointer<Attribute>) -> SQLValue? {
         let node = nodes[index]
         let isPlainString = node.kind == .string && node.flags & JSONNode.escaped == 0
@@ -136,7 +141,9 @@ struct Coercion {
         }
     }
 
-    private func coerceNumber(_ number: DecimalNumber, text: @autoclosure () -> String, to attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
+    private func coerceNumber(
+        _ number: DecimalNumber, text: @autoclosure () -> String, to attribute: UnsafePointer<Attribute>
+    ) throws(CoercionFailure) -> SQLValue {
         switch attribute.pointee.type {
         case .integer:
             guard number.isIntegral else { throw CoercionFailure(message: "is \(text()), expected integer (it has a fraction)") }
@@ -180,18 +187,22 @@ struct Coercion {
             return try store(milliseconds, text: describe(value), attribute: attribute)
         case .unix, .unixMilliseconds:
             guard let number = value.decimalNumber else {
-                throw CoercionFailure(message: "is \(describe(value)), expected a \(attribute.pointee.dateFormat == .unix ? "unix time in seconds" : "unix time in milliseconds")")
+                let unit = attribute.pointee.dateFormat == .unix ? "seconds" : "milliseconds"
+                throw CoercionFailure(message: "is \(describe(value)), expected a unix time in \(unit)")
             }
             return try storeDate(fromNumber: number, text: describe(value), attribute: attribute)
         case let .pattern(pattern):
-            guard let text = value.string, let milliseconds = patterns.parse(text, pattern: pattern, zone: attribute.pointee.timeZone) else {
+            guard let text = value.string,
+                  let milliseconds = patterns.parse(text, pattern: pattern, zone: attribute.pointee.timeZone) else {
                 throw CoercionFailure(message: "is \(describe(value)), expected a date like '\(pattern)'")
             }
             return try store(milliseconds, text: describe(value), attribute: attribute)
         }
     }
 
-    private func storeDate(fromNumber number: DecimalNumber, text: @autoclosure () -> String, attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
+    private func storeDate(
+        fromNumber number: DecimalNumber, text: @autoclosure () -> String, attribute: UnsafePointer<Attribute>
+    ) throws(CoercionFailure) -> SQLValue {
         var milliseconds = number
         switch attribute.pointee.dateFormat {
         case .unix:
@@ -220,7 +231,9 @@ struct Coercion {
         return milliseconds
     }
 
-    private func store(_ milliseconds: Int64, text: @autoclosure () -> String, attribute: UnsafePointer<Attribute>) throws(CoercionFailure) -> SQLValue {
+    private func store(
+        _ milliseconds: Int64, text: @autoclosure () -> String, attribute: UnsafePointer<Attribute>
+    ) throws(CoercionFailure) -> SQLValue {
         guard let stored = DateCoding.store(milliseconds: milliseconds, as: attribute.pointee.dateStorage) else {
             throw CoercionFailure(message: "is \(text()), outside the years 0000-9999")
         }
@@ -260,8 +273,8 @@ struct Coercion {
 
     /// Clinger's fast path: a number of at most 15 significant digits whose decimal exponent is
     /// within 22 of zero is an exact integer times or over an exact power of ten, so one IEEE
-    /// multiplication or division rounds it correctly, as strtod would; `nil` otherwise (most
-    /// prices, ratings and coordinates take this path, at a tenth of strtod's cost).
+    /// multiplication or division rounds it correctly, as strtod would, for far less work; `nil`
+    /// otherwise. Most prices, ratings and coordinates take this path.
     static func exactDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var index = 0
         let negative = text.first == UInt8(ascii: "-")
@@ -324,14 +337,14 @@ struct Coercion {
     /// RFC 3986's absolute URI (`scheme:rest`), with IRI characters (non-ASCII) allowed;
     /// no spaces, no bare `%`.
     static func isAbsoluteURL(_ text: String) -> Bool {
-        // Over the string's own bytes: a copy into an array was most of a URL's coercion.
+        // Over the string's own bytes: a copy into an array would cost more than the check.
         var text = text
         return text.withUTF8(isAbsoluteURL)
     }
 
     private static func isAbsoluteURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Through a pointer, byte by byte, to the end: pages' URLs are long, and the collection's
-        // `firstIndex` and a slice cost several times more (bench/README.md).
+        // Through a pointer, byte by byte, to the end: URLs can be long, and the collection's
+        // `firstIndex` and a slice of the scheme cost several times as much a byte (bench/README.md).
         guard let p = bytes.baseAddress, bytes.count > 0, isAlpha(p[0]) else { return false }
         let n = bytes.count
         var index = 1

@@ -54,9 +54,11 @@ public final class Mapper {
     /// Maps one JSON record of `entity`, and every record embedded in it, onto the end of
     /// `records`: its batch, whose links name each other by index from the batch's first
     /// record, as if it were an array of its own. Returns the batch's size. (The reading thread
-    /// maps a chunk's records into one array: an array per record was two allocations.)
+    /// maps a chunk's records into one array rather than allocate an array per record.)
     @discardableResult
-    public func records(from value: JSONValue, entity: Int, file: String, diagnostics: DiagnosticSink, appendingTo records: inout [Record]) -> Int {
+    public func records(
+        from value: JSONValue, entity: Int, file: String, diagnostics: DiagnosticSink, appendingTo records: inout [Record]
+    ) -> Int {
         let origin = Record.Origin(file: file, offset: value.fileOffset)
         let start = records.count
         batchStart = start
@@ -80,9 +82,11 @@ public final class Mapper {
     /// soon as its identity is known, and its links when its relationships are mapped, so
     /// nothing is copied or renumbered afterwards.
     @discardableResult
-    private func map(_ value: JSONValue, entity index: Int, origin: Record.Origin, diagnostics: DiagnosticSink, into batch: inout [Record]) -> Int? {
+    private func map(
+        _ value: JSONValue, entity index: Int, origin: Record.Origin, diagnostics: DiagnosticSink, into batch: inout [Record]
+    ) -> Int? {
         // The entity's parts are read through the reference: a copy of the `Entity` struct
-        // retained and released each of its strings and arrays, on every record.
+        // would retain and release each of its strings and arrays, on every record.
         let reference = entities[index]
         guard value.kind == .object else {
             diagnostics.error("\(reference.entity.name): expected an object, found \(describeKind(value.kind))",
@@ -101,8 +105,8 @@ public final class Mapper {
         fields.reserveCapacity(reference.attributes.count)
         for _ in 0..<reference.attributes.count { fields.append(Record.Field(value: .absent, offset: origin.offset)) }
         let identityAttributes = reference.identityAttributes
-        // Not inside a closure: `fields`, captured and written there, was checked for exclusive
-        // access at run time on every write.
+        // Not inside a closure: `fields`, captured and written there, would be checked for
+        // exclusive access at run time on every write.
         let plan = plans[index]
         plan.recordCount &+= 1
         let nulls = reference.entity.nulls
@@ -111,7 +115,7 @@ public final class Mapper {
         for attributeIndex in reference.attributeOrder {
             // Read in place (`EntityReference.attributePointers`), and by name straight from the
             // member: an `Attribute` copied out of its array, and a member wrapped in a
-            // `MappedValue`, were each retained and released for every field.
+            // `MappedValue`, would each be retained and released for every field.
             let attribute = reference.attributePointers[attributeIndex]
             if let slot = plan.attributeSlots[attributeIndex] {
                 // The common case read in place (`Coercion.commonValue`), else by `field`.
@@ -119,12 +123,13 @@ public final class Mapper {
                    let common = coercion.commonValue(at: member, nodes: nodes, bytes: bytes, to: attribute) {
                     fields[attributeIndex] = Record.Field(value: .value(common), offset: fileOffset + Int(nodes[member].start))
                 } else {
-                    fields[attributeIndex] = field(members.member(slot), attribute: attribute, nulls: nulls, context: &context)
+                    fields[attributeIndex] = field(members.member(slot), attribute: attribute, index: attributeIndex, nulls: nulls,
+                                                   context: &context)
                 }
             } else {
                 let reached = reach(attribute.pointee.keyPath, slot: nil, keyPathSlot: plan.attributeKeyPathSlots[attributeIndex],
                                     in: value, members: members, context: &context)
-                fields[attributeIndex] = field(reached, attribute: attribute, nulls: nulls, context: &context)
+                fields[attributeIndex] = field(reached, attribute: attribute, index: attributeIndex, nulls: nulls, context: &context)
             }
             if attributeIndex == identityAttributes.last {
                 context.identity = self.identity(fields, identityAttributes, entity: reference, context: &context)
@@ -168,12 +173,15 @@ public final class Mapper {
 
     /// The value an attribute or relationship reads: its key path (from its first key's member
     /// when the layout found it), or its name's member.
-    private func reach(_ keyPath: KeyPath?, slot: Int?, keyPathSlot: Int?, in value: JSONValue, members: MemberLayout, context: inout RecordContext) -> MappedValue {
+    private func reach(
+        _ keyPath: KeyPath?, slot: Int?, keyPathSlot: Int?, in value: JSONValue, members: MemberLayout, context: inout RecordContext
+    ) -> MappedValue {
         if let keyPath {
             do {
                 if let keyPathSlot { return try keyPath.evaluate(firstMember: members.member(keyPathSlot)) }
                 return try keyPath.evaluate(on: value)
             } catch {
+                // About the key path, not an attribute: a missing identity is still reported.
                 context.error("'\(keyPath)': \(error.message)", at: error.value ?? value)
                 return .absent
             }
@@ -182,31 +190,42 @@ public final class Mapper {
         return .json(member)
     }
 
+    // The field functions take the attribute's index too, for the messages they report about it
+    // (`RecordContext.error(_:attribute:at:offset:)`).
+
     /// The field of an attribute read by name: its member, if the record has one.
     @inline(__always)
-    private func field(_ member: JSONValue?, attribute: UnsafePointer<Attribute>, nulls: NullPolicy, context: inout RecordContext) -> Record.Field {
+    private func field(
+        _ member: JSONValue?, attribute: UnsafePointer<Attribute>, index: Int, nulls: NullPolicy, context: inout RecordContext
+    ) -> Record.Field {
         guard let member else { return Record.Field(value: .absent, offset: context.origin.offset) }
         let offset = member.fileOffset
-        if member.isNull { return nullField(attribute: attribute, nulls: nulls, at: member, offset: offset, context: &context) }
-        return coerced({ () throws(CoercionFailure) in try coercion.coerce(member, to: attribute) }, attribute: attribute, at: member, offset: offset,
-                       context: &context)
+        if member.isNull {
+            return nullField(attribute: attribute, index: index, nulls: nulls, at: member, offset: offset, context: &context)
+        }
+        return coerced({ () throws(CoercionFailure) in try coercion.coerce(member, to: attribute) }, attribute: attribute, index: index,
+                       at: member, offset: offset, context: &context)
     }
 
     /// The field of what an attribute's key path reached.
-    private func field(_ reached: MappedValue, attribute: UnsafePointer<Attribute>, nulls: NullPolicy, context: inout RecordContext) -> Record.Field {
-        if case let .json(member) = reached { return field(member, attribute: attribute, nulls: nulls, context: &context) }
+    private func field(
+        _ reached: MappedValue, attribute: UnsafePointer<Attribute>, index: Int, nulls: NullPolicy, context: inout RecordContext
+    ) -> Record.Field {
+        if case let .json(member) = reached { return field(member, attribute: attribute, index: index, nulls: nulls, context: &context) }
         let offset = context.origin.offset
         if case .absent = reached { return Record.Field(value: .absent, offset: offset) }
-        if reached.isNull { return nullField(attribute: attribute, nulls: nulls, at: nil, offset: offset, context: &context) }
-        return coerced({ () throws(CoercionFailure) in try coercion.coerce(reached, to: attribute) }, attribute: attribute, at: nil, offset: offset,
-                       context: &context)
+        if reached.isNull { return nullField(attribute: attribute, index: index, nulls: nulls, at: nil, offset: offset, context: &context) }
+        return coerced({ () throws(CoercionFailure) in try coercion.coerce(reached, to: attribute) }, attribute: attribute, index: index,
+                       at: nil, offset: offset, context: &context)
     }
 
     /// A null's field: absent under `nulls: absent`, an error when required, else `NULL`.
-    private func nullField(attribute: UnsafePointer<Attribute>, nulls: NullPolicy, at json: JSONValue?, offset: Int, context: inout RecordContext) -> Record.Field {
+    private func nullField(
+        attribute: UnsafePointer<Attribute>, index: Int, nulls: NullPolicy, at json: JSONValue?, offset: Int, context: inout RecordContext
+    ) -> Record.Field {
         if nulls == .absent { return Record.Field(value: .absent, offset: offset) }
         if attribute.pointee.isRequired {
-            context.error("'\(attribute.pointee.name)' is null, but it is required", at: json, offset: offset)
+            context.error("'\(attribute.pointee.name)' is null, but it is required", attribute: index, at: json, offset: offset)
             return Record.Field(value: .absent, offset: offset)
         }
         return Record.Field(value: .value(.null), offset: offset)
@@ -216,30 +235,35 @@ public final class Mapper {
     /// with an error, when it fails or is not one of them.
     @inline(__always)
     private func coerced(
-        _ coerce: () throws(CoercionFailure) -> SQLValue, attribute: UnsafePointer<Attribute>, at json: JSONValue?, offset: Int, context: inout RecordContext
+        _ coerce: () throws(CoercionFailure) -> SQLValue, attribute: UnsafePointer<Attribute>, index: Int, at json: JSONValue?, offset: Int,
+        context: inout RecordContext
     ) -> Record.Field {
         do {
             let value = try coerce()
             if let allowed = attribute.pointee.allowedValues, !allowed.contains(value) {
                 let accepted = allowed.map(\.description).joined(separator: ", ")
-                context.error("'\(attribute.pointee.name)' is \(value), expected one of \(accepted)", at: json, offset: offset)
+                context.error("'\(attribute.pointee.name)' is \(value), expected one of \(accepted)", attribute: index, at: json,
+                              offset: offset)
                 return Record.Field(value: .absent, offset: offset)
             }
             return Record.Field(value: .value(value), offset: offset)
         } catch {
-            context.error("'\(attribute.pointee.name)' \(error.message)", at: json, offset: offset)
+            context.error("'\(attribute.pointee.name)' \(error.message)", attribute: index, at: json, offset: offset)
             return Record.Field(value: .absent, offset: offset)
         }
     }
 
-    private func identity(_ fields: [Record.Field], _ attributes: [Int], entity: EntityReference, context: inout RecordContext) -> IdentityKey? {
+    private func identity(
+        _ fields: [Record.Field], _ attributes: [Int], entity: EntityReference, context: inout RecordContext
+    ) -> IdentityKey? {
         var values: [SQLValue] = []
         values.reserveCapacity(attributes.count)
         for attribute in attributes {
             guard case let .value(value) = fields[attribute].value, value != .null else {
                 // A coercion error was already reported for the value; report only what is missing.
-                if case .absent = fields[attribute].value, !context.reportedAttribute(entity.attributes[attribute].name) {
-                    context.error("missing identity attribute '\(entity.attributes[attribute].name)'", at: nil, offset: context.origin.offset)
+                if case .absent = fields[attribute].value, !context.reported(attribute: attribute) {
+                    context.error("missing identity attribute '\(entity.attributes[attribute].name)'", attribute: attribute, at: nil,
+                                  offset: context.origin.offset)
                 }
                 return nil
             }
@@ -250,7 +274,9 @@ public final class Mapper {
 
     // MARK: Relationships
 
-    private func link(_ reached: MappedValue, relationship: UnsafePointer<Relationship>, batch: inout [Record], context: inout RecordContext) -> Link {
+    private func link(
+        _ reached: MappedValue, relationship: UnsafePointer<Relationship>, batch: inout [Record], context: inout RecordContext
+    ) -> Link {
         switch reached {
         case .absent: return .absent
         case .null: return .null
@@ -258,7 +284,8 @@ public final class Mapper {
             return reference(reached, relationship: relationship, context: &context).map(Link.one) ?? .absent
         case let .list(items):
             guard relationship.pointee.isToMany else {
-                context.error("'\(relationship.pointee.name)' is a to-one, but its key path reaches a list", at: nil, offset: context.origin.offset)
+                context.error("'\(relationship.pointee.name)' is a to-one, but its key path reaches a list", at: nil,
+                              offset: context.origin.offset)
                 return .absent
             }
             return .many(items.compactMap { target(for: $0, relationship: relationship, batch: &batch, context: &context) })
@@ -266,7 +293,8 @@ public final class Mapper {
             if value.isNull { return .null }
             if relationship.pointee.isToMany {
                 guard value.kind == .array else {
-                    context.error("'\(relationship.pointee.name)' is a to-many; expected an array, found \(describeKind(value.kind))", at: value)
+                    context.error("'\(relationship.pointee.name)' is a to-many; expected an array, found \(describeKind(value.kind))",
+                                  at: value)
                     return .absent
                 }
                 var targets: [RecordReference] = []
@@ -292,21 +320,26 @@ public final class Mapper {
             return reference(item, relationship: relationship, context: &context)
         }
         let origin = Record.Origin(file: context.origin.file, offset: value.fileOffset)
-        return map(value, entity: relationship.pointee.target, origin: origin, diagnostics: context.diagnostics, into: &batch).map(RecordReference.embedded)
+        return map(value, entity: relationship.pointee.target, origin: origin, diagnostics: context.diagnostics, into: &batch)
+            .map(RecordReference.embedded)
     }
 
     /// An identity reference from a scalar, an array in identity order, or an object holding
     /// only the target's identity keys.
-    private func reference(_ item: MappedValue, relationship: UnsafePointer<Relationship>, context: inout RecordContext) -> RecordReference? {
-        // Through the entity's reference: a copy of the `Entity` retained and released each of
-        // its strings and arrays, for every reference.
+    private func reference(
+        _ item: MappedValue, relationship: UnsafePointer<Relationship>, context: inout RecordContext
+    ) -> RecordReference? {
+        // Through the entity's reference: a copy of the `Entity` would retain and release each
+        // of its strings and arrays, for every reference.
         let target = entities[relationship.pointee.target]
         let identity = target.identityAttributes
         let json = item.jsonValue
         let offset = item.fileOffset ?? context.origin.offset
         guard !identity.isEmpty else {
-            context.error("'\(relationship.pointee.name)' refers to \(target.entity.name) by id, but \(target.entity.name) has 'identity: none': it can only be embedded",
-                          at: json, offset: offset)
+            let name = target.entity.name
+            context.error(
+                "'\(relationship.pointee.name)' refers to \(name) by id, but \(name) has 'identity: none': it can only be embedded",
+                at: json, offset: offset)
             return nil
         }
         // The value of one identity attribute, or nil after its error.
@@ -316,12 +349,13 @@ public final class Mapper {
                 guard value != .null else { throw CoercionFailure(message: "is null") }
                 return value
             } catch {
-                context.error("'\(relationship.pointee.name)' \(error.message) (an id of \(target.entity.name))", at: part.jsonValue ?? json, offset: offset)
+                context.error("'\(relationship.pointee.name)' \(error.message) (an id of \(target.entity.name))",
+                              at: part.jsonValue ?? json, offset: offset)
                 return nil
             }
         }
         if identity.count == 1, json?.kind != .array, json?.kind != .object {
-            // One id, as most references are: no arrays of parts (a million in a graph build).
+            // One id, as most references are: no arrays of parts.
             return keyValue(item, identity[0], &context).map { .identity(IdentityKey([$0]), offset: offset) }
         }
         var parts: [MappedValue]
@@ -337,7 +371,9 @@ public final class Mapper {
         }
         guard parts.count == identity.count else {
             let names = identity.map { target.attributes[$0].name }.joined(separator: ", ")
-            context.error("'\(relationship.pointee.name)' is \(json.map(describe) ?? "a list"), expected \(identity.count == 1 ? "an id" : "(\(names))") of \(target.entity.name)",
+            let expected = identity.count == 1 ? "an id" : "(\(names))"
+            let found = json.map(describe) ?? "a list"
+            context.error("'\(relationship.pointee.name)' is \(found), expected \(expected) of \(target.entity.name)",
                           at: json, offset: offset)
             return nil
         }
@@ -355,7 +391,7 @@ public final class Mapper {
         let keys = identityKeys[target]
         guard !keys.isEmpty else { return false }
         // Counted first: an embedded record has more members than an identity, and naming its
-        // keys (`lookupKey`, a `String` each) was 7% of a graph build's instructions.
+        // keys (`lookupKey`) makes a `String` each.
         var count = 0
         for _ in value.members {
             count += 1
@@ -367,13 +403,13 @@ public final class Mapper {
 }
 
 /// An entity, its attributes and their order behind references: the mapper reads them once
-/// per record and per field, and copying the structs retains and releases every string and
-/// array in them (a tenth of mapping a flat record).
+/// per record and per field, and a copy of an `Entity` or an `Attribute` retains and releases
+/// every string and array in it.
 private final class EntityReference {
     let entity: Entity
     let attributes: [Attribute]
-    /// Each of `attributes`, in memory this reference owns, for `Coercion` to read in place: an
-    /// `Attribute` passed by value is retained and released.
+    /// Each of `attributes`, in memory this reference owns, for the mapper and `Coercion` to read
+    /// in place, never copied.
     let attributePointers: [UnsafePointer<Attribute>]
     /// The same for the entity's relationships (a `Relationship` is a struct of strings).
     let relationshipPointers: [UnsafePointer<Relationship>]
@@ -416,42 +452,6 @@ private final class Pinned<Element> {
     }
 }
 
-/// The per-record state messages need: who the record is and where. A struct passed `inout`:
-/// a class was an allocation per record.
-private struct RecordContext {
-    let entity: String
-    let origin: Record.Origin
-    /// The record's JSON, for the pointer of a message that names no value of it.
-    let record: JSONValue
-    let diagnostics: DiagnosticSink
-    var identity: IdentityKey?
-    var droppedIdentity = false
-    private var reported: Set<String> = []
-
-    init(entity: String, origin: Record.Origin, record: JSONValue, diagnostics: DiagnosticSink) {
-        self.entity = entity
-        self.origin = origin
-        self.record = record
-        self.diagnostics = diagnostics
-    }
-
-    /// `Task 7`, or `Task` before the identity is known.
-    var label: String { identity.map { "\(entity) \($0)" } ?? entity }
-
-    mutating func error(_ message: String, at value: JSONValue?, offset: Int? = nil) {
-        if let name = message.firstQuoted { reported.insert(name) }
-        let fileOffset = value?.fileOffset ?? offset ?? origin.offset
-        let pointer = (value ?? record).pointer.description
-        diagnostics.error("\(label): \(message)", at: SourceLocation(file: origin.file, offset: fileOffset), jsonPath: pointer)
-    }
-
-    mutating func error(_ message: String, at value: JSONValue) {
-        error(message, at: Optional(value))
-    }
-
-    func reportedAttribute(_ name: String) -> Bool { reported.contains(name) }
-}
-
 extension MappedValue {
     /// The JSON value reached, if it is one.
     var jsonValue: JSONValue? {
@@ -461,14 +461,4 @@ extension MappedValue {
 
     /// Where the value stands, if it is a JSON value.
     var fileOffset: Int? { jsonValue?.fileOffset }
-}
-
-extension String {
-    /// The text between the first pair of single quotes (`'name' is ...` -> `name`).
-    var firstQuoted: String? {
-        guard let open = firstIndex(of: "'") else { return nil }
-        let rest = self[index(after: open)...]
-        guard let close = rest.firstIndex(of: "'") else { return nil }
-        return String(rest[..<close])
-    }
 }

@@ -101,88 +101,33 @@ public enum Identity: Sendable, Hashable {
 }
 
 /// An attribute: one column.
-///
-/// A value type kept in one shared box, copied on write: the mapper hands an attribute to
-/// every field it maps, and copying thirteen members retained and released each of their
-/// strings and arrays (a tenth of mapping a flat record); a copy now retains one box.
 public struct Attribute: Sendable {
     /// The name as the app's model spells it (`bodyText`).
-    public var name: String {
-        get { storage.members.name }
-        set { unique().members.name = newValue }
-    }
-
+    public var name: String
     /// The column (`body_text`).
-    public var column: String {
-        get { storage.members.column }
-        set { unique().members.column = newValue }
-    }
-
+    public var column: String
     /// The type, which fixes storage and coercion.
-    public var type: AttributeType {
-        get { storage.members.type }
-        set { unique().members.type = newValue }
-    }
-
+    public var type: AttributeType
     /// Where the value is in the record; `nil` reads the key that matches the name.
-    public var keyPath: KeyPath? {
-        get { storage.members.keyPath }
-        set { unique().members.keyPath = newValue }
-    }
-
+    public var keyPath: KeyPath?
     /// Missing or null is an error; the column is `NOT NULL`. Always true for identity attributes.
-    public var isRequired: Bool {
-        get { storage.members.isRequired }
-        set { unique().members.isRequired = newValue }
-    }
-
+    public var isRequired: Bool
     /// The value used when the key is absent (not when it is null), already coerced.
-    public var defaultValue: SQLValue? {
-        get { storage.members.defaultValue }
-        set { unique().members.defaultValue = newValue }
-    }
-
+    public var defaultValue: SQLValue?
     /// The accepted values (an enum), already coerced; `nil` accepts any.
-    public var allowedValues: [SQLValue]? {
-        get { storage.members.allowedValues }
-        set { unique().members.allowedValues = newValue }
-    }
-
+    public var allowedValues: [SQLValue]?
     /// Values must be unique across the entity; a unique index.
-    public var isUnique: Bool {
-        get { storage.members.isUnique }
-        set { unique().members.isUnique = newValue }
-    }
-
+    public var isUnique: Bool
     /// An index on the column.
-    public var isIndexed: Bool {
-        get { storage.members.isIndexed }
-        set { unique().members.isIndexed = newValue }
-    }
-
+    public var isIndexed: Bool
     /// Input format of a `date`.
-    public var dateFormat: DateFormat {
-        get { storage.members.dateFormat }
-        set { unique().members.dateFormat = newValue }
-    }
-
+    public var dateFormat: DateFormat
     /// Zone of a `date` written without an offset.
-    public var timeZone: TimeZone {
-        get { storage.members.timeZone }
-        set { unique().members.timeZone = newValue }
-    }
-
+    public var timeZone: TimeZone
     /// How a `date` is stored.
-    public var dateStorage: DateStorage {
-        get { storage.members.dateStorage }
-        set { unique().members.dateStorage = newValue }
-    }
-
+    public var dateStorage: DateStorage
     /// Where the attribute is declared.
-    public var location: SourceLocation {
-        get { storage.members.location }
-        set { unique().members.location = newValue }
-    }
+    public var location: SourceLocation
 
     public init(
         name: String,
@@ -199,42 +144,19 @@ public struct Attribute: Sendable {
         dateStorage: DateStorage,
         location: SourceLocation
     ) {
-        storage = Storage(Members(
-            name: name, column: column, type: type, keyPath: keyPath, isRequired: isRequired, defaultValue: defaultValue,
-            allowedValues: allowedValues, isUnique: isUnique, isIndexed: isIndexed, dateFormat: dateFormat, timeZone: timeZone,
-            dateStorage: dateStorage, location: location))
-    }
-
-    private var storage: Storage
-
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.members) }
-        return storage
-    }
-
-    private struct Members {
-        var name: String
-        var column: String
-        var type: AttributeType
-        var keyPath: KeyPath?
-        var isRequired: Bool
-        var defaultValue: SQLValue?
-        var allowedValues: [SQLValue]?
-        var isUnique: Bool
-        var isIndexed: Bool
-        var dateFormat: DateFormat
-        var timeZone: TimeZone
-        var dateStorage: DateStorage
-        var location: SourceLocation
-    }
-
-    /// The members' box; written only through `unique()`, so a shared box is never changed.
-    private final class Storage: @unchecked Sendable {
-        var members: Members
-
-        init(_ members: Members) {
-            self.members = members
-        }
+        self.name = name
+        self.column = column
+        self.type = type
+        self.keyPath = keyPath
+        self.isRequired = isRequired
+        self.defaultValue = defaultValue
+        self.allowedValues = allowedValues
+        self.isUnique = isUnique
+        self.isIndexed = isIndexed
+        self.dateFormat = dateFormat
+        self.timeZone = timeZone
+        self.dateStorage = dateStorage
+        self.location = location
     }
 }
 

@@ -3,78 +3,156 @@ import SeederCore
 /// `--format json`: one document, keys in a fixed order, each table and record on its own line.
 /// Values are given in full; a blob as its size and SHA-256.
 extension SeedDiffWriter {
-    func jsonRecord(_ table: TableDiff, _ change: RecordChange) -> String {
-        let fields: [String]
-        switch change.kind {
-        case .changed:
-            // A side without the column has no key.
-            fields = change.fields.map { field in
-                let sides = [field.old.map { "\"old\":" + Self.json($0) }, field.new.map { "\"new\":" + Self.json($0) }]
-                return Self.string(field.column) + ":{" + sides.compactMap { $0 }.joined(separator: ",") + "}"
+    /// Writes a record of a table's `records` array: `afterElement` when one is written before it.
+    func writeJSONRecord(_ table: TableDiff, _ change: RecordChange, afterElement: Bool, to json: inout JSONStreamWriter) {
+        json.reset(afterElement: afterElement)
+        json.lineBreak()
+        json.object { json in
+            json.member("change", change.kind.rawValue)
+            json.member("key") { json in
+                json.array { json in
+                    for value in change.key { Self.write(value, to: &json) }
+                }
             }
-        case .added, .removed:
-            fields = change.fields.map { Self.string($0.column) + ":" + Self.json($0.new ?? $0.old ?? .null) }
+            json.member("fields") { json in
+                json.object { json in
+                    for field in change.fields {
+                        json.key(field.column)
+                        switch change.kind {
+                        case .changed:
+                            // A side without the column has no key.
+                            json.object { json in
+                                if let old = field.old { json.key("old"); Self.write(old, to: &json) }
+                                if let new = field.new { json.key("new"); Self.write(new, to: &json) }
+                            }
+                        case .added, .removed:
+                            Self.write(field.new ?? field.old ?? .null, to: &json)
+                        }
+                    }
+                }
+            }
         }
-        return "{\"change\":\(Self.string(change.kind.rawValue)),\"key\":[\(change.key.map(Self.json).joined(separator: ","))],"
-            + "\"fields\":{\(fields.joined(separator: ","))}}"
     }
 
     func writeJSON(_ diff: SeedDiff) throws {
-        let schema = diff.schema.map { change in
-            "{\"change\":\(Self.string(change.kind.rawValue)),\"table\":\(Self.optional(change.table)),\"name\":\(Self.optional(change.name)),"
-                + "\"old\":\(Self.optional(change.old)),\"new\":\(Self.optional(change.new))}"
-        }
-        let metadata = diff.metadata.map { "{\"key\":\(Self.string($0.key)),\"old\":\(Self.optional($0.old)),\"new\":\(Self.optional($0.new))}" }
-        func source(_ source: SeedCatalog.Source?) -> String {
-            guard let source else { return "null" }
-            return "{\"sha256\":\(Self.string(source.sha256)),\"bytes\":\(source.bytes),\"records\":\(source.records)}"
-        }
-        let sources = diff.sources.map { "{\"path\":\(Self.string($0.path)),\"old\":\(source($0.old)),\"new\":\(source($0.new))}" }
-        try write("{\"old\":\(Self.string(diff.old.path)),\"new\":\(Self.string(diff.new.path)),\"same\":\(diff.holdsSameRecords),\n"
-            + "\"schema\":[\(schema.joined(separator: ","))],\n\"metadata\":[\(metadata.joined(separator: ","))],\n"
-            + "\"sources\":[\(sources.joined(separator: ","))],\n\"tables\":[")
-        for (position, table) in diff.tables.enumerated() {
-            var head = (position > 0 ? ",\n" : "\n") + "{\"table\":\(Self.string(table.table)),\"name\":\(Self.string(table.name)),"
-            switch table.role {
-            case .entity: head += "\"role\":\"entity\","
-            case .table: head += "\"role\":\"table\","
-            case let .links(join):
-                head += "\"role\":\"links\",\"owner\":\(Self.string(join.owner)),\"relationship\":\(Self.string(join.relationship)),"
-                    + "\"target\":\(Self.string(join.target)),\"ownerKey\":\(join.ownerColumns.count),"
+        var json = JSONStreamWriter()
+        json.beginObject()
+        json.member("old", diff.old.path)
+        json.member("new", diff.new.path)
+        json.member("same", diff.holdsSameRecords)
+        json.lineBreak()
+        json.member("schema") { json in
+            json.array { json in
+                for change in diff.schema {
+                    json.object { json in
+                        json.member("change", change.kind.rawValue)
+                        json.member("table", change.table)
+                        json.member("name", change.name)
+                        json.member("old", change.old)
+                        json.member("new", change.new)
+                    }
+                }
             }
-            switch table.pairing {
-            case .identity: head += "\"pairing\":\"identity\",\"reason\":null,"
-            case .primaryKey: head += "\"pairing\":\"primaryKey\",\"reason\":null,"
-            case let .rows(reason): head += "\"pairing\":\"rows\",\"reason\":\(Self.string(reason)),"
+        }
+        json.lineBreak()
+        json.member("metadata") { json in
+            json.array { json in
+                for change in diff.metadata {
+                    json.object { json in
+                        json.member("key", change.key)
+                        json.member("old", change.old)
+                        json.member("new", change.new)
+                    }
+                }
             }
-            let counts = table.counts
-            head += "\"key\":[\(table.keyColumns.map(Self.string).joined(separator: ","))],"
-                + "\"added\":\(counts.added),\"removed\":\(counts.removed),\"changed\":\(counts.changed),\"unchanged\":\(counts.unchanged),"
-                + "\"records\":["
-            try write(head)
+        }
+        json.lineBreak()
+        json.member("sources") { json in
+            json.array { json in
+                for source in diff.sources {
+                    json.object { json in
+                        json.member("path", source.path)
+                        json.member("old") { Self.write(source.old, to: &$0) }
+                        json.member("new") { Self.write(source.new, to: &$0) }
+                    }
+                }
+            }
+        }
+        json.lineBreak()
+        json.key("tables")
+        json.beginArray()
+        for table in diff.tables {
+            json.lineBreak()
+            json.beginObject()
+            writeHead(of: table, to: &json)
+            json.key("records")
+            json.beginArray()
+            // The records are in the spool already, each with its comma.
+            try write(bytes: json.bytes)
+            json.removeBytes()
             try writeRecords(of: table)
-            try write("],\"notListed\":\(notListed(table))}")
+            json.endArray()
+            json.member("notListed", notListed(table))
+            json.endObject()
         }
-        try write("\n]}\n")
+        json.lineBreak()
+        json.endArray()
+        json.endObject()
+        try write(bytes: json.bytes)
+        try write("\n")
     }
 
-    /// A JSON string.
-    static func string(_ text: String) -> String {
-        JSONWriter.stringLiteral(text)
+    /// A table's members before its records: what it is, how records pair, the counts.
+    private func writeHead(of table: TableDiff, to json: inout JSONStreamWriter) {
+        json.member("table", table.table)
+        json.member("name", table.name)
+        switch table.role {
+        case .entity: json.member("role", "entity")
+        case .table: json.member("role", "table")
+        case let .links(join):
+            json.member("role", "links")
+            json.member("owner", join.owner)
+            json.member("relationship", join.relationship)
+            json.member("target", join.target)
+            json.member("ownerKey", join.ownerColumns.count)
+        }
+        let (pairing, reason): (String, String?)
+        switch table.pairing {
+        case .identity: (pairing, reason) = ("identity", nil)
+        case .primaryKey: (pairing, reason) = ("primaryKey", nil)
+        case let .rows(why): (pairing, reason) = ("rows", why)
+        }
+        json.member("pairing", pairing)
+        json.member("reason", reason)
+        json.member("key") { $0.array(table.keyColumns) }
+        let counts = table.counts
+        json.member("added", counts.added)
+        json.member("removed", counts.removed)
+        json.member("changed", counts.changed)
+        json.member("unchanged", counts.unchanged)
     }
 
-    static func optional(_ text: String?) -> String {
-        text.map(string) ?? "null"
+    private static func write(_ source: SeedCatalog.Source?, to json: inout JSONStreamWriter) {
+        guard let source else { return json.null() }
+        json.object { json in
+            json.member("sha256", source.sha256)
+            json.member("bytes", source.bytes)
+            json.member("records", source.records)
+        }
     }
 
     /// A value in JSON: numbers as numbers, text as a string, a blob as `{"bytes":…,"sha256":…}`.
-    static func json(_ value: SQLValue) -> String {
+    static func write(_ value: SQLValue, to json: inout JSONStreamWriter) {
         switch value {
-        case .null: return "null"
-        case let .integer(integer): return String(integer)
-        case let .real(real): return real.isFinite ? String(real) : string(String(real))
-        case let .text(text): return string(text)
-        case let .blob(bytes): return "{\"bytes\":\(bytes.count),\"sha256\":\(string(sha256Hex(bytes)))}"
+        case .null: json.null()
+        case let .integer(integer): json.value(integer)
+        case let .real(real): if real.isFinite { json.raw(String(real)) } else { json.value(String(real)) }
+        case let .text(text): json.value(text)
+        case let .blob(bytes):
+            json.object { json in
+                json.member("bytes", bytes.count)
+                json.member("sha256", sha256Hex(bytes))
+            }
         }
     }
 }

@@ -29,6 +29,8 @@ public final class SeedDiffWriter {
     private let spool: ByteSink
     /// Per table index: its bytes in the spool and how many records were listed or left out.
     private var parts: [Int: Part] = [:]
+    /// The JSON of one record, its memory kept from record to record.
+    private var recordJSON = JSONStreamWriter()
 
     private struct Part {
         var range: Range<Int>
@@ -50,13 +52,13 @@ public final class SeedDiffWriter {
         if let limit, part.listed >= limit {
             part.notListed += 1
         } else {
-            let text: String
             switch format {
-            case .text: text = textRecord(table, change)
-            case .json: text = (part.listed > 0 ? ",\n" : "\n") + jsonRecord(table, change)
-            case .markdown: text = markdownRecord(table, change)
+            case .text: try spool.write(textRecord(table, change))
+            case .json:
+                writeJSONRecord(table, change, afterElement: part.listed > 0, to: &recordJSON)
+                try spool.write(bytes: recordJSON.bytes)
+            case .markdown: try spool.write(markdownRecord(table, change))
             }
-            try spool.write(text)
             part.listed += 1
             part.range = part.range.lowerBound..<spool.count
         }
@@ -87,6 +89,10 @@ public final class SeedDiffWriter {
         try output.write(text)
     }
 
+    func write(bytes: [UInt8]) throws {
+        try output.write(bytes: bytes)
+    }
+
     // MARK: Shared wording
 
     /// `2 added, 1 changed` (only the non-zero counts), or `no change`.
@@ -107,7 +113,8 @@ public final class SeedDiffWriter {
         guard !diff.holdsSameRecords else { return "the seeds hold the same records" }
         var parts: [String] = []
         if !total.isUnchanged {
-            parts.append("\(total.added) added, \(total.removed) removed, \(total.changed) changed \(total.differing == 1 ? "record" : "records")")
+            let records = total.differing == 1 ? "record" : "records"
+            parts.append("\(total.added) added, \(total.removed) removed, \(total.changed) changed \(records)")
         }
         if !diff.schema.isEmpty {
             parts.append("\(diff.schema.count) schema \(diff.schema.count == 1 ? "change" : "changes")")
@@ -131,7 +138,8 @@ public final class SeedDiffWriter {
     /// a digest by their sizes only.
     static func valueChange(_ change: MetadataChange) -> String {
         if max(change.old?.count ?? 0, change.new?.count ?? 0) > 64 {
-            return "changed (" + [change.old, change.new].map { $0.map { "\($0.utf8.count) bytes" } ?? "none" }.joined(separator: " -> ") + ")"
+            let sizes = [change.old, change.new].map { $0.map { "\($0.utf8.count) bytes" } ?? "none" }
+            return "changed (" + sizes.joined(separator: " -> ") + ")"
         }
         return [change.old, change.new].map { $0 ?? "none" }.joined(separator: " -> ")
     }

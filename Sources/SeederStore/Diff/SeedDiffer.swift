@@ -65,7 +65,8 @@ public struct SeedDiffer: Sendable {
 
         // Entities in mapping order, then join tables, then every other table by name.
         var order: [String] = []
-        for name in (mapping?.entities.map(\.table) ?? []) + (mapping?.joinTables.map(\.table) ?? []) + Set(oldTables.keys).union(newTables.keys).sorted()
+        let mapped = (mapping?.entities.map(\.table) ?? []) + (mapping?.joinTables.map(\.table) ?? [])
+        for name in mapped + Set(oldTables.keys).union(newTables.keys).sorted()
         where selected.contains(name) && !order.contains(name) {
             order.append(name)
         }
@@ -81,7 +82,8 @@ public struct SeedDiffer: Sendable {
         if old.userVersion != new.userVersion {
             schema.append(SchemaChange(kind: .userVersionChanged, old: String(old.userVersion), new: String(new.userVersion)))
         }
-        return SeedDiff(old: old, new: new, schema: schema, metadata: metadataChanges(old, new), sources: sourceChanges(old, new), tables: tables)
+        return SeedDiff(old: old, new: new, schema: schema, metadata: metadataChanges(old, new), sources: sourceChanges(old, new),
+                        tables: tables)
     }
 
     /// The tables `entities` selects, or all of them.
@@ -193,7 +195,8 @@ public struct SeedDiffer: Sendable {
         }
         // Without identity, the synthetic source-order key is no part of a record.
         let compared = columns.filter { !key.contains($0) && !(key.isEmpty && $0 == Entity.syntheticKeyColumn && role != .table) }
-        var table = TableDiff(index: index, table: name, name: displayName, role: role, pairing: pairing, keyColumns: key, fieldColumns: compared)
+        var table = TableDiff(index: index, table: name, name: displayName, role: role, pairing: pairing, keyColumns: key,
+                              fieldColumns: compared)
         if !key.isEmpty, let oldColumns, let newColumns {
             table.oldOnlyColumns = oldColumns.filter { !newColumns.contains($0) }
             table.newOnlyColumns = newColumns.filter { !oldColumns.contains($0) }
@@ -213,19 +216,20 @@ public struct SeedDiffer: Sendable {
         let oldColumns = shared + table.oldOnlyColumns, newColumns = shared + table.newOnlyColumns
         let order = (table.keyColumns.isEmpty ? shared : table.keyColumns).map { SQLText.quote($0) + " COLLATE BINARY" }
         func select(_ columns: [String]) -> String {
-            "SELECT \(SQLText.list(columns)) FROM \(SQLText.quote(table.table))" + (order.isEmpty ? "" : " ORDER BY " + order.joined(separator: ", "))
+            "SELECT \(SQLText.list(columns)) FROM \(SQLText.quote(table.table))"
+                + (order.isEmpty ? "" : " ORDER BY " + order.joined(separator: ", "))
         }
         var before = old.tables.contains { $0.name == table.table } ? try RowCursor(db: oldDB, sql: select(oldColumns)) : nil
         var after = new.tables.contains { $0.name == table.table } ? try RowCursor(db: newDB, sql: select(newColumns)) : nil
-        let keyCount = Int32(table.keyColumns.count), sharedCount = Int32(shared.count)
+        let keyCount = table.keyColumns.count, sharedCount = shared.count
         // Pairing whole rows orders and compares by every shared column.
         let orderCount = keyCount == 0 ? sharedCount : keyCount
         var counts = DiffCounts()
 
         func record(_ kind: RecordChange.Kind, _ cursor: RowCursor, _ columns: [String]) -> RecordChange {
-            let fields = (keyCount..<Int32(columns.count)).map { column in
+            let fields = (keyCount..<columns.count).map { column in
                 let value = cursor.value(column)
-                return FieldChange(column: columns[Int(column)], old: kind == .removed ? value : nil, new: kind == .added ? value : nil)
+                return FieldChange(column: columns[column], old: kind == .removed ? value : nil, new: kind == .added ? value : nil)
             }
             return RecordChange(kind: kind, key: cursor.values(0..<keyCount), fields: fields)
         }
@@ -234,13 +238,13 @@ public struct SeedDiffer: Sendable {
         func changedFields(_ before: RowCursor, _ after: RowCursor) -> [FieldChange] {
             var changed: [FieldChange] = []
             for column in keyCount..<sharedCount where !before.isSame(column, as: after, column) {
-                changed.append(FieldChange(column: shared[Int(column)], old: before.value(column), new: after.value(column)))
+                changed.append(FieldChange(column: shared[column], old: before.value(column), new: after.value(column)))
             }
-            for column in sharedCount..<Int32(oldColumns.count) where !before.isNull(column) {
-                changed.append(FieldChange(column: oldColumns[Int(column)], old: before.value(column), new: nil))
+            for column in sharedCount..<oldColumns.count where !before.isNull(column) {
+                changed.append(FieldChange(column: oldColumns[column], old: before.value(column), new: nil))
             }
-            for column in sharedCount..<Int32(newColumns.count) where !after.isNull(column) {
-                changed.append(FieldChange(column: newColumns[Int(column)], old: nil, new: after.value(column)))
+            for column in sharedCount..<newColumns.count where !after.isNull(column) {
+                changed.append(FieldChange(column: newColumns[column], old: nil, new: after.value(column)))
             }
             return changed
         }

@@ -13,15 +13,28 @@ enum MappingDescription {
         case object([(String, Value)])
 
         var text: String {
+            var json = JSONStreamWriter()
+            write(to: &json)
+            return json.text
+        }
+
+        func write(to json: inout JSONStreamWriter) {
             switch self {
-            case let .string(string): return JSONWriter.stringLiteral(string)
-            case let .int(int): return String(int)
-            case let .bool(bool): return bool ? "true" : "false"
-            case .null: return "null"
-            case let .array(items): return "[" + items.map(\.text).joined(separator: ",") + "]"
+            case let .string(string): json.value(string)
+            case let .int(int): json.value(int)
+            case let .bool(bool): json.value(bool)
+            case .null: json.null()
+            case let .array(items):
+                json.array { json in
+                    for item in items { item.write(to: &json) }
+                }
             case let .object(pairs):
-                let sorted = pairs.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
-                return "{" + sorted.map { JSONWriter.stringLiteral($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+                json.object { json in
+                    for (key, value) in pairs.sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }) {
+                        json.key(key)
+                        value.write(to: &json)
+                    }
+                }
             }
         }
     }
@@ -38,7 +51,8 @@ enum MappingDescription {
                     ("name", .string(entity.name)),
                     ("table", .string(entity.table)),
                     ("primaryKey", .array(entity.primaryKeyColumns.map(Value.string))),
-                    ("identity", entity.identity == .none ? .null : .array(entity.identityAttributes.map { .string(entity.attributes[$0].name) })),
+                    ("identity", entity.identity == .none
+                        ? .null : .array(entity.identityAttributes.map { .string(entity.attributes[$0].name) })),
                     ("onConflict", .string(entity.onConflict.rawValue)),
                     ("nulls", .string(entity.nulls.rawValue)),
                     ("attributes", .array(entity.attributes.map { attribute in
@@ -58,7 +72,8 @@ enum MappingDescription {
                             ("to", .string(entities[relationship.target].name)),
                             ("many", .bool(relationship.isToMany)),
                             ("ordered", .bool(relationship.isOrdered)),
-                            ("inverse", relationship.inverse.map { .string(entities[relationship.target].relationships[$0].name) } ?? .null),
+                            ("inverse", relationship.inverse.map { .string(entities[relationship.target].relationships[$0].name) }
+                                ?? .null),
                             ("storage", storage(relationship.storage)),
                         ])
                     })),

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import SeederCore
 
 /// Makes the seed file (docs/seed.md) around the rows a build merges into it: the schema in mapping
@@ -45,13 +44,16 @@ struct SeedAssembler {
                 columns.append(position)
                 selected.append("_position")
             }
-            try db.execute(sql: "INSERT INTO \"main\".\(SQLText.quote(join.name)) (\(SQLText.list(columns))) SELECT \(SQLText.list(selected)) FROM \(link.table) ORDER BY \"_seq\"")
+            try db.execute(sql: """
+                INSERT INTO "main".\(SQLText.quote(join.name)) (\(SQLText.list(columns))) \
+                SELECT \(SQLText.list(selected)) FROM \(link.table) ORDER BY "_seq"
+                """)
         }
         for (key, value) in metadata {
             try db.execute(sql: "INSERT INTO \"seed_metadata\" (\"key\", \"value\") VALUES (?, ?)", arguments: [key, value])
         }
         // Prepared once: a pages dump has a file per hundred records.
-        let source = try db.makeStatement(sql: "INSERT INTO \"seed_source\" (\"path\", \"sha256\", \"bytes\", \"records\") VALUES (?, ?, ?, ?)")
+        let source = try db.makeStatement(sql: #"INSERT INTO "seed_source" ("path", "sha256", "bytes", "records") VALUES (?, ?, ?, ?)"#)
         for row in sources {
             try source.execute(arguments: [row.path, row.digest.hex, row.bytes, row.records])
         }
@@ -73,8 +75,7 @@ struct SeedAssembler {
 
     /// Creates `indexes` in `db`'s seed with 2 MiB of page cache, then gives the connection its
     /// own back: SQLite's sorter then sorts runs that stay in the CPU's caches and merges them,
-    /// and a graph build's two foreign-key indexes over a million tasks took 0.65 s instead of
-    /// 0.9 s with the load's 16 MiB (bench/README.md).
+    /// faster than with the load's 16 MiB (bench/README.md).
     static func createIndexes(_ indexes: [SeedSchema.Index], in db: Database) throws {
         guard !indexes.isEmpty else { return }
         let cache = try Int.fetchOne(db, sql: "PRAGMA main.cache_size") ?? -2000
@@ -108,8 +109,8 @@ struct SeedAssembler {
     /// resolver), and every page and b-tree is sound and every `NOT NULL` holds (`quick_check`).
     ///
     /// `quick_check` is `integrity_check` without comparing each index with its table, which
-    /// SQLite itself keeps in step on every insert; at 200,000 records that comparison was a
-    /// sixth of a graph build (bench/README.md). The tests run the full `integrity_check` on seeds.
+    /// SQLite itself keeps in step on every insert; that comparison is a large part of a build's
+    /// time (bench/README.md). The tests run the full `integrity_check` on seeds.
     ///
     /// The two only read the committed file, so `quick_check` runs on a connection of its own on
     /// another thread while `db` checks the foreign keys: the reading thread is idle by then,
@@ -117,10 +118,7 @@ struct SeedAssembler {
     /// file meanwhile, for `publish` (`synced`): its pages are final, and the sync mostly
     /// waits for the disk.
     static func check(_ db: Database) throws {
-        guard let connection = db.sqliteConnection, let name = sqlite3_db_filename(connection, "main") else {
-            throw AssemblyError(message: "the seed's file is unknown")
-        }
-        let path = String(cString: name)
+        guard let path = RawSQLite.path(of: db, schema: "main") else { throw AssemblyError(message: "the seed's file is unknown") }
         nonisolated(unsafe) var integrity: Result<[String], Error> = .success([])
         nonisolated(unsafe) var synced: Result<Void, Error> = .success(())
         let done = DispatchSemaphore(value: 0)
@@ -140,7 +138,8 @@ struct SeedAssembler {
         done.wait()
         try synced.get()
         guard try violations.get().isEmpty else {
-            throw AssemblyError(message: "the seed fails PRAGMA foreign_key_check: \(try violations.get().prefix(3).joined(separator: "; "))")
+            let first = try violations.get().prefix(3).joined(separator: "; ")
+            throw AssemblyError(message: "the seed fails PRAGMA foreign_key_check: \(first)")
         }
         guard try integrity.get() == ["ok"] else {
             throw AssemblyError(message: "the seed fails PRAGMA quick_check: \(try integrity.get().prefix(3).joined(separator: "; "))")
@@ -150,12 +149,13 @@ struct SeedAssembler {
     /// What `PRAGMA foreign_key_check` finds in `db`'s main database, found faster: each foreign
     /// key the file declares (`PRAGMA foreign_key_list`) is checked by looking up each distinct key
     /// once, through the index on its columns that every seed has (docs/seed.md), rather than once
-    /// per row: many rows name few parents (bench/README.md). A table where a key may
+    /// per row: many rows name few parents (a graph's tasks, their projects and users), so this
+    /// is no longer the longer of the two checks (bench/README.md). A table where a key may
     /// dangle, or with a key that names no parent columns, is left to the pragma itself, which is
     /// the definition of passing and gives the rows.
     static func foreignKeyViolations(_ db: Database) throws -> [String] {
         var violations: [String] = []
-        let tables = try String.fetchAll(db, sql: "SELECT \"name\" FROM \"main\".\"sqlite_schema\" WHERE \"type\" = 'table' ORDER BY \"rowid\"")
+        let tables = try String.fetchAll(db, sql: #"SELECT "name" FROM "main"."sqlite_schema" WHERE "type" = 'table' ORDER BY "rowid""#)
         for table in tables where try keysMayDangle(in: table, db) {
             violations += try Row.fetchAll(db, sql: "PRAGMA main.foreign_key_check(\(SQLText.quote(table)))").map(\.description)
         }
@@ -165,13 +165,13 @@ struct SeedAssembler {
     /// Whether a foreign key of `table` names no row, or names no parent columns (then the
     /// pragma decides).
     static func keysMayDangle(in table: String, _ db: Database) throws -> Bool {
-        let declared = try Row.fetchAll(db, sql: "SELECT \"id\", \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY \"id\", \"seq\"",
-                                        arguments: [table])
+        let declared = try Row.fetchAll(
+            db, sql: #"SELECT "id", "table", "from", "to" FROM pragma_foreign_key_list(?) ORDER BY "id", "seq""#, arguments: [table])
         return try Dictionary(grouping: declared, by: { $0["id"] as Int }).values.contains { key in
             let parentColumns = key.compactMap { $0["to"] as String? }
             guard parentColumns.count == key.count else { return true }
-            let keys = SQLText.danglingKeys("\"main\".\(SQLText.quote(table))", key.map { $0["from"] }, parent: "\"main\".\(SQLText.quote(key[0]["table"]))",
-                                            parentColumns)
+            let keys = SQLText.danglingKeys("\"main\".\(SQLText.quote(table))", key.map { $0["from"] },
+                                            parent: "\"main\".\(SQLText.quote(key[0]["table"]))", parentColumns)
             return try Bool.fetchOne(db, sql: "SELECT 1 \(keys) LIMIT 1") ?? false
         }
     }

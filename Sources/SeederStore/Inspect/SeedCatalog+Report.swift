@@ -17,19 +17,52 @@ extension SeedCatalog {
 
     /// The seed as one JSON document, keys in a fixed order; `mapping` is the description itself.
     public var json: String {
-        let string = JSONWriter.stringLiteral
-        let values = metadata.filter { $0.key != "mapping" }.map { string($0.key) + ":" + string($0.value) }
-        let description = metadata("mapping").map { mapping != nil ? $0 : string($0) } ?? "null"
-        let sources = sources.map {
-            "{\"path\":\(string($0.path)),\"sha256\":\(string($0.sha256)),\"bytes\":\($0.bytes),\"records\":\($0.records)}"
+        var json = JSONStreamWriter()
+        json.object { json in
+            json.member("path", path)
+            json.member("bytes", fileSize)
+            json.member("applicationId", applicationID)
+            json.member("userVersion", userVersion)
+            json.member("metadata") { json in
+                json.object { json in
+                    for (key, value) in metadata where key != "mapping" { json.member(key, value) }
+                }
+            }
+            json.lineBreak()
+            json.member("sources") { json in
+                json.array { json in
+                    for source in sources {
+                        json.object { json in
+                            json.member("path", source.path)
+                            json.member("sha256", source.sha256)
+                            json.member("bytes", source.bytes)
+                            json.member("records", source.records)
+                        }
+                    }
+                }
+            }
+            json.lineBreak()
+            json.member("tables") { json in
+                json.array { json in
+                    for table in tables {
+                        let holder = holder(of: table.name)
+                        json.object { json in
+                            json.member("name", table.name)
+                            json.member("rows", table.rows)
+                            json.member("holds", holder.isEmpty ? nil : holder)
+                        }
+                    }
+                }
+            }
+            json.lineBreak()
+            json.key("mapping")
+            // The description as stored when this version reads it, else as a string.
+            switch metadata("mapping") {
+            case let description? where mapping != nil: json.raw(description)
+            case let description: json.value(description)
+            }
         }
-        let tables = tables.map { table in
-            let holder = holder(of: table.name)
-            return "{\"name\":\(string(table.name)),\"rows\":\(table.rows.map(String.init) ?? "null"),\"holds\":\(holder.isEmpty ? "null" : string(holder))}"
-        }
-        return "{\"path\":\(string(path)),\"bytes\":\(fileSize),\"applicationId\":\(applicationID),\"userVersion\":\(userVersion),"
-            + "\"metadata\":{\(values.joined(separator: ","))},\n\"sources\":[\(sources.joined(separator: ","))],\n"
-            + "\"tables\":[\(tables.joined(separator: ","))],\n\"mapping\":\(description)}"
+        return json.text
     }
 
     /// What a table holds: `User` for an entity's table, `Project.tags` for a join table.

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import SeederCore
 
 /// Opening SQLite files read-only, for `inspect`, `diff` and the check that an existing output is
@@ -37,7 +36,7 @@ enum SeedFile {
     /// holds transactions, or this SQLite does not read URIs by default (`SQLITE_USE_URI`).
     static func readOnlyName(_ path: String) -> String {
         var wal = stat()
-        guard sqlite3_compileoption_used("USE_URI") != 0, !(stat(path + "-wal", &wal) == 0 && wal.st_size > 0) else { return path }
+        guard RawSQLite.opensURIs, !(stat(path + "-wal", &wal) == 0 && wal.st_size > 0) else { return path }
         // RFC 3986 escapes for the characters a URI path gives a meaning to.
         var escaped = ""
         for character in path.unicodeScalars {

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import SeederCore
 
 /// An SQLite failure while a build writes its files, told as the path and the system's reason
@@ -37,12 +36,10 @@ struct StorageFailure {
         var systemError: Int32 = 0
         queue?.inDatabase { db in
             guard let connection = db.sqliteConnection else { return }
-            systemError = sqlite3_system_errno(connection)
+            systemError = RawSQLite.systemError(connection)
             for file in files where !file.schema.isEmpty {
-                var number: Int32 = 0
-                if sqlite3_file_control(connection, file.schema, SQLITE_FCNTL_LAST_ERRNO, &number) == SQLITE_OK, number != 0 {
-                    perFile.append((file, number))
-                }
+                let number = RawSQLite.lastFileError(connection, schema: file.schema)
+                if number != 0 { perFile.append((file, number)) }
             }
         }
         if let (file, number) = perFile.first { return OutputError.cannot(verb, file.shown, error: number).message }

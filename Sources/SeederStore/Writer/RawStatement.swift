@@ -1,13 +1,17 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 import SeederCore
+
+// Every call into SQLite's C API is in this file: `RawStatement` for the hot loops (the writer's
+// inserts, the diff's cursors), `RawSQLite` for the few things GRDB does not expose.
 
 /// A GRDB statement run through the raw handle, for the hot loops: values are bound straight
 /// from `SQLValue`s and buffers, with none of `StatementArguments`' boxing.
 ///
 /// Text and blobs are copied into the statement's own buffer (`Bytes`) and bound from there
-/// with `SQLITE_STATIC`: bound `SQLITE_TRANSIENT`, SQLite made a copy of each in memory it
-/// allocated and freed, under its memory mutex, a fifth of the writing thread's work.
+/// with `SQLITE_STATIC`: bound `SQLITE_TRANSIENT`, SQLite would make a copy of each in memory
+/// it allocates and frees under its memory mutex.
 struct RawStatement {
     let statement: Statement
     private let handle: OpaquePointer
@@ -43,42 +47,124 @@ struct RawStatement {
         bind(&binder)
         bytes.bind(to: handle)
         defer { sqlite3_reset(handle) }
-        while true {
-            let status = sqlite3_step(handle)
-            if status == SQLITE_DONE { return }
-            guard status == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(connection)),
-                                    sql: statement.sql)
-            }
-            try body(RawRow(handle: handle))
+        while try step() {
+            try body(row)
         }
     }
 
-    /// The current row of a stepping statement; valid only inside `forEachRow`'s body.
+    /// Steps a statement without parameters to its next row: `true` on a row (`row`), `false` past
+    /// the last. Never resets: a cursor (`RowCursor`) steps through its rows once.
+    func step() throws -> Bool {
+        let status = sqlite3_step(handle)
+        if status == SQLITE_ROW { return true }
+        guard status == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(connection)),
+                                sql: statement.sql)
+        }
+        return false
+    }
+
+    /// The row `step()` is on.
+    var row: RawRow { RawRow(handle: handle) }
+
+    /// The current row of a stepping statement; valid until the statement steps again or resets.
     struct RawRow {
         let handle: OpaquePointer
 
+        /// A column's index for SQLite: a table has at most 32,767 columns, so the conversion
+        /// needs no overflow check, which the diff's loop over every column would pay.
+        @inline(__always)
+        private static func index(_ column: Int) -> Int32 {
+            Int32(truncatingIfNeeded: column)
+        }
+
         func int64(_ column: Int) -> Int64 {
-            sqlite3_column_int64(handle, Int32(column))
+            sqlite3_column_int64(handle, Self.index(column))
         }
 
         func bytes(_ column: Int) -> [UInt8] {
-            let count = Int(sqlite3_column_bytes(handle, Int32(column)))
-            guard count > 0, let base = sqlite3_column_blob(handle, Int32(column)) else { return [] }
+            let count = Int(sqlite3_column_bytes(handle, Self.index(column)))
+            guard count > 0, let base = sqlite3_column_blob(handle, Self.index(column)) else { return [] }
             return Array(UnsafeRawBufferPointer(start: base, count: count))
         }
 
         func value(_ column: Int) -> SQLValue {
-            let index = Int32(column)
+            let index = Self.index(column)
             switch sqlite3_column_type(handle, index) {
             case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
             case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
             case SQLITE_TEXT:
-                let count = Int(sqlite3_column_bytes(handle, index))
+                // The text first, then its length, as SQLite's documentation advises.
                 guard let base = sqlite3_column_text(handle, index) else { return .text("") }
+                let count = Int(sqlite3_column_bytes(handle, index))
                 return .text(String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self))
             case SQLITE_BLOB: return .blob(bytes(column))
             default: return .null
+            }
+        }
+
+        /// `true` when column `column` is NULL.
+        func isNull(_ column: Int) -> Bool {
+            sqlite3_column_type(handle, Self.index(column)) == SQLITE_NULL
+        }
+
+        /// How column `column` here orders against column `otherColumn` of `other`, as SQLite's
+        /// `ORDER BY … COLLATE BINARY` orders them: NULL, then numbers by value, then text by bytes,
+        /// then blobs by bytes. Negative, zero or positive.
+        func compare(_ column: Int, with other: RawRow, _ otherColumn: Int) -> Int {
+            let (column, otherColumn) = (Self.index(column), Self.index(otherColumn))
+            let left = sqlite3_column_type(handle, column), right = sqlite3_column_type(other.handle, otherColumn)
+            let leftClass = Self.sortClass(left), rightClass = Self.sortClass(right)
+            guard leftClass == rightClass else { return leftClass < rightClass ? -1 : 1 }
+            switch left {
+            case SQLITE_NULL: return 0
+            case SQLITE_INTEGER where right == SQLITE_INTEGER:
+                let a = sqlite3_column_int64(handle, column), b = sqlite3_column_int64(other.handle, otherColumn)
+                return a < b ? -1 : a > b ? 1 : 0
+            case SQLITE_INTEGER, SQLITE_FLOAT:
+                let a = sqlite3_column_double(handle, column), b = sqlite3_column_double(other.handle, otherColumn)
+                return a < b ? -1 : a > b ? 1 : 0
+            default:
+                return compareBytes(column, with: other, otherColumn)
+            }
+        }
+
+        /// `true` when column `column` here holds exactly the value of column `otherColumn` of
+        /// `other`: the same storage class and the same value (`1` and `1.0` differ).
+        func isSame(_ column: Int, as other: RawRow, _ otherColumn: Int) -> Bool {
+            let (column, otherColumn) = (Self.index(column), Self.index(otherColumn))
+            let type = sqlite3_column_type(handle, column)
+            guard type == sqlite3_column_type(other.handle, otherColumn) else { return false }
+            switch type {
+            case SQLITE_NULL: return true
+            case SQLITE_INTEGER: return sqlite3_column_int64(handle, column) == sqlite3_column_int64(other.handle, otherColumn)
+            case SQLITE_FLOAT: return sqlite3_column_double(handle, column) == sqlite3_column_double(other.handle, otherColumn)
+            default: return compareBytes(column, with: other, otherColumn) == 0
+            }
+        }
+
+        /// Compares two text or blob values byte by byte, then by length (memcmp order, as BINARY).
+        private func compareBytes(_ column: Int32, with other: RawRow, _ otherColumn: Int32) -> Int {
+            let isText = sqlite3_column_type(handle, column) == SQLITE_TEXT
+            let a = isText ? UnsafeRawPointer(sqlite3_column_text(handle, column)) : sqlite3_column_blob(handle, column)
+            let b = isText
+                ? UnsafeRawPointer(sqlite3_column_text(other.handle, otherColumn)) : sqlite3_column_blob(other.handle, otherColumn)
+            let aCount = Int(sqlite3_column_bytes(handle, column)), bCount = Int(sqlite3_column_bytes(other.handle, otherColumn))
+            let common = min(aCount, bCount)
+            if common > 0, let a, let b {
+                let order = memcmp(a, b, common)
+                if order != 0 { return Int(order) }
+            }
+            return aCount < bCount ? -1 : aCount > bCount ? 1 : 0
+        }
+
+        /// SQLite's order of storage classes: NULL < numbers < text < blobs.
+        private static func sortClass(_ type: Int32) -> Int {
+            switch type {
+            case SQLITE_NULL: return 0
+            case SQLITE_INTEGER, SQLITE_FLOAT: return 1
+            case SQLITE_TEXT: return 2
+            default: return 3
             }
         }
     }
@@ -167,5 +253,38 @@ struct RawStatement {
             pending.removeAll(keepingCapacity: true)
             count = 0
         }
+    }
+}
+
+/// The few things of SQLite's C API that GRDB does not expose, for the code that is no hot loop.
+enum RawSQLite {
+    /// The rowid of the connection's last insert.
+    static func lastInsertedRowID(_ connection: OpaquePointer) -> Int64 {
+        sqlite3_last_insert_rowid(connection)
+    }
+
+    /// The path of the file attached as `schema` (`main`): empty for an in-memory or temporary
+    /// database, `nil` when there is no such schema or the connection is closed.
+    static func path(of db: Database, schema: String) -> String? {
+        guard let connection = db.sqliteConnection, let name = sqlite3_db_filename(connection, schema) else { return nil }
+        return String(cString: name)
+    }
+
+    /// The system error (`errno`) of the connection's last failed call; 0 for none.
+    static func systemError(_ connection: OpaquePointer) -> Int32 {
+        sqlite3_system_errno(connection)
+    }
+
+    /// The last system error (`errno`) of the file attached as `schema`
+    /// (`SQLITE_FCNTL_LAST_ERRNO`); 0 for none, or when SQLite cannot tell.
+    static func lastFileError(_ connection: OpaquePointer, schema: String) -> Int32 {
+        var number: Int32 = 0
+        guard sqlite3_file_control(connection, schema, SQLITE_FCNTL_LAST_ERRNO, &number) == SQLITE_OK else { return 0 }
+        return number
+    }
+
+    /// Whether this SQLite opens `file:` URIs by default (`SQLITE_USE_URI`).
+    static var opensURIs: Bool {
+        sqlite3_compileoption_used("USE_URI") != 0
     }
 }

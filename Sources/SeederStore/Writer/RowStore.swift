@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import SeederCore
 
 /// The rows of a build as they merge, with SQLite as the identity map: every occurrence of an
@@ -313,7 +312,7 @@ final class RowStore {
                             positionColumns: positionColumns, &$0)
             }
             if encoded.pointee.hasSide { try insertSide(record, encoded: encoded, parentBit: parentBit) }
-            return ([.integer(sqlite3_last_insert_rowid(connection))], true)
+            return ([.integer(RawSQLite.lastInsertedRowID(connection))], true)
         }
         let key = identity.values
         if let pending = statements.pending, case let .integer(id) = key[0] {
@@ -343,7 +342,7 @@ final class RowStore {
         _ record: UnsafePointer<Record>, encoded: UnsafePointer<RowEncoder.Encoded>, parentBit: (column: Int, bit: Int64)?,
         rowid: Int64? = nil
     ) throws {
-        try statements[record.pointee.entity].sideRows.add(row: rowid ?? sqlite3_last_insert_rowid(connection), encoded: encoded,
+        try statements[record.pointee.entity].sideRows.add(row: rowid ?? RawSQLite.lastInsertedRowID(connection), encoded: encoded,
                                                            parentBit: parentBit, offset: record.pointee.origin.offset)
     }
 
