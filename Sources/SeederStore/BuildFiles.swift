@@ -74,7 +74,8 @@ extension SeedBuilder {
     /// The output a build writes when the options name none: the mapping's `output:`, else
     /// `<mapping file stem>.sqlite`, relative to the current directory.
     static func defaultOutput(for options: BuildOptions, mapping: Mapping?) -> String {
-        options.output ?? mapping?.output ?? (((options.mapping as NSString).lastPathComponent as NSString).deletingPathExtension + ".sqlite")
+        options.output ?? mapping?.output
+            ?? (((options.mapping as NSString).lastPathComponent as NSString).deletingPathExtension + ".sqlite")
     }
 
     /// Checks the report of a run that stopped before it checked it (a mapping that could not be
@@ -88,12 +89,14 @@ extension SeedBuilder {
             var info = stat()
             guard stat(root + "/" + relative, &info) == 0 else { return nil }
             let shown = (options.dumps as NSString).appendingPathComponent(relative)
-            return InputFile(path: shown, relativePath: relative, absolutePath: root + "/" + relative, entity: 0, keyPath: [], format: .json,
-                             size: Int(info.st_size), device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            return InputFile(
+                path: shown, relativePath: relative, absolutePath: root + "/" + relative, entity: 0, keyPath: [], format: .json,
+                size: Int(info.st_size), device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         }
         do {
-            let guarded = OutputGuard(mapping: options.mapping, inputs: files,
-                                      inputsDescription: "in the dumps directory, any file of which a build may read (the mapping was not loaded)")
+            let guarded = OutputGuard(
+                mapping: options.mapping, inputs: files,
+                inputsDescription: "in the dumps directory, any file of which a build may read (the mapping was not loaded)")
             try guarded.checkReport(path, output: options.writesOutput ? defaultOutput(for: options, mapping: nil) : nil)
             return true
         } catch {

@@ -7,7 +7,8 @@ extension SeedBuilder {
     /// Join rows, metadata, constraints, indexes and checks (`SeedAssembler`); then the seed,
     /// synced, renamed over the output.
     static func assemble(
-        _ loaded: LoadedRows, with assembler: SeedAssembler, mapping: LoadedMapping, inputs: [InputFile], in seed: DatabaseQueue, files: BuildFiles,
+        _ loaded: LoadedRows, with assembler: SeedAssembler, mapping: LoadedMapping, inputs: [InputFile], in seed: DatabaseQueue,
+        files: BuildFiles,
         options: BuildOptions
     ) throws {
         let total = inputs.reduce(0) { $0 + $1.size }
@@ -23,7 +24,9 @@ extension SeedBuilder {
     }
 
     /// docs/seed.md's metadata keys, in key order.
-    private static func metadata(mapping: LoadedMapping, sources: [SeedSource], sqliteVersion: String, options: BuildOptions) -> [(String, String)] {
+    private static func metadata(mapping: LoadedMapping, sources: [SeedSource], sqliteVersion: String, options: BuildOptions) -> [(
+        String, String
+    )] {
         // inputs_sha256: one digest over every input's path and digest, in source order.
         let inputs = sources.map { "\($0.path)\n\($0.digest.hex)\n" }.joined()
         var rows: [(String, String)] = [
@@ -40,4 +43,3 @@ extension SeedBuilder {
         return rows.sorted { $0.0 < $1.0 }
     }
 }
-

@@ -19,9 +19,12 @@ extension SeedBuilder {
             for path in files?.temporaries ?? [] { message = message.replacingOccurrences(of: path, with: files!.shown(path)) }
             diagnostics.error(message)
         case let error as DatabaseError:
-            let named = files.map { files in
-                [("main", files.seed), ("work", files.work), ("", files.vacuum)].map { (schema: $0.0, path: $0.1, shown: files.shown($0.1)) }
-            } ?? []
+            let named =
+                files.map { files in
+                    [("main", files.seed), ("work", files.work), ("", files.vacuum)].map {
+                        (schema: $0.0, path: $0.1, shown: files.shown($0.1))
+                    }
+                } ?? []
             diagnostics.error(StorageFailure(error, files: named).message(database))
         case let error as AssemblyError:
             diagnostics.error(error.message)

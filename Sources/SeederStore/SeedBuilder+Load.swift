@@ -55,8 +55,9 @@ extension SeedBuilder {
             loaded.sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
             try db.execute(sql: "BEGIN")
             try assembler.createTables(db)
-            let store = try RowStore(db: db, mapping: mapping, layouts: assembler.layouts, links: assembler.links, files: inputs.map(\.path),
-                                     spillPath: files.spill, spillBytes: options.sideRowBytesInMemory)
+            let store = try RowStore(
+                db: db, mapping: mapping, layouts: assembler.layouts, links: assembler.links, files: inputs.map(\.path),
+                spillPath: files.spill, spillBytes: options.sideRowBytesInMemory)
             let total = inputs.reduce(0) { $0 + $1.size }
             let read = try readDumps(inputs, mapper: mapper, into: store, options: options, diagnostics: diagnostics)
             loaded.sources = read.sources
@@ -64,8 +65,10 @@ extension SeedBuilder {
             options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records))
             // A build checks references through the seed's own indexes; a validation, which
             // writes no seed, without them.
-            try ReferenceResolver(store: store, load: load, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
-                                  indexes: options.writesOutput ? assembler.schema.indexes : []).resolve()
+            try ReferenceResolver(
+                store: store, load: load, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
+                indexes: options.writesOutput ? assembler.schema.indexes : []
+            ).resolve()
             try db.execute(sql: "COMMIT")
             loaded.rowsInserted = store.rowsInserted
             return store.counts
@@ -92,11 +95,13 @@ extension SeedBuilder {
         _ inputs: [InputFile], mapper: Mapper, into store: RowStore, options: BuildOptions, diagnostics: DiagnosticSink
     ) throws -> DumpsRead {
         let total = inputs.reduce(0) { $0 + $1.size }
-        let reader = DumpReader(files: inputs, mapper: mapper, encoder: store.encoder, limits: options.readChunk, progress: options.progress.map { report in
-            { @Sendable (bytes: Int, records: Int) in
-                report(BuildProgress(phase: .reading, bytesRead: bytes, totalBytes: total, records: records))
-            }
-        })
+        let reader = DumpReader(
+            files: inputs, mapper: mapper, encoder: store.encoder, limits: options.readChunk,
+            progress: options.progress.map { report in
+                { @Sendable (bytes: Int, records: Int) in
+                    report(BuildProgress(phase: .reading, bytesRead: bytes, totalBytes: total, records: records))
+                }
+            })
         reader.start()
         var read = DumpsRead()
         do {
@@ -136,12 +141,15 @@ extension SeedBuilder {
     /// `store`: with the rows the reading thread encoded, else with rows encoded here into
     /// `rows`, an array kept from batch to batch.
     private static func add(
-        _ range: Range<Int>, file: Int, of chunk: ReadChunk, to store: RowStore, rows: inout [RowEncoder.Encoded], diagnostics: DiagnosticSink
+        _ range: Range<Int>, file: Int, of chunk: ReadChunk, to store: RowStore, rows: inout [RowEncoder.Encoded],
+        diagnostics: DiagnosticSink
     ) throws {
         try chunk.records.withUnsafeBufferPointer { records in
             let batch = UnsafeBufferPointer(rebasing: records[range])
             guard chunk.encoded.isEmpty else {
-                return try chunk.encoded.withUnsafeBufferPointer { try store.add(batch, encoded: UnsafeBufferPointer(rebasing: $0[range]), diagnostics: diagnostics) }
+                return try chunk.encoded.withUnsafeBufferPointer {
+                    try store.add(batch, encoded: UnsafeBufferPointer(rebasing: $0[range]), diagnostics: diagnostics)
+                }
             }
             rows.removeAll(keepingCapacity: true)
             store.encoder.encode(batch: batch, file: file, appendingTo: &rows)

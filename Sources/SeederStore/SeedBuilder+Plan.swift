@@ -16,7 +16,8 @@ extension SeedBuilder {
         do {
             bytes = try FileByteSource(path: options.mapping).readAll()
         } catch {
-            diagnostics.error("cannot read the mapping file: \((error as? InputError)?.reason ?? "\(error)")", at: SourceLocation(file: options.mapping))
+            diagnostics.error(
+                "cannot read the mapping file: \((error as? InputError)?.reason ?? "\(error)")", at: SourceLocation(file: options.mapping))
             throw Stop(outcome: .failed)
         }
         guard var mapping = MappingLoader().load(bytes: bytes, file: options.mapping, diagnostics: diagnostics) else {
@@ -39,7 +40,9 @@ extension SeedBuilder {
     /// The files the run will write, checked (`OutputGuard`) and the output locked
     /// (`OutputLock`) before any work; a killed build's leftovers removed. Sets `state.files`
     /// and `state.lock` as they are taken, for `build` to remove and release.
-    static func claimFiles(_ mapping: Mapping, options: BuildOptions, state: inout Run, diagnostics: DiagnosticSink) throws(Stop) -> BuildFiles {
+    static func claimFiles(_ mapping: Mapping, options: BuildOptions, state: inout Run, diagnostics: DiagnosticSink) throws(Stop)
+        -> BuildFiles
+    {
         let output = defaultOutput(for: options, mapping: mapping)
         let files = BuildFiles(output: output, writesOutput: options.writesOutput)
         let outputGuard = OutputGuard(mapping: options.mapping, inputs: state.inputs)

@@ -38,7 +38,8 @@ final class Console: @unchecked Sendable {
             line = line.replacingOccurrences(of: severity, with: style(severity, diagnostic.severity == .error ? "1;31" : "1;33"))
             text += line + "\n"
             if let location = diagnostic.location, location.file == mapping, let mappingLines,
-               case let .lineColumn(lineNumber, column) = location.position, lineNumber >= 1, lineNumber <= mappingLines.count {
+                case let .lineColumn(lineNumber, column) = location.position, lineNumber >= 1, lineNumber <= mappingLines.count
+            {
                 var source = mappingLines[lineNumber - 1]
                 if source.hasSuffix("\r") { source = source.dropLast() }
                 let quote = SourceQuote(line: source, column: column)
@@ -69,8 +70,10 @@ final class Console: @unchecked Sendable {
         guard !report.entities.isEmpty else { return }
         let header = ["entity", "records", "rows", "merged", "conflicts", "references", "dropped"]
         let rows = report.entities.map { entity in
-            [entity.name, String(entity.counts.recordsRead), String(entity.counts.rowsWritten), String(entity.counts.occurrencesMerged),
-             String(entity.counts.conflictsResolved), String(entity.counts.referencesResolved), String(entity.counts.referencesDropped)]
+            [
+                entity.name, String(entity.counts.recordsRead), String(entity.counts.rowsWritten), String(entity.counts.occurrencesMerged),
+                String(entity.counts.conflictsResolved), String(entity.counts.referencesResolved), String(entity.counts.referencesDropped),
+            ]
         }
         var text = TextTable.render([header] + rows, rightAligned: Set(1..<header.count))
         if let output = report.output {
@@ -90,8 +93,9 @@ final class Console: @unchecked Sendable {
         return { [self] progress in
             let elapsed = max(Date().timeIntervalSince(start), 0.001)
             let percent = progress.totalBytes > 0 ? progress.bytesRead * 100 / progress.totalBytes : 100
-            let line = "\(progress.phase.rawValue): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(percent)%), " +
-                "\(Int(Double(progress.records) / elapsed)) records/s"
+            let line =
+                "\(progress.phase.rawValue): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(percent)%), "
+                + "\(Int(Double(progress.records) / elapsed)) records/s"
             lock.lock()
             progressShown = true
             StandardError.write("\r\u{1B}[K" + line)

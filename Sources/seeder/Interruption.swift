@@ -10,7 +10,7 @@ import Foundation
 enum Interruption {
     @Sendable static func removeOnInterrupt(_ paths: [String]) {
         let copies = paths.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
+        defer { for copy in copies { free(copy) } }
         let pointers = copies.map { UnsafePointer($0) }
         _ = pointers.withUnsafeBufferPointer { seeder_remove_on_interrupt($0.baseAddress, Int32($0.count)) }
     }

@@ -20,7 +20,8 @@ enum ReportWriter {
             return nil
         } catch {
             // What the run did besides, so that the message and the summary read together.
-            let outcome = command == "build"
+            let outcome =
+                command == "build"
                 ? report.output.map { "; the seed was written to \($0)" } ?? "; no seed was written"
                 : report.outcome == .success ? "; the mapping and the dumps are valid" : ""
             StandardError.write("error: \(error.message)\(outcome)\n")

@@ -9,11 +9,11 @@ struct SeederCommand: ParsableCommand {
         commandName: "seeder",
         abstract: "Turn JSON dumps of a web service into a validated SQLite seed database.",
         discussion: """
-        Exit status: 0 success (diff: the same records), 1 the data or the mapping failed validation \
-        (diff: the seeds differ), 2 a file could not be read or written, or may not be (not a \
-        regular file, not SQLite, not a seed, an input given as the output), or standard output \
-        could not be written, 64 bad usage.
-        """,
+            Exit status: 0 success (diff: the same records), 1 the data or the mapping failed validation \
+            (diff: the seeds differ), 2 a file could not be read or written, or may not be (not a \
+            regular file, not SQLite, not a seed, an input given as the output), or standard output \
+            could not be written, 64 bad usage.
+            """,
         version: SeedBuilder.version,
         subcommands: [Build.self, Validate.self, Diff.self, Inspect.self]
     )

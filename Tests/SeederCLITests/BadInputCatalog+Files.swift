@@ -57,7 +57,8 @@ extension BadInputCatalog {
             prepare: { try FileManager.default.createSymbolicLink(atPath: $0 + "/out.sqlite", withDestinationPath: "/dev/null") },
             arguments: ["build", "tasklist.yaml", "dumps", "-o", "out.sqlite"],
             status: 2,
-            stderr: .exact("error: the output out.sqlite may not be written: it is a link to a character device, not a regular file\n" + failed)
+            stderr: .exact(
+                "error: the output out.sqlite may not be written: it is a link to a character device, not a regular file\n" + failed)
         ),
         BadInput(
             name: "an output that is a directory",
@@ -68,7 +69,10 @@ extension BadInputCatalog {
         ),
         BadInput(
             name: "a lock file that is a link",
-            prepare: { try FileManager.default.createSymbolicLink(atPath: $0 + "/.tasklist.sqlite.seeder-lock", withDestinationPath: "tasklist.yaml") },
+            prepare: {
+                try FileManager.default.createSymbolicLink(
+                    atPath: $0 + "/.tasklist.sqlite.seeder-lock", withDestinationPath: "tasklist.yaml")
+            },
             arguments: ["build", "tasklist.yaml", "dumps"],
             status: 2,
             stderr: .exact("error: cannot create .tasklist.sqlite.seeder-lock: Too many levels of symbolic links\n" + failed)
@@ -86,23 +90,29 @@ extension BadInputCatalog {
             prepare: { try "my notes\n".write(toFile: $0 + "/notes.txt", atomically: false, encoding: .utf8) },
             arguments: ["build", "tasklist.yaml", "dumps", "-o", "notes.txt"],
             status: 2,
-            stderr: .exact("error: the output notes.txt exists and is not a seed: it is not an SQLite database; --force replaces it\n" + failed)
+            stderr: .exact(
+                "error: the output notes.txt exists and is not a seed: it is not an SQLite database; --force replaces it\n" + failed)
         ),
         BadInput(
             name: "an output that is another app's database, in WAL mode",
-            prepare: { try makeWALDatabase($0 + "/app.db", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, body TEXT); INSERT INTO note VALUES (1, 'keep me')") },
+            prepare: {
+                try makeWALDatabase(
+                    $0 + "/app.db", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, body TEXT); INSERT INTO note VALUES (1, 'keep me')")
+            },
             arguments: ["build", "tasklist.yaml", "dumps", "-o", "app.db"],
             status: 2,
-            stderr: .exact("error: the output app.db exists and is not a seed: it is an SQLite database without a seed_metadata table; --force replaces it\n"
-                + failed)
+            stderr: .exact(
+                "error: the output app.db exists and is not a seed: it is an SQLite database without a seed_metadata table; --force replaces it\n"
+                    + failed)
         ),
         BadInput(
             name: "an output whose -wal file still holds transactions",
             prepare: { try leaveWALFile(beside: $0 + "/tasklist.sqlite") },
             arguments: ["build", "tasklist.yaml", "dumps", "--force"],
             status: 2,
-            stderr: .exact("error: the output tasklist.sqlite may not be replaced: tasklist.sqlite-wal beside it holds transactions not yet in it "
-                + "(a program has it open, or crashed with it open)\n" + failed)
+            stderr: .exact(
+                "error: the output tasklist.sqlite may not be replaced: tasklist.sqlite-wal beside it holds transactions not yet in it "
+                    + "(a program has it open, or crashed with it open)\n" + failed)
         ),
         BadInput(
             name: "an output that is the mapping",
@@ -143,8 +153,10 @@ extension BadInputCatalog {
             },
             arguments: ["build", "tasklist.yaml", "dumps", "--report", "dumps/notes.txt"],
             status: 2,
-            stderr: .lines(["error: the report dumps/notes.txt is in the dumps directory, any file of which a build may read (the mapping was not loaded)",
-                            "build failed: 2 errors, 0 warnings; nothing was written"])
+            stderr: .lines([
+                "error: the report dumps/notes.txt is in the dumps directory, any file of which a build may read (the mapping was not loaded)",
+                "build failed: 2 errors, 0 warnings; nothing was written",
+            ])
         ),
         BadInput(
             name: "a report that is a dump file",
@@ -218,8 +230,9 @@ extension BadInputCatalog {
             arguments: ["build", "tasklist.yaml", "dumps", "--report", "report.json"],
             launcher: ["sh", "-c", "exec \"$0\" \"$@\" > ci.log"],
             status: 2,
-            stderr: .exact("error: the report report.json may not be written: it leads to /proc/self/fd/1, a file a process has open, "
-                + "not a file seeder can replace\n" + failed),
+            stderr: .exact(
+                "error: the report report.json may not be written: it leads to /proc/self/fd/1, a file a process has open, "
+                    + "not a file seeder can replace\n" + failed),
             writes: ["ci.log"]
         ),
 
@@ -283,7 +296,8 @@ extension BadInputCatalog {
             arguments: ["validate", "tasklist.yaml", "dumps"],
             launcher: nobody,
             status: 2,
-            stderr: .exact("dumps/users.json: error: cannot read this dump file: Permission denied\nvalidation failed: 1 error, 0 warnings\n")
+            stderr: .exact(
+                "dumps/users.json: error: cannot read this dump file: Permission denied\nvalidation failed: 1 error, 0 warnings\n")
         ),
         BadInput(
             name: "an unreadable mapping (another user)",
@@ -320,7 +334,9 @@ extension BadInputCatalog {
         BadInput(
             name: "a report on a full disk, after the seed was written",
             // One page, taken by the filler: the report's directory entry fits, its bytes do not.
-            prepare: { try shell("mkdir full && mount -t tmpfs -o size=4k tmpfs full && (head -c 4096 /dev/zero > full/filler || true)", in: $0) },
+            prepare: {
+                try shell("mkdir full && mount -t tmpfs -o size=4k tmpfs full && (head -c 4096 /dev/zero > full/filler || true)", in: $0)
+            },
             arguments: ["build", "tasklist.yaml", "dumps", "--report", "full/report.json", "--quiet"],
             status: 2,
             stderr: .exact("error: cannot write full/report.json: No space left on device; the seed was written to tasklist.sqlite\n"),
@@ -329,7 +345,9 @@ extension BadInputCatalog {
         ),
         BadInput(
             name: "a validation's report on a full disk",
-            prepare: { try shell("mkdir full && mount -t tmpfs -o size=4k tmpfs full && (head -c 4096 /dev/zero > full/filler || true)", in: $0) },
+            prepare: {
+                try shell("mkdir full && mount -t tmpfs -o size=4k tmpfs full && (head -c 4096 /dev/zero > full/filler || true)", in: $0)
+            },
             arguments: ["validate", "tasklist.yaml", "dumps", "--report", "full/report.json"],
             status: 2,
             stderr: .exact("error: cannot write full/report.json: No space left on device; the mapping and the dumps are valid\n"),

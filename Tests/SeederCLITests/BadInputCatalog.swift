@@ -44,14 +44,17 @@ struct BadInput: Sendable, CustomTestStringConvertible {
 /// tests do not run as root.
 struct BadInputCatalog {
     /// Kinds that any user can make.
-    static let kinds: [BadInput] = [
-        BadInput(
-            name: "a mapping that does not exist",
-            arguments: ["build", "missing.yaml", "dumps"],
-            status: 2,
-            stderr: .exact("missing.yaml: error: cannot read the mapping file: No such file or directory\nbuild failed: 1 error, 0 warnings; nothing was written\n")
-        ),
-    ] + fileKinds + diagnosticKinds
+    static let kinds: [BadInput] =
+        [
+            BadInput(
+                name: "a mapping that does not exist",
+                arguments: ["build", "missing.yaml", "dumps"],
+                status: 2,
+                stderr: .exact(
+                    "missing.yaml: error: cannot read the mapping file: No such file or directory\nbuild failed: 1 error, 0 warnings; nothing was written\n"
+                )
+            )
+        ] + fileKinds + diagnosticKinds
 
     /// Kinds that need root to make.
     static let rootKinds: [BadInput] = fileRootKinds
@@ -124,7 +127,9 @@ struct BadInputCatalog {
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         timer.cancel()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
 

@@ -10,11 +10,14 @@ struct CommandDocsTests {
         let reference = try String(contentsOfFile: repository + "/docs/commands.md", encoding: .utf8)
         #expect(reference.contains("## `seeder \(subcommand)`"))
         let help = try seeder(["help", subcommand]).stdout
-        let options = Set(help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," || $0 == "<" })
-            .map(String.init).filter { $0.hasPrefix("--") && $0 != "--help" && $0 != "--version" })
+        let options = Set(
+            help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," || $0 == "<" })
+                .map(String.init).filter { $0.hasPrefix("--") && $0 != "--help" && $0 != "--version" })
         #expect(!options.isEmpty, "\(help)")
         for option in options.sorted() {
-            #expect(reference.contains("`\(option)") || reference.contains(", `\(option)"), "docs/commands.md does not mention \(option) of \(subcommand)")
+            #expect(
+                reference.contains("`\(option)") || reference.contains(", `\(option)"),
+                "docs/commands.md does not mention \(option) of \(subcommand)")
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SeederTestSupport
+import Testing
 
 /// The command's contract (docs/commands.md): diagnostics, exit statuses, reports, atomic output.
 struct CommandTests {
@@ -30,13 +30,14 @@ struct CommandTests {
         try yaml.write(toFile: scratch.root + "/tasklist.yaml", atomically: true, encoding: .utf8)
         let run = try seeder(["build", "tasklist.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 1)
-        #expect(run.stderr == """
-        tasklist.yaml:32:27: error: unknown entity 'Usr' in 'to' (did you mean 'User'?)
-              assignedUser: { to: Usr, from: assigned_user_id }
-                                  ^
-        build failed: 1 error, 0 warnings; nothing was written
+        #expect(
+            run.stderr == """
+                tasklist.yaml:32:27: error: unknown entity 'Usr' in 'to' (did you mean 'User'?)
+                      assignedUser: { to: Usr, from: assigned_user_id }
+                                          ^
+                build failed: 1 error, 0 warnings; nothing was written
 
-        """)
+                """)
         #expect(run.stdout == "")
         #expect(!FileManager.default.fileExists(atPath: scratch.root + "/tasklist.sqlite"))
     }
@@ -54,17 +55,19 @@ struct CommandTests {
         let run = try seeder(["build", "tasklist.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stdout == "")
-        #expect(run.stderr == """
-        dumps/users.json:1:37: error: User: 'id' is "two", expected integer  [/1/id]
-        dumps/task_list.json:3:31: error: User 1: 'name' conflicts: "Blake Watters" here, "Blake" at dumps/users.json:1:20
-        dumps/task_list.json:6:63: error: Task 5 references User 22 (assignedUser), which no record provides
-        dumps/task_list.json:13:82: error: Task 8 references User 22 (assignedUser), which no record provides
-        dumps/task_list.json:14:62: error: Task 9 references User 22 (assignedUser), which no record provides
-        build failed: 5 errors, 0 warnings; nothing was written
+        #expect(
+            run.stderr == """
+                dumps/users.json:1:37: error: User: 'id' is "two", expected integer  [/1/id]
+                dumps/task_list.json:3:31: error: User 1: 'name' conflicts: "Blake Watters" here, "Blake" at dumps/users.json:1:20
+                dumps/task_list.json:6:63: error: Task 5 references User 22 (assignedUser), which no record provides
+                dumps/task_list.json:13:82: error: Task 8 references User 22 (assignedUser), which no record provides
+                dumps/task_list.json:14:62: error: Task 9 references User 22 (assignedUser), which no record provides
+                build failed: 5 errors, 0 warnings; nothing was written
 
-        """)
+                """)
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/tasklist.sqlite")) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "tasklist.sqlite", "tasklist.yaml"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "tasklist.sqlite", "tasklist.yaml"])
 
         let limited = try seeder(["validate", "tasklist.yaml", "dumps", "--max-errors", "2"], in: scratch.root)
         #expect(limited.status == 1)
@@ -75,13 +78,21 @@ struct CommandTests {
         let scratch = try Self.tasklist()
         let noMapping = try seeder(["build", "missing.yaml", "dumps"], in: scratch.root)
         #expect(noMapping.status == 2)
-        #expect(noMapping.stderr == "missing.yaml: error: cannot read the mapping file: No such file or directory\nbuild failed: 1 error, 0 warnings; nothing was written\n")
+        #expect(
+            noMapping.stderr
+                == "missing.yaml: error: cannot read the mapping file: No such file or directory\nbuild failed: 1 error, 0 warnings; nothing was written\n"
+        )
         let noDumps = try seeder(["validate", "tasklist.yaml", "nowhere"], in: scratch.root)
         #expect(noDumps.status == 2)
-        #expect(noDumps.stderr == "nowhere: error: cannot read the dumps directory: No such file or directory\nvalidation failed: 1 error, 0 warnings\n")
+        #expect(
+            noDumps.stderr
+                == "nowhere: error: cannot read the dumps directory: No such file or directory\nvalidation failed: 1 error, 0 warnings\n")
         let intoInput = try seeder(["build", "tasklist.yaml", "dumps", "-o", "dumps/users.json"], in: scratch.root)
         #expect(intoInput.status == 2)
-        #expect(intoInput.stderr == "error: the output dumps/users.json is a dump file this build reads\nbuild failed: 1 error, 0 warnings; nothing was written\n")
+        #expect(
+            intoInput.stderr
+                == "error: the output dumps/users.json is a dump file this build reads\nbuild failed: 1 error, 0 warnings; nothing was written\n"
+        )
     }
 
     @Test func treatsWarningsAsErrorsWhenStrict() throws {
@@ -92,14 +103,19 @@ struct CommandTests {
         #expect(relaxed.stderr == "dumps/extra.json: warning: no source reads this dump file\n")
         let strict = try seeder(["validate", "tasklist.yaml", "dumps", "--strict"], in: scratch.root)
         #expect(strict.status == 1)
-        #expect(strict.stderr == "dumps/extra.json: warning: no source reads this dump file\nerror: --strict: 1 warning counts as errors\nvalidation failed: 1 error, 1 warning\n")
+        #expect(
+            strict.stderr
+                == "dumps/extra.json: warning: no source reads this dump file\nerror: --strict: 1 warning counts as errors\nvalidation failed: 1 error, 1 warning\n"
+        )
     }
 
     @Test func writesAJSONReportAndValidatesToJSON() throws {
         let scratch = try Self.tasklist()
-        let run = try seeder(["build", "tasklist.yaml", "dumps", "--report", "report.json", "--quiet", "-o", "out.sqlite"], in: scratch.root)
+        let run = try seeder(
+            ["build", "tasklist.yaml", "dumps", "--report", "report.json", "--quiet", "-o", "out.sqlite"], in: scratch.root)
         #expect(run.status == 0 && run.stdout == "")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.root + "/report.json"))) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.root + "/report.json"))) as? [String: Any])
         #expect(report["outcome"] as? String == "success")
         #expect(report["output"] as? String == "out.sqlite")
         let entities = try #require(report["entities"] as? [[String: Any]])
@@ -125,7 +141,10 @@ struct CommandTests {
         let run = try seeder(["build", "tasks.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 0)
         #expect(run.stdout.hasSuffix("wrote tasks.sqlite\n"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "tasklist.yaml", "tasks.sqlite", "tasks.yaml"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == [
+                "dumps", "tasklist.yaml", "tasks.sqlite", "tasks.yaml",
+            ])
     }
 
     @Test func leavesNoTemporaryFileWhenInterrupted() throws {
@@ -175,8 +194,11 @@ struct CommandTests {
         #expect(run.status == 1)
         #expect(run.stderr.split(separator: "\n").count == 5, "three errors, the count, the summary: \(run.stderr)")
         #expect(run.stderr.contains("\n... and 37 more like this\n"))
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.root + "/report.json"))) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.root + "/report.json"))) as? [String: Any])
         let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
-        #expect(diagnostics.compactMap { $0["message"] as? String } == (1...40).map { "User \($0): 'age' is \"\($0) years\", expected integer" })
+        #expect(
+            diagnostics.compactMap { $0["message"] as? String } == (1...40).map { "User \($0): 'age' is \"\($0) years\", expected integer" }
+        )
     }
 }

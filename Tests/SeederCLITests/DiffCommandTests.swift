@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import SeederTestSupport
+import Testing
 
 /// `seeder diff` and `seeder inspect` (docs/commands.md) on seeds built by the real binary from the examples
 /// and from changed copies of their dumps in `Fixtures/diff/`.
@@ -12,7 +12,8 @@ struct DiffCommandTests {
     static func seeds(_ builds: [(String, String, String, String)]) throws -> Workspace {
         let scratch = try Workspace()
         for (name, mapping, dumps, epoch) in builds {
-            let run = try seeder(["build", mapping, dumps, "-o", scratch.root + "/\(name).sqlite", "--quiet"], environment: ["SOURCE_DATE_EPOCH": epoch])
+            let run = try seeder(
+                ["build", mapping, dumps, "-o", scratch.root + "/\(name).sqlite", "--quiet"], environment: ["SOURCE_DATE_EPOCH": epoch])
             #expect(run.status == 0, "\(run.stderr)")
         }
         return scratch
@@ -32,42 +33,43 @@ struct DiffCommandTests {
         let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stderr == "")
-        #expect(run.stdout == """
-        metadata
-          ~ inputs_sha256: 63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83 -> 3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6
-          ~ source task_list.json: sha256 8aa8562fb678 -> 4b0b8690f033, bytes 1260 -> 1353
-          ~ source users.json: sha256 d4e9998af523 -> 8a9d7ca92160, bytes 188 -> 255, records 3 -> 4
+        #expect(
+            run.stdout == """
+                metadata
+                  ~ inputs_sha256: 63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83 -> 3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6
+                  ~ source task_list.json: sha256 8aa8562fb678 -> 4b0b8690f033, bytes 1260 -> 1353
+                  ~ source users.json: sha256 d4e9998af523 -> 8a9d7ca92160, bytes 188 -> 255, records 3 -> 4
 
-        entity   added  removed  changed  unchanged
-        User         1        0        1          2
-        Project      0        0        3          0
-        Task         1        1        2          4
+                entity   added  removed  changed  unchanged
+                User         1        0        1          2
+                Project      0        0        3          0
+                Task         1        1        2          4
 
-        User: 1 added, 1 changed
-          ~ User 3
-              email: null -> "rachit@restkit.org"
-          + User 4: name "Sam Ritchie"
+                User: 1 added, 1 changed
+                  ~ User 3
+                      email: null -> "rachit@restkit.org"
+                  + User 4: name "Sam Ritchie"
 
-        Project: 3 changed
-          ~ Project 123
-              task_count: 4 -> 3
-          ~ Project 456
-              description: "The object mapper could really use docs!" -> "The object mapper could really use docs, and a guide that wa…"
-          ~ Project 789
-              task_count: 0 -> 1
+                Project: 3 changed
+                  ~ Project 123
+                      task_count: 4 -> 3
+                  ~ Project 456
+                      description: "The object mapper could really use docs!" -> "The object mapper could really use docs, and a guide that wa…"
+                  ~ Project 789
+                      task_count: 0 -> 1
 
-        Task: 1 added, 1 removed, 2 changed
-          ~ Task 5
-              completed: 0 -> 1
-          - Task 7: name "Update the mailing list", completed 0, project_id 123, …
-          ~ Task 9
-              name: "Generate docs" -> "Generate the docs"
-              assigned_user_id: 2 -> 4
-          + Task 11: name "Buy shampoo", due_at "2011-08-01T00:00:00.000Z", completed 0, …
+                Task: 1 added, 1 removed, 2 changed
+                  ~ Task 5
+                      completed: 0 -> 1
+                  - Task 7: name "Update the mailing list", completed 0, project_id 123, …
+                  ~ Task 9
+                      name: "Generate docs" -> "Generate the docs"
+                      assigned_user_id: 2 -> 4
+                  + Task 11: name "Buy shampoo", due_at "2011-08-01T00:00:00.000Z", completed 0, …
 
-        the seeds differ: 2 added, 1 removed, 6 changed records
+                the seeds differ: 2 added, 1 removed, 6 changed records
 
-        """)
+                """)
         #expect(try Self.documentedOutput(of: "seeder diff v1.sqlite v2.sqlite") == run.stdout, "docs/commands.md's example")
     }
 
@@ -84,21 +86,23 @@ struct DiffCommandTests {
         let scratch = try Self.tasklistSeeds()
         let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "json", "--entity", "Task", "--limit", "3"], in: scratch.root)
         #expect(run.status == 1)
-        #expect(run.stdout == """
-        {"old":"v1.sqlite","new":"v2.sqlite","same":false,
-        "schema":[],
-        "metadata":[{"key":"inputs_sha256","old":"63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83","new":"3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6"}],
-        "sources":[{"path":"task_list.json","old":{"sha256":"8aa8562fb67859f09a9784e29fc85b7167d44cfca5e3e432982e1512319b0e42","bytes":1260,"records":3},"new":{"sha256":"4b0b8690f03351b562711215da856c1975d3a0acc195f5c6cb2845930675cdfb","bytes":1353,"records":3}},{"path":"users.json","old":{"sha256":"d4e9998af5230ae5dca2b625e1d3725c965d117230147b83e4d4a9e2df2474b6","bytes":188,"records":3},"new":{"sha256":"8a9d7ca92160e0c793068c96a00801c6d3801518017647be7f0c1e05367a3ca7","bytes":255,"records":4}}],
-        "tables":[
-        {"table":"task","name":"Task","role":"entity","pairing":"identity","reason":null,"key":["id"],"added":1,"removed":1,"changed":2,"unchanged":4,"records":[
-        {"change":"changed","key":[5],"fields":{"completed":{"old":0,"new":1}}},
-        {"change":"removed","key":[7],"fields":{"name":"Update the mailing list","due_at":null,"completed":0,"project_id":123,"assigned_user_id":3,"project_position":3}},
-        {"change":"changed","key":[9],"fields":{"name":{"old":"Generate docs","new":"Generate the docs"},"assigned_user_id":{"old":2,"new":4}}}],"notListed":1}
-        ]}
+        #expect(
+            run.stdout == """
+                {"old":"v1.sqlite","new":"v2.sqlite","same":false,
+                "schema":[],
+                "metadata":[{"key":"inputs_sha256","old":"63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83","new":"3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6"}],
+                "sources":[{"path":"task_list.json","old":{"sha256":"8aa8562fb67859f09a9784e29fc85b7167d44cfca5e3e432982e1512319b0e42","bytes":1260,"records":3},"new":{"sha256":"4b0b8690f03351b562711215da856c1975d3a0acc195f5c6cb2845930675cdfb","bytes":1353,"records":3}},{"path":"users.json","old":{"sha256":"d4e9998af5230ae5dca2b625e1d3725c965d117230147b83e4d4a9e2df2474b6","bytes":188,"records":3},"new":{"sha256":"8a9d7ca92160e0c793068c96a00801c6d3801518017647be7f0c1e05367a3ca7","bytes":255,"records":4}}],
+                "tables":[
+                {"table":"task","name":"Task","role":"entity","pairing":"identity","reason":null,"key":["id"],"added":1,"removed":1,"changed":2,"unchanged":4,"records":[
+                {"change":"changed","key":[5],"fields":{"completed":{"old":0,"new":1}}},
+                {"change":"removed","key":[7],"fields":{"name":"Update the mailing list","due_at":null,"completed":0,"project_id":123,"assigned_user_id":3,"project_position":3}},
+                {"change":"changed","key":[9],"fields":{"name":{"old":"Generate docs","new":"Generate the docs"},"assigned_user_id":{"old":2,"new":4}}}],"notListed":1}
+                ]}
 
-        """)
-        #expect(try Self.documentedOutput(of: "seeder diff v1.sqlite v2.sqlite --format json --entity Task --limit 3") == run.stdout,
-                "docs/commands.md's example")
+                """)
+        #expect(
+            try Self.documentedOutput(of: "seeder diff v1.sqlite v2.sqlite --format json --entity Task --limit 3") == run.stdout,
+            "docs/commands.md's example")
         // One document that a JSON parser reads.
         let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect(document["same"] as? Bool == false)
@@ -106,70 +110,79 @@ struct DiffCommandTests {
 
     @Test func writesAMarkdownCommentWithCollapsedDetails() throws {
         let scratch = try Self.tasklistSeeds()
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--entity", "User", "--entity", "Project", "--limit", "1"],
-                             in: scratch.root)
+        let run = try seeder(
+            ["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--entity", "User", "--entity", "Project", "--limit", "1"],
+            in: scratch.root)
         #expect(run.status == 1)
-        #expect(run.stdout == """
-        ### seeder diff: 1 added, 0 removed, 4 changed records
+        #expect(
+            run.stdout == """
+                ### seeder diff: 1 added, 0 removed, 4 changed records
 
-        `v1.sqlite` → `v2.sqlite`
+                `v1.sqlite` → `v2.sqlite`
 
-        | entity | added | removed | changed | unchanged |
-        |:--|--:|--:|--:|--:|
-        | User | 1 | 0 | 1 | 2 |
-        | Project | 0 | 0 | 3 | 0 |
+                | entity | added | removed | changed | unchanged |
+                |:--|--:|--:|--:|--:|
+                | User | 1 | 0 | 1 | 2 |
+                | Project | 0 | 0 | 3 | 0 |
 
-        **Metadata**
+                **Metadata**
 
-        - `inputs_sha256`: `63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83 -> 3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6`
-        - `~ source task_list.json: sha256 8aa8562fb678 -> 4b0b8690f033, bytes 1260 -> 1353`
-        - `~ source users.json: sha256 d4e9998af523 -> 8a9d7ca92160, bytes 188 -> 255, records 3 -> 4`
+                - `inputs_sha256`: `63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83 -> 3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6`
+                - `~ source task_list.json: sha256 8aa8562fb678 -> 4b0b8690f033, bytes 1260 -> 1353`
+                - `~ source users.json: sha256 d4e9998af523 -> 8a9d7ca92160, bytes 188 -> 255, records 3 -> 4`
 
-        <details><summary>User: 1 added, 1 changed</summary>
+                <details><summary>User: 1 added, 1 changed</summary>
 
-        - changed User `3`: `email` `null` → `"rachit@restkit.org"`
-        - … 1 more not listed (`--limit`)
+                - changed User `3`: `email` `null` → `"rachit@restkit.org"`
+                - … 1 more not listed (`--limit`)
 
-        </details>
+                </details>
 
-        <details><summary>Project: 3 changed</summary>
+                <details><summary>Project: 3 changed</summary>
 
-        - changed Project `123`: `task_count` `4` → `3`
-        - … 2 more not listed (`--limit`)
+                - changed Project `123`: `task_count` `4` → `3`
+                - … 2 more not listed (`--limit`)
 
-        </details>
+                </details>
 
-        """)
+                """)
     }
 
     @Test func exitsZeroWhenOnlyTheMetadataDiffers() throws {
         let scratch = try Self.tasklistSeeds()
-        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/v1.sqlite")) != Data(contentsOf: URL(fileURLWithPath: scratch.root + "/v1-again.sqlite")))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/v1.sqlite"))
+                != Data(contentsOf: URL(fileURLWithPath: scratch.root + "/v1-again.sqlite")))
         let run = try seeder(["diff", "v1.sqlite", "v1-again.sqlite"], in: scratch.root)
         #expect(run.status == 0)
-        #expect(run.stdout == """
-        metadata
-          ~ built_at: 2023-11-14T22:13:20Z -> 2027-01-15T08:00:00Z
+        #expect(
+            run.stdout == """
+                metadata
+                  ~ built_at: 2023-11-14T22:13:20Z -> 2027-01-15T08:00:00Z
 
-        entity   added  removed  changed  unchanged
-        User         0        0        0          3
-        Project      0        0        0          3
-        Task         0        0        0          7
+                entity   added  removed  changed  unchanged
+                User         0        0        0          3
+                Project      0        0        0          3
+                Task         0        0        0          7
 
-        the seeds hold the same records
+                the seeds hold the same records
 
-        """)
+                """)
         let markdown = try seeder(["diff", "v1.sqlite", "v1-again.sqlite", "--format", "markdown"], in: scratch.root)
         #expect(markdown.status == 0 && markdown.stdout.hasPrefix("### seeder diff: the seeds hold the same records\n"))
         let json = try seeder(["diff", "v1.sqlite", "v1.sqlite", "--format", "json"], in: scratch.root)
-        #expect(json.status == 0 && json.stdout.hasPrefix(#"{"old":"v1.sqlite","new":"v1.sqlite","same":true,"# + "\n\"schema\":[],\n\"metadata\":[],"))
+        #expect(
+            json.status == 0
+                && json.stdout.hasPrefix(#"{"old":"v1.sqlite","new":"v1.sqlite","same":true,"# + "\n\"schema\":[],\n\"metadata\":[],"))
     }
 
     @Test func exitsTwoWhenTheSeedsCannotBeCompared() throws {
         let scratch = try Self.tasklistSeeds()
         try "not a database".write(toFile: scratch.root + "/notes.sqlite", atomically: true, encoding: .utf8)
         let missing = try seeder(["diff", "v1.sqlite", "v3.sqlite"], in: scratch.root)
-        #expect(missing.status == 2 && missing.stdout == "" && missing.stderr == "v3.sqlite: error: cannot read this file: No such file or directory\n")
+        #expect(
+            missing.status == 2 && missing.stdout == ""
+                && missing.stderr == "v3.sqlite: error: cannot read this file: No such file or directory\n")
         let text = try seeder(["diff", "notes.sqlite", "v1.sqlite"], in: scratch.root)
         #expect(text.status == 2 && text.stderr == "notes.sqlite: error: not an SQLite database\n")
         let directory = try seeder(["diff", "v1.sqlite", "."], in: scratch.root)
@@ -194,84 +207,95 @@ struct DiffCommandTests {
     @Test func comparesAnySQLiteFileByPrimaryKeyOrAsRows() throws {
         let scratch = try Workspace()
         for (name, sql) in [
-            ("a", """
-            CREATE TABLE t(a TEXT PRIMARY KEY, b);
-            INSERT INTO t VALUES ('x', 1), ('y', 2), ('z', x'00ff'), (3, 'number key');
-            CREATE TABLE log(m, n);
-            INSERT INTO log VALUES ('a', 1), ('a', 1), ('b', 2);
-            CREATE TABLE w(k INTEGER, j TEXT, v, PRIMARY KEY (k, j)) WITHOUT ROWID;
-            INSERT INTO w VALUES (1, 'a', 1.5), (2, 'b', NULL);
-            CREATE TABLE gone(id INTEGER PRIMARY KEY);
-            INSERT INTO gone VALUES (1);
-            """),
-            ("b", """
-            CREATE TABLE t(a TEXT PRIMARY KEY, b, c);
-            INSERT INTO t VALUES ('x', 1, NULL), ('y', 3, 'new'), ('z', x'00fe', NULL), ('Z', 4, NULL), (3, 'number key', NULL);
-            CREATE TABLE log(m, n);
-            INSERT INTO log VALUES ('a', 1), ('b', 2), ('c', 3);
-            CREATE TABLE w(k INTEGER, j TEXT, v, PRIMARY KEY (k, j)) WITHOUT ROWID;
-            INSERT INTO w VALUES (1, 'a', 1.5), (2, 'b', 2), (0, 'c', 0);
-            """),
+            (
+                "a",
+                """
+                CREATE TABLE t(a TEXT PRIMARY KEY, b);
+                INSERT INTO t VALUES ('x', 1), ('y', 2), ('z', x'00ff'), (3, 'number key');
+                CREATE TABLE log(m, n);
+                INSERT INTO log VALUES ('a', 1), ('a', 1), ('b', 2);
+                CREATE TABLE w(k INTEGER, j TEXT, v, PRIMARY KEY (k, j)) WITHOUT ROWID;
+                INSERT INTO w VALUES (1, 'a', 1.5), (2, 'b', NULL);
+                CREATE TABLE gone(id INTEGER PRIMARY KEY);
+                INSERT INTO gone VALUES (1);
+                """
+            ),
+            (
+                "b",
+                """
+                CREATE TABLE t(a TEXT PRIMARY KEY, b, c);
+                INSERT INTO t VALUES ('x', 1, NULL), ('y', 3, 'new'), ('z', x'00fe', NULL), ('Z', 4, NULL), (3, 'number key', NULL);
+                CREATE TABLE log(m, n);
+                INSERT INTO log VALUES ('a', 1), ('b', 2), ('c', 3);
+                CREATE TABLE w(k INTEGER, j TEXT, v, PRIMARY KEY (k, j)) WITHOUT ROWID;
+                INSERT INTO w VALUES (1, 'a', 1.5), (2, 'b', 2), (0, 'c', 0);
+                """
+            ),
         ] {
             let queue = try DatabaseQueue(path: scratch.root + "/\(name).db")
             try queue.write { try $0.execute(sql: sql) }
         }
         let run = try seeder(["diff", "a.db", "b.db"], in: scratch.root)
         #expect(run.status == 1)
-        #expect(run.stdout == """
-        schema
-          - table gone
-          + column t.c
+        #expect(
+            run.stdout == """
+                schema
+                  - table gone
+                  + column t.c
 
-        entity  added  removed  changed  unchanged
-        gone        0        1        0          0
-        log         1        1        0          2
-        t           1        0        2          2
-        w           1        0        1          1
+                entity  added  removed  changed  unchanged
+                gone        0        1        0          0
+                log         1        1        0          2
+                t           1        0        2          2
+                w           1        0        1          1
 
-        gone: 1 removed
-          - gone 1
+                gone: 1 removed
+                  - gone 1
 
-        log: 1 added, 1 removed (compared as whole rows: no primary key)
-          - row: m "a", n 1
-          + row: m "c", n 3
+                log: 1 added, 1 removed (compared as whole rows: no primary key)
+                  - row: m "a", n 1
+                  + row: m "c", n 3
 
-        t: 1 added, 2 changed
-          + t Z: b 4
-          ~ t y
-              b: 2 -> 3
-              c: absent -> "new"
-          ~ t z
-              b: <2 bytes, sha256 06eb7d6a69ee> -> <2 bytes, sha256 dcc3494d4980>
+                t: 1 added, 2 changed
+                  + t Z: b 4
+                  ~ t y
+                      b: 2 -> 3
+                      c: absent -> "new"
+                  ~ t z
+                      b: <2 bytes, sha256 06eb7d6a69ee> -> <2 bytes, sha256 dcc3494d4980>
 
-        w: 1 added, 1 changed
-          + w (0, c): v 0
-          ~ w (2, b)
-              v: null -> 2
+                w: 1 added, 1 changed
+                  + w (0, c): v 0
+                  ~ w (2, b)
+                      v: null -> 2
 
-        the seeds differ: 3 added, 2 removed, 3 changed records; 2 schema changes
+                the seeds differ: 3 added, 2 removed, 3 changed records; 2 schema changes
 
-        """)
+                """)
     }
 
     @Test func inspectsASeed() throws {
         let scratch = try Self.seeds([("catalog", "mappings/catalog.yaml", "seeds/catalog", "1700000000")])
         let text = try seeder(["inspect", "catalog.sqlite"], in: scratch.root)
         #expect(text.status == 0 && text.stderr == "")
-        try assertSnapshot(text.stdout.replacingOccurrences(of: "sqlite_version  \(try sqliteVersion())", with: "sqlite_version  …"), named: "inspect-catalog")
+        try assertSnapshot(
+            text.stdout.replacingOccurrences(of: "sqlite_version  \(try sqliteVersion())", with: "sqlite_version  …"),
+            named: "inspect-catalog")
         let json = try seeder(["inspect", "catalog.sqlite", "--json"], in: scratch.root)
         #expect(json.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(document["userVersion"] as? Int == 1 && document["applicationId"] as? Int == 0x5345_4544)
         let tables = try #require(document["tables"] as? [[String: Any]])
-        #expect(tables.map { "\($0["name"]!) \($0["rows"]!) \($0["holds"]!)" } == [
-            "category 2 Category", "image 3 Image", "product 3 Product", "product_related_products 2 Product.relatedProducts",
-            "product_review 2 ProductReview", "product_review_products 3 ProductReview.products",
-        ])
+        #expect(
+            tables.map { "\($0["name"]!) \($0["rows"]!) \($0["holds"]!)" } == [
+                "category 2 Category", "image 3 Image", "product 3 Product", "product_related_products 2 Product.relatedProducts",
+                "product_review 2 ProductReview", "product_review_products 3 ProductReview.products",
+            ])
         let mapping = try #require(document["mapping"] as? [String: Any])
         #expect((mapping["entities"] as? [Any])?.count == 4)
-        try assertSnapshot(json.stdout.replacingOccurrences(of: "\"sqlite_version\":\"\(try sqliteVersion())\"", with: "\"sqlite_version\":\"…\""),
-                           named: "inspect-catalog-json")
+        try assertSnapshot(
+            json.stdout.replacingOccurrences(of: "\"sqlite_version\":\"\(try sqliteVersion())\"", with: "\"sqlite_version\":\"…\""),
+            named: "inspect-catalog-json")
     }
 
     @Test func refusesToInspectWhatIsNoSeed() throws {
@@ -280,7 +304,9 @@ struct DiffCommandTests {
         try queue.write { try $0.execute(sql: "CREATE TABLE t(a)") }
         let plain = try seeder(["inspect", "plain.db"], in: scratch.root)
         #expect(plain.status == 2)
-        #expect(plain.stderr == "plain.db: error: not a seed (application_id is 0x00000000, not 0x53454544 'SEED', and there is no seed_metadata)\n")
+        #expect(
+            plain.stderr
+                == "plain.db: error: not a seed (application_id is 0x00000000, not 0x53454544 'SEED', and there is no seed_metadata)\n")
         let missing = try seeder(["inspect", "none.sqlite"], in: scratch.root)
         #expect(missing.status == 2 && missing.stderr == "none.sqlite: error: cannot read this file: No such file or directory\n")
     }

@@ -1,18 +1,22 @@
 import Foundation
 import GRDB
 import SeederStore
-import Testing
 import SeederTestSupport
+import Testing
 
 /// The repository's root, from this file's path.
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
 /// The `seeder` binary SwiftPM built beside the tests.
 func seederBinary() throws -> String {
-    let candidates = [
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("seeder").path,
-        repository + "/.build/debug/seeder",
-    ] + ((try? FileManager.default.contentsOfDirectory(atPath: repository + "/.build")) ?? []).map { repository + "/.build/\($0)/debug/seeder" }
+    let candidates =
+        [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("seeder").path,
+            repository + "/.build/debug/seeder",
+        ]
+        + ((try? FileManager.default.contentsOfDirectory(atPath: repository + "/.build")) ?? []).map {
+            repository + "/.build/\($0)/debug/seeder"
+        }
     return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "no seeder binary in \(candidates)")
 }
 
@@ -41,12 +45,14 @@ func seeder(_ arguments: [String], in directory: String = repository, environmen
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    return Run(
+        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
 }
 
 /// Compares `text` with the committed snapshot in `Tests/SeederCLITests/Snapshots/`.
 func assertSnapshot(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    try SeederTestSupport.assertSnapshot(text, named: name, in: repository + "/Tests/SeederCLITests/Snapshots", sourceLocation: sourceLocation)
+    try SeederTestSupport.assertSnapshot(
+        text, named: name, in: repository + "/Tests/SeederCLITests/Snapshots", sourceLocation: sourceLocation)
 }
 
 /// Every example in `mappings/` and `seeds/` is built by the real binary: exit status, summary,
@@ -59,7 +65,8 @@ struct ExampleTests {
     func buildsTheExample(_ name: String) throws {
         let scratch = try Workspace()
         let output = scratch.root + "/\(name).sqlite"
-        let run = try seeder(["build", "mappings/\(name).yaml", "seeds/\(name)", "-o", output], environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        let run = try seeder(
+            ["build", "mappings/\(name).yaml", "seeds/\(name)", "-o", output], environment: ["SOURCE_DATE_EPOCH": "1700000000"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "")
         let summary = run.stdout.replacingOccurrences(of: scratch.root + "/", with: "")

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import SeederTestSupport
+import Testing
 
 /// What a command may touch (docs/commands.md, Files a command touches), beyond the refusals of
 /// the bad-input catalog: `--force`, two builds of one output at once, a stale lock, seeds read
@@ -12,7 +12,9 @@ struct FileSafetyTests {
         try "my notes\n".write(toFile: scratch.root + "/notes.txt", atomically: false, encoding: .utf8)
         let run = try seeder(["build", "tasklist.yaml", "dumps", "-o", "notes.txt", "--force", "--quiet"], in: scratch.root)
         #expect(run.status == 0 && run.stderr == "")
-        let tables = try DatabaseQueue(path: scratch.root + "/notes.txt").read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        let tables = try DatabaseQueue(path: scratch.root + "/notes.txt").read {
+            try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
         #expect(tables == ["project", "seed_metadata", "seed_source", "task", "user"])
         // An empty file holds nothing to lose (what `mktemp` makes): no --force needed.
         _ = FileManager.default.createFile(atPath: scratch.root + "/empty.sqlite", contents: Data())
@@ -41,7 +43,10 @@ struct FileSafetyTests {
         let second = try seeder(["build", "pods.yaml", "dumps", "--quiet"], in: scratch.root)
         #expect(first.isRunning, "the first build ended before the second was refused: the test proves nothing")
         #expect(second.status == 2)
-        #expect(second.stderr == "error: another build is writing pods.sqlite; try again when it is done\nbuild failed: 1 error, 0 warnings; nothing was written\n")
+        #expect(
+            second.stderr
+                == "error: another build is writing pods.sqlite; try again when it is done\nbuild failed: 1 error, 0 warnings; nothing was written\n"
+        )
         first.waitUntilExit()
         #expect(first.terminationStatus == 0)
         let (count, integrity) = try DatabaseQueue(path: scratch.root + "/pods.sqlite").read { db in
@@ -56,7 +61,8 @@ struct FileSafetyTests {
         try "".write(toFile: scratch.root + "/.tasklist.sqlite.seeder-lock", atomically: false, encoding: .utf8)
         let run = try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root)
         #expect(run.status == 0 && run.stderr == "")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "tasklist.sqlite", "tasklist.yaml"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "tasklist.sqlite", "tasklist.yaml"])
     }
 
     @Test func inspectAndDiffLeaveNothingBesideAWALModeSeed() throws {
@@ -91,7 +97,9 @@ struct FileSafetyTests {
         try queue.close()
     }
 
-    @Test(.enabled(if: getuid() == 0, "a read-only directory binds only another user")) func readsAWALModeSeedInADirectoryItCannotWrite() throws {
+    @Test(.enabled(if: getuid() == 0, "a read-only directory binds only another user")) func readsAWALModeSeedInADirectoryItCannotWrite()
+        throws
+    {
         let scratch = try CommandTests.tasklist()
         try FileManager.default.createDirectory(atPath: scratch.root + "/ro", withIntermediateDirectories: false)
         #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet", "-o", "ro/seed.sqlite"], in: scratch.root).status == 0)

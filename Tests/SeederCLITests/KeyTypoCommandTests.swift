@@ -1,47 +1,50 @@
 import Foundation
 import GRDB
-import Testing
 import SeederTestSupport
+import Testing
 
 /// A typo in a mapping's key does not pass silently (docs/mapping.md, Unmapped keys and keys
 /// that match nothing): the real binary warns, and `--strict` fails the build and keeps the
 /// previous seed.
 struct KeyTypoCommandTests {
     static let mapping = """
-    seeder: 1
-    output: github.sqlite
-    entities:
-      Repository:
-        ignore: [node_id, watchers_count]
-        attributes:
-          id: integer
-          name: string
-          stars: { type: integer, from: stargazer_count }
-    sources:
-      - path: repos.json
-        entity: Repository
+        seeder: 1
+        output: github.sqlite
+        entities:
+          Repository:
+            ignore: [node_id, watchers_count]
+            attributes:
+              id: integer
+              name: string
+              stars: { type: integer, from: stargazer_count }
+        sources:
+          - path: repos.json
+            entity: Repository
 
-    """
+        """
 
     /// Twelve repositories as an API dump has them, with keys nobody wants.
     static func scratch() throws -> Workspace {
         let scratch = try Workspace()
         try FileManager.default.createDirectory(atPath: scratch.root + "/dumps", withIntermediateDirectories: true)
         try mapping.write(toFile: scratch.root + "/github.yaml", atomically: true, encoding: .utf8)
-        let repositories = (1...12).map { #"{"id": \#($0), "node_id": "R_\#($0)", "name": "repo\#($0)", "stargazers_count": \#($0 * 10), "watchers_count": \#($0)}"# }
-        try ("[" + repositories.joined(separator: ",\n") + "]").write(toFile: scratch.root + "/dumps/repos.json", atomically: true, encoding: .utf8)
+        let repositories = (1...12).map {
+            #"{"id": \#($0), "node_id": "R_\#($0)", "name": "repo\#($0)", "stargazers_count": \#($0 * 10), "watchers_count": \#($0)}"#
+        }
+        try ("[" + repositories.joined(separator: ",\n") + "]").write(
+            toFile: scratch.root + "/dumps/repos.json", atomically: true, encoding: .utf8)
         return scratch
     }
 
     static let warnings = """
-    github.yaml:4:3: warning: 1 key is never mapped: Repository.stargazers_count
-      Repository:
-      ^
-    github.yaml:9:7: warning: Repository.stars: 'stargazer_count' matched no key in 12 records (did you mean 'stargazers_count'?)
-          stars: { type: integer, from: stargazer_count }
+        github.yaml:4:3: warning: 1 key is never mapped: Repository.stargazers_count
+          Repository:
           ^
+        github.yaml:9:7: warning: Repository.stars: 'stargazer_count' matched no key in 12 records (did you mean 'stargazers_count'?)
+              stars: { type: integer, from: stargazer_count }
+              ^
 
-    """
+        """
 
     @Test func warnsAboutATypoAndFailsWithStrictKeepingThePreviousSeed() throws {
         let scratch = try Self.scratch()
@@ -57,20 +60,27 @@ struct KeyTypoCommandTests {
         let strict = try seeder(["build", "github.yaml", "dumps", "--strict", "--report", "report.json"], in: scratch.root)
         #expect(strict.status == 1)
         #expect(strict.stdout == "")
-        #expect(strict.stderr == Self.warnings + "error: --strict: 2 warnings count as errors\nbuild failed: 1 error, 2 warnings; nothing was written\n")
+        #expect(
+            strict.stderr == Self.warnings
+                + "error: --strict: 2 warnings count as errors\nbuild failed: 1 error, 2 warnings; nothing was written\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/github.sqlite")) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "github.sqlite", "github.yaml", "report.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == [
+                "dumps", "github.sqlite", "github.yaml", "report.json",
+            ])
 
         // The report lists each warning with its location, and the key never mapped.
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.root + "/report.json"))) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.root + "/report.json"))) as? [String: Any])
         #expect(report["outcome"] as? String == "invalid")
         let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
         #expect(diagnostics.map { $0["severity"] as? String } == ["warning", "warning", "error"])
-        #expect(diagnostics.map { $0["message"] as? String } == [
-            "1 key is never mapped: Repository.stargazers_count",
-            "Repository.stars: 'stargazer_count' matched no key in 12 records (did you mean 'stargazers_count'?)",
-            "--strict: 2 warnings count as errors",
-        ])
+        #expect(
+            diagnostics.map { $0["message"] as? String } == [
+                "1 key is never mapped: Repository.stargazers_count",
+                "Repository.stars: 'stargazer_count' matched no key in 12 records (did you mean 'stargazers_count'?)",
+                "--strict: 2 warnings count as errors",
+            ])
         let locations = diagnostics.map { $0["location"] as? [String: Any] }
         #expect(locations.map { $0?["line"] as? Int } == [4, 9, nil])
         #expect(locations.map { $0?["column"] as? Int } == [3, 7, nil])
@@ -96,12 +106,13 @@ struct KeyTypoCommandTests {
         try yaml.write(toFile: scratch.root + "/github.yaml", atomically: true, encoding: .utf8)
         let run = try seeder(["validate", "github.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 1)
-        #expect(run.stderr == """
-        github.yaml:5:23: error: 'name' is in 'ignore' of entity 'Repository', but attribute 'name' reads it
-            ignore: [node_id, name]
-                              ^
-        validation failed: 1 error, 0 warnings
+        #expect(
+            run.stderr == """
+                github.yaml:5:23: error: 'name' is in 'ignore' of entity 'Repository', but attribute 'name' reads it
+                    ignore: [node_id, name]
+                                      ^
+                validation failed: 1 error, 0 warnings
 
-        """)
+                """)
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+
 @testable import SeederCore
 
 /// An attribute of `type` with the given options, for coercion tests.
 func attribute(_ type: AttributeType, format: DateFormat = .iso8601, zone: String = "UTC", storage: DateStorage = .iso8601) -> Attribute {
-    Attribute(name: "value", column: "value", type: type, keyPath: nil, isRequired: false, defaultValue: nil,
-              allowedValues: nil, isUnique: false, isIndexed: false, dateFormat: format,
-              timeZone: TimeZone(identifier: zone)!, dateStorage: storage, location: SourceLocation(file: "test"))
+    Attribute(
+        name: "value", column: "value", type: type, keyPath: nil, isRequired: false, defaultValue: nil,
+        allowedValues: nil, isUnique: false, isIndexed: false, dateFormat: format,
+        timeZone: TimeZone(identifier: zone)!, dateStorage: storage, location: SourceLocation(file: "test"))
 }
 
 /// Coerces the JSON text `json` to `attribute`: the value, or the failure's message.
@@ -186,10 +188,12 @@ struct CoercionTests {
             let document = try JSONDocument(parsing: json)
             return withUnsafePointer(to: attribute) { Coercion().commonValue(at: 0, nodes: document.nodes, bytes: document.bytes, to: $0) }
         }
-        let texts = Set(Self.table.map(\.1) + Self.dates.map(\.0) + [
-            "\"plain\"", "\"esc\\u0041ped\"", "\"https://x.test/a?b=1\"", "\"x\\/y:z\"", "\"-\"", "\"\"", "0", "-0", "1e400", "-1.5e-3",
-            "12345678901234567890", "\"42\"", "true", "false", "null", "[1]", "{\"a\": 1}", "\"0000-01-01\"", "\"9999-12-31T23:59:59.999Z\"",
-        ])
+        let texts = Set(
+            Self.table.map(\.1) + Self.dates.map(\.0) + [
+                "\"plain\"", "\"esc\\u0041ped\"", "\"https://x.test/a?b=1\"", "\"x\\/y:z\"", "\"-\"", "\"\"", "0", "-0", "1e400", "-1.5e-3",
+                "12345678901234567890", "\"42\"", "true", "false", "null", "[1]", "{\"a\": 1}", "\"0000-01-01\"",
+                "\"9999-12-31T23:59:59.999Z\"",
+            ])
         var declined = 0
         for json in texts.sorted() {
             for type in AttributeType.allCases {
@@ -209,8 +213,10 @@ struct CoercionTests {
         }
         #expect(declined > 0)
         // What a flat dump's fields are goes the in-place way.
-        for (json, type) in [("\"abc\"", AttributeType.string), ("42", .integer), ("2.5", .real), ("true", .boolean),
-                             ("\"2011-07-10T09:51:03Z\"", .date), ("\"https://x.test\"", .url)] {
+        for (json, type) in [
+            ("\"abc\"", AttributeType.string), ("42", .integer), ("2.5", .real), ("true", .boolean),
+            ("\"2011-07-10T09:51:03Z\"", .date), ("\"https://x.test\"", .url),
+        ] {
             #expect(try common(json, attribute(type)) != nil, "\(json) as \(type)")
         }
         // Other date formats, escapes and values with a message go `coerce`'s way.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SeederCore
 
 /// The reference cannot fall behind the code: every key, type, operator, date format, storage
@@ -23,7 +24,8 @@ struct DocsTests {
     @Test(arguments: names)
     func mappingReferenceNames(_ name: String) throws {
         let text = try Self.reference()
-        #expect(text.contains("`\(name)`") || text.contains("`\(name).K`") || text.contains("`\(name):"),
-                "docs/mapping.md does not mention `\(name)`")
+        #expect(
+            text.contains("`\(name)`") || text.contains("`\(name).K`") || text.contains("`\(name):"),
+            "docs/mapping.md does not mention `\(name)`")
     }
 }

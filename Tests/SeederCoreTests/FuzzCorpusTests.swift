@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SeederCore
 
 /// Every input in fuzz/corpus replayed through its fuzz target's body, without the sanitizers

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SeederCore
 
 /// The reader accepts exactly what RFC 8259 accepts: a corpus of valid and invalid inputs, each

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SeederCore
 
 /// The streaming reader: key paths, formats, records one at a time, block boundaries.
@@ -86,19 +87,25 @@ struct JSONReaderTests {
     @Test func readsJSONLines() throws {
         let text = "{\"id\":1}\n\n  \r\n{\"id\":2}\r\n[{\"id\":3},{\"id\":4}]\nnull\n{\"id\":5}"
         let items = try Self.read(text, format: .jsonLines)
-        #expect(items == ["/ {\"id\":1}@0", "/ {\"id\":2}@14", "/0 {\"id\":3}@25", "/1 {\"id\":4}@34", "null @44",
-                          "/ {\"id\":5}@49"].map { $0.replacingOccurrences(of: "/ ", with: " ") })
+        #expect(
+            items
+                == [
+                    "/ {\"id\":1}@0", "/ {\"id\":2}@14", "/0 {\"id\":3}@25", "/1 {\"id\":4}@34", "null @44",
+                    "/ {\"id\":5}@49",
+                ].map { $0.replacingOccurrences(of: "/ ", with: " ") })
     }
 
     @Test func rejectsAJSONLinesValueThatSpansLines() throws {
         let items = try Self.read("{\"id\":1,\n\"name\":\"x\"}\n", format: .jsonLines)
-        #expect(items == [
-            "syntax error: unexpected end of input after ','@8", "not a record string @9",
-            "syntax error: unexpected ':' after the value on this line@15",
-        ], "\(items)")
-        #expect(try Self.read("{\"id\":1} {\"id\":2}\n", format: .jsonLines) == [
-            " {\"id\":1}@0", "syntax error: unexpected '{' after the value on this line@9",
-        ])
+        #expect(
+            items == [
+                "syntax error: unexpected end of input after ','@8", "not a record string @9",
+                "syntax error: unexpected ':' after the value on this line@15",
+            ], "\(items)")
+        #expect(
+            try Self.read("{\"id\":1} {\"id\":2}\n", format: .jsonLines) == [
+                " {\"id\":1}@0", "syntax error: unexpected '{' after the value on this line@9",
+            ])
     }
 
     /// A line feed ends every JSON Lines value: after a line that is not JSON, the next line
@@ -167,7 +174,10 @@ struct JSONReaderTests {
     }
 
     static let boundaryInputs: [(String, DumpFormat, [String])] = [
-        (#"[{"id": 1, "name": "Ünïcødé 😀 \u00e9\uD83D\uDE00", "n": -12.5e-3, "t": true, "f": false, "z": null}, {"id": 2, "tags": [1, [2, {}], "x"]}]"#, .json, []),
+        (
+            #"[{"id": 1, "name": "Ünïcødé 😀 \u00e9\uD83D\uDE00", "n": -12.5e-3, "t": true, "f": false, "z": null}, {"id": 2, "tags": [1, [2, {}], "x"]}]"#,
+            .json, []
+        ),
         (#"{"number_of_pages": 2, "result": [{"id": 1, "s": "a\"b"}, null, {"id": 2}], "after": {"deep": [[[1]]]}}"#, .json, ["result"]),
         (#"[{"project": {"id": 10, "tasks": [{"id": 1}]}}, {"project": {"id": 11}}]"#, .json, ["project"]),
         ("{\"id\": 1, \"name\": \"one\"}\n{\"id\": 2}\n\n{\"id\": 3, \"x\": [1,2,3]}\n", .jsonLines, []),

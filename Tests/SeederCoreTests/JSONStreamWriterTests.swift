@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SeederCore
 
 struct JSONStreamWriterTests {
@@ -25,8 +26,9 @@ struct JSONStreamWriterTests {
                 }
             }
         }
-        #expect(json.text == #"{"z":"last written first","count":3,"none":null,"missing":null,"ok":true,"list":["a","b"],"#
-            + #""empty":[],"nested":{"raw":1.5,"inner":[{},null,-7]}}"#)
+        #expect(
+            json.text == #"{"z":"last written first","count":3,"none":null,"missing":null,"ok":true,"list":["a","b"],"#
+                + #""empty":[],"nested":{"raw":1.5,"inner":[{},null,-7]}}"#)
     }
 
     @Test func escapesStringsAndKeysAsJSONWriterDoes() {

@@ -1,6 +1,7 @@
-import Testing
-@testable import SeederCore
 import SeederTestSupport
+import Testing
+
+@testable import SeederCore
 
 /// docs/mapping.md's merge and conflict rules, one by one, on records mapped from real JSON.
 struct RecordMergerTests {
@@ -28,7 +29,8 @@ struct RecordMergerTests {
 
     /// Maps each `(file, json)` occurrence of User and merges them in order.
     static func merge(_ occurrences: [(String, String)], mapping yaml: String = mapping())
-        throws -> (row: Record, conflicts: [RecordMerger.Conflict], diagnostics: [String], merger: RecordMerger) {
+        throws -> (row: Record, conflicts: [RecordMerger.Conflict], diagnostics: [String], merger: RecordMerger)
+    {
         let sink = DiagnosticSink()
         let mapping = try validMapping(yaml)
         let mapper = Mapper(mapping: mapping)
@@ -155,7 +157,8 @@ struct RecordMergerTests {
         let named = batch[0].namingEmbeddedTargets(in: batch)
         #expect(named.links[0] == .one(.identity(IdentityKey([.integer(9)]), offset: batch[1].origin.offset)))
         guard case let .many(targets) = named.links[1] else { Issue.record("expected to-many links"); return }
-        #expect(targets.map { target -> IdentityKey? in if case let .identity(key, _) = target { return key } else { return nil } }
+        #expect(
+            targets.map { target -> IdentityKey? in if case let .identity(key, _) = target { return key } else { return nil } }
                 == [IdentityKey([.integer(4)]), IdentityKey([.integer(5)])])
     }
 }

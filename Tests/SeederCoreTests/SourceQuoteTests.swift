@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SeederCore
 
 /// The quoted source line of a diagnostic: whole when short, cut around the caret when long

@@ -1,10 +1,12 @@
-#if canImport(Glibc)
-@_exported import Glibc
-#elseif canImport(Darwin)
-@_exported import Darwin
-#endif
 import Testing
+
 @testable import SeederCore
+
+#if canImport(Glibc)
+    @_exported import Glibc
+#elseif canImport(Darwin)
+    @_exported import Darwin
+#endif
 
 extension Array where Element == UInt8 {
     /// Writes the bytes to `path`, replacing the file.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SeederCore
 import Testing
+
 @testable import SeederStore
 
 /// A step of a `RawStatement` that SQLite fails throws SQLite's error, with its message and the
@@ -12,17 +13,31 @@ struct RawStatementFailureTests {
         try queue.inDatabase { db in
             try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
             let insert = RawStatement(try db.makeStatement(sql: "INSERT INTO t VALUES (?, ?)"))
-            #expect(try insert.execute { $0.bind(Int64(1)); $0.bind("one") } == 1)
+            #expect(
+                try insert.execute {
+                    $0.bind(Int64(1)); $0.bind("one")
+                } == 1)
 
-            let duplicate = #expect(throws: DatabaseError.self) { try insert.execute { $0.bind(Int64(1)); $0.bind("again") } }
+            let duplicate = #expect(throws: DatabaseError.self) {
+                try insert.execute {
+                    $0.bind(Int64(1)); $0.bind("again")
+                }
+            }
             #expect(duplicate?.resultCode == .SQLITE_CONSTRAINT)
             #expect(duplicate?.message == "UNIQUE constraint failed: t.id")
             #expect(duplicate?.sql == "INSERT INTO t VALUES (?, ?)")
-            let null = #expect(throws: DatabaseError.self) { try insert.execute { $0.bind(Int64(2)); $0.bind(SQLValue.null) } }
+            let null = #expect(throws: DatabaseError.self) {
+                try insert.execute {
+                    $0.bind(Int64(2)); $0.bind(SQLValue.null)
+                }
+            }
             #expect(null?.message == "NOT NULL constraint failed: t.name")
 
             // Reset after each failure: the next run binds afresh and goes in.
-            #expect(try insert.execute { $0.bind(Int64(2)); $0.bind("two") } == 1)
+            #expect(
+                try insert.execute {
+                    $0.bind(Int64(2)); $0.bind("two")
+                } == 1)
             #expect(try String.fetchAll(db, sql: "SELECT name FROM t ORDER BY id") == ["one", "two"])
         }
     }

@@ -1,5 +1,6 @@
 import GRDB
 import Testing
+
 @testable import SeederCore
 @testable import SeederStore
 
@@ -33,10 +34,11 @@ struct RowCursorTests {
         try queue.read { db in
             var cursor = try RowCursor(db: db, sql: Self.select)
             #expect(!cursor.isAtEnd)
-            #expect(cursor.values(0..<11) == [
-                .null, .integer(-1), .integer(1), .real(1), .real(1.5), .text("a"), .text("ab"), .text("b"), .blob([0]), .blob([0, 1]),
-                .text("é"),
-            ])
+            #expect(
+                cursor.values(0..<11) == [
+                    .null, .integer(-1), .integer(1), .real(1), .real(1.5), .text("a"), .text("ab"), .text("b"), .blob([0]), .blob([0, 1]),
+                    .text("é"),
+                ])
             #expect(cursor.isNull(0) && !cursor.isNull(1))
             try cursor.advance()
             #expect(cursor.isAtEnd)

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import SeederCore
-import Testing
-@testable import SeederStore
 import SeederTestSupport
+import Testing
+
+@testable import SeederStore
 
 /// `SeedDiffer` against a naive in-memory diff, and its pairing rules.
 struct SeedDifferTests {
@@ -14,7 +15,9 @@ struct SeedDifferTests {
         case 0: return Int64.random(in: -50...50, using: &generator).databaseValue
         case 1: return (Double(Int.random(in: -50...50, using: &generator)) + 0.5).databaseValue
         case 2: return ["", "a", "ab", "b", "é", "Z", "zz", "日本", "\u{7F}", "\u{10000}"].randomElement(using: &generator)!.databaseValue
-        case 3: return Data((0..<Int.random(in: 0...3, using: &generator)).map { _ in UInt8.random(in: 0...2, using: &generator) }).databaseValue
+        case 3:
+            return Data((0..<Int.random(in: 0...3, using: &generator)).map { _ in UInt8.random(in: 0...2, using: &generator) })
+                .databaseValue
         case 4: return String(Int.random(in: 0...30, using: &generator)).databaseValue
         default: return DatabaseValue.null
         }
@@ -51,7 +54,8 @@ struct SeedDifferTests {
         }
 
         var seen: [RecordChange] = []
-        let diff = try SeedDiffer(old: workspace.root + "/old.db", new: workspace.root + "/new.db").diff { _, change in seen.append(change) }
+        let diff = try SeedDiffer(old: workspace.root + "/old.db", new: workspace.root + "/new.db").diff { _, change in seen.append(change)
+        }
 
         func sqlValue(_ value: DatabaseValue) -> SQLValue {
             switch value.storage {
@@ -72,8 +76,11 @@ struct SeedDifferTests {
         let changed = Set(old.keys.filter { new[$0] != nil && !same(old[$0], new[$0]) }.map(sqlValue))
         let table = try #require(diff.tables.first)
         #expect(table.pairing == .primaryKey)
-        #expect(table.counts == DiffCounts(added: added.count, removed: removed.count, changed: changed.count,
-                                           unchanged: old.count - removed.count - changed.count))
+        #expect(
+            table.counts
+                == DiffCounts(
+                    added: added.count, removed: removed.count, changed: changed.count,
+                    unchanged: old.count - removed.count - changed.count))
         #expect(Set(seen.filter { $0.kind == .added }.map { $0.key[0] }) == added)
         #expect(Set(seen.filter { $0.kind == .removed }.map { $0.key[0] }) == removed)
         #expect(Set(seen.filter { $0.kind == .changed }.map { $0.key[0] }) == changed)
@@ -82,7 +89,9 @@ struct SeedDifferTests {
 
     @Test func pairsRecordsWithoutIdentityAsWholeRows() throws {
         let workspace = try Workspace.withDumps()
-        try workspace.write("mapping.yaml", """
+        try workspace.write(
+            "mapping.yaml",
+            """
             seeder: 1
             entities:
               Character:
@@ -97,26 +106,30 @@ struct SeedDifferTests {
             sources:
               - { path: characters.json, entity: Character }
             """)
-        try workspace.write("dumps/characters.json", #"[{"id": 1, "name": "A", "urls": [{"type": "wiki", "url": "w1"}, {"type": "detail", "url": "d1"}]}]"#)
+        try workspace.write(
+            "dumps/characters.json", #"[{"id": 1, "name": "A", "urls": [{"type": "wiki", "url": "w1"}, {"type": "detail", "url": "d1"}]}]"#)
         #expect(workspace.build(output: "old.sqlite").outcome == .success)
         // The wiki link moves: every `_pk` shifts, yet only the changed link is reported.
-        try workspace.write("dumps/characters.json", #"[{"id": 1, "name": "A", "urls": [{"type": "detail", "url": "d1"}, {"type": "wiki", "url": "w2"}]}]"#)
+        try workspace.write(
+            "dumps/characters.json", #"[{"id": 1, "name": "A", "urls": [{"type": "detail", "url": "d1"}, {"type": "wiki", "url": "w2"}]}]"#)
         #expect(workspace.build(output: "new.sqlite").outcome == .success)
 
         var seen: [String] = []
         let diff = try SeedDiffer(old: workspace.root + "/old.sqlite", new: workspace.root + "/new.sqlite").diff { table, change in
-            seen.append("\(table.name) \(change.kind) " + change.fields.map { "\($0.column)=\(($0.new ?? $0.old)!)" }.joined(separator: " "))
+            seen.append(
+                "\(table.name) \(change.kind) " + change.fields.map { "\($0.column)=\(($0.new ?? $0.old)!)" }.joined(separator: " "))
         }
         let link = try #require(diff.tables.first { $0.name == "Link" })
         #expect(link.pairing == .rows(reason: "identity: none") && link.keyColumns.isEmpty)
         #expect(!link.fieldColumns.contains("_pk"))
         // Records in key order: whole rows sorted by type, url, character_id, character_position.
-        #expect(seen == [
-            "Link added type=\"detail\" url=\"d1\" character_id=1 character_position=0",
-            "Link removed type=\"detail\" url=\"d1\" character_id=1 character_position=1",
-            "Link removed type=\"wiki\" url=\"w1\" character_id=1 character_position=0",
-            "Link added type=\"wiki\" url=\"w2\" character_id=1 character_position=1",
-        ])
+        #expect(
+            seen == [
+                "Link added type=\"detail\" url=\"d1\" character_id=1 character_position=0",
+                "Link removed type=\"detail\" url=\"d1\" character_id=1 character_position=1",
+                "Link removed type=\"wiki\" url=\"w1\" character_id=1 character_position=0",
+                "Link added type=\"wiki\" url=\"w2\" character_id=1 character_position=1",
+            ])
         #expect(link.counts.added == 2 && link.counts.removed == 2 && link.counts.changed == 0)
         #expect(diff.tables.first { $0.name == "Character" }?.counts == DiffCounts(unchanged: 1))
     }

@@ -1,113 +1,115 @@
 import GRDB
 import SeederCore
-import Testing
-@testable import SeederStore
 import SeederTestSupport
+import Testing
+
+@testable import SeederStore
 
 struct SeedSchemaTests {
     static let tasklist = """
-    seeder: 1
-    entities:
-      User:
-        attributes:
-          id: integer
-          name: { type: string, required: true }
-          email: { type: string, unique: true }
-      Project:
-        attributes: { id: integer, name: { type: string, index: true }, createdAt: date }
-        relationships:
-          user: { to: User }
-          tasks: { to: Task, many: true, inverse: project, ordered: true }
-          tags: { to: Tag, many: true }
-      Task:
-        attributes: { id: integer, name: string }
-        relationships:
-          project: { to: Project }
-          assignedUser: { to: User, from: assigned_user_id, required: true }
-      Tag:
-        identity: slug
-        attributes: { slug: string }
-      Card:
-        identity: [suit, value]
-        attributes: { suit: string, value: integer }
-      Note:
-        identity: none
-        attributes: { text: string }
-        relationships:
-          card: { to: Card }
-    """
+        seeder: 1
+        entities:
+          User:
+            attributes:
+              id: integer
+              name: { type: string, required: true }
+              email: { type: string, unique: true }
+          Project:
+            attributes: { id: integer, name: { type: string, index: true }, createdAt: date }
+            relationships:
+              user: { to: User }
+              tasks: { to: Task, many: true, inverse: project, ordered: true }
+              tags: { to: Tag, many: true }
+          Task:
+            attributes: { id: integer, name: string }
+            relationships:
+              project: { to: Project }
+              assignedUser: { to: User, from: assigned_user_id, required: true }
+          Tag:
+            identity: slug
+            attributes: { slug: string }
+          Card:
+            identity: [suit, value]
+            attributes: { suit: string, value: integer }
+          Note:
+            identity: none
+            attributes: { text: string }
+            relationships:
+              card: { to: Card }
+        """
 
     @Test func generatesTheSchemaOfSeedMD() throws {
         let schema = SeedSchema(mapping: try validMapping(Self.tasklist))
-        #expect(schema.statements == [
-            "CREATE TABLE \"seed_metadata\" (\n  \"key\" TEXT PRIMARY KEY NOT NULL,\n  \"value\" TEXT NOT NULL\n)",
-            "CREATE TABLE \"seed_source\" (\n  \"path\" TEXT PRIMARY KEY NOT NULL,\n  \"sha256\" TEXT NOT NULL,\n  \"bytes\" INTEGER NOT NULL,\n  \"records\" INTEGER NOT NULL\n)",
-            """
-            CREATE TABLE "user" (
-              "id" INTEGER PRIMARY KEY,
-              "name" TEXT NOT NULL,
-              "email" TEXT
-            )
-            """,
-            """
-            CREATE TABLE "project" (
-              "id" INTEGER PRIMARY KEY,
-              "name" TEXT,
-              "created_at" TEXT,
-              "user_id" INTEGER,
-              FOREIGN KEY ("user_id") REFERENCES "user"("id")
-            )
-            """,
-            """
-            CREATE TABLE "task" (
-              "id" INTEGER PRIMARY KEY,
-              "name" TEXT,
-              "project_id" INTEGER,
-              "assigned_user_id" INTEGER NOT NULL,
-              "project_position" INTEGER,
-              FOREIGN KEY ("project_id") REFERENCES "project"("id"),
-              FOREIGN KEY ("assigned_user_id") REFERENCES "user"("id")
-            )
-            """,
-            """
-            CREATE TABLE "tag" (
-              "slug" TEXT NOT NULL,
-              PRIMARY KEY ("slug")
-            )
-            """,
-            """
-            CREATE TABLE "card" (
-              "suit" TEXT NOT NULL,
-              "value" INTEGER NOT NULL,
-              PRIMARY KEY ("suit", "value")
-            )
-            """,
-            """
-            CREATE TABLE "note" (
-              "_pk" INTEGER PRIMARY KEY,
-              "text" TEXT,
-              "card_suit" TEXT,
-              "card_value" INTEGER,
-              FOREIGN KEY ("card_suit", "card_value") REFERENCES "card"("suit", "value")
-            )
-            """,
-            """
-            CREATE TABLE "project_tags" (
-              "project_id" INTEGER NOT NULL,
-              "tag_id" TEXT NOT NULL,
-              PRIMARY KEY ("project_id", "tag_id"),
-              FOREIGN KEY ("project_id") REFERENCES "project"("id"),
-              FOREIGN KEY ("tag_id") REFERENCES "tag"("slug")
-            )
-            """,
-            "CREATE UNIQUE INDEX \"user_email_index_unique\" ON \"user\"(\"email\")",
-            "CREATE INDEX \"project_user_id_index\" ON \"project\"(\"user_id\")",
-            "CREATE INDEX \"project_name_index\" ON \"project\"(\"name\")",
-            "CREATE INDEX \"task_project_id_index\" ON \"task\"(\"project_id\")",
-            "CREATE INDEX \"task_assigned_user_id_index\" ON \"task\"(\"assigned_user_id\")",
-            "CREATE INDEX \"note_card_suit_card_value_index\" ON \"note\"(\"card_suit\", \"card_value\")",
-            "CREATE INDEX \"project_tags_tag_id_index\" ON \"project_tags\"(\"tag_id\")",
-        ])
+        #expect(
+            schema.statements == [
+                "CREATE TABLE \"seed_metadata\" (\n  \"key\" TEXT PRIMARY KEY NOT NULL,\n  \"value\" TEXT NOT NULL\n)",
+                "CREATE TABLE \"seed_source\" (\n  \"path\" TEXT PRIMARY KEY NOT NULL,\n  \"sha256\" TEXT NOT NULL,\n  \"bytes\" INTEGER NOT NULL,\n  \"records\" INTEGER NOT NULL\n)",
+                """
+                CREATE TABLE "user" (
+                  "id" INTEGER PRIMARY KEY,
+                  "name" TEXT NOT NULL,
+                  "email" TEXT
+                )
+                """,
+                """
+                CREATE TABLE "project" (
+                  "id" INTEGER PRIMARY KEY,
+                  "name" TEXT,
+                  "created_at" TEXT,
+                  "user_id" INTEGER,
+                  FOREIGN KEY ("user_id") REFERENCES "user"("id")
+                )
+                """,
+                """
+                CREATE TABLE "task" (
+                  "id" INTEGER PRIMARY KEY,
+                  "name" TEXT,
+                  "project_id" INTEGER,
+                  "assigned_user_id" INTEGER NOT NULL,
+                  "project_position" INTEGER,
+                  FOREIGN KEY ("project_id") REFERENCES "project"("id"),
+                  FOREIGN KEY ("assigned_user_id") REFERENCES "user"("id")
+                )
+                """,
+                """
+                CREATE TABLE "tag" (
+                  "slug" TEXT NOT NULL,
+                  PRIMARY KEY ("slug")
+                )
+                """,
+                """
+                CREATE TABLE "card" (
+                  "suit" TEXT NOT NULL,
+                  "value" INTEGER NOT NULL,
+                  PRIMARY KEY ("suit", "value")
+                )
+                """,
+                """
+                CREATE TABLE "note" (
+                  "_pk" INTEGER PRIMARY KEY,
+                  "text" TEXT,
+                  "card_suit" TEXT,
+                  "card_value" INTEGER,
+                  FOREIGN KEY ("card_suit", "card_value") REFERENCES "card"("suit", "value")
+                )
+                """,
+                """
+                CREATE TABLE "project_tags" (
+                  "project_id" INTEGER NOT NULL,
+                  "tag_id" TEXT NOT NULL,
+                  PRIMARY KEY ("project_id", "tag_id"),
+                  FOREIGN KEY ("project_id") REFERENCES "project"("id"),
+                  FOREIGN KEY ("tag_id") REFERENCES "tag"("slug")
+                )
+                """,
+                "CREATE UNIQUE INDEX \"user_email_index_unique\" ON \"user\"(\"email\")",
+                "CREATE INDEX \"project_user_id_index\" ON \"project\"(\"user_id\")",
+                "CREATE INDEX \"project_name_index\" ON \"project\"(\"name\")",
+                "CREATE INDEX \"task_project_id_index\" ON \"task\"(\"project_id\")",
+                "CREATE INDEX \"task_assigned_user_id_index\" ON \"task\"(\"assigned_user_id\")",
+                "CREATE INDEX \"note_card_suit_card_value_index\" ON \"note\"(\"card_suit\", \"card_value\")",
+                "CREATE INDEX \"project_tags_tag_id_index\" ON \"project_tags\"(\"tag_id\")",
+            ])
     }
 
     @Test func isValidSQLiteThatPassesItsOwnChecks() throws {
@@ -173,12 +175,13 @@ struct SeedChecksTests {
         let workspace = try Workspace.withDumps()
         let queue = try DatabaseQueue(path: workspace.root + "/seed.sqlite")
         try queue.writeWithoutTransaction { db in
-            try db.execute(sql: """
-                CREATE TABLE "user" ("id" INTEGER PRIMARY KEY, "name" TEXT);
-                CREATE TABLE "task" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER REFERENCES "user"("id"));
-                INSERT INTO "user" VALUES (1, NULL);
-                INSERT INTO "task" VALUES (1, 1);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE "user" ("id" INTEGER PRIMARY KEY, "name" TEXT);
+                    CREATE TABLE "task" ("id" INTEGER PRIMARY KEY, "user_id" INTEGER REFERENCES "user"("id"));
+                    INSERT INTO "user" VALUES (1, NULL);
+                    INSERT INTO "task" VALUES (1, 1);
+                    """)
             #expect(throws: Never.self) { try SeedAssembler.check(db) }
             try db.execute(sql: "PRAGMA foreign_keys = OFF")  // as the build loads: GRDB turns them on
             try db.execute(sql: "INSERT INTO \"task\" VALUES (2, 9)")
@@ -187,9 +190,10 @@ struct SeedChecksTests {
             // `NOT NULL` given after the rows, as `SeedAssembler.constrain` does.
             let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
             try db.execute(sql: "PRAGMA writable_schema = ON")
-            try db.execute(sql: """
-                UPDATE "sqlite_schema" SET "sql" = 'CREATE TABLE "user" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL)' WHERE "name" = 'user'
-                """)
+            try db.execute(
+                sql: """
+                    UPDATE "sqlite_schema" SET "sql" = 'CREATE TABLE "user" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL)' WHERE "name" = 'user'
+                    """)
             try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
             try db.execute(sql: "PRAGMA writable_schema = OFF")
             do {
@@ -210,21 +214,22 @@ struct SeedChecksTests {
         let queue = try DatabaseQueue(path: workspace.root + "/keys.sqlite")
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            try db.execute(sql: """
-                CREATE TABLE "user" ("id" INTEGER PRIMARY KEY);
-                CREATE TABLE "tag" ("name" TEXT PRIMARY KEY NOT NULL);
-                CREATE TABLE "edition" ("book" TEXT NOT NULL, "number" INTEGER NOT NULL, PRIMARY KEY ("book", "number"));
-                CREATE TABLE "note" (
-                    "id" INTEGER PRIMARY KEY, "user_id" TEXT REFERENCES "user"("id"), "tag_name" TEXT REFERENCES "tag"("name"),
-                    "book" TEXT, "number" INTEGER, FOREIGN KEY ("book", "number") REFERENCES "edition"("book", "number"));
-                CREATE INDEX "note_user_id_index" ON "note"("user_id");
-                CREATE TABLE "comment" ("id" INTEGER PRIMARY KEY, "owner" INTEGER REFERENCES "user");
-                INSERT INTO "user" VALUES (1), (2);
-                INSERT INTO "tag" VALUES ('a'), ('b');
-                INSERT INTO "edition" VALUES ('x', 1), ('x', 2);
-                INSERT INTO "note" VALUES (1, '1', 'a', 'x', 1), (2, NULL, NULL, 'x', NULL), (3, 2, 'b', NULL, 9);
-                INSERT INTO "comment" VALUES (1, 1), (2, NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE "user" ("id" INTEGER PRIMARY KEY);
+                    CREATE TABLE "tag" ("name" TEXT PRIMARY KEY NOT NULL);
+                    CREATE TABLE "edition" ("book" TEXT NOT NULL, "number" INTEGER NOT NULL, PRIMARY KEY ("book", "number"));
+                    CREATE TABLE "note" (
+                        "id" INTEGER PRIMARY KEY, "user_id" TEXT REFERENCES "user"("id"), "tag_name" TEXT REFERENCES "tag"("name"),
+                        "book" TEXT, "number" INTEGER, FOREIGN KEY ("book", "number") REFERENCES "edition"("book", "number"));
+                    CREATE INDEX "note_user_id_index" ON "note"("user_id");
+                    CREATE TABLE "comment" ("id" INTEGER PRIMARY KEY, "owner" INTEGER REFERENCES "user");
+                    INSERT INTO "user" VALUES (1), (2);
+                    INSERT INTO "tag" VALUES ('a'), ('b');
+                    INSERT INTO "edition" VALUES ('x', 1), ('x', 2);
+                    INSERT INTO "note" VALUES (1, '1', 'a', 'x', 1), (2, NULL, NULL, 'x', NULL), (3, 2, 'b', NULL, 9);
+                    INSERT INTO "comment" VALUES (1, 1), (2, NULL);
+                    """)
             func agree(_ change: String, dangles: Set<String>) throws {
                 try db.execute(sql: "SAVEPOINT s; \(change)")
                 defer { try? db.execute(sql: "ROLLBACK TO s; RELEASE s") }

@@ -1,31 +1,32 @@
 import Foundation
 import GRDB
 import SeederCore
-import Testing
-@testable import SeederStore
 import SeederTestSupport
+import Testing
+
+@testable import SeederStore
 
 /// The write path failing part way through the load: an error of SQLite or of the spill file
 /// comes out of the store as an error, and out of the build as its message, with no seed.
 struct WriterFailureTests {
     static let mapping = """
-    seeder: 1
-    entities:
-      User:
-        attributes: { id: integer, name: string }
-      Project:
-        attributes: { id: integer, name: string }
-        relationships:
-          owner: { to: User }
-          tasks: { to: Task, many: true, inverse: project, ordered: true }
-      Task:
-        attributes: { id: integer, name: string }
-        relationships:
-          project: { to: Project }
-    sources:
-      - path: projects.json
-        entity: Project
-    """
+        seeder: 1
+        entities:
+          User:
+            attributes: { id: integer, name: string }
+          Project:
+            attributes: { id: integer, name: string }
+            relationships:
+              owner: { to: User }
+              tasks: { to: Task, many: true, inverse: project, ordered: true }
+          Task:
+            attributes: { id: integer, name: string }
+            relationships:
+              project: { to: Project }
+        sources:
+          - path: projects.json
+            entity: Project
+        """
 
     /// Project `id` with its owner and ten tasks, as one line of JSON.
     static func project(_ id: Int) -> String {
@@ -49,8 +50,9 @@ struct WriterFailureTests {
             try db.execute(sql: "ATTACH DATABASE ? AS \"work\"", arguments: [workspace.root + "/work.sqlite"])
             let (layouts, links) = (RowLayout.all(for: mapping), LinkLayout.all(for: mapping))
             try SeedAssembler(mapping: mapping).createTables(db)
-            let store = try RowStore(db: db, mapping: mapping, layouts: layouts, links: links, files: ["projects.json"],
-                                     spillPath: workspace.root + "/spill", spillBytes: SideRowLog.defaultSpillBytes)
+            let store = try RowStore(
+                db: db, mapping: mapping, layouts: layouts, links: links, files: ["projects.json"],
+                spillPath: workspace.root + "/spill", spillBytes: SideRowLog.defaultSpillBytes)
             // The seed's tables as they are, and not one page more.
             let pages = try Int.fetchOne(db, sql: "PRAGMA main.page_count") ?? 0
             try db.execute(sql: "PRAGMA main.max_page_count = \(pages)")
@@ -60,8 +62,9 @@ struct WriterFailureTests {
             var rows: [RowEncoder.Encoded] = []
             let error = #expect(throws: DatabaseError.self) {
                 for id in 1...1000 {
-                    let batch = mapper.records(from: try JSONDocument(parsing: Self.project(id)).root, entity: 1, file: "projects.json",
-                                               diagnostics: sink)
+                    let batch = mapper.records(
+                        from: try JSONDocument(parsing: Self.project(id)).root, entity: 1, file: "projects.json",
+                        diagnostics: sink)
                     rows.removeAll()
                     try batch.withUnsafeBufferPointer { records in
                         store.encoder.encode(batch: records, file: 0, appendingTo: &rows)

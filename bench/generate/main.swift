@@ -1,3 +1,6 @@
+import Foundation
+import SeederCore
+
 // seeder-bench: the benchmark datasets, and the JSON reader measured alone.
 //
 //   seeder-bench generate flat N DIR [--variant]   DIR/flat.json and DIR/flat.ndjson: N flat records
@@ -10,12 +13,10 @@
 // flat records a later release would ship: 1% changed, 0.1% removed, 0.2% added (for `diff`).
 // `read` and `map` print records, MB/s (median of K runs) and the peak resident set size.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import Foundation
-import SeederCore
 
 /// SplitMix64: a fixed-seed generator, so every run writes the same bytes.
 struct SplitMix64 {
@@ -37,8 +38,10 @@ struct SplitMix64 {
     }
 }
 
-let words = ["swift", "sqlite", "json", "seed", "mapper", "network", "cache", "image", "layout", "async",
-             "parser", "kit", "core", "view", "data", "sync", "store", "model", "fast", "tiny"]
+let words = [
+    "swift", "sqlite", "json", "seed", "mapper", "network", "cache", "image", "layout", "async",
+    "parser", "kit", "core", "view", "data", "sync", "store", "model", "fast", "tiny",
+]
 let licenses = ["MIT", "Apache-2.0", "BSD-3-Clause", "ISC", "MPL-2.0"]
 
 extension String {
@@ -66,8 +69,8 @@ func flatRecord(_ id: Int, _ random: inout SplitMix64, revision: Int = 0) -> Str
     let rating = Double(random.below(5000)) / 1000
     let version = "\(random.below(10) + revision).\(random.below(20)).\(random.below(50))"
     return """
-    {"id":\(id),"name":"\(name)","summary":"\(summary)","homepage":"https://example.com/\(name)","license":"\(licenses[random.below(licenses.count)])","version":"\(version)","downloads":\(random.below(10_000_000)),"rating":\(rating),"created_at":"\(stamp)","deprecated":\(random.below(20) == 0)}
-    """
+        {"id":\(id),"name":"\(name)","summary":"\(summary)","homepage":"https://example.com/\(name)","license":"\(licenses[random.below(licenses.count)])","version":"\(version)","downloads":\(random.below(10_000_000)),"rating":\(rating),"created_at":"\(stamp)","deprecated":\(random.below(20) == 0)}
+        """
 }
 
 /// The flat records as a JSON array and as JSON Lines. The variant changes every 100th record
@@ -117,10 +120,12 @@ func generateGraph(count: Int, directory: String) {
         for _ in 0..<10 {
             taskID += 1
             let completed = random.below(3) == 0 ? "true" : "false"
-            tasks.append("{\"id\":\(taskID),\"name\":\"\(random.phrase(3 + random.below(4)))\",\"assigned_user_id\":\(1 + random.below(userCount)),"
-                + "\"due_at\":\"\(random.timestamp())\",\"completed\":\(completed)}")
+            tasks.append(
+                "{\"id\":\(taskID),\"name\":\"\(random.phrase(3 + random.below(4)))\",\"assigned_user_id\":\(1 + random.below(userCount)),"
+                    + "\"due_at\":\"\(random.timestamp())\",\"completed\":\(completed)}")
         }
-        let project = "{\"project\":{\"id\":\(id),\"name\":\"Project \(id)\",\"description\":\"\(random.phrase(6 + random.below(6)))\","
+        let project =
+            "{\"project\":{\"id\":\(id),\"name\":\"Project \(id)\",\"description\":\"\(random.phrase(6 + random.below(6)))\","
             + "\"user\":\(user(1 + random.below(userCount))),\"tasks\":[\n  " + tasks.joined(separator: ",\n  ") + "]}}"
         projects.write(project + (id < projectCount ? ",\n" : "\n"))
     }
@@ -150,28 +155,29 @@ func generatePages(count: Int, directory: String) {
                 + "\"urls\":[\(urls.joined(separator: ","))]}"
         }
         let name = String(format: "%@/characters/page-%05d.json", directory, page + 1)
-        Output(name).write("{\"code\":200,\"status\":\"Ok\",\"data\":{\"offset\":\(page * 100),\"limit\":100,\"total\":\(count),"
-            + "\"count\":\(ids.count),\"results\":[\n" + results.joined(separator: ",\n") + "\n]}}\n")
+        Output(name).write(
+            "{\"code\":200,\"status\":\"Ok\",\"data\":{\"offset\":\(page * 100),\"limit\":100,\"total\":\(count),"
+                + "\"count\":\(ids.count),\"results\":[\n" + results.joined(separator: ",\n") + "\n]}}\n")
     }
 }
 
 /// The flat workload's mapping: every column of the flat record, with its type.
 let podMapping = """
-seeder: 1
-entities:
-  Pod:
-    attributes:
-      id: integer
-      name: string
-      summary: string
-      homepage: url
-      license: string
-      version: string
-      downloads: integer
-      rating: real
-      createdAt: date
-      deprecated: boolean
-"""
+    seeder: 1
+    entities:
+      Pod:
+        attributes:
+          id: integer
+          name: string
+          summary: string
+          homepage: url
+          license: string
+          version: string
+          downloads: integer
+          rating: real
+          createdAt: date
+          deprecated: boolean
+    """
 
 func now() -> Double {
     var spec = timespec()
@@ -216,7 +222,8 @@ case "read", "map":
         let reader = JSONReader(source: source, format: lines ? .jsonLines : .json, keyPath: keyPath)
         records = 0
         let sink = DiagnosticSink(maxErrors: 100)
-        let mapper = arguments[0] == "map" ? Mapper(mapping: MappingLoader().load(yaml: podMapping, file: "pods.yaml", diagnostics: sink)!) : nil
+        let mapper =
+            arguments[0] == "map" ? Mapper(mapping: MappingLoader().load(yaml: podMapping, file: "pods.yaml", diagnostics: sink)!) : nil
         let start = now()
         try reader.forEachItem { item in
             guard case let .record(value) = item else { return }
@@ -231,8 +238,9 @@ case "read", "map":
     }
     let median = times.sorted()[times.count / 2]
     let megabytes = Double(bytes) / 1_000_000
-    print("records: \(records)  bytes: \(bytes)  median: \(String(format: "%.3f", median)) s  " +
-          "throughput: \(Int(megabytes / median)) MB/s  peak RSS: \(Int(peakRSSMegabytes())) MB")
+    print(
+        "records: \(records)  bytes: \(bytes)  median: \(String(format: "%.3f", median)) s  "
+            + "throughput: \(Int(megabytes / median)) MB/s  peak RSS: \(Int(peakRSSMegabytes())) MB")
 default:
     print("unknown command \(arguments[0])")
     exit(64)

@@ -40,7 +40,11 @@ public enum DiagnosticFolding {
             if let open = quote {
                 if open == "\"" {
                     // Inside a double-quoted value: drop everything up to its closing quote.
-                    if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" {
+                    if escaped {
+                        escaped = false
+                    } else if character == "\\" {
+                        escaped = true
+                    } else if character == "\"" {
                         quote = nil
                         shape.append("\"")
                     }

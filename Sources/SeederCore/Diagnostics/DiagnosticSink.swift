@@ -72,7 +72,8 @@ public final class DiagnosticSink {
         }
         func resolve(_ location: SourceLocation?) -> SourceLocation? {
             guard let location, case let .offset(offset) = location.position,
-                  let position = resolved[location.file]?[offset] else { return location }
+                let position = resolved[location.file]?[offset]
+            else { return location }
             return SourceLocation(file: location.file, position: position)
         }
         for index in diagnostics.indices {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where dump bytes come from: a file read in large blocks, or bytes in memory.
@@ -108,7 +108,7 @@ public final class MemoryByteSource: ByteSource {
 }
 
 #if canImport(Glibc)
-private let systemRead = Glibc.read
+    private let systemRead = Glibc.read
 #elseif canImport(Darwin)
-private let systemRead = Darwin.read
+    private let systemRead = Darwin.read
 #endif

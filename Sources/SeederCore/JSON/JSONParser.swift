@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Parses one JSON value from bytes into a tape of `JSONNode`s, with RFC 8259's rules exactly.
@@ -49,8 +49,10 @@ struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 let (close, escaped) = try Self.scanString(p, i, n, atEnd)
-                nodes.append(JSONNode(kind: .string, flags: escaped ? JSONNode.escaped : 0, start: relative(i),
-                                      length: UInt32(truncatingIfNeeded: close - i - 1), end: UInt32(index + 1)))
+                nodes.append(
+                    JSONNode(
+                        kind: .string, flags: escaped ? JSONNode.escaped : 0, start: relative(i),
+                        length: UInt32(truncatingIfNeeded: close - i - 1), end: UInt32(index + 1)))
                 i = close + 1
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard depth + stack.count < Self.maxDepth else {
@@ -76,8 +78,10 @@ struct JSONParser {
                 i = try Self.literal(p, i, n, atEnd, "null", .null, start: start, nodes: &nodes)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let (end, integral) = try Self.scanNumber(p, i, n, atEnd)
-                nodes.append(JSONNode(kind: .number, flags: integral ? JSONNode.integral : 0, start: relative(i),
-                                      length: UInt32(truncatingIfNeeded: end - i), end: UInt32(index + 1)))
+                nodes.append(
+                    JSONNode(
+                        kind: .number, flags: integral ? JSONNode.integral : 0, start: relative(i),
+                        length: UInt32(truncatingIfNeeded: end - i), end: UInt32(index + 1)))
                 i = end
             default:
                 throw Self.unexpected(p, i, n, atEnd, ", expected a value")
@@ -86,7 +90,9 @@ struct JSONParser {
             // After a value: close containers until one wants another element.
             while let top = stack.last {
                 i = try skipWhitespace(p, i, n, atEnd)
-                guard i < n else { throw endOfInput("unexpected end of input in \(nodes[top].kind == .object ? "object" : "array")", at: i) }
+                guard i < n else {
+                    throw endOfInput("unexpected end of input in \(nodes[top].kind == .object ? "object" : "array")", at: i)
+                }
                 let isObject = nodes[top].kind == .object
                 switch p[i] {
                 case UInt8(ascii: ","):
@@ -122,9 +128,11 @@ struct JSONParser {
         }
         let (close, escaped) = try Self.scanString(p, position, n, atEnd)
         let index = nodes.count
-        nodes.append(JSONNode(kind: .string, flags: escaped ? JSONNode.escaped : 0,
-                              start: UInt32(truncatingIfNeeded: position - start),
-                              length: UInt32(truncatingIfNeeded: close - position - 1), end: UInt32(index + 1)))
+        nodes.append(
+            JSONNode(
+                kind: .string, flags: escaped ? JSONNode.escaped : 0,
+                start: UInt32(truncatingIfNeeded: position - start),
+                length: UInt32(truncatingIfNeeded: close - position - 1), end: UInt32(index + 1)))
         var i = try skipWhitespace(p, close + 1, n, atEnd)
         guard i < n else { throw atEnd ? Self.error(i, "unexpected end of input, expected ':'") : .needMore }
         guard p[i] == UInt8(ascii: ":") else {
@@ -212,7 +220,7 @@ struct JSONParser {
         guard i + 1 < n else { throw atEnd ? error(i, "unterminated string") : .needMore }
         switch p[i + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             return i + 2
         case UInt8(ascii: "u"):
             let unit = try hexUnit(p, i, n, atEnd)
@@ -230,7 +238,8 @@ struct JSONParser {
         default:
             if !atEnd, mayBeCut(p, i + 1, n) { throw .needMore }
             let escaped = describe(p, i + 1, n)
-            throw error(i, escaped.hasPrefix("'") ? "invalid escape '\\\(escaped.dropFirst())" : "invalid escape: '\\' followed by \(escaped)")
+            throw error(
+                i, escaped.hasPrefix("'") ? "invalid escape '\\\(escaped.dropFirst())" : "invalid escape: '\\' followed by \(escaped)")
         }
     }
 
@@ -335,8 +344,10 @@ struct JSONParser {
             guard p[i + k] == text[k] else { throw error(i, "unexpected \(describe(p, i, n)), expected a value") }
         }
         let index = nodes.count
-        nodes.append(JSONNode(kind: kind, flags: 0, start: UInt32(truncatingIfNeeded: i - start),
-                              length: UInt32(count), end: UInt32(index + 1)))
+        nodes.append(
+            JSONNode(
+                kind: kind, flags: 0, start: UInt32(truncatingIfNeeded: i - start),
+                length: UInt32(count), end: UInt32(index + 1)))
         return i + count
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How a dump file holds its values (docs/mapping.md, Sources).
@@ -250,7 +250,8 @@ public final class JSONReader {
         }
         while true {
             do {
-                let end = try parser.parseValue(buffer.base, from: position, to: limit, atEnd: limitIsEnd, depth: depth, nodes: &document.nodes)
+                let end = try parser.parseValue(
+                    buffer.base, from: position, to: limit, atEnd: limitIsEnd, depth: depth, nodes: &document.nodes)
                 document.bytes.removeAll(keepingCapacity: true)
                 document.bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.base + position, count: end - position))
                 document.fileOffset = buffer.fileOffset + position

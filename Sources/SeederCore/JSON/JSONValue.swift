@@ -79,7 +79,9 @@ public final class JSONDocument: @unchecked Sendable {
                 let end = try parser.parseValue(base, from: start, to: buffer.count, atEnd: true, nodes: &nodes)
                 let after = JSONParser.skipWhitespace(base, from: end, to: buffer.count)
                 guard after == buffer.count else {
-                    throw .syntax(JSONSyntaxError(offset: after, message: "unexpected \(JSONParser.describe(base, after, buffer.count)) after the JSON value"))
+                    throw .syntax(
+                        JSONSyntaxError(
+                            offset: after, message: "unexpected \(JSONParser.describe(base, after, buffer.count)) after the JSON value"))
                 }
                 return end
             }

@@ -130,7 +130,8 @@ struct Coercion {
                 return node.kind == .true ? .integer(1) : node.kind == .false ? .integer(0) : nil
             case .date:
                 guard isPlainString, case .iso8601 = attribute.pointee.dateFormat,
-                      let milliseconds = DateCoding.parseISO8601(text, zone: attribute.pointee.timeZone) else { return nil }
+                    let milliseconds = DateCoding.parseISO8601(text, zone: attribute.pointee.timeZone)
+                else { return nil }
                 // Out of range: `coerce` says so, with the value in its message.
                 return try? store(milliseconds, text: "", attribute: attribute)
             case .url:
@@ -179,9 +180,10 @@ struct Coercion {
             // Read as the string decodes: an encoder may escape any character (`\u002B` for `+`).
             let zone = attribute.pointee.timeZone
             guard value.kind == .string,
-                  let milliseconds = value.node.flags & JSONNode.escaped == 0
+                let milliseconds = value.node.flags & JSONNode.escaped == 0
                     ? value.withBytes({ DateCoding.parseISO8601($0, zone: zone) })
-                    : value.unescapedBytes().withUnsafeBufferPointer({ DateCoding.parseISO8601($0, zone: zone) }) else {
+                    : value.unescapedBytes().withUnsafeBufferPointer({ DateCoding.parseISO8601($0, zone: zone) })
+            else {
                 throw CoercionFailure(message: "is \(describe(value)), expected an ISO 8601 date")
             }
             return try store(milliseconds, text: describe(value), attribute: attribute)
@@ -193,7 +195,8 @@ struct Coercion {
             return try storeDate(fromNumber: number, text: describe(value), attribute: attribute)
         case let .pattern(pattern):
             guard let text = value.string,
-                  let milliseconds = patterns.parse(text, pattern: pattern, zone: attribute.pointee.timeZone) else {
+                let milliseconds = patterns.parse(text, pattern: pattern, zone: attribute.pointee.timeZone)
+            else {
                 throw CoercionFailure(message: "is \(describe(value)), expected a date like '\(pattern)'")
             }
             return try store(milliseconds, text: describe(value), attribute: attribute)
@@ -220,7 +223,8 @@ struct Coercion {
         if !number.isIntegral {
             // Drop the fraction, then step toward the past for negatives.
             let keep = number.digits.count + number.exponent
-            integral = keep <= 0
+            integral =
+                keep <= 0
                 ? .zero
                 : DecimalNumber(normalizing: Array(number.digits[..<keep]), exponent: 0, isNegative: number.isNegative)
             if number.isNegative { integral = integral + DecimalNumber(-1) }
@@ -350,8 +354,10 @@ struct Coercion {
         var index = 1
         while index < n, p[index] != UInt8(ascii: ":") {
             let byte = p[index]
-            guard isAlpha(byte) || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-                || byte == UInt8(ascii: ".") else { return false }
+            guard
+                isAlpha(byte) || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
+            else { return false }
             index += 1
         }
         guard index < n else { return false }
@@ -409,13 +415,14 @@ struct Coercion {
 
     /// The JSON array text of a list of mapped values.
     static func listJSON(_ items: [MappedValue]) -> String {
-        "[" + items.map { item -> String in
-            switch item {
-            case .absent, .null: return "null"
-            case let .json(value): return JSONWriter.minified(value)
-            case let .number(number): return number.description
-            case let .list(inner): return listJSON(inner)
-            }
-        }.joined(separator: ",") + "]"
+        "["
+            + items.map { item -> String in
+                switch item {
+                case .absent, .null: return "null"
+                case let .json(value): return JSONWriter.minified(value)
+                case let .number(number): return number.description
+                case let .list(inner): return listJSON(inner)
+                }
+            }.joined(separator: ",") + "]"
     }
 }

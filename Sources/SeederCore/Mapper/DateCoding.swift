@@ -33,7 +33,8 @@ public enum DateCoding {
             return true
         }
         guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
-              let day = number(2) else { return nil }
+            let day = number(2)
+        else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month) else { return nil }
         var hour = 0, minute = 0, second = 0, millisecond = 0
         var offsetSeconds: Int?

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How one entity's records are read by name (docs/mapping.md, Names and keys): which JSON key
@@ -125,7 +125,9 @@ final class EntityPlan {
                         let count = Int(node.length)
                         let end = ends[ordinal]
                         guard count == end - start else { return false }
-                        if count > 0, memcmp(bytes.baseAddress! + Int(node.start) + 1, cached.baseAddress! + start, count) != 0 { return false }
+                        if count > 0, memcmp(bytes.baseAddress! + Int(node.start) + 1, cached.baseAddress! + start, count) != 0 {
+                            return false
+                        }
                         start = end
                     }
                     return true
@@ -191,7 +193,9 @@ final class EntityPlan {
             if finds(attributeKeyPathSlots[attribute], attributeKeysAfterFirst[attribute]) { attributeKeyPathsPending[attribute] = false }
         }
         for relationship in relationshipKeyPathsPending.indices where relationshipKeyPathsPending[relationship] {
-            if finds(relationshipKeyPathSlots[relationship], relationshipKeysAfterFirst[relationship]) { relationshipKeyPathsPending[relationship] = false }
+            if finds(relationshipKeyPathSlots[relationship], relationshipKeysAfterFirst[relationship]) {
+                relationshipKeyPathsPending[relationship] = false
+            }
         }
         keyPathsPending = attributeKeyPathsPending.contains(true) || relationshipKeyPathsPending.contains(true)
     }

@@ -29,7 +29,8 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
         }
         let name = String(parts[operatorIndex].dropFirst())
         guard let op = CollectionOperator(rawValue: name) else {
-            let suggestion = closestMatch(to: name, in: CollectionOperator.allCases.map(\.rawValue)).map { " (did you mean '@\($0)'?)" } ?? ""
+            let suggestion =
+                closestMatch(to: name, in: CollectionOperator.allCases.map(\.rawValue)).map { " (did you mean '@\($0)'?)" } ?? ""
             throw KeyPathError(message: "unknown collection operator '@\(name)' in '\(text)'\(suggestion)")
         }
         let rest = Array(parts[(operatorIndex + 1)...])

@@ -23,7 +23,9 @@ extension Mapper {
         for (index, entity) in mapping.entities.enumerated() {
             for (relationshipIndex, relationship) in entity.relationships.enumerated() {
                 guard let inverse = relationship.inverse else { continue }
-                let (many, one) = (LinkSide(entity: index, relationship: relationshipIndex), LinkSide(entity: relationship.target, relationship: inverse))
+                let (many, one) = (
+                    LinkSide(entity: index, relationship: relationshipIndex), LinkSide(entity: relationship.target, relationship: inverse)
+                )
                 (partners[many], partners[one]) = (one, many)
             }
         }
@@ -47,20 +49,27 @@ extension Mapper {
             for (attributeIndex, attribute) in entity.attributes.enumerated() {
                 guard attribute.defaultValue == nil, !plan.found(attribute: attributeIndex) else { continue }
                 let firstKeyFound = plan.attributeKeyPathSlots[attributeIndex].map { plan.foundSlots[$0] } ?? false
-                noMatch(attribute.name, Sought(name: attribute.name, keyPath: attribute.keyPath, firstKeyFound: firstKeyFound), at: attribute.location)
+                noMatch(
+                    attribute.name, Sought(name: attribute.name, keyPath: attribute.keyPath, firstKeyFound: firstKeyFound),
+                    at: attribute.location)
             }
             for (relationshipIndex, relationship) in entity.relationships.enumerated() {
                 guard !plan.found(relationship: relationshipIndex) else { continue }
                 guard let keyPath = relationship.keyPath else {
                     if let partner = partners[LinkSide(entity: index, relationship: relationshipIndex)],
-                       plans[partner.entity].found(relationship: partner.relationship) { continue }
+                        plans[partner.entity].found(relationship: partner.relationship)
+                    {
+                        continue
+                    }
                     let stem = relationship.isToMany ? Naming.singular(relationship.name) : relationship.name
                     let convention = Naming.snakeCase(stem) + (relationship.isToMany ? "_ids" : "_id")
                     noMatch(relationship.name, Sought(name: relationship.name, convention: convention), at: relationship.location)
                     continue
                 }
                 let firstKeyFound = plan.relationshipKeyPathSlots[relationshipIndex].map { plan.foundSlots[$0] } ?? false
-                noMatch(relationship.name, Sought(name: relationship.name, keyPath: keyPath, firstKeyFound: firstKeyFound), at: relationship.location)
+                noMatch(
+                    relationship.name, Sought(name: relationship.name, keyPath: keyPath, firstKeyFound: firstKeyFound),
+                    at: relationship.location)
             }
             for (ignoredIndex, ignored) in entity.ignoredKeys.enumerated() where !plan.ignoredKeysSeen[ignoredIndex] {
                 let suggestion = closestMatch(to: ignored.key, in: unmapped).map { " (did you mean '\($0)'?)" } ?? ""

@@ -89,8 +89,9 @@ public final class Mapper {
         // would retain and release each of its strings and arrays, on every record.
         let reference = entities[index]
         guard value.kind == .object else {
-            diagnostics.error("\(reference.entity.name): expected an object, found \(describeKind(value.kind))",
-                              at: SourceLocation(file: origin.file, offset: value.fileOffset), jsonPath: value.pointer.description)
+            diagnostics.error(
+                "\(reference.entity.name): expected an object, found \(describeKind(value.kind))",
+                at: SourceLocation(file: origin.file, offset: value.fileOffset), jsonPath: value.pointer.description)
             return nil
         }
         let members = layout(of: value, entity: index)
@@ -120,15 +121,18 @@ public final class Mapper {
             if let slot = plan.attributeSlots[attributeIndex] {
                 // The common case read in place (`Coercion.commonValue`), else by `field`.
                 if reference.takesAnyValue[attributeIndex], let member = members.memberIndex(slot),
-                   let common = coercion.commonValue(at: member, nodes: nodes, bytes: bytes, to: attribute) {
+                    let common = coercion.commonValue(at: member, nodes: nodes, bytes: bytes, to: attribute)
+                {
                     fields[attributeIndex] = Record.Field(value: .value(common), offset: fileOffset + Int(nodes[member].start))
                 } else {
-                    fields[attributeIndex] = field(members.member(slot), attribute: attribute, index: attributeIndex, nulls: nulls,
-                                                   context: &context)
+                    fields[attributeIndex] = field(
+                        members.member(slot), attribute: attribute, index: attributeIndex, nulls: nulls,
+                        context: &context)
                 }
             } else {
-                let reached = reach(attribute.pointee.keyPath, slot: nil, keyPathSlot: plan.attributeKeyPathSlots[attributeIndex],
-                                    in: value, members: members, context: &context)
+                let reached = reach(
+                    attribute.pointee.keyPath, slot: nil, keyPathSlot: plan.attributeKeyPathSlots[attributeIndex],
+                    in: value, members: members, context: &context)
                 fields[attributeIndex] = field(reached, attribute: attribute, index: attributeIndex, nulls: nulls, context: &context)
             }
             if attributeIndex == identityAttributes.last {
@@ -147,8 +151,9 @@ public final class Mapper {
         for (relationshipIndex, relationship) in reference.relationshipPointers.enumerated() {
             let slot = plan.relationshipSlots[relationshipIndex]
             let keyPath = relationship.pointee.keyPath
-            var reached = reach(keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
-                                in: value, members: members, context: &context)
+            var reached = reach(
+                keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
+                in: value, members: members, context: &context)
             if case .absent = reached, keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
                 reached = .json(member)
             }
@@ -203,8 +208,9 @@ public final class Mapper {
         if member.isNull {
             return nullField(attribute: attribute, index: index, nulls: nulls, at: member, offset: offset, context: &context)
         }
-        return coerced({ () throws(CoercionFailure) in try coercion.coerce(member, to: attribute) }, attribute: attribute, index: index,
-                       at: member, offset: offset, context: &context)
+        return coerced(
+            { () throws(CoercionFailure) in try coercion.coerce(member, to: attribute) }, attribute: attribute, index: index,
+            at: member, offset: offset, context: &context)
     }
 
     /// The field of what an attribute's key path reached.
@@ -215,8 +221,9 @@ public final class Mapper {
         let offset = context.origin.offset
         if case .absent = reached { return Record.Field(value: .absent, offset: offset) }
         if reached.isNull { return nullField(attribute: attribute, index: index, nulls: nulls, at: nil, offset: offset, context: &context) }
-        return coerced({ () throws(CoercionFailure) in try coercion.coerce(reached, to: attribute) }, attribute: attribute, index: index,
-                       at: nil, offset: offset, context: &context)
+        return coerced(
+            { () throws(CoercionFailure) in try coercion.coerce(reached, to: attribute) }, attribute: attribute, index: index,
+            at: nil, offset: offset, context: &context)
     }
 
     /// A null's field: absent under `nulls: absent`, an error when required, else `NULL`.
@@ -242,8 +249,9 @@ public final class Mapper {
             let value = try coerce()
             if let allowed = attribute.pointee.allowedValues, !allowed.contains(value) {
                 let accepted = allowed.map(\.description).joined(separator: ", ")
-                context.error("'\(attribute.pointee.name)' is \(value), expected one of \(accepted)", attribute: index, at: json,
-                              offset: offset)
+                context.error(
+                    "'\(attribute.pointee.name)' is \(value), expected one of \(accepted)", attribute: index, at: json,
+                    offset: offset)
                 return Record.Field(value: .absent, offset: offset)
             }
             return Record.Field(value: .value(value), offset: offset)
@@ -262,8 +270,9 @@ public final class Mapper {
             guard case let .value(value) = fields[attribute].value, value != .null else {
                 // A coercion error was already reported for the value; report only what is missing.
                 if case .absent = fields[attribute].value, !context.reported(attribute: attribute) {
-                    context.error("missing identity attribute '\(entity.attributes[attribute].name)'", attribute: attribute, at: nil,
-                                  offset: context.origin.offset)
+                    context.error(
+                        "missing identity attribute '\(entity.attributes[attribute].name)'", attribute: attribute, at: nil,
+                        offset: context.origin.offset)
                 }
                 return nil
             }
@@ -284,8 +293,9 @@ public final class Mapper {
             return reference(reached, relationship: relationship, context: &context).map(Link.one) ?? .absent
         case let .list(items):
             guard relationship.pointee.isToMany else {
-                context.error("'\(relationship.pointee.name)' is a to-one, but its key path reaches a list", at: nil,
-                              offset: context.origin.offset)
+                context.error(
+                    "'\(relationship.pointee.name)' is a to-one, but its key path reaches a list", at: nil,
+                    offset: context.origin.offset)
                 return .absent
             }
             return .many(items.compactMap { target(for: $0, relationship: relationship, batch: &batch, context: &context) })
@@ -293,8 +303,9 @@ public final class Mapper {
             if value.isNull { return .null }
             if relationship.pointee.isToMany {
                 guard value.kind == .array else {
-                    context.error("'\(relationship.pointee.name)' is a to-many; expected an array, found \(describeKind(value.kind))",
-                                  at: value)
+                    context.error(
+                        "'\(relationship.pointee.name)' is a to-many; expected an array, found \(describeKind(value.kind))",
+                        at: value)
                     return .absent
                 }
                 var targets: [RecordReference] = []
@@ -349,8 +360,9 @@ public final class Mapper {
                 guard value != .null else { throw CoercionFailure(message: "is null") }
                 return value
             } catch {
-                context.error("'\(relationship.pointee.name)' \(error.message) (an id of \(target.entity.name))",
-                              at: part.jsonValue ?? json, offset: offset)
+                context.error(
+                    "'\(relationship.pointee.name)' \(error.message) (an id of \(target.entity.name))",
+                    at: part.jsonValue ?? json, offset: offset)
                 return nil
             }
         }
@@ -373,8 +385,9 @@ public final class Mapper {
             let names = identity.map { target.attributes[$0].name }.joined(separator: ", ")
             let expected = identity.count == 1 ? "an id" : "(\(names))"
             let found = json.map(describe) ?? "a list"
-            context.error("'\(relationship.pointee.name)' is \(found), expected \(expected) of \(target.entity.name)",
-                          at: json, offset: offset)
+            context.error(
+                "'\(relationship.pointee.name)' is \(found), expected \(expected) of \(target.entity.name)",
+                at: json, offset: offset)
             return nil
         }
         var values: [SQLValue] = []

@@ -64,12 +64,13 @@ public struct RecordMerger: Sendable {
                 continue
             }
             guard oldValue != newValue else { continue }
-            conflicts.append(Conflict(
-                subject: .attribute(index), kept: oldValue.description,
-                keptLocation: SourceLocation(file: row.file(ofField: index), offset: row.fields[index].offset),
-                incoming: newValue.description,
-                incomingLocation: SourceLocation(file: occurrence.origin.file, offset: incoming.offset),
-                isResolved: entity.onConflict != .error))
+            conflicts.append(
+                Conflict(
+                    subject: .attribute(index), kept: oldValue.description,
+                    keptLocation: SourceLocation(file: row.file(ofField: index), offset: row.fields[index].offset),
+                    incoming: newValue.description,
+                    incomingLocation: SourceLocation(file: occurrence.origin.file, offset: incoming.offset),
+                    isResolved: entity.onConflict != .error))
             if entity.onConflict == .last {
                 row.fields[index] = incoming
                 row.setFile(occurrence.origin.file, ofField: index)
@@ -91,10 +92,11 @@ public struct RecordMerger: Sendable {
                     changed = true
                 }
             case let (kept, incoming) where ReferenceKey(kept) != ReferenceKey(incoming):
-                conflicts.append(Conflict(
-                    subject: .relationship(index), kept: describeLink(kept), keptLocation: row.origin.location,
-                    incoming: describeLink(incoming), incomingLocation: occurrence.origin.location,
-                    isResolved: entity.onConflict != .error))
+                conflicts.append(
+                    Conflict(
+                        subject: .relationship(index), kept: describeLink(kept), keptLocation: row.origin.location,
+                        incoming: describeLink(incoming), incomingLocation: occurrence.origin.location,
+                        isResolved: entity.onConflict != .error))
                 if entity.onConflict == .last {
                     row.links[index] = incoming
                     changed = true

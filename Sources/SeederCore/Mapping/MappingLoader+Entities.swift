@@ -68,10 +68,13 @@ extension LoadContext {
         guard let fields = fields(of: definition, allowed: MappingLoader.Keys.entity, in: "entity '\(name)'") else { return nil }
         var draft = EntityDraft(
             name: name, nameNode: nameNode, identityNode: fields["identity"]?.value,
-            onConflict: fields["onConflict"].flatMap { choice($0.value, key: "onConflict", ConflictPolicy.self, all: ConflictPolicy.allCases) } ?? defaults.onConflict,
+            onConflict: fields["onConflict"].flatMap {
+                choice($0.value, key: "onConflict", ConflictPolicy.self, all: ConflictPolicy.allCases)
+            } ?? defaults.onConflict,
             nulls: fields["nulls"].flatMap { choice($0.value, key: "nulls", NullPolicy.self, all: NullPolicy.allCases) } ?? defaults.nulls)
         if let table = fields["table"], let text = string(table.value, key: "table"),
-           identifier(text, what: "table name", at: table.value) {
+            identifier(text, what: "table name", at: table.value)
+        {
             draft.table = (text, table.value)
         }
         if let search = fields["search"] { notYetSupported("search", at: search.key) }
@@ -84,7 +87,9 @@ extension LoadContext {
                     }
                 }
             } else {
-                error("'attributes' of entity '\(name)' must be a mapping from names to types, found \(attributes.value.kindDescription)", at: attributes.value)
+                error(
+                    "'attributes' of entity '\(name)' must be a mapping from names to types, found \(attributes.value.kindDescription)",
+                    at: attributes.value)
             }
         }
         if let relationships = fields["relationships"] {
@@ -95,7 +100,9 @@ extension LoadContext {
                     }
                 }
             } else {
-                error("'relationships' of entity '\(name)' must be a mapping, found \(relationships.value.kindDescription)", at: relationships.value)
+                error(
+                    "'relationships' of entity '\(name)' must be a mapping, found \(relationships.value.kindDescription)",
+                    at: relationships.value)
             }
         }
         if let ignore = fields["ignore"] { draft.ignoredKeys = ignoredKeys(ignore.value, of: draft) }
@@ -128,7 +135,8 @@ extension LoadContext {
         if let node = fields["unique"] { draft.attribute.isUnique = boolean(node.value, key: "unique") ?? false }
         if let node = fields["index"] { draft.attribute.isIndexed = boolean(node.value, key: "index") ?? false }
         if let node = fields["column"], let column = string(node.value, key: "column"),
-           identifier(column, what: "column name", at: node.value) {
+            identifier(column, what: "column name", at: node.value)
+        {
             draft.column = (column, node.value)
         }
         for key in ["format", "timeZone", "storage"] where type != .date {
@@ -138,7 +146,8 @@ extension LoadContext {
             if let node = fields["format"] { draft.attribute.dateFormat = dateFormat(node.value) ?? .iso8601 }
             if let node = fields["timeZone"] { draft.attribute.timeZone = zone(node.value) ?? defaults.timeZone }
             if let node = fields["storage"] {
-                draft.attribute.dateStorage = choice(node.value, key: "storage", DateStorage.self, all: DateStorage.allCases) ?? defaults.dates
+                draft.attribute.dateStorage =
+                    choice(node.value, key: "storage", DateStorage.self, all: DateStorage.allCases) ?? defaults.dates
             }
         }
         // Coerced last: `default` and `values` follow the attribute's type, format and zone.
@@ -179,7 +188,10 @@ extension LoadContext {
         default:
             guard Self.isDatePattern(text) else {
                 let suggestion = closestMatch(to: text, in: DateFormat.names).map { " (did you mean '\($0)'?)" } ?? ""
-                error("unknown date format '\(text)'\(suggestion); expected iso8601, unix, unix_ms or a Unicode date pattern such as 'yyyy-MM-dd HH:mm:ss Z'", at: node)
+                error(
+                    "unknown date format '\(text)'\(suggestion); "
+                        + "expected iso8601, unix, unix_ms or a Unicode date pattern such as 'yyyy-MM-dd HH:mm:ss Z'",
+                    at: node)
                 return nil
             }
             return .pattern(text)
@@ -247,17 +259,27 @@ extension LoadContext {
         if let node = fields["onMissing"] {
             draft.onMissing = choice(node.value, key: "onMissing", MissingPolicy.self, all: MissingPolicy.allCases) ?? .error
         }
-        if let node = fields["column"], let column = string(node.value, key: "column"), identifier(column, what: "column name", at: node.value) {
+        if let node = fields["column"], let column = string(node.value, key: "column"),
+            identifier(column, what: "column name", at: node.value)
+        {
             draft.column = (column, node.value)
         }
         if let node = fields["keyedBy"] { notYetSupported("keyedBy", at: node.key) }
         let kind = draft.isToMany ? "a to-many" : "a to-one"
         if !draft.isToMany {
-            if let inverse = fields["inverse"] { error("'inverse' applies only to a to-many relationship; '\(name)' is \(kind)", at: inverse.key) }
-            if let ordered = fields["ordered"] { error("'ordered' applies only to a to-many relationship; '\(name)' is \(kind)", at: ordered.key) }
+            if let inverse = fields["inverse"] {
+                error("'inverse' applies only to a to-many relationship; '\(name)' is \(kind)", at: inverse.key)
+            }
+            if let ordered = fields["ordered"] {
+                error("'ordered' applies only to a to-many relationship; '\(name)' is \(kind)", at: ordered.key)
+            }
         } else {
-            if let required = fields["required"] { error("'required' applies only to a to-one relationship; '\(name)' is \(kind)", at: required.key) }
-            if let column = fields["column"] { error("'column' applies only to a to-one relationship; '\(name)' is \(kind)", at: column.key) }
+            if let required = fields["required"] {
+                error("'required' applies only to a to-one relationship; '\(name)' is \(kind)", at: required.key)
+            }
+            if let column = fields["column"] {
+                error("'column' applies only to a to-one relationship; '\(name)' is \(kind)", at: column.key)
+            }
         }
         return draft
     }

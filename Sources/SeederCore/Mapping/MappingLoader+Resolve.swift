@@ -28,28 +28,36 @@ extension LoadContext {
                     error("unknown entity '\(target.name)' in 'to'\(suggestion)", at: target.node)
                     continue
                 }
-                entities[owner].relationships.append(Relationship(
-                    name: relationshipDraft.name, target: targetIndex, isToMany: relationshipDraft.isToMany,
-                    keyPath: relationshipDraft.keyPath, inverse: nil, isOrdered: relationshipDraft.isOrdered,
-                    isRequired: relationshipDraft.isRequired, onMissing: relationshipDraft.onMissing,
-                    storage: .foreignKey(columns: []), location: relationshipDraft.nameNode.location))
+                entities[owner].relationships.append(
+                    Relationship(
+                        name: relationshipDraft.name, target: targetIndex, isToMany: relationshipDraft.isToMany,
+                        keyPath: relationshipDraft.keyPath, inverse: nil, isOrdered: relationshipDraft.isOrdered,
+                        isRequired: relationshipDraft.isRequired, onMissing: relationshipDraft.onMissing,
+                        storage: .foreignKey(columns: []), location: relationshipDraft.nameNode.location))
             }
         }
         // Inverses, once every relationship exists.
         for (owner, draft) in drafts.enumerated() {
             for relationshipDraft in draft.relationships {
                 guard let inverse = relationshipDraft.inverse,
-                      let index = entities[owner].relationshipIndex(named: relationshipDraft.name) else { continue }
+                    let index = entities[owner].relationshipIndex(named: relationshipDraft.name)
+                else { continue }
                 let target = entities[owner].relationships[index].target
                 let targetEntity = entities[target]
                 guard let inverseIndex = targetEntity.relationshipIndex(named: inverse.name) else {
-                    let suggestion = closestMatch(to: inverse.name, in: targetEntity.relationships.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-                    error("inverse '\(inverse.name)' is not a relationship of \(targetEntity.name)\(suggestion); it must be a to-one from \(targetEntity.name) back to \(draft.name)", at: inverse.node)
+                    let suggestion =
+                        closestMatch(to: inverse.name, in: targetEntity.relationships.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+                    error(
+                        "inverse '\(inverse.name)' is not a relationship of \(targetEntity.name)\(suggestion); "
+                            + "it must be a to-one from \(targetEntity.name) back to \(draft.name)",
+                        at: inverse.node)
                     continue
                 }
                 let candidate = targetEntity.relationships[inverseIndex]
                 guard !candidate.isToMany, candidate.target == owner else {
-                    error("inverse '\(inverse.name)' is not a to-one relationship from \(targetEntity.name) back to \(draft.name)", at: inverse.node)
+                    error(
+                        "inverse '\(inverse.name)' is not a to-one relationship from \(targetEntity.name) back to \(draft.name)",
+                        at: inverse.node)
                     continue
                 }
                 entities[owner].relationships[index].inverse = inverseIndex
@@ -73,7 +81,9 @@ extension LoadContext {
         guard let node = draft.identityNode else {
             if let id = names.firstIndex(of: "id") { return .attributes([id]) }
             if draft.declaredAttributeNames.contains("id") { return .none }  // declared with an error of its own
-            error("entity '\(draft.name)' has no attribute 'id': name its identity ('identity: slug', or a list) or say 'identity: none'", at: draft.nameNode)
+            error(
+                "entity '\(draft.name)' has no attribute 'id': name its identity ('identity: slug', or a list) or say 'identity: none'",
+                at: draft.nameNode)
             return .none
         }
         if node.scalar == "none" { return .none }
@@ -120,11 +130,12 @@ extension LoadContext {
             return .inverse(positionColumn: relationship.isOrdered ? naming.positionColumn(inverse: inverseName) : nil)
         }
         let ownerStem = naming.joinOwnerStem(ownerTable: owner.table, ownerEntity: owner.name)
-        return .joinTable(JoinTable(
-            name: naming.joinTable(ownerTable: owner.table, relationship: relationship.name),
-            ownerColumns: keyColumns(stem: ownerStem, of: owner),
-            targetColumns: keyColumns(stem: naming.joinTargetStem(relationship: relationship.name), of: target),
-            positionColumn: relationship.isOrdered ? "position" : nil))
+        return .joinTable(
+            JoinTable(
+                name: naming.joinTable(ownerTable: owner.table, relationship: relationship.name),
+                ownerColumns: keyColumns(stem: ownerStem, of: owner),
+                targetColumns: keyColumns(stem: naming.joinTargetStem(relationship: relationship.name), of: target),
+                positionColumn: relationship.isOrdered ? "position" : nil))
     }
 
     // MARK: Names
@@ -153,7 +164,10 @@ extension LoadContext {
                 for column in join.ownerColumns + join.targetColumns + [join.positionColumn].compactMap({ $0 }) {
                     checkReserved(column, what: "column", of: "join table '\(join.name)'", at: node)
                     if columns.updateValue(column, forKey: column.lowercased()) != nil {
-                        error("the join table of '\(entity.name).\(relationship.name)' would have two columns '\(column)'; rename the relationship", at: node)
+                        error(
+                            "the join table of '\(entity.name).\(relationship.name)' would have two columns '\(column)'; "
+                                + "rename the relationship",
+                            at: node)
                     }
                 }
             }
@@ -167,7 +181,8 @@ extension LoadContext {
             }
             for (attributeIndex, attribute) in entity.attributes.enumerated() {
                 let attributeDraft = draft.attributes[attributeIndex]
-                columnsByTable[index].append((attribute.column, "attribute '\(attribute.name)'", attributeDraft.column?.node ?? attributeDraft.nameNode))
+                columnsByTable[index].append(
+                    (attribute.column, "attribute '\(attribute.name)'", attributeDraft.column?.node ?? attributeDraft.nameNode))
             }
             for relationship in entity.relationships {
                 let node = relationshipNode(relationship.name, in: draft)
@@ -175,7 +190,8 @@ extension LoadContext {
                 case let .foreignKey(columns):
                     for column in columns { columnsByTable[index].append((column, "relationship '\(relationship.name)'", node)) }
                 case let .inverse(positionColumn?):
-                    columnsByTable[relationship.target].append((positionColumn, "the position of '\(entity.name).\(relationship.name)'", node))
+                    columnsByTable[relationship.target].append(
+                        (positionColumn, "the position of '\(entity.name).\(relationship.name)'", node))
                 default:
                     break
                 }
@@ -184,8 +200,9 @@ extension LoadContext {
         for (index, columns) in columnsByTable.enumerated() {
             var seen: [String: String] = [:]
             for (column, owner, node) in columns {
-                checkReserved(column, what: "column", of: "table '\(entities[index].table)'", at: node,
-                              allowSynthetic: column == Entity.syntheticKeyColumn && owner.hasPrefix("the synthetic"))
+                checkReserved(
+                    column, what: "column", of: "table '\(entities[index].table)'", at: node,
+                    allowSynthetic: column == Entity.syntheticKeyColumn && owner.hasPrefix("the synthetic"))
                 if let other = seen[column.lowercased()] {
                     error("\(owner) and \(other) both become column '\(column)' of table '\(entities[index].table)'", at: node)
                 } else {
@@ -198,7 +215,9 @@ extension LoadContext {
     private func checkReserved(_ name: String, what: String, of owner: String, at node: YAMLNode, allowSynthetic: Bool = false) {
         let lower = name.lowercased()
         if lower.hasPrefix("sqlite_") || lower.hasPrefix("seed_") {
-            error("\(what) name '\(name)' of \(owner) is reserved: names starting with 'sqlite_' or 'seed_' belong to SQLite and seeder", at: node)
+            error(
+                "\(what) name '\(name)' of \(owner) is reserved: names starting with 'sqlite_' or 'seed_' belong to SQLite and seeder",
+                at: node)
         } else if what == "column", ["rowid", "oid", "_rowid_"].contains(lower) {
             error("column name '\(name)' of \(owner) is reserved by SQLite", at: node)
         }

@@ -19,7 +19,9 @@ extension LoadContext {
             if let keyedBy = fields["keyedBy"] { notYetSupported("keyedBy", at: keyedBy.key) }
             guard let path = string(pathNode.value, key: "path"), checkGlob(path, at: pathNode.value) else { continue }
             if entityNode.value.pairs != nil {
-                error("a dynamic entity ('entity: { by: ... }', polymorphism) is not supported yet by this version of seeder", at: entityNode.value)
+                error(
+                    "a dynamic entity ('entity: { by: ... }', polymorphism) is not supported yet by this version of seeder",
+                    at: entityNode.value)
                 continue
             }
             guard let entityName = string(entityNode.value, key: "entity") else { continue }

@@ -17,14 +17,20 @@ public struct MappingLoader {
 
     /// Every key a mapping may use, by where it stands (the docs test walks these).
     public enum Keys {
-        public static let document = ["seeder", "output", "schemaVersion", "naming", "dates", "timeZone", "onConflict",
-                                      "nulls", "entities", "sources", "schema"]
+        public static let document = [
+            "seeder", "output", "schemaVersion", "naming", "dates", "timeZone", "onConflict",
+            "nulls", "entities", "sources", "schema",
+        ]
         public static let naming = ["database"]
         public static let entity = ["identity", "attributes", "relationships", "table", "onConflict", "nulls", "ignore", "search"]
-        public static let attribute = ["type", "from", "required", "default", "values", "unique", "index", "format",
-                                       "timeZone", "storage", "column"]
-        public static let relationship = ["to", "many", "from", "inverse", "ordered", "required", "onMissing", "column",
-                                          "keyedBy"]
+        public static let attribute = [
+            "type", "from", "required", "default", "values", "unique", "index", "format",
+            "timeZone", "storage", "column",
+        ]
+        public static let relationship = [
+            "to", "many", "from", "inverse", "ordered", "required", "onMissing", "column",
+            "keyedBy",
+        ]
         public static let source = ["path", "entity", "keyPath", "keyedBy"]
         public static let schema = ["template"]
         public static let search = ["fields", "engine"]
@@ -56,8 +62,9 @@ public struct MappingLoader {
         // The standard library's check first: the loop that finds the offset is for the error.
         if String(validating: bytes, as: UTF8.self) == nil, let offset = Self.firstInvalidUTF8(bytes) {
             let position = Self.position(ofByte: offset, in: bytes)
-            diagnostics.error("the mapping file is not UTF-8 text (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))",
-                              at: SourceLocation(file: file, line: position.line, column: position.column))
+            diagnostics.error(
+                "the mapping file is not UTF-8 text (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))",
+                at: SourceLocation(file: file, line: position.line, column: position.column))
             return nil
         }
         return load(yaml: String(decoding: bytes, as: UTF8.self), file: file, diagnostics: diagnostics)
@@ -78,8 +85,9 @@ public struct MappingLoader {
         }
         return withExtendedLifetime(parser) {
             guard let root else {
-                diagnostics.error("the mapping file is empty; it needs at least 'seeder: 1' and 'entities:'",
-                                  at: SourceLocation(file: file, line: 1, column: 1))
+                diagnostics.error(
+                    "the mapping file is empty; it needs at least 'seeder: 1' and 'entities:'",
+                    at: SourceLocation(file: file, line: 1, column: 1))
                 return nil
             }
             let node = YAMLNode(node: root, file: file)
@@ -105,12 +113,16 @@ public struct MappingLoader {
             let repeated = YAMLDuplicateKey.locate(Set(duplicates), in: context.text)
             guard !repeated.isEmpty else {
                 let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
-                return [.error("duplicate key \(keys) in a YAML mapping",
-                               at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))]
+                return [
+                    .error(
+                        "duplicate key \(keys) in a YAML mapping",
+                        at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+                ]
             }
             return repeated.map { duplicate in
-                var diagnostic = Diagnostic.error("duplicate key '\(duplicate.key)' in a YAML mapping; the first one is",
-                                                  at: SourceLocation(file: file, line: duplicate.line, column: duplicate.column))
+                var diagnostic = Diagnostic.error(
+                    "duplicate key '\(duplicate.key)' in a YAML mapping; the first one is",
+                    at: SourceLocation(file: file, line: duplicate.line, column: duplicate.column))
                 diagnostic.relatedLocation = SourceLocation(file: file, line: duplicate.firstLine, column: duplicate.firstColumn)
                 return diagnostic
             }
@@ -184,12 +196,15 @@ struct LoadContext {
         }
         var naming = NamingStyle.snakeCase
         if let node = fields["naming"], let namingFields = self.fields(of: node.value, allowed: MappingLoader.Keys.naming, in: "'naming'"),
-           let database = namingFields["database"] {
+            let database = namingFields["database"]
+        {
             naming = choice(database.value, key: "database", NamingStyle.self, all: [.snakeCase, .asIs]) ?? naming
         }
         let dates = fields["dates"].flatMap { choice($0.value, key: "dates", DateStorage.self, all: DateStorage.allCases) } ?? .iso8601
         let timeZone = fields["timeZone"].flatMap { zone($0.value) } ?? TimeZone(identifier: "UTC")!
-        let onConflict = fields["onConflict"].flatMap { choice($0.value, key: "onConflict", ConflictPolicy.self, all: ConflictPolicy.allCases) } ?? .error
+        let onConflict =
+            fields["onConflict"].flatMap { choice($0.value, key: "onConflict", ConflictPolicy.self, all: ConflictPolicy.allCases) }
+            ?? .error
         let nulls = fields["nulls"].flatMap { choice($0.value, key: "nulls", NullPolicy.self, all: NullPolicy.allCases) } ?? .value
         if let schema = fields["schema"] {
             notYetSupported("schema", at: schema.key)
@@ -205,8 +220,9 @@ struct LoadContext {
         var entities = resolve(drafts, naming: naming)
         checkNames(&entities, drafts: drafts, naming: naming)
         let sources = fields["sources"].map { self.sources($0.value, entities: entities) }
-        return Mapping(file: file, output: output, schemaVersion: schemaVersion, naming: naming, dates: dates,
-                       timeZone: timeZone, entities: entities, sources: sources)
+        return Mapping(
+            file: file, output: output, schemaVersion: schemaVersion, naming: naming, dates: dates,
+            timeZone: timeZone, entities: entities, sources: sources)
     }
 
     // MARK: Reading nodes

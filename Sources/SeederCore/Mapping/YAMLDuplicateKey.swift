@@ -52,7 +52,8 @@ struct YAMLDuplicateKey {
                 return []
             case YAML_SCALAR_EVENT, YAML_ALIAS_EVENT:
                 if isKey, type == YAML_SCALAR_EVENT {
-                    let value = String(decoding: UnsafeBufferPointer(start: event.data.scalar.value, count: event.data.scalar.length), as: UTF8.self)
+                    let value = String(
+                        decoding: UnsafeBufferPointer(start: event.data.scalar.value, count: event.data.scalar.length), as: UTF8.self)
                     if let first = open[open.count - 1]!.seen[value] {
                         if keys.contains(value) {
                             open[open.count - 1]!.repeated.append(

@@ -21,7 +21,8 @@ final class ByteSink {
     /// A sink on a new anonymous file in the temporary directory: unlinked at once, so nothing is
     /// left behind however the process ends.
     init(spoolIn directory: String = NSTemporaryDirectory()) throws {
-        var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast()) + Array("seeder-diff-XXXXXX".utf8CString)
+        var template =
+            Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast()) + Array("seeder-diff-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw OutputError.cannot("create a file in", directory, error: errno) }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }

@@ -10,7 +10,8 @@ extension SeedDiffWriter {
             case .added: return "- \(join.owner) \(Self.code(owner)) gained \(join.target) \(Self.code(target))\n"
             case .removed: return "- \(join.owner) \(Self.code(owner)) lost \(join.target) \(Self.code(target))\n"
             case .changed:
-                return "- \(join.owner) \(Self.code(owner)) moved \(join.target) \(Self.code(target)): " + Self.markdownFields(change) + "\n"
+                return "- \(join.owner) \(Self.code(owner)) moved \(join.target) \(Self.code(target)): " + Self.markdownFields(change)
+                    + "\n"
             }
         }
         let subject = change.key.isEmpty ? "row" : "\(table.name) \(Self.code(Self.identity(change.key)))"
@@ -72,7 +73,8 @@ extension SeedDiffWriter {
 
     /// Text for an HTML element: `&`, `<` and `>` escaped.
     static func html(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+            of: ">", with: "&gt;")
     }
 
     /// Text for a table cell: `|` escaped.

@@ -17,9 +17,10 @@ extension SeedDiffWriter {
         let subject = change.key.isEmpty ? "row" : "\(table.name) \(Self.identity(change.key))"
         switch change.kind {
         case .changed:
-            return "  ~ \(subject)\n" + change.fields.map {
-                "      \($0.column): \(Self.display($0.old)) -> \(Self.display($0.new))\n"
-            }.joined()
+            return "  ~ \(subject)\n"
+                + change.fields.map {
+                    "      \($0.column): \(Self.display($0.old)) -> \(Self.display($0.new))\n"
+                }.joined()
         case .added, .removed:
             let shown = Self.describingFields(change)
             let fields = shown.fields.map { "\($0.0) \(Self.display($0.1))" } + (shown.more ? ["…"] : [])
@@ -54,7 +55,10 @@ extension SeedDiffWriter {
     /// The per-table counts as an aligned table.
     static func countTable(_ tables: [TableDiff]) -> String {
         let rows = tables.map { table in
-            [table.name, String(table.counts.added), String(table.counts.removed), String(table.counts.changed), String(table.counts.unchanged)]
+            [
+                table.name, String(table.counts.added), String(table.counts.removed), String(table.counts.changed),
+                String(table.counts.unchanged),
+            ]
         }
         return TextTable.render([["entity", "added", "removed", "changed", "unchanged"]] + rows, rightAligned: [1, 2, 3, 4])
     }

@@ -82,8 +82,9 @@ public struct SeedDiffer: Sendable {
         if old.userVersion != new.userVersion {
             schema.append(SchemaChange(kind: .userVersionChanged, old: String(old.userVersion), new: String(new.userVersion)))
         }
-        return SeedDiff(old: old, new: new, schema: schema, metadata: metadataChanges(old, new), sources: sourceChanges(old, new),
-                        tables: tables)
+        return SeedDiff(
+            old: old, new: new, schema: schema, metadata: metadataChanges(old, new), sources: sourceChanges(old, new),
+            tables: tables)
     }
 
     /// The tables `entities` selects, or all of them.
@@ -126,8 +127,10 @@ public struct SeedDiffer: Sendable {
             changes.append(SchemaChange(kind: .columnRemoved, table: name, name: column.name, old: column.type))
         }
         if old.primaryKey != new.primaryKey {
-            changes.append(SchemaChange(kind: .primaryKeyChanged, table: name,
-                                        old: old.primaryKey.joined(separator: ", "), new: new.primaryKey.joined(separator: ", ")))
+            changes.append(
+                SchemaChange(
+                    kind: .primaryKeyChanged, table: name,
+                    old: old.primaryKey.joined(separator: ", "), new: new.primaryKey.joined(separator: ", ")))
         }
         return changes
     }
@@ -162,8 +165,10 @@ public struct SeedDiffer: Sendable {
     }
 
     /// How the table's records are paired and which columns are compared.
-    private func tableDiff(index: Int, _ name: String, _ old: SeedCatalog.Table?, _ new: SeedCatalog.Table?,
-                           mapping: MappingSummary?) -> TableDiff {
+    private func tableDiff(
+        index: Int, _ name: String, _ old: SeedCatalog.Table?, _ new: SeedCatalog.Table?,
+        mapping: MappingSummary?
+    ) -> TableDiff {
         let oldColumns = old?.columns.map(\.name), newColumns = new?.columns.map(\.name)
         let columns = (newColumns ?? oldColumns!).filter { oldColumns?.contains($0) ?? true }
         let primaryKey = (old != nil && new != nil && old!.primaryKey != new!.primaryKey) ? nil : (new ?? old)!.primaryKey
@@ -195,8 +200,9 @@ public struct SeedDiffer: Sendable {
         }
         // Without identity, the synthetic source-order key is no part of a record.
         let compared = columns.filter { !key.contains($0) && !(key.isEmpty && $0 == Entity.syntheticKeyColumn && role != .table) }
-        var table = TableDiff(index: index, table: name, name: displayName, role: role, pairing: pairing, keyColumns: key,
-                              fieldColumns: compared)
+        var table = TableDiff(
+            index: index, table: name, name: displayName, role: role, pairing: pairing, keyColumns: key,
+            fieldColumns: compared)
         if !key.isEmpty, let oldColumns, let newColumns {
             table.oldOnlyColumns = oldColumns.filter { !newColumns.contains($0) }
             table.newOnlyColumns = newColumns.filter { !oldColumns.contains($0) }
@@ -210,8 +216,10 @@ public struct SeedDiffer: Sendable {
     ///
     /// Both sides select the key columns, then the shared fields, then their own extra columns,
     /// so the shared part lines up column for column.
-    private func merge(_ table: TableDiff, old: SeedCatalog, new: SeedCatalog, oldDB: Database, newDB: Database,
-                       _ onChange: (TableDiff, RecordChange) throws -> Void) throws -> DiffCounts {
+    private func merge(
+        _ table: TableDiff, old: SeedCatalog, new: SeedCatalog, oldDB: Database, newDB: Database,
+        _ onChange: (TableDiff, RecordChange) throws -> Void
+    ) throws -> DiffCounts {
         let shared = table.keyColumns + table.fieldColumns
         let oldColumns = shared + table.oldOnlyColumns, newColumns = shared + table.newOnlyColumns
         let order = (table.keyColumns.isEmpty ? shared : table.keyColumns).map { SQLText.quote($0) + " COLLATE BINARY" }

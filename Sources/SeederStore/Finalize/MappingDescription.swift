@@ -46,39 +46,57 @@ enum MappingDescription {
             ("schemaVersion", .int(mapping.schemaVersion)),
             ("naming", .string(mapping.naming.rawValue)),
             ("dates", .string(mapping.dates.rawValue)),
-            ("entities", .array(entities.map { entity in
-                .object([
-                    ("name", .string(entity.name)),
-                    ("table", .string(entity.table)),
-                    ("primaryKey", .array(entity.primaryKeyColumns.map(Value.string))),
-                    ("identity", entity.identity == .none
-                        ? .null : .array(entity.identityAttributes.map { .string(entity.attributes[$0].name) })),
-                    ("onConflict", .string(entity.onConflict.rawValue)),
-                    ("nulls", .string(entity.nulls.rawValue)),
-                    ("attributes", .array(entity.attributes.map { attribute in
+            (
+                "entities",
+                .array(
+                    entities.map { entity in
                         .object([
-                            ("name", .string(attribute.name)),
-                            ("column", .string(attribute.column)),
-                            ("type", .string(attribute.type.rawValue)),
-                            ("required", .bool(attribute.isRequired)),
-                            ("unique", .bool(attribute.isUnique)),
-                            ("from", attribute.keyPath.map { .string($0.description) } ?? .null),
-                            ("storage", attribute.type == .date ? .string(attribute.dateStorage.rawValue) : .null),
+                            ("name", .string(entity.name)),
+                            ("table", .string(entity.table)),
+                            ("primaryKey", .array(entity.primaryKeyColumns.map(Value.string))),
+                            (
+                                "identity",
+                                entity.identity == .none
+                                    ? .null : .array(entity.identityAttributes.map { .string(entity.attributes[$0].name) })
+                            ),
+                            ("onConflict", .string(entity.onConflict.rawValue)),
+                            ("nulls", .string(entity.nulls.rawValue)),
+                            (
+                                "attributes",
+                                .array(
+                                    entity.attributes.map { attribute in
+                                        .object([
+                                            ("name", .string(attribute.name)),
+                                            ("column", .string(attribute.column)),
+                                            ("type", .string(attribute.type.rawValue)),
+                                            ("required", .bool(attribute.isRequired)),
+                                            ("unique", .bool(attribute.isUnique)),
+                                            ("from", attribute.keyPath.map { .string($0.description) } ?? .null),
+                                            ("storage", attribute.type == .date ? .string(attribute.dateStorage.rawValue) : .null),
+                                        ])
+                                    })
+                            ),
+                            (
+                                "relationships",
+                                .array(
+                                    entity.relationships.map { relationship in
+                                        .object([
+                                            ("name", .string(relationship.name)),
+                                            ("to", .string(entities[relationship.target].name)),
+                                            ("many", .bool(relationship.isToMany)),
+                                            ("ordered", .bool(relationship.isOrdered)),
+                                            (
+                                                "inverse",
+                                                relationship.inverse.map { .string(entities[relationship.target].relationships[$0].name) }
+                                                    ?? .null
+                                            ),
+                                            ("storage", storage(relationship.storage)),
+                                        ])
+                                    })
+                            ),
                         ])
-                    })),
-                    ("relationships", .array(entity.relationships.map { relationship in
-                        .object([
-                            ("name", .string(relationship.name)),
-                            ("to", .string(entities[relationship.target].name)),
-                            ("many", .bool(relationship.isToMany)),
-                            ("ordered", .bool(relationship.isOrdered)),
-                            ("inverse", relationship.inverse.map { .string(entities[relationship.target].relationships[$0].name) }
-                                ?? .null),
-                            ("storage", storage(relationship.storage)),
-                        ])
-                    })),
-                ])
-            })),
+                    })
+            ),
         ])
         return value.text
     }

@@ -44,10 +44,11 @@ struct SeedAssembler {
                 columns.append(position)
                 selected.append("_position")
             }
-            try db.execute(sql: """
-                INSERT INTO "main".\(SQLText.quote(join.name)) (\(SQLText.list(columns))) \
-                SELECT \(SQLText.list(selected)) FROM \(link.table) ORDER BY "_seq"
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO "main".\(SQLText.quote(join.name)) (\(SQLText.list(columns))) \
+                    SELECT \(SQLText.list(selected)) FROM \(link.table) ORDER BY "_seq"
+                    """)
         }
         for (key, value) in metadata {
             try db.execute(sql: "INSERT INTO \"seed_metadata\" (\"key\", \"value\") VALUES (?, ?)", arguments: [key, value])
@@ -94,8 +95,9 @@ struct SeedAssembler {
         let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
         try db.execute(sql: "PRAGMA writable_schema = ON")
         for table in changed {
-            try db.execute(sql: "UPDATE \"sqlite_schema\" SET \"sql\" = ? WHERE \"type\" = 'table' AND \"name\" = ?",
-                           arguments: [SeedSchema.createTable(table), table.name])
+            try db.execute(
+                sql: "UPDATE \"sqlite_schema\" SET \"sql\" = ? WHERE \"type\" = 'table' AND \"name\" = ?",
+                arguments: [SeedSchema.createTable(table), table.name])
         }
         try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
         try db.execute(sql: "PRAGMA writable_schema = OFF")
@@ -170,8 +172,9 @@ struct SeedAssembler {
         return try Dictionary(grouping: declared, by: { $0["id"] as Int }).values.contains { key in
             let parentColumns = key.compactMap { $0["to"] as String? }
             guard parentColumns.count == key.count else { return true }
-            let keys = SQLText.danglingKeys("\"main\".\(SQLText.quote(table))", key.map { $0["from"] },
-                                            parent: "\"main\".\(SQLText.quote(key[0]["table"]))", parentColumns)
+            let keys = SQLText.danglingKeys(
+                "\"main\".\(SQLText.quote(table))", key.map { $0["from"] },
+                parent: "\"main\".\(SQLText.quote(key[0]["table"]))", parentColumns)
             return try Bool.fetchOne(db, sql: "SELECT 1 \(keys) LIMIT 1") ?? false
         }
     }

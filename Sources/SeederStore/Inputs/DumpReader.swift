@@ -53,7 +53,10 @@ final class DumpReader: @unchecked Sendable {
     }
 
     /// `progress` gets the bytes and records read so far, over all files.
-    init(files: [InputFile], mapper: Mapper, encoder: RowEncoder, limits: ChunkLimits = ChunkLimits(), progress: (@Sendable (Int, Int) -> Void)?) {
+    init(
+        files: [InputFile], mapper: Mapper, encoder: RowEncoder, limits: ChunkLimits = ChunkLimits(),
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) {
         self.files = files
         self.mapper = mapper
         self.encoder = encoder
@@ -137,22 +140,25 @@ final class DumpReader: @unchecked Sendable {
                         let batch = start..<chunk.records.count
                         if encodesHere {
                             chunk.records.withUnsafeBufferPointer { records in
-                                encoder.encode(batch: UnsafeBufferPointer(rebasing: records[batch]), file: fileIndex, appendingTo: &chunk.encoded)
+                                encoder.encode(
+                                    batch: UnsafeBufferPointer(rebasing: records[batch]), file: fileIndex, appendingTo: &chunk.encoded)
                             }
                         }
                         try send(.records(batch, file: fileIndex, diagnostics: local.takeAll()))
                     case .skippedNull:
                         try send(.skippedNull(entity: file.entity))
                     case let .notARecord(value):
-                        local.error("expected a record (an object) for \(entityNames[file.entity]), found \(describeKind(value.kind))",
-                                    at: SourceLocation(file: file.path, offset: value.fileOffset), jsonPath: value.pointer.description)
+                        local.error(
+                            "expected a record (an object) for \(entityNames[file.entity]), found \(describeKind(value.kind))",
+                            at: SourceLocation(file: file.path, offset: value.fileOffset), jsonPath: value.pointer.description)
                         try send(.diagnostics(local.takeAll()))
                     case let .lineSyntaxError(error):
                         local.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
                         try send(.diagnostics(local.takeAll()))
                     case let .keyPathNotFound(offset, pointer, key):
-                        local.error("no '\(key)' here for keyPath '\(keyPath)'", at: SourceLocation(file: file.path, offset: offset),
-                                    jsonPath: pointer.description)
+                        local.error(
+                            "no '\(key)' here for keyPath '\(keyPath)'", at: SourceLocation(file: file.path, offset: offset),
+                            jsonPath: pointer.description)
                         try send(.diagnostics(local.takeAll()))
                     }
                 }

@@ -34,7 +34,8 @@ public struct InputPlanner {
         let files = Self.dumpFiles(under: root, failures: &failures)
         for failure in failures {
             let what = failure.path.isEmpty ? "the dumps directory" : "this directory"
-            diagnostics.error("cannot read \(what): \(failure.reason)", at: SourceLocation(file: failure.path.isEmpty ? dumps : display(failure.path)))
+            diagnostics.error(
+                "cannot read \(what): \(failure.reason)", at: SourceLocation(file: failure.path.isEmpty ? dumps : display(failure.path)))
         }
         guard failures.isEmpty else {
             unreadable = true
@@ -50,15 +51,19 @@ public struct InputPlanner {
                 }
                 for path in matches {
                     read.insert(path)  // claimed, even if it is then refused
-                    guard let file = inputFile(path, root: root, entity: source.entity, keyPath: source.keyPath, diagnostics: diagnostics,
-                                               unreadable: &unreadable) else { continue }
+                    guard
+                        let file = inputFile(
+                            path, root: root, entity: source.entity, keyPath: source.keyPath, diagnostics: diagnostics,
+                            unreadable: &unreadable)
+                    else { continue }
                     planned.append(file)
                 }
             }
         } else {
             for path in files {
                 guard let entity = entityNamed(byFile: path) else { continue }
-                guard let file = inputFile(path, root: root, entity: entity, keyPath: [], diagnostics: diagnostics, unreadable: &unreadable) else { continue }
+                guard let file = inputFile(path, root: root, entity: entity, keyPath: [], diagnostics: diagnostics, unreadable: &unreadable)
+                else { continue }
                 planned.append(file)
                 read.insert(path)
             }
@@ -109,7 +114,8 @@ public struct InputPlanner {
             return nil
         }
         guard FileKind.isRegular(status.st_mode) else {
-            diagnostics.error("cannot read this dump file: \(FileKind.notRegularReason(status.st_mode))", at: SourceLocation(file: display(path)))
+            diagnostics.error(
+                "cannot read this dump file: \(FileKind.notRegularReason(status.st_mode))", at: SourceLocation(file: display(path)))
             unreadable = true
             return nil
         }
@@ -118,8 +124,9 @@ public struct InputPlanner {
             unreadable = true
             return nil
         }
-        return InputFile(path: display(path), relativePath: path, absolutePath: resolved, entity: entity, keyPath: keyPath, format: format,
-                         size: Int(status.st_size), device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        return InputFile(
+            path: display(path), relativePath: path, absolutePath: resolved, entity: entity, keyPath: keyPath, format: format,
+            size: Int(status.st_size), device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
     /// The path with every link and `.` or `..` resolved, if it exists.
@@ -178,7 +185,9 @@ public struct InputPlanner {
             for skip in 0...path.count where matchSegments(pattern.dropFirst(), path.dropFirst(skip)) { return true }
             return false
         }
-        guard let segment = path.first, matchSegment(Array(first.unicodeScalars)[...], Array(segment.unicodeScalars)[...]) else { return false }
+        guard let segment = path.first, matchSegment(Array(first.unicodeScalars)[...], Array(segment.unicodeScalars)[...]) else {
+            return false
+        }
         return matchSegments(pattern.dropFirst(), path.dropFirst())
     }
 

@@ -36,7 +36,8 @@ public struct MappingSummary: Sendable, Hashable {
     /// Reads the description; `nil` when it is not JSON of the shape `MappingDescription` writes.
     init?(json: String) {
         guard let document = try? JSONDocument(parsing: json), let entities = document.root["entities"],
-              entities.kind == .array, document.root["format"]?.numberText == "1" else { return nil }
+            entities.kind == .array, document.root["format"]?.numberText == "1"
+        else { return nil }
         schemaVersion = document.root["schemaVersion"]?.numberText.flatMap { Int($0) } ?? 0
         self.entities = []
         joinTables = []
@@ -47,13 +48,15 @@ public struct MappingSummary: Sendable, Hashable {
             guard let relationships = entity["relationships"], relationships.kind == .array else { continue }
             for relationship in relationships.elements {
                 guard let storage = relationship["storage"], storage["kind"]?.string == "joinTable",
-                      let joinName = storage["table"]?.string, let relationshipName = relationship["name"]?.string,
-                      let target = relationship["to"]?.string else { continue }
-                joinTables.append(JoinTable(
-                    table: joinName, owner: name, relationship: relationshipName, target: target,
-                    ownerColumns: storage["ownerColumns"].map(Self.strings) ?? [],
-                    targetColumns: storage["targetColumns"].map(Self.strings) ?? [],
-                    position: storage["position"]?.string))
+                    let joinName = storage["table"]?.string, let relationshipName = relationship["name"]?.string,
+                    let target = relationship["to"]?.string
+                else { continue }
+                joinTables.append(
+                    JoinTable(
+                        table: joinName, owner: name, relationship: relationshipName, target: target,
+                        ownerColumns: storage["ownerColumns"].map(Self.strings) ?? [],
+                        targetColumns: storage["targetColumns"].map(Self.strings) ?? [],
+                        position: storage["position"]?.string))
             }
         }
     }

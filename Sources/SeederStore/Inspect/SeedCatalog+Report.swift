@@ -6,12 +6,20 @@ extension SeedCatalog {
     public var text: String {
         var text = "\(path): \(fileSize) bytes, schema version \(userVersion), \(tables.count) \(tables.count == 1 ? "table" : "tables")\n"
         text += "\nmetadata\n" + TextTable.render(metadata.map { ["  " + $0.key, SeedDiffWriter.shortened($0.value)] }, rightAligned: [])
-        text += "\nsources\n" + TextTable.render([["  path", "sha256", "bytes", "records"]] + sources.map {
-            ["  " + $0.path, String($0.sha256.prefix(12)), String($0.bytes), String($0.records)]
-        }, rightAligned: [2, 3])
-        text += "\ntables\n" + TextTable.render([["  table", "rows", "holds"]] + tables.map { table in
-            ["  " + table.name, table.rows.map(String.init) ?? "", holder(of: table.name)]
-        }, rightAligned: [1])
+        text +=
+            "\nsources\n"
+            + TextTable.render(
+                [["  path", "sha256", "bytes", "records"]]
+                    + sources.map {
+                        ["  " + $0.path, String($0.sha256.prefix(12)), String($0.bytes), String($0.records)]
+                    }, rightAligned: [2, 3])
+        text +=
+            "\ntables\n"
+            + TextTable.render(
+                [["  table", "rows", "holds"]]
+                    + tables.map { table in
+                        ["  " + table.name, table.rows.map(String.init) ?? "", holder(of: table.name)]
+                    }, rightAligned: [1])
         return text
     }
 

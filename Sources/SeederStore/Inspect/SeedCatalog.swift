@@ -82,7 +82,8 @@ public struct SeedCatalog: Sendable {
                 var catalog = try read(db, path: path)
                 if countingRows {
                     for index in catalog.tables.indices {
-                        catalog.tables[index].rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQLText.quote(catalog.tables[index].name))")
+                        catalog.tables[index].rows = try Int.fetchOne(
+                            db, sql: "SELECT count(*) FROM \(SQLText.quote(catalog.tables[index].name))")
                     }
                 }
                 return catalog
@@ -94,9 +95,11 @@ public struct SeedCatalog: Sendable {
 
     /// Reads the catalog of the open database `db`.
     static func read(_ db: Database, path: String) throws -> SeedCatalog {
-        let names = try String.fetchAll(db, sql: """
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
-            """)
+        let names = try String.fetchAll(
+            db,
+            sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
+                """)
         var tables: [Table] = []
         var hasMetadata = false, hasSources = false
         for name in names {
@@ -105,8 +108,10 @@ public struct SeedCatalog: Sendable {
             if metadataTables.contains(name) { continue }
             tables.append(try table(name, db: db))
         }
-        let indexes = try Row.fetchAll(db, sql: "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
-            .map { Index(name: $0[0], table: $0[1], sql: $0[2]) }
+        let indexes = try Row.fetchAll(
+            db, sql: "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+        )
+        .map { Index(name: $0[0], table: $0[1], sql: $0[2]) }
         var metadata: [(key: String, value: String)] = []
         if hasMetadata {
             metadata = try Row.fetchAll(db, sql: "SELECT key, value FROM seed_metadata ORDER BY key")

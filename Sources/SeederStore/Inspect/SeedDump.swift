@@ -28,7 +28,8 @@ public enum SeedDump {
                 for row in rows {
                     var cells: [String] = []
                     for (column, value) in row {
-                        let shown = table == "seed_metadata" && column == "value" && masking.contains(row["key"] ?? "")
+                        let shown =
+                            table == "seed_metadata" && column == "value" && masking.contains(row["key"] ?? "")
                             ? "'…'" : literal(value)
                         cells.append(shown)
                     }

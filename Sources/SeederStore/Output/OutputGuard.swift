@@ -37,8 +37,9 @@ struct OutputGuard {
         }
         var wal = stat()
         if status.exists, stat(output + "-wal", &wal) == 0, wal.st_size > 0 {
-            throw OutputError("the output \(output) may not be replaced: \(output)-wal beside it holds transactions not yet in it "
-                + "(a program has it open, or crashed with it open)")
+            throw OutputError(
+                "the output \(output) may not be replaced: \(output)-wal beside it holds transactions not yet in it "
+                    + "(a program has it open, or crashed with it open)")
         }
     }
 
@@ -66,8 +67,10 @@ struct OutputGuard {
         guard let identity = status.identity else { return }
         if identity == PathStatus(mapping).identity { throw OutputError("\(role) \(status.path) is the mapping file") }
         if let input = inputs.first(where: { PathStatus.Identity(device: $0.device, inode: $0.inode) == identity }) {
-            throw OutputError(input.path == status.path ? "\(role) \(status.path) is \(inputsDescription)"
-                : "\(role) \(status.path) is \(input.path), \(inputsDescription)")
+            throw OutputError(
+                input.path == status.path
+                    ? "\(role) \(status.path) is \(inputsDescription)"
+                    : "\(role) \(status.path) is \(input.path), \(inputsDescription)")
         }
     }
 }

@@ -35,7 +35,8 @@ final class OutputLock {
                 throw OutputError.cannot("lock", shownPath, error: error)
             }
             var locked = stat(), current = stat()
-            if fstat(descriptor, &locked) == 0, stat(path, &current) == 0, locked.st_dev == current.st_dev, locked.st_ino == current.st_ino {
+            if fstat(descriptor, &locked) == 0, stat(path, &current) == 0, locked.st_dev == current.st_dev, locked.st_ino == current.st_ino
+            {
                 self.descriptor = descriptor
                 return
             }

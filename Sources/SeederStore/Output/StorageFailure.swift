@@ -57,9 +57,9 @@ struct StorageFailure {
     private func fileAtSizeLimit() -> File? {
         var limit = rlimit()
         #if canImport(Glibc)
-        let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+            let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
         #else
-        let resource = RLIMIT_FSIZE
+            let resource = RLIMIT_FSIZE
         #endif
         // RLIM_INFINITY: all ones on Linux, Int64.max on Darwin.
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur < rlim_t(Int64.max) else { return nil }

@@ -27,8 +27,10 @@ extension ReferenceResolver {
     /// Renumbers the children with `identity: none` of the ordered one-to-manys that need it,
     /// once the inverse links have given every child its parent.
     func renumberChildren(_ links: [LinkLayout]) throws {
-        for layout in links where load[link: layout].needsRenumbering && layout.relationship.inverse != nil
-            && store.layouts[layout.relationship.target].entity.identity == .none {
+        for layout in links
+        where load[link: layout].needsRenumbering && layout.relationship.inverse != nil
+            && store.layouts[layout.relationship.target].entity.identity == .none
+        {
             try renumberChildren(layout)
         }
     }
@@ -43,25 +45,30 @@ extension ReferenceResolver {
         let side = try store.sideTable(of: child)
         let mask = SQLText.quote(maskColumn)
         let slot = child.slot(relationship: inverse)
-        db.add(function: DatabaseFunction("seeder_claimed_at_insert", argumentCount: 1, pure: true) { arguments in
-            guard case let .blob(fields) = arguments[0].storage else { return false }
-            return RowLayout.isRowOrigin(ofSlot: slot, in: Array(fields))
-        })
-        let claimed = "s.\(mask) & \(bit) != 0 AND " + foreignKey.map { "t.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
+        db.add(
+            function: DatabaseFunction("seeder_claimed_at_insert", argumentCount: 1, pure: true) { arguments in
+                guard case let .blob(fields) = arguments[0].storage else { return false }
+                return RowLayout.isRowOrigin(ofSlot: slot, in: Array(fields))
+            })
+        let claimed =
+            "s.\(mask) & \(bit) != 0 AND " + foreignKey.map { "t.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
             + " AND seeder_claimed_at_insert(s.\"_fields\")"
         let columns = link.ownerColumns + link.targetColumns + ["_position", "_file", "_offset"]
-        let selected = (foreignKey + child.keyColumns).map { "t.\(SQLText.quote($0))" }
+        let selected =
+            (foreignKey + child.keyColumns).map { "t.\(SQLText.quote($0))" }
             + [position.map { "t.\(SQLText.quote($0))" } ?? "0", "s.\"_file\"", "s.\"_offset\""]
-        try db.execute(sql: """
-            INSERT INTO \(link.table) (\(SQLText.list(columns)))
-            SELECT \(selected.joined(separator: ", ")) FROM \(child.joined(side)) WHERE \(claimed)
-            ON CONFLICT (\(SQLText.list(link.targetColumns + link.ownerColumns))) DO UPDATE
-            SET "_position" = excluded."_position", "_file" = excluded."_file", "_offset" = excluded."_offset"
-            WHERE (excluded."_file", excluded."_offset") < ("_file", "_offset")
-            """)
-        try db.execute(sql: """
-            UPDATE \(side) AS s SET \(mask) = \(mask) & ~\(bit) FROM \(child.table) AS t WHERE s."_row" = t."rowid" AND \(claimed)
-            """)
+        try db.execute(
+            sql: """
+                INSERT INTO \(link.table) (\(SQLText.list(columns)))
+                SELECT \(selected.joined(separator: ", ")) FROM \(child.joined(side)) WHERE \(claimed)
+                ON CONFLICT (\(SQLText.list(link.targetColumns + link.ownerColumns))) DO UPDATE
+                SET "_position" = excluded."_position", "_file" = excluded."_file", "_offset" = excluded."_offset"
+                WHERE (excluded."_file", excluded."_offset") < ("_file", "_offset")
+                """)
+        try db.execute(
+            sql: """
+                UPDATE \(side) AS s SET \(mask) = \(mask) & ~\(bit) FROM \(child.table) AS t WHERE s."_row" = t."rowid" AND \(claimed)
+                """)
     }
 
     /// An ordered to-many's positions, as the owner's links united in first-seen order
@@ -71,12 +78,13 @@ extension ReferenceResolver {
     /// Only links whose position changes are written.
     func renumberLinks(_ link: LinkLayout) throws {
         let owner = SQLText.list(link.ownerColumns)
-        try db.execute(sql: """
-            UPDATE \(link.table) AS l SET "_position" = r."p"
-            FROM (SELECT "_seq" AS "seq", row_number() OVER (PARTITION BY \(owner) ORDER BY \(LinkLayout.sourceOrder)) - 1 AS "p"
-                  FROM \(link.table)) AS r
-            WHERE l."_seq" = r."seq" AND l."_position" != r."p"
-            """)
+        try db.execute(
+            sql: """
+                UPDATE \(link.table) AS l SET "_position" = r."p"
+                FROM (SELECT "_seq" AS "seq", row_number() OVER (PARTITION BY \(owner) ORDER BY \(LinkLayout.sourceOrder)) - 1 AS "p"
+                      FROM \(link.table)) AS r
+                WHERE l."_seq" = r."seq" AND l."_position" != r."p"
+                """)
     }
 
     /// The same for children with `identity: none`, which take their parent's key and position
@@ -87,11 +95,12 @@ extension ReferenceResolver {
         let (child, _, foreignKey, _, _, position) = inverseColumns(of: link)
         guard let position else { return }
         let column = SQLText.quote(position)
-        try db.execute(sql: """
-            UPDATE \(child.table) AS c SET \(column) = r."p"
-            FROM (SELECT "rowid" AS "id", row_number() OVER (PARTITION BY \(SQLText.list(foreignKey)) ORDER BY "rowid") - 1 AS "p"
-                  FROM \(child.table) WHERE \(column) IS NOT NULL) AS r
-            WHERE c."rowid" = r."id" AND c.\(column) != r."p"
-            """)
+        try db.execute(
+            sql: """
+                UPDATE \(child.table) AS c SET \(column) = r."p"
+                FROM (SELECT "rowid" AS "id", row_number() OVER (PARTITION BY \(SQLText.list(foreignKey)) ORDER BY "rowid") - 1 AS "p"
+                      FROM \(child.table) WHERE \(column) IS NOT NULL) AS r
+                WHERE c."rowid" = r."id" AND c.\(column) != r."p"
+                """)
     }
 }

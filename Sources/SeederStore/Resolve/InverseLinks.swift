@@ -41,36 +41,43 @@ extension ReferenceResolver {
         let sameTarget = link.targetColumns.map { "m.\(SQLText.quote($0)) = l.\(SQLText.quote($0))" }.joined(separator: " AND ")
         let sameOwner = link.ownerColumns.map { "m.\(SQLText.quote($0)) IS l.\(SQLText.quote($0))" }.joined(separator: " AND ")
 
-        let conflicting = try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined)
-                           JOIN \(side) AS cs ON cs."_row" = c."rowid"
-                           WHERE cs.\(mask) & \(bit) != 0 AND NOT (\(unset)) AND NOT (\(claimed)))
-                OR EXISTS (SELECT 1 FROM \(link.table) AS l JOIN \(link.table) AS m ON \(sameTarget)
-                           WHERE m."_seq" > l."_seq" AND NOT (\(sameOwner)))
-            """) ?? false
+        let conflicting =
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined)
+                                   JOIN \(side) AS cs ON cs."_row" = c."rowid"
+                                   WHERE cs.\(mask) & \(bit) != 0 AND NOT (\(unset)) AND NOT (\(claimed)))
+                        OR EXISTS (SELECT 1 FROM \(link.table) AS l JOIN \(link.table) AS m ON \(sameTarget)
+                                   WHERE m."_seq" > l."_seq" AND NOT (\(sameOwner)))
+                    """) ?? false
         guard !conflicting else { return try applyInverseInOrder(link) }
         var assignments = zip(foreignKey, link.ownerColumns).map { "\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
         if let position { assignments.append("\(SQLText.quote(position)) = l.\"_position\"") }
         // Children inserted inside their parent already hold its key and position
         // (`RowEncoder.Parent`): only the others are written.
         let unchanged = [claimed] + (position.map { ["c.\(SQLText.quote($0)) IS l.\"_position\""] } ?? [])
-        try db.execute(sql: """
-            UPDATE \(child.table) AS c SET \(assignments.joined(separator: ", ")) FROM \(link.table) AS l
-            WHERE \(joined) AND NOT (\(unchanged.joined(separator: " AND ")))
-            """)
-        if marksChildren {
-            try db.execute(sql: """
-                UPDATE \(side) SET \(mask) = \(mask) | \(bit)
-                WHERE "_row" IN (SELECT c."rowid" FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined))
+        try db.execute(
+            sql: """
+                UPDATE \(child.table) AS c SET \(assignments.joined(separator: ", ")) FROM \(link.table) AS l
+                WHERE \(joined) AND NOT (\(unchanged.joined(separator: " AND ")))
                 """)
+        if marksChildren {
+            try db.execute(
+                sql: """
+                    UPDATE \(side) SET \(mask) = \(mask) | \(bit)
+                    WHERE "_row" IN (SELECT c."rowid" FROM \(link.table) AS l JOIN \(child.table) AS c ON \(joined))
+                    """)
         }
         // Links to embedded children name rows inserted with them: only a link by identity can
         // miss its child.
         guard load[link: link].hasLinkByIdentity else { return }
-        let missing = try Row.fetchCursor(db, sql: """
-            SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_file", "_offset" FROM \(link.table) AS l
-            WHERE NOT EXISTS (SELECT 1 FROM \(child.table) AS c WHERE \(joined)) ORDER BY "_seq"
-            """)
+        let missing = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_file", "_offset" FROM \(link.table) AS l
+                WHERE NOT EXISTS (SELECT 1 FROM \(child.table) AS c WHERE \(joined)) ORDER BY "_seq"
+                """)
         while let row = try missing.next() {
             let (ownerKey, childKey) = keys(ofLink: row, link)
             let base = link.ownerColumns.count + link.targetColumns.count
@@ -83,15 +90,18 @@ extension ReferenceResolver {
         let (child, inverse, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
         let side = try store.sideTable(of: child)
         // A cursor, not an array: the links of a large dump do not fit in flat memory.
-        let links = try Row.fetchCursor(db, sql: """
-            SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_position", "_file", "_offset"
-            FROM \(link.table) ORDER BY \(LinkLayout.sourceOrder)
-            """)
-        let select = try db.makeStatement(sql: """
-            SELECT t."rowid", s.\(SQLText.quote(maskColumn)), \(foreignKey.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
-                   s."_fields", s."_file", s."_offset"
-            FROM \(child.joined(side)) WHERE \(child.keyCondition("t"))
-            """)
+        let links = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_position", "_file", "_offset"
+                FROM \(link.table) ORDER BY \(LinkLayout.sourceOrder)
+                """)
+        let select = try db.makeStatement(
+            sql: """
+                SELECT t."rowid", s.\(SQLText.quote(maskColumn)), \(foreignKey.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
+                       s."_fields", s."_file", s."_offset"
+                FROM \(child.joined(side)) WHERE \(child.keyCondition("t"))
+                """)
         var assignments = foreignKey.map { "\(SQLText.quote($0)) = ?" }
         if let position { assignments.append("\(SQLText.quote(position)) = ?") }
         let update = try db.makeStatement(sql: "UPDATE \(child.table) SET \(assignments.joined(separator: ", ")) WHERE \"rowid\" = ?")
@@ -128,8 +138,9 @@ extension ReferenceResolver {
             arguments.append(current[0] as DatabaseValue)
             try update.execute(arguments: StatementArguments(arguments))
             let origins = 2 + foreignKey.count
-            let fields = RowLayout.replacingOrigin(ofSlot: slot, in: Array(current[origins] as Data), rowFile: current[origins + 1],
-                                                   rowOffset: current[origins + 2], with: (row[base + 1], row[base + 2]))
+            let fields = RowLayout.replacingOrigin(
+                ofSlot: slot, in: Array(current[origins] as Data), rowFile: current[origins + 1],
+                rowOffset: current[origins + 2], with: (row[base + 1], row[base + 2]))
             try mark.execute(arguments: [Data(fields), current[0] as DatabaseValue])
         }
     }

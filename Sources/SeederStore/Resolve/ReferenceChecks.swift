@@ -48,10 +48,12 @@ extension ReferenceResolver {
             dangling = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(danglingKeys)") ?? 0
         } else {
             // One scan counts the keys and the dangling ones.
-            let row = try Row.fetchOne(db, sql: """
-                SELECT COUNT(*), COALESCE(SUM(NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))), 0)
-                FROM \(layout.table) AS t WHERE \(present)
-                """)
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*), COALESCE(SUM(NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))), 0)
+                    FROM \(layout.table) AS t WHERE \(present)
+                    """)
             (keys, dangling) = (row?[0] ?? 0, row?[1] ?? 0)
         }
         // Only dangling keys need the rows' origins, and rows may share a dangling key.
@@ -66,13 +68,15 @@ extension ReferenceResolver {
         let relationship = layout.entity.relationships[index]
         let target = store.layouts[relationship.target]
         let columns = layout.foreignKeyColumns[index]
-        let dangling = try Row.fetchAll(db, sql: """
-            SELECT t."rowid", \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
-                   \(columns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
-            FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
-            WHERE \(present) AND NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))
-            ORDER BY \(RowLayout.firstSeen)
-            """)
+        let dangling = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT t."rowid", \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
+                       \(columns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
+                FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
+                WHERE \(present) AND NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))
+                ORDER BY \(RowLayout.firstSeen)
+                """)
         let keyCount = layout.keyColumns.count
         for row in dangling {
             let key = (0..<keyCount).map { row[1 + $0] as DatabaseValue }
@@ -82,8 +86,9 @@ extension ReferenceResolver {
                 let assignments = columns.map { "\(SQLText.quote($0)) = NULL" }.joined(separator: ", ")
                 try db.execute(sql: "UPDATE \(layout.table) SET \(assignments) WHERE \"rowid\" = ?", arguments: [row[0] as DatabaseValue])
             } else {
-                missing(label(layout, key: key), references: target.entity.name, reference, via: relationship,
-                        at: origin(ofSlot: layout.slot(relationship: index), in: row, from: 1 + keyCount + columns.count))
+                missing(
+                    label(layout, key: key), references: target.entity.name, reference, via: relationship,
+                    at: origin(ofSlot: layout.slot(relationship: index), in: row, from: 1 + keyCount + columns.count))
             }
         }
         return relationship.onMissing == .null ? dangling.count : 0
@@ -95,12 +100,14 @@ extension ReferenceResolver {
         let target = store.layouts[link.relationship.target]
         let matches = zip(target.keyColumns, link.targetColumns).map { "t.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
             .joined(separator: " AND ")
-        let dangling = try Row.fetchAll(db, sql: """
-            SELECT l."_seq", \(SQLText.list(link.ownerColumns + link.targetColumns)), l."_file", l."_offset"
-            FROM \(link.table) AS l
-            WHERE NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(matches))
-            ORDER BY l."_seq"
-            """)
+        let dangling = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT l."_seq", \(SQLText.list(link.ownerColumns + link.targetColumns)), l."_file", l."_offset"
+                FROM \(link.table) AS l
+                WHERE NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(matches))
+                ORDER BY l."_seq"
+                """)
         for row in dangling {
             let (ownerKey, targetKey) = keys(ofLink: row, link, from: 1)
             let base = 1 + link.ownerColumns.count + link.targetColumns.count
@@ -108,8 +115,9 @@ extension ReferenceResolver {
                 store.counts[link.entityIndex].referencesDropped += 1
                 try db.execute(sql: "DELETE FROM \(link.table) WHERE \"_seq\" = ?", arguments: [row[0] as DatabaseValue])
             } else {
-                missing(label(owner, key: ownerKey), references: target.entity.name, targetKey, via: link.relationship,
-                        at: location(file: row[base], offset: row[base + 1]))
+                missing(
+                    label(owner, key: ownerKey), references: target.entity.name, targetKey, via: link.relationship,
+                    at: location(file: row[base], offset: row[base + 1]))
             }
         }
         store.counts[link.entityIndex].referencesResolved += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(link.table)") ?? 0

@@ -78,7 +78,8 @@ struct ReferenceResolver {
     /// The child side of an inverse link: the child's layout, the inverse relationship, its
     /// foreign-key columns, its presence bit, and the position column when ordered.
     func inverseColumns(of link: LinkLayout)
-        -> (child: RowLayout, inverse: Int, foreignKey: [String], maskColumn: String, bit: Int64, position: String?) {
+        -> (child: RowLayout, inverse: Int, foreignKey: [String], maskColumn: String, bit: Int64, position: String?)
+    {
         let child = store.layouts[link.relationship.target]
         let inverse = link.relationship.inverse!
         let (maskColumn, bit) = child.maskBit(child.slot(relationship: inverse))
@@ -100,8 +101,9 @@ struct ReferenceResolver {
         if link.relationship.onMissing == .null {
             store.counts[link.entityIndex].referencesDropped += 1
         } else {
-            missing(label(store.layouts[link.entityIndex], key: ownerKey), references: store.layouts[link.relationship.target].entity.name,
-                    childKey, via: link.relationship, at: location)
+            missing(
+                label(store.layouts[link.entityIndex], key: ownerKey), references: store.layouts[link.relationship.target].entity.name,
+                childKey, via: link.relationship, at: location)
         }
     }
 

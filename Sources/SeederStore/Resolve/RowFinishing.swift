@@ -12,15 +12,17 @@ extension ReferenceResolver {
             guard store.someSideRowMayLack(layout, slot: layout.slot(attribute: index)) else { continue }
             let (mask, bit) = layout.maskBit(layout.slot(attribute: index))
             if let defaultValue = attribute.defaultValue {
-                try db.execute(sql: """
-                    UPDATE \(layout.table) SET \(SQLText.quote(layout.attributeColumns[index])) = ?
-                    WHERE "rowid" IN (SELECT "_row" FROM \(try store.sideTable(of: layout)) WHERE \(SQLText.quote(mask)) & \(bit) = 0)
-                    """, arguments: [defaultValue.databaseValue])
+                try db.execute(
+                    sql: """
+                        UPDATE \(layout.table) SET \(SQLText.quote(layout.attributeColumns[index])) = ?
+                        WHERE "rowid" IN (SELECT "_row" FROM \(try store.sideTable(of: layout)) WHERE \(SQLText.quote(mask)) & \(bit) = 0)
+                        """, arguments: [defaultValue.databaseValue])
             } else if attribute.isRequired, !layout.entity.identityAttributes.contains(index) {
                 // (An identity attribute is on every row: a record without its identity makes
                 // none; looking would scan every row and its side row.)
-                try reportMissing(layout, condition: "s.\(SQLText.quote(mask)) & \(bit) = 0",
-                                  what: "'\(attribute.name)' is required, but no occurrence has it")
+                try reportMissing(
+                    layout, condition: "s.\(SQLText.quote(mask)) & \(bit) = 0",
+                    what: "'\(attribute.name)' is required, but no occurrence has it")
             }
         }
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isRequired && !relationship.isToMany {
@@ -32,17 +34,20 @@ extension ReferenceResolver {
 
     func reportMissing(_ layout: RowLayout, condition: String, what: String) throws {
         let keys = layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT \(keys), s."_file", s."_offset" FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
-            WHERE \(condition) ORDER BY \(RowLayout.firstSeen)
-            """)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(keys), s."_file", s."_offset" FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
+                WHERE \(condition) ORDER BY \(RowLayout.firstSeen)
+                """)
         let count = layout.keyColumns.count
         let origins: [(file: Int, offset: Int)] = rows.map { ($0[count], $0[count + 1]) }
         let pointers = self.pointers.pointers(origins.map { (store.files[$0.file], $0.offset) })
         for (index, row) in rows.enumerated() {
             let key = (0..<count).map { row[$0] as DatabaseValue }
-            diagnostics.error("\(label(layout, key: key)): \(what)", at: location(file: origins[index].file, offset: origins[index].offset),
-                              jsonPath: pointers[index])
+            diagnostics.error(
+                "\(label(layout, key: key)): \(what)", at: location(file: origins[index].file, offset: origins[index].offset),
+                jsonPath: pointers[index])
         }
     }
 }

@@ -8,14 +8,16 @@ extension ReferenceResolver {
     func checkUnique(_ layout: RowLayout) throws {
         for (index, attribute) in layout.entity.attributes.enumerated() where attribute.isUnique {
             let column = SQLText.quote(layout.attributeColumns[index])
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT t.\(column), \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
-                       s."_fields", s."_file", s."_offset"
-                FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
-                WHERE t.\(column) IS NOT NULL AND t.\(column) IN (
-                    SELECT \(column) FROM \(layout.table) WHERE \(column) IS NOT NULL GROUP BY \(column) HAVING COUNT(*) > 1)
-                ORDER BY t.\(column), \(RowLayout.firstSeen)
-                """)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.\(column), \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
+                           s."_fields", s."_file", s."_offset"
+                    FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
+                    WHERE t.\(column) IS NOT NULL AND t.\(column) IN (
+                        SELECT \(column) FROM \(layout.table) WHERE \(column) IS NOT NULL GROUP BY \(column) HAVING COUNT(*) > 1)
+                    ORDER BY t.\(column), \(RowLayout.firstSeen)
+                    """)
             var first: [DatabaseValue: (String, SourceLocation)] = [:]
             for row in rows {
                 let value = row[0] as DatabaseValue

@@ -20,7 +20,8 @@ enum SQLText {
     /// `INSERT INTO table ("a", "b") VALUES (?, ?), (?, ?)`: `rows` rows of placeholders into
     /// `table` (quoted).
     static func insert(into table: String, _ columns: [String], rows: Int = 1) -> String {
-        "INSERT INTO \(table) (\(list(columns))) VALUES " + Array(repeating: "(\(placeholders(columns.count)))", count: rows).joined(separator: ", ")
+        "INSERT INTO \(table) (\(list(columns))) VALUES "
+            + Array(repeating: "(\(placeholders(columns.count)))", count: rows).joined(separator: ", ")
     }
 
     /// `"a" = ?, "b" = ?`, for an `UPDATE ... SET`.
@@ -33,11 +34,12 @@ enum SQLText {
     /// looked up once by a `LEFT JOIN` (through the index on `columns`, a graph's million tasks
     /// name 20,000 users). Its rows are the dangling keys, as `c`.
     static func danglingKeys(_ table: String, _ columns: [String], parent: String, _ parentColumns: [String]) -> String {
-        """
-        FROM (SELECT DISTINCT \(list(columns)) FROM \(table) WHERE \(columns.map { "\(quote($0)) IS NOT NULL" }.joined(separator: " AND "))) AS c
-        LEFT JOIN \(parent) AS p ON \(zip(parentColumns, columns).map { "p.\(quote($0)) = c.\(quote($1))" }.joined(separator: " AND "))
-        WHERE p.\(quote(parentColumns[0])) IS NULL
-        """
+        let present = columns.map { "\(quote($0)) IS NOT NULL" }.joined(separator: " AND ")
+        return """
+            FROM (SELECT DISTINCT \(list(columns)) FROM \(table) WHERE \(present)) AS c
+            LEFT JOIN \(parent) AS p ON \(zip(parentColumns, columns).map { "p.\(quote($0)) = c.\(quote($1))" }.joined(separator: " AND "))
+            WHERE p.\(quote(parentColumns[0])) IS NULL
+            """
     }
 }
 

@@ -71,8 +71,10 @@ public struct SeedSchema: Sendable {
             }
             for (attributeIndex, attribute) in entity.attributes.enumerated() {
                 let isIdentity = identity.contains(attributeIndex)
-                columns.append(Column(name: attribute.column, type: attribute.columnType,
-                                      notNull: attribute.isRequired || isIdentity))
+                columns.append(
+                    Column(
+                        name: attribute.column, type: attribute.columnType,
+                        notNull: attribute.isRequired || isIdentity))
             }
             for relationship in entity.relationships {
                 guard case let .foreignKey(fkColumns) = relationship.storage else { continue }
@@ -82,19 +84,24 @@ public struct SeedSchema: Sendable {
                     columns.append(Column(name: column, type: targetColumn.type, notNull: relationship.isRequired))
                 }
                 foreignKeys.append(ForeignKey(columns: fkColumns, table: target.table, targetColumns: target.primaryKeyColumns))
-                indexes.append(Index(name: Self.indexName(entity.table, fkColumns), table: entity.table, columns: fkColumns, isUnique: false))
+                indexes.append(
+                    Index(name: Self.indexName(entity.table, fkColumns), table: entity.table, columns: fkColumns, isUnique: false))
             }
             for column in positions[index] ?? [] {
                 columns.append(Column(name: column, type: "INTEGER", notNull: false))
             }
             let primaryKey = entity.primaryKeyColumns
             let integerKey = primaryKey.count == 1 && columns.first { $0.name == primaryKey[0] }?.type == "INTEGER"
-            tables.append(Table(name: entity.table, columns: columns, primaryKey: primaryKey, foreignKeys: foreignKeys,
-                                hasIntegerPrimaryKey: integerKey))
+            tables.append(
+                Table(
+                    name: entity.table, columns: columns, primaryKey: primaryKey, foreignKeys: foreignKeys,
+                    hasIntegerPrimaryKey: integerKey))
             entityTables.append(tables.count - 1)
             for attribute in entity.attributes where attribute.isUnique || attribute.isIndexed {
-                indexes.append(Index(name: Self.indexName(entity.table, [attribute.column]) + (attribute.isUnique ? "_unique" : ""),
-                                     table: entity.table, columns: [attribute.column], isUnique: attribute.isUnique))
+                indexes.append(
+                    Index(
+                        name: Self.indexName(entity.table, [attribute.column]) + (attribute.isUnique ? "_unique" : ""),
+                        table: entity.table, columns: [attribute.column], isUnique: attribute.isUnique))
             }
         }
         for entity in entities {
@@ -106,15 +113,18 @@ public struct SeedSchema: Sendable {
                 var columns = zip(join.ownerColumns, ownerKey).map { Column(name: $0, type: $1.type, notNull: true) }
                 columns += zip(join.targetColumns, targetKey).map { Column(name: $0, type: $1.type, notNull: true) }
                 if let position = join.positionColumn { columns.append(Column(name: position, type: "INTEGER", notNull: true)) }
-                tables.append(Table(
-                    name: join.name, columns: columns, primaryKey: join.ownerColumns + join.targetColumns,
-                    foreignKeys: [
-                        ForeignKey(columns: join.ownerColumns, table: entity.table, targetColumns: entity.primaryKeyColumns),
-                        ForeignKey(columns: join.targetColumns, table: target.table, targetColumns: target.primaryKeyColumns),
-                    ],
-                    hasIntegerPrimaryKey: false))
-                indexes.append(Index(name: Self.indexName(join.name, join.targetColumns), table: join.name,
-                                     columns: join.targetColumns, isUnique: false))
+                tables.append(
+                    Table(
+                        name: join.name, columns: columns, primaryKey: join.ownerColumns + join.targetColumns,
+                        foreignKeys: [
+                            ForeignKey(columns: join.ownerColumns, table: entity.table, targetColumns: entity.primaryKeyColumns),
+                            ForeignKey(columns: join.targetColumns, table: target.table, targetColumns: target.primaryKeyColumns),
+                        ],
+                        hasIntegerPrimaryKey: false))
+                indexes.append(
+                    Index(
+                        name: Self.indexName(join.name, join.targetColumns), table: join.name,
+                        columns: join.targetColumns, isUnique: false))
             }
         }
     }
@@ -150,20 +160,23 @@ public struct SeedSchema: Sendable {
             lines.append("PRIMARY KEY (\(SQLText.list(table.primaryKey)))")
         }
         for foreignKey in table.foreignKeys {
-            lines.append("FOREIGN KEY (\(SQLText.list(foreignKey.columns))) REFERENCES \(SQLText.quote(foreignKey.table))(\(SQLText.list(foreignKey.targetColumns)))")
+            let target = "\(SQLText.quote(foreignKey.table))(\(SQLText.list(foreignKey.targetColumns)))"
+            lines.append("FOREIGN KEY (\(SQLText.list(foreignKey.columns))) REFERENCES \(target)")
         }
         return "CREATE TABLE \(SQLText.quote(table.name)) (\n  " + lines.joined(separator: ",\n  ") + "\n)"
     }
 
     /// `CREATE [UNIQUE] INDEX` for an index.
     public static func createIndex(_ index: Index) -> String {
-        "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(SQLText.quote(index.name)) ON \(SQLText.quote(index.table))(\(SQLText.list(index.columns)))"
+        let kind = index.isUnique ? "UNIQUE INDEX" : "INDEX"
+        return "CREATE \(kind) \(SQLText.quote(index.name)) ON \(SQLText.quote(index.table))(\(SQLText.list(index.columns)))"
     }
 
     /// The metadata tables of docs/seed.md.
     public static let metadataTables = [
         "CREATE TABLE \"seed_metadata\" (\n  \"key\" TEXT PRIMARY KEY NOT NULL,\n  \"value\" TEXT NOT NULL\n)",
-        "CREATE TABLE \"seed_source\" (\n  \"path\" TEXT PRIMARY KEY NOT NULL,\n  \"sha256\" TEXT NOT NULL,\n  \"bytes\" INTEGER NOT NULL,\n  \"records\" INTEGER NOT NULL\n)",
+        "CREATE TABLE \"seed_source\" (\n  \"path\" TEXT PRIMARY KEY NOT NULL,\n  \"sha256\" TEXT NOT NULL,\n"
+            + "  \"bytes\" INTEGER NOT NULL,\n  \"records\" INTEGER NOT NULL\n)",
     ]
 
     /// Every statement that creates the schema, tables first, indexes last.

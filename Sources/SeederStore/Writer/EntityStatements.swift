@@ -33,25 +33,30 @@ extension RowStore {
             let sideRows = try SideRowLog(layout: layout, spill: spill, spillBytes: spillBytes, db: db)
             self.sideRows = sideRows
             let positionColumns = layout.positionColumns.count
-            newRows = layout.mayGoWithoutSideRow && !layout.entity.relationships.contains(where: \.isToMany)
+            newRows =
+                layout.mayGoWithoutSideRow && !layout.entity.relationships.contains(where: \.isToMany)
                 ? try BatchedInsert(table: layout.table, columns: columns, db: db) { $0.bind(&$1, positionColumns: positionColumns) } : nil
-            let selected = layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" }
+            let selected =
+                layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" }
                 + ["t.\"rowid\""]
             select = try sideRows.statement(db: db) { side in
                 "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined(side)) WHERE \(layout.keyCondition("t"))"
             }
-            update = RawStatement(try db.makeStatement(
-                sql: "UPDATE \(layout.table) SET \(SQLText.assignments(layout.dataColumns)) WHERE \"rowid\" = ?"))
+            update = RawStatement(
+                try db.makeStatement(
+                    sql: "UPDATE \(layout.table) SET \(SQLText.assignments(layout.dataColumns)) WHERE \"rowid\" = ?"))
             let sideUpdated = layout.maskColumns + ["_fields"]
             updateSide = try sideRows.statement(db: db) { side in
                 "UPDATE \(side) SET \(SQLText.assignments(sideUpdated)) WHERE \"_row\" = ?"
             }
             setForeignKey = try layout.foreignKeyColumns.map { columns in
                 guard !columns.isEmpty else { return nil }
-                return RawStatement(try db.makeStatement(
-                    sql: "UPDATE \(layout.table) SET \(SQLText.assignments(columns)) WHERE \(layout.keyCondition())"))
+                return RawStatement(
+                    try db.makeStatement(
+                        sql: "UPDATE \(layout.table) SET \(SQLText.assignments(columns)) WHERE \(layout.keyCondition())"))
             }
-            pending = PendingRows.canBatch(layout)
+            pending =
+                PendingRows.canBatch(layout)
                 ? try PendingRows(table: layout.table, sideRows: sideRows, columns: columns, db: db) : nil
             run = RowRun.canRun(layout) ? try RowRun(table: layout.table, sideRows: sideRows, columns: columns, db: db) : nil
         }

@@ -44,10 +44,11 @@ extension RowStore {
             if inserted == count { return [] }
             if inserted == 0 { return Set(ids) }
             var found = Set<Int64>()
-            try existing.forEachRow({ binder in
-                for id in ids { binder.bind(id) }
-                for _ in count..<Self.limit { binder.bind(SQLValue.null) }
-            }, { found.insert($0.int64(0)) })
+            try existing.forEachRow(
+                { binder in
+                    for id in ids { binder.bind(id) }
+                    for _ in count..<Self.limit { binder.bind(SQLValue.null) }
+                }, { found.insert($0.int64(0)) })
             return found
         }
     }

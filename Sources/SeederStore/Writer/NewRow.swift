@@ -15,8 +15,9 @@ extension RowStore {
         var position: (column: Int, value: Int)?
 
         func bind(_ binder: inout RawStatement.Binder, positionColumns: Int) {
-            Self.bind(record.fields, encoded.foreignKeys, parentKey: parentKey, position: position, positionColumns: positionColumns,
-                      &binder)
+            Self.bind(
+                record.fields, encoded.foreignKeys, parentKey: parentKey, position: position, positionColumns: positionColumns,
+                &binder)
         }
 
         /// Binds a row's values, from its record's fields and its encoded foreign keys, without

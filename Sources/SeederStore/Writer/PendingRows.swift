@@ -53,8 +53,9 @@ extension RowStore {
             try records.withUnsafeBufferPointer { records in
                 try inserts.insert(ids) { binder in
                     for index in records.indices {
-                        NewRow.bind(records[index].fields, rows[index].foreignKeys, parentKey: nil, position: nil, positionColumns: 0,
-                                    &binder)
+                        NewRow.bind(
+                            records[index].fields, rows[index].foreignKeys, parentKey: nil, position: nil, positionColumns: 0,
+                            &binder)
                     }
                 }
             }

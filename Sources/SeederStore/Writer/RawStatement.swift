@@ -35,8 +35,9 @@ struct RawStatement {
         let status = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard status == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(connection)),
-                                sql: statement.sql)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(connection)),
+                sql: statement.sql)
         }
         return Int(sqlite3_changes(connection))
     }
@@ -58,8 +59,9 @@ struct RawStatement {
         let status = sqlite3_step(handle)
         if status == SQLITE_ROW { return true }
         guard status == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(connection)),
-                                sql: statement.sql)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(connection)),
+                sql: statement.sql)
         }
         return false
     }
@@ -147,7 +149,8 @@ struct RawStatement {
         private func compareBytes(_ column: Int32, with other: RawRow, _ otherColumn: Int32) -> Int {
             let isText = sqlite3_column_type(handle, column) == SQLITE_TEXT
             let a = isText ? UnsafeRawPointer(sqlite3_column_text(handle, column)) : sqlite3_column_blob(handle, column)
-            let b = isText
+            let b =
+                isText
                 ? UnsafeRawPointer(sqlite3_column_text(other.handle, otherColumn)) : sqlite3_column_blob(other.handle, otherColumn)
             let aCount = Int(sqlite3_column_bytes(handle, column)), bCount = Int(sqlite3_column_bytes(other.handle, otherColumn))
             let common = min(aCount, bCount)

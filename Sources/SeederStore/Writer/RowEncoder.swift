@@ -96,8 +96,9 @@ struct RowEncoder: Sendable {
                 for (position, target) in targets.enumerated() {
                     guard case let .embedded(child) = target, case .absent = batch[child].links[inverse] else { continue }
                     if parents == nil { parents = Array(repeating: nil, count: batch.count) }
-                    parents?[child] = Parent(owner: index, relationship: relationshipIndex, position: position,
-                                             isFinal: batch[child].identity == nil)
+                    parents?[child] = Parent(
+                        owner: index, relationship: relationshipIndex, position: position,
+                        isFinal: batch[child].identity == nil)
                 }
             }
         }
@@ -114,7 +115,8 @@ struct RowEncoder: Sendable {
     ) -> Encoded {
         let layout = layouts[record.pointee.entity]
         if let parent, parent.isFinal, let recordFile,
-           let row = withoutSideRow(record, layout: layout, parent: parent, batch: batch, file: recordFile) {
+            let row = withoutSideRow(record, layout: layout, parent: parent, batch: batch, file: recordFile)
+        {
             return row
         }
         // Reserved and appended, as every array here: `Array(repeating:count:)` looks up its
@@ -196,8 +198,10 @@ struct RowEncoder: Sendable {
     /// The seed row's values in `RowLayout.dataColumns` order: a record's `fields` (`NULL`
     /// when absent), then its encoded `foreignKeys`, the columns from `replacing.start` taking
     /// `replacing.values` instead (a child's parent key).
-    static func forEachDataValue(_ fields: [Record.Field], _ foreignKeys: [SQLValue], replacing: (start: Int, values: [SQLValue])?,
-                                 _ body: (SQLValue) -> Void) {
+    static func forEachDataValue(
+        _ fields: [Record.Field], _ foreignKeys: [SQLValue], replacing: (start: Int, values: [SQLValue])?,
+        _ body: (SQLValue) -> Void
+    ) {
         fields.withUnsafeBufferPointer { fields in
             for field in fields {
                 if case let .value(value) = field.value { body(value) } else { body(.null) }

@@ -224,7 +224,8 @@ final class RowLayout: Sendable {
     static let firstSeen = "s.\"_file\", s.\"_offset\", s.\"_row\""
 
     var createStatements: [String] {
-        let columns = ["\"_row\" INTEGER PRIMARY KEY"] + maskColumns.map { "\(SQLText.quote($0)) INTEGER NOT NULL" }
+        let columns =
+            ["\"_row\" INTEGER PRIMARY KEY"] + maskColumns.map { "\(SQLText.quote($0)) INTEGER NOT NULL" }
             + Self.bookkeeping.map { "\(SQLText.quote($0.name)) \($0.type) NOT NULL" }
         return ["CREATE TABLE \(sideTable) (\(columns.joined(separator: ", ")))"]
     }
@@ -271,7 +272,8 @@ struct LinkLayout: Sendable {
     static let sourceOrder = "\"_file\", \"_offset\", \"_seq\""
 
     var createStatements: [String] {
-        let columns = ["\"_seq\" INTEGER PRIMARY KEY"] + (ownerColumns + targetColumns).map(SQLText.quote)
+        let columns =
+            ["\"_seq\" INTEGER PRIMARY KEY"] + (ownerColumns + targetColumns).map(SQLText.quote)
             + ["\"_position\" INTEGER NOT NULL", "\"_file\" INTEGER NOT NULL", "\"_offset\" INTEGER NOT NULL"]
         return [
             "CREATE TABLE \(table) (\(columns.joined(separator: ", ")))",

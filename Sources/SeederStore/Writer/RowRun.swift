@@ -60,8 +60,9 @@ extension RowStore {
             try inserts.insert(waiting.lazy.map(\.id)) { binder in
                 for row in waiting.indices {
                     let index = waiting[row].index
-                    NewRow.bind(batch[index].fields, encoded[index].foreignKeys, parentKey: waiting[row].placement.parentKey,
-                                position: waiting[row].placement.position, positionColumns: positionColumns, &binder)
+                    NewRow.bind(
+                        batch[index].fields, encoded[index].foreignKeys, parentKey: waiting[row].placement.parentKey,
+                        position: waiting[row].placement.position, positionColumns: positionColumns, &binder)
                 }
             }
         }

@@ -6,11 +6,13 @@ extension RowStore {
     /// The row of an identity and its rowid, as a record the merger can take.
     func storedRecord(_ layout: RowLayout, key: [SQLValue], identity: IdentityKey?) throws -> (Record, Int64)? {
         var found: (Record, Int64)?
-        try statements[layout.entityIndex].select.forEachRow({ binder in
-            for value in key { binder.bind(value) }
-        }, { row in
-            found = (decode(row, layout: layout, identity: identity), row.int64(layout.sideColumns.count + layout.dataColumns.count))
-        })
+        try statements[layout.entityIndex].select.forEachRow(
+            { binder in
+                for value in key { binder.bind(value) }
+            },
+            { row in
+                found = (decode(row, layout: layout, identity: identity), row.int64(layout.sideColumns.count + layout.dataColumns.count))
+            })
         return found
     }
 

@@ -81,8 +81,10 @@ final class RowStore {
     /// takes the side and link tables of `layouts` and `links`; `files` are the dump files in
     /// plan order (`RowEncoder.fileIndexes`); side rows past what their logs hold in memory go
     /// to a file at `spillPath` past `spillBytes` each (`SideRowLog`).
-    init(db: Database, mapping: Mapping, layouts: [RowLayout], links: [[LinkLayout?]], files: [String], spillPath: String,
-         spillBytes: Int) throws {
+    init(
+        db: Database, mapping: Mapping, layouts: [RowLayout], links: [[LinkLayout?]], files: [String], spillPath: String,
+        spillBytes: Int
+    ) throws {
         self.db = db
         connection = db.sqliteConnection!
         self.mapping = mapping
@@ -198,8 +200,9 @@ final class RowStore {
                 continue
             }
             try flushRun(batch, encoded: encoded, rows: &rows, diagnostics: diagnostics)
-            let (key, isNew) = try upsert(batch.baseAddress! + index, encoded: encoded.baseAddress! + index, parent: parent, batch: batch,
-                                          diagnostics: diagnostics)
+            let (key, isNew) = try upsert(
+                batch.baseAddress! + index, encoded: encoded.baseAddress! + index, parent: parent, batch: batch,
+                diagnostics: diagnostics)
             if isNew { rowsInserted[entity] += 1 }
             rows.keys.append(key)
             rows.merged.append(!isNew)
@@ -223,8 +226,9 @@ final class RowStore {
                     for (position, target) in targets.enumerated() {
                         // A child inserted with its parent for good needs no link row (`Placement`).
                         if case let .embedded(child) = target, let parent = encoded[child].parent,
-                           parent.owner == index, parent.relationship == relationshipIndex,
-                           parent.isFinal || (summary.relationships[entity][relationshipIndex].claimsAtInsert && !rows.merged[child]) {
+                            parent.owner == index, parent.relationship == relationshipIndex,
+                            parent.isFinal || (summary.relationships[entity][relationshipIndex].claimsAtInsert && !rows.merged[child])
+                        {
                             continue
                         }
                         summary.relationships[entity][relationshipIndex].hasLinkRows = true
@@ -266,8 +270,10 @@ final class RowStore {
 
     /// Sends the occurrences waiting in a `RowRun`: one insert for them all, then, in order, a
     /// side row for each new row and a merge for each of the others (whose `merged` is set).
-    private func flushRun(_ batch: UnsafeBufferPointer<Record>, encoded: UnsafeBufferPointer<RowEncoder.Encoded>, rows: inout BatchRows,
-                          diagnostics: DiagnosticSink) throws {
+    private func flushRun(
+        _ batch: UnsafeBufferPointer<Record>, encoded: UnsafeBufferPointer<RowEncoder.Encoded>, rows: inout BatchRows,
+        diagnostics: DiagnosticSink
+    ) throws {
         guard let entity = runEntity else { return }
         runEntity = nil
         let statements = statements[entity]
@@ -308,8 +314,9 @@ final class RowStore {
                 return ([], true)
             }
             try statements.insertNew {
-                NewRow.bind(record.pointee.fields, encoded.pointee.foreignKeys, parentKey: parentKey, position: position,
-                            positionColumns: positionColumns, &$0)
+                NewRow.bind(
+                    record.pointee.fields, encoded.pointee.foreignKeys, parentKey: parentKey, position: position,
+                    positionColumns: positionColumns, &$0)
             }
             if encoded.pointee.hasSide { try insertSide(record, encoded: encoded, parentBit: parentBit) }
             return ([.integer(RawSQLite.lastInsertedRowID(connection))], true)
@@ -331,8 +338,9 @@ final class RowStore {
             if pending.ids.count == PendingRows.batch { try flushPending(record.pointee.entity) }
             return (key, true)
         }
-        let isNew = try insertOrMerge(record, encoded: encoded, identity: identity, parentKey: parentKey, parentBit: parentBit,
-                                      position: position, batch: batch, diagnostics: diagnostics)
+        let isNew = try insertOrMerge(
+            record, encoded: encoded, identity: identity, parentKey: parentKey, parentBit: parentBit,
+            position: position, batch: batch, diagnostics: diagnostics)
         return (key, isNew)
     }
 
@@ -342,8 +350,9 @@ final class RowStore {
         _ record: UnsafePointer<Record>, encoded: UnsafePointer<RowEncoder.Encoded>, parentBit: (column: Int, bit: Int64)?,
         rowid: Int64? = nil
     ) throws {
-        try statements[record.pointee.entity].sideRows.add(row: rowid ?? RawSQLite.lastInsertedRowID(connection), encoded: encoded,
-                                                           parentBit: parentBit, offset: record.pointee.origin.offset)
+        try statements[record.pointee.entity].sideRows.add(
+            row: rowid ?? RawSQLite.lastInsertedRowID(connection), encoded: encoded,
+            parentBit: parentBit, offset: record.pointee.origin.offset)
     }
 
     /// Inserts a record with an identity, or merges it into the row of its identity; returns
@@ -356,8 +365,9 @@ final class RowStore {
         let layout = layouts[record.pointee.entity]
         let statements = statements[record.pointee.entity]
         if try statements.insertIfNew.execute({
-            NewRow.bind(record.pointee.fields, encoded.pointee.foreignKeys, parentKey: parentKey, position: position,
-                        positionColumns: layout.positionColumns.count, &$0)
+            NewRow.bind(
+                record.pointee.fields, encoded.pointee.foreignKeys, parentKey: parentKey, position: position,
+                positionColumns: layout.positionColumns.count, &$0)
         }) == 1 {
             try insertSide(record, encoded: encoded, parentBit: parentBit)
             return true
@@ -396,7 +406,6 @@ final class RowStore {
         if changed { try update(row, rowid: rowid, batch: batch) }
         if let states = statements[record.pointee.entity].pending?.states { states.remember(rowid, row.fields) }
     }
-
 
     /// Sends the occurrences waiting in a `PendingRows`: before a message of the build is
     /// reported, and before any other merge, which may report one (a waiting merge's message

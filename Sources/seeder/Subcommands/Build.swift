@@ -10,16 +10,18 @@ struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build a seed database from a mapping and a directory of JSON dumps.",
         discussion: """
-        The seed is written to a temporary file beside the output and renamed over it only when \
-        every check passed; a failed build leaves the previous output as it was. The output must \
-        be a regular file or absent, and an existing one a seed unless --force is given; a second \
-        build of the same output at once fails at once.
-        """
+            The seed is written to a temporary file beside the output and renamed over it only when \
+            every check passed; a failed build leaves the previous output as it was. The output must \
+            be a regular file or absent, and an existing one a seed unless --force is given; a second \
+            build of the same output at once fails at once.
+            """
     )
 
     @OptionGroup var check: CheckOptions
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The seed file; default: the mapping's 'output:', else <mapping stem>.sqlite.", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The seed file; default: the mapping's 'output:', else <mapping stem>.sqlite.", valueName: "file"))
     var output: String?
 
     @Flag(help: "Replace an existing output that is not a seed (no seed_metadata table).")

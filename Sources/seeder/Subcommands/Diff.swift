@@ -9,11 +9,11 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two seeds record by record, keyed by identity.",
         discussion: """
-        Reports schema changes, metadata changes, per-entity counts, then every changed record \
-        with its changed fields, every added and removed record and every join-table link added \
-        or removed. Any SQLite file can be compared: tables are then keyed by their primary key. \
-        Exit status: 0 the seeds hold the same records, 1 they differ, 2 they could not be compared.
-        """
+            Reports schema changes, metadata changes, per-entity counts, then every changed record \
+            with its changed fields, every added and removed record and every join-table link added \
+            or removed. Any SQLite file can be compared: tables are then keyed by their primary key. \
+            Exit status: 0 the seeds hold the same records, 1 they differ, 2 they could not be compared.
+            """
     )
 
     @Argument(help: "The seed released before.")

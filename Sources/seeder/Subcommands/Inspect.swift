@@ -24,8 +24,9 @@ struct Inspect: ParsableCommand {
             throw ExitCode(2)
         }
         guard catalog.isSeed else {
-            let reason = String(format: "not a seed (application_id is 0x%08x, not 0x%08x 'SEED'%@)", catalog.applicationID,
-                                SeedCatalog.seedApplicationID, catalog.metadata.isEmpty ? ", and there is no seed_metadata" : "")
+            let reason = String(
+                format: "not a seed (application_id is 0x%08x, not 0x%08x 'SEED'%@)", catalog.applicationID,
+                SeedCatalog.seedApplicationID, catalog.metadata.isEmpty ? ", and there is no seed_metadata" : "")
             StandardError.write("\(seed): error: \(reason)\n")
             throw ExitCode(2)
         }

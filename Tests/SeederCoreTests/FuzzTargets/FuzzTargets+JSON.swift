@@ -125,15 +125,16 @@ extension FuzzTargets {
             return
         }
         let byte = bytes[offset]
-        let fits = switch kind {
-        case .null: byte == UInt8(ascii: "n")
-        case .true: byte == UInt8(ascii: "t")
-        case .false: byte == UInt8(ascii: "f")
-        case .number: byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        case .string: byte == UInt8(ascii: "\"")
-        case .array: byte == UInt8(ascii: "[")
-        case .object: byte == UInt8(ascii: "{")
-        }
+        let fits =
+            switch kind {
+            case .null: byte == UInt8(ascii: "n")
+            case .true: byte == UInt8(ascii: "t")
+            case .false: byte == UInt8(ascii: "f")
+            case .number: byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            case .string: byte == UInt8(ascii: "\"")
+            case .array: byte == UInt8(ascii: "[")
+            case .object: byte == UInt8(ascii: "{")
+            }
         if !fits { problems.append("\(kind) at offset \(offset), where the input has byte \(byte)") }
     }
 

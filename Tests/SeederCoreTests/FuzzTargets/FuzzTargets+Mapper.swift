@@ -6,80 +6,80 @@ extension FuzzTargets {
     /// The mapping the dumps are mapped with (docs/mapping.md): `Project` records embed or name
     /// everything else, so one dump reaches every entity.
     public static let mapperYAML = """
-    seeder: 1
-    timeZone: America/New_York
-    entities:
-      User:
-        attributes:
-          id: integer
-          name: { type: string, required: true }
-          email: { type: string, unique: true }
-          score: real
-          balance: decimal
-          active: { type: boolean, default: false }
-          role: { type: string, values: [admin, member, guest] }
-          level: { type: integer, values: [1, 2, 3] }
-          born: { type: date, format: "yyyy-MM-dd" }
-          seenAt: { type: date, storage: unixepoch }
-          stamp: { type: date, format: unix, storage: unixepoch_ms }
-          stampMs: { type: date, format: unix_ms, storage: reference }
-          localTime: { type: date, format: "MM/dd/yyyy HH:mm", timeZone: Europe/Paris }
-          site: url
-          token: uuid
-          avatar: data
-          settings: json
-          city: { type: string, from: address.city }
-          zip: { type: string, from: [address, "zip.code"] }
-        relationships:
-          manager: { to: User, onMissing: "null" }
-      Project:
-        onConflict: last
-        attributes:
-          id: integer
-          name: string
-          taskCount: { type: integer, from: "tasks.@count" }
-          hours: { type: decimal, from: "tasks.@sum.hours" }
-          averageHours: { type: decimal, from: "tasks.@avg.hours" }
-          firstDue: { type: string, from: "tasks.@min.due_at" }
-          lastDue: { type: string, from: "tasks.@max.due_at" }
-          owners: { type: json, from: "tasks.@distinctUnionOfObjects.assigned_user_id" }
-          labels: { type: json, from: "tags.@unionOfObjects.label" }
-        relationships:
-          user: { to: User }
-          tasks: { to: Task, many: true, inverse: project, ordered: true }
-          tags: { to: Tag, many: true, ordered: true }
-          cards: { to: Card, many: true }
-          notes: { to: Note, many: true, inverse: project }
-      Task:
-        nulls: absent
-        attributes:
-          id: integer
-          name: string
-          hours: real
-          dueAt: { type: date, format: "yyyy-MM-dd HH:mm:ss Z" }
-          done: { type: boolean, default: false }
-        relationships:
-          project: { to: Project }
-          assignedUser: { to: User, from: assigned_user_id }
-          card: { to: Card }
-      Tag:
-        identity: label
-        onConflict: first
-        attributes:
-          label: string
-          color: string
-      Card:
-        identity: [suit, value]
-        attributes:
-          suit: string
-          value: integer
-      Note:
-        identity: none
-        attributes:
-          text: string
-        relationships:
-          project: { to: Project, required: true }
-    """
+        seeder: 1
+        timeZone: America/New_York
+        entities:
+          User:
+            attributes:
+              id: integer
+              name: { type: string, required: true }
+              email: { type: string, unique: true }
+              score: real
+              balance: decimal
+              active: { type: boolean, default: false }
+              role: { type: string, values: [admin, member, guest] }
+              level: { type: integer, values: [1, 2, 3] }
+              born: { type: date, format: "yyyy-MM-dd" }
+              seenAt: { type: date, storage: unixepoch }
+              stamp: { type: date, format: unix, storage: unixepoch_ms }
+              stampMs: { type: date, format: unix_ms, storage: reference }
+              localTime: { type: date, format: "MM/dd/yyyy HH:mm", timeZone: Europe/Paris }
+              site: url
+              token: uuid
+              avatar: data
+              settings: json
+              city: { type: string, from: address.city }
+              zip: { type: string, from: [address, "zip.code"] }
+            relationships:
+              manager: { to: User, onMissing: "null" }
+          Project:
+            onConflict: last
+            attributes:
+              id: integer
+              name: string
+              taskCount: { type: integer, from: "tasks.@count" }
+              hours: { type: decimal, from: "tasks.@sum.hours" }
+              averageHours: { type: decimal, from: "tasks.@avg.hours" }
+              firstDue: { type: string, from: "tasks.@min.due_at" }
+              lastDue: { type: string, from: "tasks.@max.due_at" }
+              owners: { type: json, from: "tasks.@distinctUnionOfObjects.assigned_user_id" }
+              labels: { type: json, from: "tags.@unionOfObjects.label" }
+            relationships:
+              user: { to: User }
+              tasks: { to: Task, many: true, inverse: project, ordered: true }
+              tags: { to: Tag, many: true, ordered: true }
+              cards: { to: Card, many: true }
+              notes: { to: Note, many: true, inverse: project }
+          Task:
+            nulls: absent
+            attributes:
+              id: integer
+              name: string
+              hours: real
+              dueAt: { type: date, format: "yyyy-MM-dd HH:mm:ss Z" }
+              done: { type: boolean, default: false }
+            relationships:
+              project: { to: Project }
+              assignedUser: { to: User, from: assigned_user_id }
+              card: { to: Card }
+          Tag:
+            identity: label
+            onConflict: first
+            attributes:
+              label: string
+              color: string
+          Card:
+            identity: [suit, value]
+            attributes:
+              suit: string
+              value: integer
+          Note:
+            identity: none
+            attributes:
+              text: string
+            relationships:
+              project: { to: Project, required: true }
+        """
 
     static let mapperMapping: Mapping? = MappingLoader().load(yaml: mapperYAML, file: "mapping.yaml", diagnostics: DiagnosticSink())
 
@@ -97,7 +97,8 @@ extension FuzzTargets {
             do {
                 try JSONReader(source: MemoryByteSource(bytes), format: format, blockSize: 4096).forEachItem { item in
                     guard case let .record(value) = item else { return }
-                    let batch = mapper.records(from: value, entity: mapping.entityIndex(named: entity)!, file: "dump.json", diagnostics: sink)
+                    let batch = mapper.records(
+                        from: value, entity: mapping.entityIndex(named: entity)!, file: "dump.json", diagnostics: sink)
                     problems += checkBatch(batch, mapping: mapping)
                     rows.add(batch, diagnostics: sink)
                 }
@@ -132,11 +133,12 @@ extension FuzzTargets {
                 problems.append("\(entity.name) identity \(identity) of the wrong size")
             }
             for (link, relationship) in zip(record.links, entity.relationships) {
-                let references: [RecordReference] = switch link {
-                case let .one(reference): [reference]
-                case let .many(references): references
-                case .absent, .null: []
-                }
+                let references: [RecordReference] =
+                    switch link {
+                    case let .one(reference): [reference]
+                    case let .many(references): references
+                    case .absent, .null: []
+                    }
                 for case let .embedded(index) in references {
                     if !batch.indices.contains(index) {
                         problems.append("\(entity.name).\(relationship.name) names record \(index) of a batch of \(batch.count)")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+
 @testable import SeederStore
 
 /// One round-trip case: from its seed, a model, dumps and a mapping in a scratch directory,
@@ -42,7 +43,9 @@ struct RoundTripCase {
         var options = BuildOptions(mapping: root + "/mapping.yaml", dumps: root + "/dumps")
         options.output = root + "/seed.sqlite"
         let report = SeedBuilder.build(options)
-        let errors = report.diagnostics.filter { $0.severity == .error }.map { $0.description.replacingOccurrences(of: root + "/", with: "") }
+        let errors = report.diagnostics.filter { $0.severity == .error }.map {
+            $0.description.replacingOccurrences(of: root + "/", with: "")
+        }
         var problems: [String] = []
         if report.outcome != .success || !errors.isEmpty {
             problems = ["the build ended \(report.outcome):"] + errors.prefix(10).map { "  " + $0 }

@@ -9,9 +9,11 @@ enum RoundTripChecker {
         return try queue.read { db in
             var problems: [String] = []
             let expected = RoundTripExpectation.tables(model)
-            let tables = try String.fetchAll(db, sql: """
-                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('seed_metadata', 'seed_source') ORDER BY name
-                """)
+            let tables = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('seed_metadata', 'seed_source') ORDER BY name
+                    """)
             if tables != expected.map(\.name).sorted() {
                 problems.append("tables \(tables), expected \(expected.map(\.name).sorted())")
             }

@@ -59,8 +59,10 @@ struct DateZone: Equatable {
     var years: ClosedRange<Int>
 
     static let utc = DateZone(identifier: "UTC", offsetSeconds: 0, years: 0...9999)
-    static let all = [utc, DateZone(identifier: "Asia/Kolkata", offsetSeconds: 19_800, years: 1946...2037),
-                      DateZone(identifier: "Asia/Tokyo", offsetSeconds: 32_400, years: 1952...2037)]
+    static let all = [
+        utc, DateZone(identifier: "Asia/Kolkata", offsetSeconds: 19_800, years: 1946...2037),
+        DateZone(identifier: "Asia/Tokyo", offsetSeconds: 32_400, years: 1952...2037),
+    ]
 
     /// `+0530`, as the pattern letter `Z` writes it.
     var compactOffset: String {

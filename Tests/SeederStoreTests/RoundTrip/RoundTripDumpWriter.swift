@@ -55,7 +55,8 @@ struct RoundTripDumpWriter {
 
     private mutating func document(_ objects: [String], file: DumpFile) -> String {
         if file.isLines { return objects.map { $0 + (random.chance(0.2) ? "\n" : "") }.joined(separator: "\n") + "\n" }
-        var text = objects.count == 1 && file.keyPath != ["data", "items"] && random.chance(0.3)
+        var text =
+            objects.count == 1 && file.keyPath != ["data", "items"] && random.chance(0.3)
             ? objects[0] : "[\n" + objects.joined(separator: random.pick([",\n", ", "])) + "\n]"
         if file.keyPath == ["data", "items"] { text = "{\"data\": {\"items\": \(text)}}" }
         // A leading byte-order mark is skipped (docs/mapping.md, Dump files).
@@ -93,8 +94,10 @@ struct RoundTripDumpWriter {
         return Self.text(members, space: random.pick(["", " "]))
     }
 
-    private mutating func link(_ index: Int, _ relationship: RelationshipModel, of record: RecordModel, entity: Int,
-                               _ occurrence: Occurrence, into members: inout [(String, Node)]) {
+    private mutating func link(
+        _ index: Int, _ relationship: RelationshipModel, of record: RecordModel, entity: Int,
+        _ occurrence: Occurrence, into members: inout [(String, Node)]
+    ) {
         let targets = record.links[index]
         let target = model.entities[relationship.target]
         let owned = target.identity == .none
@@ -115,7 +118,9 @@ struct RoundTripDumpWriter {
                 return
             }
             let embed = owned || random.chance(0.4)
-            let text = embed ? object(entity: relationship.target, record: self.record(key, of: relationship.target), owned ? .home : .embedded)
+            let text =
+                embed
+                ? object(entity: relationship.target, record: self.record(key, of: relationship.target), owned ? .home : .embedded)
                 : reference(key, of: relationship.target)
             put(text, relationship, asID: !embed && random.chance(0.5), into: &members)
             return
@@ -125,7 +130,8 @@ struct RoundTripDumpWriter {
         if listed.isEmpty, random.chance(0.5) { return }
         let embed = owned || random.chance(0.4)
         var items = listed.map { key in
-            embed ? object(entity: relationship.target, record: self.record(key, of: relationship.target), owned ? .home : .embedded)
+            embed
+                ? object(entity: relationship.target, record: self.record(key, of: relationship.target), owned ? .home : .embedded)
                 : reference(key, of: relationship.target, inList: true)
         }
         // `null` elements are skipped (docs/mapping.md, Relationships).
@@ -179,13 +185,14 @@ struct RoundTripDumpWriter {
     }
 
     static func text(_ members: [(String, Node)], space: String) -> String {
-        "{" + members.map { key, node -> String in
-            let value: String
-            switch node {
-            case let .text(text): value = text
-            case let .object(inner): value = text(inner, space: space)
-            }
-            return "\"\(key)\":" + space + value
-        }.joined(separator: "," + space) + "}"
+        "{"
+            + members.map { key, node -> String in
+                let value: String
+                switch node {
+                case let .text(text): value = text
+                case let .object(inner): value = text(inner, space: space)
+                }
+                return "\"\(key)\":" + space + value
+            }.joined(separator: "," + space) + "}"
     }
 }

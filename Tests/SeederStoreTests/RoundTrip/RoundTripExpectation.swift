@@ -33,7 +33,8 @@ enum RoundTripExpectation {
                 }
                 for (r, relationship) in entity.relationships.enumerated() {
                     guard case let .foreignKey(keys) = relationship.storage else { continue }
-                    row += record.links[r].first.map { storedKey($0, of: relationship.target, in: model) }
+                    row +=
+                        record.links[r].first.map { storedKey($0, of: relationship.target, in: model) }
                         ?? Array(repeating: .null, count: keys.count)
                 }
                 let key = keyText(record.key)
@@ -51,8 +52,9 @@ enum RoundTripExpectation {
                 var rows: [[Stored]] = []
                 for record in model.records[index] {
                     for (rank, linked) in record.links[r].enumerated() {
-                        rows.append(storedKey(record.key, of: index, in: model) + storedKey(linked, of: relationship.target, in: model)
-                                    + (position == nil ? [] : [.integer(Int64(rank))]))
+                        rows.append(
+                            storedKey(record.key, of: index, in: model) + storedKey(linked, of: relationship.target, in: model)
+                                + (position == nil ? [] : [.integer(Int64(rank))]))
                     }
                 }
                 tables.append(Table(name: name, columns: owner + target + (position.map { [$0] } ?? []), rows: rows))
@@ -75,7 +77,8 @@ enum RoundTripExpectation {
         case .null: return .null
         case let .integer(n): return .integer(n)
         case let .real(d): return .real(d)
-        case let .decimal(negative, digits, exponent): return .text(Array(canonicalDecimal(negative: negative, digits: digits, exponent: exponent).utf8))
+        case let .decimal(negative, digits, exponent):
+            return .text(Array(canonicalDecimal(negative: negative, digits: digits, exponent: exponent).utf8))
         case let .boolean(b): return .integer(b ? 1 : 0)
         case let .string(text), let .url(text), let .uuid(text): return .text(Array(text.utf8))
         case let .data(bytes): return .blob(bytes)
@@ -111,7 +114,8 @@ enum RoundTripExpectation {
         case let .number(text): return text
         case let .string(text): return minimalString(text)
         case let .array(items): return "[" + items.map(minified).joined(separator: ",") + "]"
-        case let .object(members): return "{" + members.map { minimalString($0.key) + ":" + minified($0.value) }.joined(separator: ",") + "}"
+        case let .object(members):
+            return "{" + members.map { minimalString($0.key) + ":" + minified($0.value) }.joined(separator: ",") + "}"
         }
     }
 

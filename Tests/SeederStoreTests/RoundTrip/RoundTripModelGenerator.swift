@@ -14,8 +14,10 @@ struct RoundTripModelGenerator {
     ]
     static let toOneNames = ["owner", "parent", "origin", "buddy", "holder"]
     /// To-many names and the English singulars of their id conventions and join columns.
-    static let toManyNames = [("tags", "tag"), ("items", "item"), ("members", "member"), ("children", "child"),
-                              ("people", "person"), ("entries", "entry")]
+    static let toManyNames = [
+        ("tags", "tag"), ("items", "item"), ("members", "member"), ("children", "child"),
+        ("people", "person"), ("entries", "entry"),
+    ]
 
     mutating func model() -> RoundTripModel {
         let names = Array(random.shuffled(Self.entityNames).prefix(random.int(2...4)))
@@ -46,8 +48,9 @@ struct RoundTripModelGenerator {
         for (attributeName, column) in random.shuffled(Self.attributeNames).prefix(random.int(1...6)) {
             attributes.append(attribute(attributeName, column: column))
         }
-        return EntityModel(name: name, table: name.lowercased(), identity: kind, attributes: attributes, relationships: [],
-                           identityCount: identityCount)
+        return EntityModel(
+            name: name, table: name.lowercased(), identity: kind, attributes: attributes, relationships: [],
+            identityCount: identityCount)
     }
 
     private func identity(_ name: String, _ type: ValueType) -> AttributeModel {
@@ -68,7 +71,8 @@ struct RoundTripModelGenerator {
         var attribute = AttributeModel(name: name, column: column, type: type, source: source)
         // A pattern without `Z` is read in its zone, which only UTC keeps fixed over every year.
         if case let .date(format, _) = type, format != .pattern("MM/dd/yyyy", hasTime: false),
-           format != .pattern("dd.MM.yyyy HH:mm:ss", hasTime: true) {
+            format != .pattern("dd.MM.yyyy HH:mm:ss", hasTime: true)
+        {
             attribute.zone = random.pick(DateZone.all)
         }
         attribute.isRequired = random.chance(0.15)
@@ -96,9 +100,11 @@ struct RoundTripModelGenerator {
         case 7: return .data
         case 8: return .json
         default:
-            let format = random.pick([DateFormatChoice.iso8601, .iso8601, .unix, .unixMilliseconds,
-                                      .pattern("yyyy-MM-dd HH:mm:ss Z", hasTime: true), .pattern("MM/dd/yyyy", hasTime: false),
-                                      .pattern("dd.MM.yyyy HH:mm:ss", hasTime: true)])
+            let format = random.pick([
+                DateFormatChoice.iso8601, .iso8601, .unix, .unixMilliseconds,
+                .pattern("yyyy-MM-dd HH:mm:ss Z", hasTime: true), .pattern("MM/dd/yyyy", hasTime: false),
+                .pattern("dd.MM.yyyy HH:mm:ss", hasTime: true),
+            ])
             return .date(format: format, storage: random.chance(0.5) ? random.pick(DateStorageChoice.allCases) : nil)
         }
     }
@@ -119,23 +125,28 @@ struct RoundTripModelGenerator {
                 guard let name = Self.toOneNames.first(where: { !taken.contains($0) }) else { continue }
                 let key: LinkKey = random.chance(0.2) ? .path(["refs", name]) : .conventional(name: name, idKey: name + "_id")
                 let columns = foreignKeyColumns(stem: name, target: entities[target])
-                entities[owner].relationships.append(RelationshipModel(name: name, target: target, isToMany: false,
-                                                                       storage: .foreignKey(columns), key: key))
+                entities[owner].relationships.append(
+                    RelationshipModel(
+                        name: name, target: target, isToMany: false,
+                        storage: .foreignKey(columns), key: key))
             case 1 where later && !entities[target].relationships.contains { $0.inverseOf?.entity == owner }:
                 guard let (name, _) = Self.toManyNames.first(where: { !taken.contains($0.0) }) else { continue }
                 // The child's to-one, named after the parent (`project`, stored as `project_id`).
                 let parent = entities[owner]
                 let toOneName = parent.name.lowercased()
-                let toOne = RelationshipModel(name: toOneName, target: owner, isToMany: false,
-                                              storage: .foreignKey(foreignKeyColumns(stem: toOneName, target: parent)),
-                                              key: .conventional(name: toOneName, idKey: toOneName + "_id"),
-                                              inverseOf: (owner, parent.relationships.count))
+                let toOne = RelationshipModel(
+                    name: toOneName, target: owner, isToMany: false,
+                    storage: .foreignKey(foreignKeyColumns(stem: toOneName, target: parent)),
+                    key: .conventional(name: toOneName, idKey: toOneName + "_id"),
+                    inverseOf: (owner, parent.relationships.count))
                 entities[target].relationships.append(toOne)
                 let ordered = random.chance(0.5)
-                entities[owner].relationships.append(RelationshipModel(
-                    name: name, target: target, isToMany: true, isOrdered: ordered,
-                    storage: .inverse(toOne: entities[target].relationships.count - 1, position: ordered ? toOneName + "_position" : nil),
-                    key: .conventional(name: name, idKey: "")))
+                entities[owner].relationships.append(
+                    RelationshipModel(
+                        name: name, target: target, isToMany: true, isOrdered: ordered,
+                        storage: .inverse(
+                            toOne: entities[target].relationships.count - 1, position: ordered ? toOneName + "_position" : nil),
+                        key: .conventional(name: name, idKey: "")))
             default:
                 guard let (name, singular) = Self.toManyNames.first(where: { !taken.contains($0.0) }) else { continue }
                 let ordered = random.chance(0.5)
@@ -146,8 +157,10 @@ struct RoundTripModelGenerator {
                     target: foreignKeyColumns(stem: singular, target: entities[target]),
                     position: ordered ? "position" : nil)
                 let key: LinkKey = random.chance(0.2) ? .path(["refs", name]) : .conventional(name: name, idKey: singular + "_ids")
-                entities[owner].relationships.append(RelationshipModel(name: name, target: target, isToMany: true, isOrdered: ordered,
-                                                                       storage: join, key: key))
+                entities[owner].relationships.append(
+                    RelationshipModel(
+                        name: name, target: target, isToMany: true, isOrdered: ordered,
+                        storage: join, key: key))
             }
         }
     }

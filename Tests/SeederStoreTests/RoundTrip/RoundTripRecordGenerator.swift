@@ -44,8 +44,10 @@ struct RoundTripRecordGenerator {
     /// Makes (or, `at` a position, completes) a record of `entity` and the owned records it
     /// embeds; returns its key. `parent` is the inverse to-one an owning parent fills.
     @discardableResult
-    private mutating func createRecord(_ model: inout RoundTripModel, entity index: Int, key: RecordKey?, owned: Bool,
-                                       at position: Int? = nil, parent: (toOne: Int, key: RecordKey)? = nil) -> RecordKey {
+    private mutating func createRecord(
+        _ model: inout RoundTripModel, entity index: Int, key: RecordKey?, owned: Bool,
+        at position: Int? = nil, parent: (toOne: Int, key: RecordKey)? = nil
+    ) -> RecordKey {
         let entity = model.entities[index]
         let key = key ?? .serial(nextSerialValue())
         var values: [LogicalValue?] = []
@@ -104,7 +106,8 @@ struct RoundTripRecordGenerator {
         for (parentIndex, parentEntity) in model.entities.enumerated() {
             for (relationshipIndex, relationship) in parentEntity.relationships.enumerated() {
                 guard case let .inverse(toOne, _) = relationship.storage,
-                      model.entities[relationship.target].identity != .none else { continue }
+                    model.entities[relationship.target].identity != .none
+                else { continue }
                 let parents = model.records[parentIndex].indices
                 guard !parents.isEmpty else { continue }
                 if !relationship.isOrdered, parentEntity.identity != .none {

@@ -81,7 +81,9 @@ struct RoundTripSpelling {
                 let zeros = random.int(0...3)
                 text = sign + written + String(repeating: "0", count: zeros) + "e" + String(exponent - zeros)
             case 1:
-                text = sign + written.prefix(1) + (digits.count > 1 ? "." + written.dropFirst() : "") + "E" + String(exponent + digits.count - 1)
+                text =
+                    sign + written.prefix(1) + (digits.count > 1 ? "." + written.dropFirst() : "") + "E"
+                    + String(exponent + digits.count - 1)
             default:
                 let canonical = RoundTripExpectation.canonicalDecimal(negative: negative, digits: digits, exponent: exponent)
                 text = canonical + (random.chance(0.5) ? "" : (canonical.contains(".") ? "00" : ".0"))
@@ -179,7 +181,8 @@ struct RoundTripSpelling {
             offset = random.pick([0, 0, 3600, -18_000, 19_800, -34_200, 50_400, -43_200])
             let sign = offset < 0 ? "-" : "+"
             let h = CivilTime.pad(abs(offset) / 3600, 2), m = CivilTime.pad(abs(offset) % 3600 / 60, 2)
-            suffix = offset == 0 && random.chance(0.5) ? "Z" : random.pick([sign + h + ":" + m, sign + h + m] + (m == "00" ? [sign + h] : []))
+            suffix =
+                offset == 0 && random.chance(0.5) ? "Z" : random.pick([sign + h + ":" + m, sign + h + m] + (m == "00" ? [sign + h] : []))
         } else {
             offset = zone.offsetSeconds
         }

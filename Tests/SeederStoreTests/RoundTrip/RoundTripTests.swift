@@ -21,7 +21,8 @@ struct RoundTripTests {
             let roundTrip = RoundTripCase(seed: seed)
             guard let failure = try roundTrip.failure(keep: replay != nil) else { continue }
             failures += 1
-            Issue.record("""
+            Issue.record(
+                """
                 round trip failed for case seed \(roundTrip.seedText); replay it with
                 SEEDER_ROUNDTRIP_SEED=\(roundTrip.seedText) swift test --filter RoundTripTests
                 \(failure)

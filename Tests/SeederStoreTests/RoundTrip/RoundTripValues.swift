@@ -74,7 +74,7 @@ enum RoundTripValues {
     /// (which carry no milliseconds), and for the years `yyyy` may be asked to write.
     static func date(_ random: inout SplitMix64, format: DateFormatChoice) -> Int64 {
         let first: Int64 = -62_167_219_200_000  // 0000-01-01T00:00:00.000Z
-        let last: Int64 = 253_402_300_799_999   // 9999-12-31T23:59:59.999Z
+        let last: Int64 = 253_402_300_799_999  // 9999-12-31T23:59:59.999Z
         var milliseconds: Int64
         switch random.int(0...4) {
         case 0: milliseconds = random.pick([first, last, 0, -1, 978_307_200_000, 1_310_291_463_500])
