@@ -14,7 +14,9 @@ import SeederCore
 /// inserted (`Placement`): children with `identity: none`, and new children of a one-to-many
 /// that `LoadSummary.Relationship.claimsAtInsert`.
 ///
-/// Which insert path a record takes (`upsert`, `add`), by its entity's identity:
+/// Which insert path a record takes, chosen in `insertRows` by its entity's identity, its
+/// relationships and position columns (a batch is one top-level record and the records embedded
+/// in it):
 /// - `identity: none`: a new row. One that needs no side row, of an entity with no to-many, waits
 ///   with others in a `BatchedInsert` (`EntityStatements.newRows`, `NewRow`); any other goes in
 ///   at once (`EntityStatements.insertNew`), its key the rowid SQLite gives it.
@@ -23,7 +25,9 @@ import SeederCore
 ///   to 31 others by one statement (`InsertIfNew`); those whose identity had a row then merge.
 ///   One that repeats its row's last known values is only counted (`RowStates`).
 /// - the rowid otherwise (`RowRun.canRun`): consecutive occurrences of one batch wait in a
-///   `RowRun` and go in the same way.
+///   `RowRun` and go in the same way. They stay in their batch because their merges and links
+///   name the batch's other records (a project's tasks run together; a top-level record alone
+///   is a run of one). `PendingRows` can span batches only because its rows name no record.
 /// - any other identity: one `INSERT ... ON CONFLICT DO NOTHING`, and a merge (`merge`) when
 ///   the identity had a row.
 /// A new row with an identity logs its side row; a child inserted inside its parent takes the

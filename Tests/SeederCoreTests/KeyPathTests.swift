@@ -1,0 +1,29 @@
+import Testing
+
+@testable import SeederCore
+
+struct KeyPathTests {
+    @Test func parsesKeysAndOperators() throws {
+        #expect(try KeyPath(parsing: "thumbnail.path") == KeyPath(literal: ["thumbnail", "path"]))
+        let average = try KeyPath(parsing: "transactions.@avg.amount")
+        #expect(average.keys == ["transactions"] && average.collectionOperator == .avg && average.operatorKeys == ["amount"])
+        let count = try KeyPath(parsing: "@count")
+        #expect(count.keys == [] && count.collectionOperator == .count)
+        #expect(average.description == "transactions.@avg.amount")
+        #expect(KeyPath(literal: ["a.b", "@count"]).collectionOperator == nil)
+    }
+
+    static let invalid: [(String, String)] = [
+        ("a..b", "key path 'a..b' has an empty key"),
+        ("a.", "key path 'a.' has an empty key"),
+        ("tasks.@cont", "unknown collection operator '@cont' in 'tasks.@cont' (did you mean '@count'?)"),
+        ("tasks.@count.id", "'@count' ends a key path; 'tasks.@count.id' goes on after it"),
+        ("tasks.@sum", "'@sum' needs a key after it, as in '@sum.amount'"),
+        ("a.@sum.b.@count", "key path 'a.@sum.b.@count' has a second collection operator '@count'"),
+    ]
+
+    @Test(arguments: invalid)
+    func rejectsMalformedKeyPaths(_ text: String, _ message: String) {
+        #expect(throws: KeyPathError(message: message)) { try KeyPath(parsing: text) }
+    }
+}
