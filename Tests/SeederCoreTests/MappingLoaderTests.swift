@@ -332,7 +332,12 @@ struct MappingLoaderTests {
         Case(
             yaml: head + "  User:\n    attributes:\n      id: integer\n      at: { type: date, format: soon }\n",
             errors: [
-                "mapping.yaml:6:33: error: unknown date format 'soon'; expected iso8601, unix, unix_ms or a Unicode date pattern such as 'yyyy-MM-dd HH:mm:ss Z'"
+                "mapping.yaml:6:33: error: unknown date format 'soon'; expected iso8601, unix, unix_ms, unix_us, unix_ns or a Unicode date pattern such as 'yyyy-MM-dd HH:mm:ss Z'"
+            ]),
+        Case(
+            yaml: head + "  User:\n    attributes:\n      id: integer\n      at: { type: date, format: unix_nss }\n",
+            errors: [
+                "mapping.yaml:6:33: error: unknown date format 'unix_nss' (did you mean 'unix_ns'?); expected iso8601, unix, unix_ms, unix_us, unix_ns or a Unicode date pattern such as 'yyyy-MM-dd HH:mm:ss Z'"
             ]),
         Case(
             yaml: head + "  User:\n    identity: meta\n    attributes: { meta: json }\n",

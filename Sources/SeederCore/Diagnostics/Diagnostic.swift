@@ -3,7 +3,7 @@
 /// Every stage reports through this one type; the command decides how to print it and which
 /// exit status follows. `description` is the compiler-style line of docs/commands.md:
 ///
-///     dumps/task_list.json:7:113: error: Task 6: 'completed' is "maybe", expected boolean (true, false, yes, no, 1 or 0)  [/0/project/tasks/2/completed]
+///     dumps/task_list.json:7:113: error: Task 6: 'completed' is "maybe", expected boolean (true, false, yes, no, t, f, y, n, 1 or 0)  [/0/project/tasks/2/completed]
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How serious a problem is.
     public enum Severity: String, Sendable, Hashable, Comparable {

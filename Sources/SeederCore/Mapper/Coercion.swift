@@ -79,9 +79,9 @@ struct Coercion {
                 throw mismatch("boolean (true, false, 0 or 1)")
             case .string:
                 switch value.string!.lowercased() {
-                case "true", "yes", "1": return .integer(1)
-                case "false", "no", "0": return .integer(0)
-                default: throw mismatch("boolean (true, false, yes, no, 1 or 0)")
+                case "true", "yes", "t", "y", "1": return .integer(1)
+                case "false", "no", "f", "n", "0": return .integer(0)
+                default: throw mismatch("boolean (true, false, yes, no, t, f, y, n, 1 or 0)")
                 }
             default: throw mismatch()
             }
@@ -187,10 +187,9 @@ struct Coercion {
                 throw CoercionFailure(message: "is \(describe(value)), expected an ISO 8601 date")
             }
             return try store(milliseconds, text: describe(value), attribute: attribute)
-        case .unix, .unixMilliseconds:
+        case .unix, .unixMilliseconds, .unixMicroseconds, .unixNanoseconds:
             guard let number = value.decimalNumber else {
-                let unit = attribute.pointee.dateFormat == .unix ? "seconds" : "milliseconds"
-                throw CoercionFailure(message: "is \(describe(value)), expected a unix time in \(unit)")
+                throw CoercionFailure(message: "is \(describe(value)), expected \(Self.dateExpectation(attribute.pointee.dateFormat))")
             }
             return try storeDate(fromNumber: number, text: describe(value), attribute: attribute)
         case let .pattern(pattern):
@@ -207,11 +206,17 @@ struct Coercion {
         fromNumber number: DecimalNumber, text: @autoclosure () -> String, attribute: UnsafePointer<Attribute>
     ) throws(CoercionFailure) -> SQLValue {
         var milliseconds = number
+        // Scaled to milliseconds by the exponent, exactly; a finer unit's digits past the
+        // millisecond become a fraction that `floorMilliseconds` drops toward the past.
         switch attribute.pointee.dateFormat {
         case .unix:
             if !milliseconds.isZero { milliseconds.exponent += 3 }
         case .unixMilliseconds:
             break
+        case .unixMicroseconds:
+            if !milliseconds.isZero { milliseconds.exponent -= 3 }
+        case .unixNanoseconds:
+            if !milliseconds.isZero { milliseconds.exponent -= 6 }
         case .iso8601, .pattern:
             throw CoercionFailure(message: "is \(text()), expected \(Self.dateExpectation(attribute.pointee.dateFormat))")
         }
@@ -249,6 +254,8 @@ struct Coercion {
         case .iso8601: return "an ISO 8601 date"
         case .unix: return "a unix time in seconds"
         case .unixMilliseconds: return "a unix time in milliseconds"
+        case .unixMicroseconds: return "a unix time in microseconds"
+        case .unixNanoseconds: return "a unix time in nanoseconds"
         case let .pattern(pattern): return "a date like '\(pattern)'"
         }
     }

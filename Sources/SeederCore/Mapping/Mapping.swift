@@ -264,11 +264,15 @@ public enum DateFormat: Sendable, Hashable {
     case unix
     /// Milliseconds since 1970.
     case unixMilliseconds
+    /// Microseconds since 1970.
+    case unixMicroseconds
+    /// Nanoseconds since 1970.
+    case unixNanoseconds
     /// A Unicode date pattern (`yyyy-MM-dd HH:mm:ss Z`).
     case pattern(String)
 
     /// The names a mapping may give besides a pattern.
-    public static let names = ["iso8601", "unix", "unix_ms"]
+    public static let names = ["iso8601", "unix", "unix_ms", "unix_us", "unix_ns"]
 }
 
 /// What a conflict between two occurrences of one identity does (`onConflict:`).

@@ -185,12 +185,14 @@ extension LoadContext {
         case "iso8601": return .iso8601
         case "unix": return .unix
         case "unix_ms": return .unixMilliseconds
+        case "unix_us": return .unixMicroseconds
+        case "unix_ns": return .unixNanoseconds
         default:
             guard Self.isDatePattern(text) else {
                 let suggestion = closestMatch(to: text, in: DateFormat.names).map { " (did you mean '\($0)'?)" } ?? ""
                 error(
                     "unknown date format '\(text)'\(suggestion); "
-                        + "expected iso8601, unix, unix_ms or a Unicode date pattern such as 'yyyy-MM-dd HH:mm:ss Z'",
+                        + "expected \(DateFormat.names.joined(separator: ", ")) or a Unicode date pattern such as 'yyyy-MM-dd HH:mm:ss Z'",
                     at: node)
                 return nil
             }

@@ -56,6 +56,8 @@ enum RoundTripMappingText {
             case .iso8601: break
             case .unix: fields.append("format: unix")
             case .unixMilliseconds: fields.append("format: unix_ms")
+            case .unixMicroseconds: fields.append("format: unix_us")
+            case .unixNanoseconds: fields.append("format: unix_ns")
             case let .pattern(pattern, _): fields.append("format: \"\(pattern)\"")
             }
             if let storage { fields.append("storage: \(storage.rawValue)") }

@@ -16,7 +16,7 @@ enum DateStorageChoice: String, CaseIterable {
 
 /// How a date is written in the dumps (docs/mapping.md, Dates).
 enum DateFormatChoice: Equatable {
-    case iso8601, unix, unixMilliseconds
+    case iso8601, unix, unixMilliseconds, unixMicroseconds, unixNanoseconds
     /// A Unicode pattern and whether it carries seconds (else the instant is a whole day).
     case pattern(String, hasTime: Bool)
 }

@@ -101,7 +101,7 @@ struct RoundTripModelGenerator {
         case 8: return .json
         default:
             let format = random.pick([
-                DateFormatChoice.iso8601, .iso8601, .unix, .unixMilliseconds,
+                DateFormatChoice.iso8601, .iso8601, .unix, .unixMilliseconds, .unixMicroseconds, .unixNanoseconds,
                 .pattern("yyyy-MM-dd HH:mm:ss Z", hasTime: true), .pattern("MM/dd/yyyy", hasTime: false),
                 .pattern("dd.MM.yyyy HH:mm:ss", hasTime: true),
             ])

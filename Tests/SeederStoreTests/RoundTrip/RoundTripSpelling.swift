@@ -17,7 +17,7 @@ struct RoundTripSpelling {
         case let .decimal(negative, digits, exponent): return decimal(negative: negative, digits: digits, exponent: exponent)
         case let .boolean(b):
             if random.chance(0.4) { return random.pick(b ? ["true", "1"] : ["false", "0"]) }
-            return string(random.pick(b ? ["true", "TRUE", "yes", "Yes", "1"] : ["false", "False", "no", "NO", "0"]))
+            return string(random.pick(b ? ["true", "TRUE", "yes", "Yes", "t", "Y", "1"] : ["false", "False", "no", "NO", "F", "n", "0"]))
         case let .string(text):
             if Self.isNumberText(text) || text == "true" || text == "false", random.chance(0.5) { return text }
             return string(text)
@@ -157,6 +157,8 @@ struct RoundTripSpelling {
         case .iso8601: return string(iso8601(milliseconds, zone: zone))
         case .unix: return epoch(milliseconds, scale: 3)
         case .unixMilliseconds: return epoch(milliseconds, scale: 0)
+        case .unixMicroseconds: return subMillisecondEpoch(milliseconds, digits: 3)
+        case .unixNanoseconds: return subMillisecondEpoch(milliseconds, digits: 6)
         case let .pattern(pattern, _):
             let parts = CivilTime(milliseconds: milliseconds + Int64(zone.offsetSeconds) * 1000)
             var text = pattern.replacingOccurrences(of: "yyyy", with: CivilTime.pad(parts.year, 4))
@@ -219,6 +221,31 @@ struct RoundTripSpelling {
         fraction = String(fraction.reversed().drop { $0 == "0" }.reversed())
         if integer.isEmpty { integer = "0" }
         let text = (milliseconds < 0 ? "-" : "") + integer + (fraction.isEmpty ? "" : "." + fraction)
+        return random.chance(0.25) ? string(text) : text
+    }
+
+    /// Microseconds (`digits` 3) or nanoseconds (6) since 1970: the millisecond times 10^digits
+    /// plus, sometimes, a part of a millisecond (and a fraction) that the docs' floor drops. In
+    /// text: the values pass 64 bits.
+    mutating func subMillisecondEpoch(_ milliseconds: Int64, digits: Int) -> String {
+        let scale = Int64(pow(10, Double(digits)))
+        let part = random.chance(0.4) ? Int64(random.int(1...Int(scale - 1))) : 0
+        func padded(_ value: Int64) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: digits - text.count) + text
+        }
+        var text: String
+        if milliseconds >= 0 || part == 0 {
+            // m * 10^d + p, which floors to m for 0 <= p < 10^d.
+            text = String(milliseconds.magnitude) + padded(part)
+            if milliseconds >= 0, part != 0, random.chance(0.3) { text += "." + String(random.int(1...9)) }
+        } else {
+            // m * 10^d + p = -((|m| - 1) * 10^d + (10^d - p)).
+            text = String(milliseconds.magnitude - 1) + padded(scale - part)
+        }
+        text = String(text.drop { $0 == "0" })
+        if text.isEmpty || text.hasPrefix(".") { text = "0" + text }
+        if milliseconds < 0, text != "0" { text = "-" + text }
         return random.chance(0.25) ? string(text) : text
     }
 }
