@@ -109,6 +109,9 @@ public struct JSONValue: Sendable {
     /// `true` for JSON `null`.
     public var isNull: Bool { node.kind == .null }
 
+    /// `true` for the empty string `""` (an escape always stands for a character).
+    var isEmptyString: Bool { node.kind == .string && node.length == 0 }
+
     /// The file offset of the value's first byte.
     public var fileOffset: Int { document.fileOffset + Int(node.start) }
 

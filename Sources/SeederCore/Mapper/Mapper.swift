@@ -205,7 +205,7 @@ public final class Mapper {
     ) -> Record.Field {
         guard let member else { return Record.Field(value: .absent, offset: context.origin.offset) }
         let offset = member.fileOffset
-        if member.isNull {
+        if member.isNull || attribute.pointee.emptyAsNull && member.isEmptyString {
             return nullField(attribute: attribute, index: index, nulls: nulls, at: member, offset: offset, context: &context)
         }
         return coerced(
@@ -226,13 +226,15 @@ public final class Mapper {
             at: nil, offset: offset, context: &context)
     }
 
-    /// A null's field: absent under `nulls: absent`, an error when required, else `NULL`.
+    /// A null's field (or an `emptyAsNull` attribute's `""`'s): absent under `nulls: absent`, an
+    /// error when required, else `NULL`.
     private func nullField(
         attribute: UnsafePointer<Attribute>, index: Int, nulls: NullPolicy, at json: JSONValue?, offset: Int, context: inout RecordContext
     ) -> Record.Field {
         if nulls == .absent { return Record.Field(value: .absent, offset: offset) }
         if attribute.pointee.isRequired {
-            context.error("'\(attribute.pointee.name)' is null, but it is required", attribute: index, at: json, offset: offset)
+            let null = json?.kind == .string ? "\"\" (null by 'emptyAsNull')" : "null"
+            context.error("'\(attribute.pointee.name)' is \(null), but it is required", attribute: index, at: json, offset: offset)
             return Record.Field(value: .absent, offset: offset)
         }
         return Record.Field(value: .value(.null), offset: offset)
@@ -426,7 +428,8 @@ private final class EntityReference {
     let attributePointers: [UnsafePointer<Attribute>]
     /// The same for the entity's relationships (a `Relationship` is a struct of strings).
     let relationshipPointers: [UnsafePointer<Relationship>]
-    /// Per attribute: `true` when it has no `values` to check.
+    /// Per attribute: `true` when any value may take the in-place path as it is: no `values` to
+    /// check, no `emptyAsNull` to turn `""` into `null`.
     let takesAnyValue: [Bool]
     let identityAttributes: [Int]
     /// Identity attributes first, then the others in order.
@@ -438,7 +441,7 @@ private final class EntityReference {
         let pinned = (Pinned(entity.attributes), Pinned(entity.relationships))
         (attributePointers, relationshipPointers) = (pinned.0.pointers, pinned.1.pointers)
         self.pinned = pinned
-        takesAnyValue = entity.attributes.map { $0.allowedValues == nil }
+        takesAnyValue = entity.attributes.map { $0.allowedValues == nil && !$0.emptyAsNull }
         identityAttributes = entity.identityAttributes
         attributeOrder = entity.identityAttributes + entity.attributes.indices.filter { !entity.identityAttributes.contains($0) }
     }

@@ -128,6 +128,9 @@ public struct Attribute: Sendable {
     public var dateStorage: DateStorage
     /// Where the attribute is declared.
     public var location: SourceLocation
+    /// The empty string `""` reads as `null` (`emptyAsNull:`, from the attribute, its entity or
+    /// the document).
+    public var emptyAsNull = false
 
     public init(
         name: String,

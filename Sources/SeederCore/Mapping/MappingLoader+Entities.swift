@@ -6,6 +6,8 @@ struct EntityDefaults {
     var timeZone: TimeZone
     var onConflict: ConflictPolicy
     var nulls: NullPolicy
+    /// The default of every attribute's `emptyAsNull` (the document's, then the entity's).
+    var emptyAsNull: Bool
     var naming: NamingStyle
 }
 
@@ -66,6 +68,8 @@ extension LoadContext {
 
     private func entity(name: String, nameNode: YAMLNode, definition: YAMLNode, defaults: EntityDefaults) -> EntityDraft? {
         guard let fields = fields(of: definition, allowed: MappingLoader.Keys.entity, in: "entity '\(name)'") else { return nil }
+        var defaults = defaults
+        if let node = fields["emptyAsNull"] { defaults.emptyAsNull = boolean(node.value, key: "emptyAsNull") ?? defaults.emptyAsNull }
         var draft = EntityDraft(
             name: name, nameNode: nameNode, identityNode: fields["identity"]?.value,
             onConflict: fields["onConflict"].flatMap {
@@ -117,6 +121,7 @@ extension LoadContext {
             name: name, column: name, type: .string, keyPath: nil, isRequired: false, defaultValue: nil, allowedValues: nil,
             isUnique: false, isIndexed: false, dateFormat: .iso8601, timeZone: defaults.timeZone,
             dateStorage: defaults.dates, location: nameNode.location)
+        attribute.emptyAsNull = defaults.emptyAsNull
         if spec.scalar != nil {
             guard let type = type(spec, attribute: name) else { return nil }
             attribute.type = type
@@ -134,6 +139,9 @@ extension LoadContext {
         if let node = fields["required"] { draft.attribute.isRequired = boolean(node.value, key: "required") ?? false }
         if let node = fields["unique"] { draft.attribute.isUnique = boolean(node.value, key: "unique") ?? false }
         if let node = fields["index"] { draft.attribute.isIndexed = boolean(node.value, key: "index") ?? false }
+        if let node = fields["emptyAsNull"] {
+            draft.attribute.emptyAsNull = boolean(node.value, key: "emptyAsNull") ?? defaults.emptyAsNull
+        }
         if let node = fields["column"], let column = string(node.value, key: "column"),
             identifier(column, what: "column name", at: node.value)
         {

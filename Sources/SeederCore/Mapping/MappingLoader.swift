@@ -19,13 +19,15 @@ public struct MappingLoader {
     public enum Keys {
         public static let document = [
             "seeder", "output", "schemaVersion", "naming", "dates", "timeZone", "onConflict",
-            "nulls", "entities", "sources", "schema",
+            "nulls", "emptyAsNull", "entities", "sources", "schema",
         ]
         public static let naming = ["database"]
-        public static let entity = ["identity", "attributes", "relationships", "table", "onConflict", "nulls", "ignore", "search"]
+        public static let entity = [
+            "identity", "attributes", "relationships", "table", "onConflict", "nulls", "emptyAsNull", "ignore", "search",
+        ]
         public static let attribute = [
             "type", "from", "required", "default", "values", "unique", "index", "format",
-            "timeZone", "storage", "column",
+            "timeZone", "storage", "column", "emptyAsNull",
         ]
         public static let relationship = [
             "to", "many", "from", "inverse", "ordered", "required", "onMissing", "column",
@@ -206,11 +208,13 @@ struct LoadContext {
             fields["onConflict"].flatMap { choice($0.value, key: "onConflict", ConflictPolicy.self, all: ConflictPolicy.allCases) }
             ?? .error
         let nulls = fields["nulls"].flatMap { choice($0.value, key: "nulls", NullPolicy.self, all: NullPolicy.allCases) } ?? .value
+        let emptyAsNull = fields["emptyAsNull"].flatMap { boolean($0.value, key: "emptyAsNull") } ?? false
         if let schema = fields["schema"] {
             notYetSupported("schema", at: schema.key)
         }
 
-        let defaults = EntityDefaults(dates: dates, timeZone: timeZone, onConflict: onConflict, nulls: nulls, naming: naming)
+        let defaults = EntityDefaults(
+            dates: dates, timeZone: timeZone, onConflict: onConflict, nulls: nulls, emptyAsNull: emptyAsNull, naming: naming)
         var drafts: [EntityDraft] = []
         if let entitiesNode = fields["entities"] {
             drafts = entities(entitiesNode.value, defaults: defaults)
