@@ -11,6 +11,10 @@ struct KeyPathTests {
         #expect(count.keys == [] && count.collectionOperator == .count)
         #expect(average.description == "transactions.@avg.amount")
         #expect(KeyPath(literal: ["a.b", "@count"]).collectionOperator == nil)
+        let union = try KeyPath(parsing: "mediaGroups.@unionOfArrays.contents")
+        #expect(union.keys == ["mediaGroups"] && union.collectionOperator == .unionOfArrays && union.operatorKeys == ["contents"])
+        let distinct = try KeyPath(parsing: "groups.@distinctUnionOfArrays.items.id")
+        #expect(distinct.collectionOperator == .distinctUnionOfArrays && distinct.operatorKeys == ["items", "id"])
     }
 
     static let invalid: [(String, String)] = [
@@ -19,6 +23,15 @@ struct KeyPathTests {
         ("tasks.@cont", "unknown collection operator '@cont' in 'tasks.@cont' (did you mean '@count'?)"),
         ("tasks.@count.id", "'@count' ends a key path; 'tasks.@count.id' goes on after it"),
         ("tasks.@sum", "'@sum' needs a key after it, as in '@sum.amount'"),
+        ("groups.@unionOfArrays", "'@unionOfArrays' needs a key after it, as in '@unionOfArrays.amount'"),
+        (
+            "groups.@unionOfArray.items",
+            "unknown collection operator '@unionOfArray' in 'groups.@unionOfArray.items' (did you mean '@unionOfArrays'?)"
+        ),
+        (
+            "groups.@distinctUnionOfArray.items",
+            "unknown collection operator '@distinctUnionOfArray' in 'groups.@distinctUnionOfArray.items' (did you mean '@distinctUnionOfArrays'?)"
+        ),
         ("a.@sum.b.@count", "key path 'a.@sum.b.@count' has a second collection operator '@count'"),
     ]
 

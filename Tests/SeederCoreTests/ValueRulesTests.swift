@@ -132,4 +132,45 @@ struct ValueRulesTests {
         #expect(diagnostics == [error])
         #expect(mapping == nil)
     }
+
+    static let channels = """
+        seeder: 1
+        entities:
+          Channel:
+            attributes:
+              id: integer
+              contents: { type: json, from: "mediaGroups.@unionOfArrays.contents" }
+              distinctContents: { type: json, from: "mediaGroups.@distinctUnionOfArrays.contents" }
+              contentIds: { type: json, from: "mediaGroups.@unionOfArrays.contents.id" }
+              tags: { type: json, from: "mediaGroups.@distinctUnionOfArrays.tags" }
+        """
+
+    /// The unions of arrays concatenate what the key reaches in each element (one level), leave
+    /// nulls out, and keep the first of equal values; anything but an array is an error there.
+    @Test func unitesArraysOfArrays() throws {
+        let json = #"""
+            [{"id": 1, "mediaGroups": [
+               {"contents": [{"id": 1}, {"id": 2}], "tags": ["news", "live", 1]},
+               {"contents": [null, {"id": 2}, [3]], "tags": ["live", 1.0, "1"]},
+               {"contents": null}, {"tags": []}]},
+             {"id": 2, "mediaGroups": []},
+             {"id": 3},
+             {"id": 4, "mediaGroups": [{"contents": [], "tags": ["a"]}, {"contents": "none", "tags": {"b": 1}}]}]
+            """#
+        let (records, diagnostics, mapper) = try mapRecords(Self.channels, json, entity: "Channel")
+        #expect(
+            records.map { describeFields($0, mapper) } == [
+                #"id=1 contents="[{\"id\":1},{\"id\":2},{\"id\":2},[3]]" distinctContents="[{\"id\":1},{\"id\":2},[3]]" contentIds="[1,2,2,[null]]" tags="[\"news\",\"live\",1,\"1\"]""#,
+                #"id=2 contents="[]" distinctContents="[]" contentIds="[]" tags="[]""#,
+                "id=3",
+                // `.id` on a string reaches nothing (Key paths), so "none" adds nothing there.
+                #"id=4 contentIds="[]""#,
+            ])
+        #expect(
+            diagnostics == [
+                #"dump.json:7:74: error: Channel 4: 'mediaGroups.@unionOfArrays.contents': '@unionOfArrays.contents' needs arrays, found "none"  [/3/mediaGroups/1/contents]"#,
+                #"dump.json:7:74: error: Channel 4: 'mediaGroups.@distinctUnionOfArrays.contents': '@distinctUnionOfArrays.contents' needs arrays, found "none"  [/3/mediaGroups/1/contents]"#,
+                #"dump.json:7:90: error: Channel 4: 'mediaGroups.@distinctUnionOfArrays.tags': '@distinctUnionOfArrays.tags' needs arrays, found {"b":1}  [/3/mediaGroups/1/tags]"#,
+            ])
+    }
 }

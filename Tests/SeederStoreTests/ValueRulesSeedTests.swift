@@ -7,7 +7,7 @@ import Testing
 @testable import SeederStore
 
 /// Value-level rules of docs/mapping.md in built seeds: how `emptyAsNull` merges and meets
-/// `default`.
+/// `default`; unions of arrays feeding to-many relationships.
 struct ValueRulesSeedTests {
     static let companies = """
         seeder: 1
@@ -59,6 +59,60 @@ struct ValueRulesSeedTests {
         #expect(
             report.messages(workspace) == [
                 "dumps/companies.json:2:25: error: Company 1: 'employees' conflicts: 3 here, null at dumps/companies.json:1:25"
+            ])
+    }
+
+    static let channels = """
+        seeder: 1
+        entities:
+          Channel:
+            attributes:
+              id: integer
+            relationships:
+              media: { to: Media, many: true, ordered: true, from: "mediaGroups.@unionOfArrays.contents" }
+              hosts: { to: Person, many: true, from: "mediaGroups.@distinctUnionOfArrays.hostIds" }
+          Media:
+            attributes:
+              id: integer
+              title: string
+          Person:
+            attributes:
+              id: integer
+              name: string
+        sources:
+          - path: channels.json
+            entity: Channel
+          - path: people.json
+            entity: Person
+        """
+
+    /// A union of arrays of embedded records makes and links them in order; a distinct union of
+    /// ids links each once; an empty array links nothing.
+    @Test func unionsOfArraysFeedToManyRelationships() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write("mapping.yaml", Self.channels)
+        try workspace.write(
+            "dumps/channels.json",
+            #"""
+            [{"id": 1, "mediaGroups": [
+               {"contents": [{"id": 20, "title": "b"}, {"id": 10, "title": "a"}], "hostIds": [2, 1]},
+               {"contents": [null, {"id": 30, "title": "c"}], "hostIds": [1, 3]}]},
+             {"id": 2, "mediaGroups": []},
+             {"id": 3, "mediaGroups": [{"contents": [{"id": 10, "title": "a"}], "hostIds": null}]}]
+            """#)
+        try workspace.write("dumps/people.json", #"[{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bo"}, {"id": 3, "name": "Cy"}]"#)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(
+            try workspace.rows("SELECT * FROM media ORDER BY id") == [#"[id:10 title:"a"]"#, #"[id:20 title:"b"]"#, #"[id:30 title:"c"]"#])
+        #expect(
+            try workspace.rows("SELECT * FROM channel_media ORDER BY channel_id, position") == [
+                "[channel_id:1 media_id:20 position:0]", "[channel_id:1 media_id:10 position:1]",
+                "[channel_id:1 media_id:30 position:2]", "[channel_id:3 media_id:10 position:0]",
+            ])
+        #expect(
+            try workspace.rows("SELECT * FROM channel_hosts ORDER BY channel_id, host_id") == [
+                "[channel_id:1 host_id:1]", "[channel_id:1 host_id:2]", "[channel_id:1 host_id:3]",
             ])
     }
 }

@@ -132,6 +132,27 @@ extension KeyPath {
         case .distinctUnionOfObjects:
             var seen = Set<String>()
             return .list(values.filter { seen.insert(canonicalText($0)).inserted })
+        case .unionOfArrays, .distinctUnionOfArrays:
+            var elements: [MappedValue] = []
+            for value in values { elements += try arrayElements(value, for: name) }
+            guard op == .distinctUnionOfArrays else { return .list(elements) }
+            var seen = Set<String>()
+            return .list(elements.filter { seen.insert(canonicalText($0)).inserted })
+        }
+    }
+
+    /// The elements of an array a union of arrays reached, nulls left out (as the unions of
+    /// objects leave them out); anything but an array is an error.
+    private func arrayElements(_ value: MappedValue, for name: String) throws(KeyPathFailure) -> [MappedValue] {
+        switch value {
+        case let .list(items):
+            return items.filter { !$0.isNull && !isAbsent($0) }
+        case let .json(json) where json.kind == .array:
+            return json.elements.filter { !$0.isNull }.map { .json($0) }
+        case let .json(json):
+            throw KeyPathFailure(message: "'\(name)' needs arrays, found \(describe(json))", value: json)
+        default:
+            throw KeyPathFailure(message: "'\(name)' needs arrays, found a number")
         }
     }
 

@@ -83,4 +83,8 @@ public enum CollectionOperator: String, Sendable, CaseIterable {
     case distinctUnionOfObjects
     /// All values, as an array.
     case unionOfObjects
+    /// The elements of the arrays the key reaches in each element, concatenated in order.
+    case unionOfArrays
+    /// `unionOfArrays`'s distinct elements, in first-seen order.
+    case distinctUnionOfArrays
 }

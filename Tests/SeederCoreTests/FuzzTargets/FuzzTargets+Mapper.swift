@@ -23,6 +23,9 @@ extension FuzzTargets {
               seenAt: { type: date, storage: unixepoch }
               stamp: { type: date, format: unix, storage: unixepoch_ms }
               stampMs: { type: date, format: unix_ms, storage: reference }
+              stampUs: { type: date, format: unix_us }
+              stampNs: { type: date, format: unix_ns, storage: unixepoch }
+              nickname: { type: string, emptyAsNull: true }
               localTime: { type: date, format: "MM/dd/yyyy HH:mm", timeZone: Europe/Paris }
               site: url
               token: uuid
@@ -44,6 +47,8 @@ extension FuzzTargets {
               lastDue: { type: string, from: "tasks.@max.due_at" }
               owners: { type: json, from: "tasks.@distinctUnionOfObjects.assigned_user_id" }
               labels: { type: json, from: "tags.@unionOfObjects.label" }
+              taskTags: { type: json, from: "tasks.@unionOfArrays.tags" }
+              taskLabels: { type: json, from: "tasks.@distinctUnionOfArrays.labels" }
             relationships:
               user: { to: User }
               tasks: { to: Task, many: true, inverse: project, ordered: true }
