@@ -11,7 +11,8 @@ extension Mapper {
     /// - an entity that got no record: `Comment got no record from any source`;
     /// - the keys its records had that nothing reads and `ignore:` does not list:
     ///   `2 keys are never mapped: Repository.node_id, Repository.owner`;
-    /// - each attribute (without a `default`) and relationship that found its key in no record,
+    /// - each attribute (without a `default`, nor fed by a source's `keyedBy`) and relationship
+    ///   that found its key in no record,
     ///   with the nearest unmapped key: `Repository.stars: 'stargazer_count' matched no key in 12
     ///   records (did you mean 'stargazers_count'?)`; of a to-many with `inverse` and the to-one
     ///   it names, the two sides of one link, a side without `from` is exempt when the other side
@@ -48,6 +49,9 @@ extension Mapper {
             }
             for (attributeIndex, attribute) in entity.attributes.enumerated() {
                 guard attribute.defaultValue == nil, !plan.found(attribute: attributeIndex) else { continue }
+                // A source's `keyedBy` feeds it from the records' keys; a bare id, the identity.
+                if mapping.sources?.contains(where: { $0.entity == index && $0.keyedBy == attributeIndex }) == true { continue }
+                if plan.bareIdCount > 0, entity.identityAttributes == [attributeIndex] { continue }
                 let firstKeyFound = plan.attributeKeyPathSlots[attributeIndex].map { plan.foundSlots[$0] } ?? false
                 noMatch(
                     attribute.name, Sought(name: attribute.name, keyPath: attribute.keyPath, firstKeyFound: firstKeyFound),

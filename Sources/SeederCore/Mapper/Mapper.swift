@@ -12,7 +12,7 @@
 public final class Mapper {
     /// The mapping records are made with.
     public let mapping: Mapping
-    private let coercion = Coercion()
+    let coercion = Coercion()
     let plans: [EntityPlan]
     var unmapped: [Set<String>]
     /// Per entity: the size of its last batch, reserved for the next, so a record with
@@ -23,7 +23,7 @@ public final class Mapper {
     /// its `from` key path's first key, else its name.
     private let identityKeys: [[String]]
     /// Per entity: the entity behind a reference (`EntityReference`).
-    private let entities: [EntityReference]
+    let entities: [EntityReference]
 
     /// A mapper for `mapping`.
     public init(mapping: Mapping) {
@@ -66,13 +66,26 @@ public final class Mapper {
         return records.count - start
     }
 
+    /// The same for a record whose key becomes one of its attributes (a source's `keyedBy`).
+    @discardableResult
+    public func records(
+        from value: JSONValue, entity: Int, file: String, keyed: KeyedMember, diagnostics: DiagnosticSink,
+        appendingTo records: inout [Record]
+    ) -> Int {
+        let origin = Record.Origin(file: file, offset: value.fileOffset)
+        let start = records.count
+        batchStart = start
+        map(value, entity: entity, origin: origin, keyed: keyed, diagnostics: diagnostics, into: &records)
+        return records.count - start
+    }
+
     /// Arrays for records' member keys (`MemberLayout.keys`), one per record being mapped (an
     /// embedded record's while its parent's is in use), each back when its record is done,
     /// rather than one allocated and freed per record (bench/README.md).
     @exclusivity(unchecked) private var keyArrays: [[Int]] = []
 
     /// Where the batch being mapped starts in the array it is mapped into.
-    @exclusivity(unchecked) private var batchStart = 0
+    @exclusivity(unchecked) var batchStart = 0
 
     // MARK: One record
 
@@ -83,7 +96,8 @@ public final class Mapper {
     /// nothing is copied or renumbered afterwards.
     @discardableResult
     private func map(
-        _ value: JSONValue, entity index: Int, origin: Record.Origin, diagnostics: DiagnosticSink, into batch: inout [Record]
+        _ value: JSONValue, entity index: Int, origin: Record.Origin, keyed: KeyedMember? = nil, diagnostics: DiagnosticSink,
+        into batch: inout [Record]
     ) -> Int? {
         // The entity's parts are read through the reference: a copy of the `Entity` struct
         // would retain and release each of its strings and arrays, on every record.
@@ -136,9 +150,20 @@ public final class Mapper {
                 fields[attributeIndex] = field(reached, attribute: attribute, index: attributeIndex, nulls: nulls, context: &context)
             }
             if attributeIndex == identityAttributes.last {
+                // A key that is the identity, before it is read (else once every field is).
+                if let keyed, identityAttributes.contains(keyed.attribute) {
+                    fields[keyed.attribute] = keyedField(
+                        keyed, attribute: reference.attributePointers[keyed.attribute], read: fields[keyed.attribute], nulls: nulls,
+                        context: &context)
+                }
                 context.identity = self.identity(fields, identityAttributes, entity: reference, context: &context)
                 if context.identity == nil { context.droppedIdentity = true }
             }
+        }
+        if let keyed, !identityAttributes.contains(keyed.attribute) {
+            fields[keyed.attribute] = keyedField(
+                keyed, attribute: reference.attributePointers[keyed.attribute], read: fields[keyed.attribute], nulls: nulls,
+                context: &context)
         }
         var position: Int?
         if !context.droppedIdentity {
@@ -200,7 +225,7 @@ public final class Mapper {
 
     /// The field of an attribute read by name: its member, if the record has one.
     @inline(__always)
-    private func field(
+    func field(
         _ member: JSONValue?, attribute: UnsafePointer<Attribute>, index: Int, nulls: NullPolicy, context: inout RecordContext
     ) -> Record.Field {
         guard let member else { return Record.Field(value: .absent, offset: context.origin.offset) }
@@ -261,7 +286,7 @@ public final class Mapper {
         }
     }
 
-    private func identity(
+    func identity(
         _ fields: [Record.Field], _ attributes: [Int], entity: EntityReference, context: inout RecordContext
     ) -> IdentityKey? {
         var values: [SQLValue] = []
@@ -418,7 +443,7 @@ public final class Mapper {
 /// An entity, its attributes and their order behind references: the mapper reads them once
 /// per record and per field, and a copy of an `Entity` or an `Attribute` retains and releases
 /// every string and array in it.
-private final class EntityReference {
+final class EntityReference {
     let entity: Entity
     let attributes: [Attribute]
     /// Each of `attributes`, in memory this reference owns, for the mapper and `Coercion` to read

@@ -226,6 +226,9 @@ public struct Source: Sendable {
     public var keyPath: [String]
     /// Where the source is declared.
     public var location: SourceLocation
+    /// `keyedBy`: the attribute (its index in the entity) that each record's key becomes, when
+    /// the value reached is an object whose keys are records.
+    public var keyedBy: Int? = nil
 
     /// The format of a dump file, from its extension; `nil` for an extension seeder does not read.
     public static func format(ofFile path: String) -> DumpFormat? {

@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+import SeederCore
+import SeederTestSupport
+import Testing
+
+@testable import SeederStore
+
+/// What a source makes of what its key path reaches (docs/mapping.md, Sources): elements without
+/// it, a key path that reaches nothing, bare ids, and objects whose keys are records (`keyedBy`).
+struct SourceRulesTests {
+    @Test func skipsAndCountsTheElementsThatLackTheKeyPath() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              Friend:
+                attributes: { id: integer, name: string }
+            sources:
+              - path: users.json
+                entity: Friend
+                keyPath: friend
+              - path: more.ndjson
+                entity: Friend
+                keyPath: profile.friend
+            """)
+        try workspace.write(
+            "dumps/users.json",
+            #"[{"id": 10, "friend": {"id": 1, "name": "Ann"}}, {"id": 11}, {"id": 12, "friend": null}, {"friend": {"id": 2}}]"#)
+        try workspace.write("dumps/more.ndjson", "{\"profile\": {}}\n{\"profile\": {\"friend\": {\"id\": 3}}}\n{\"name\": \"x\"}\n")
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(report.outcome == .success)
+        #expect(try workspace.rows("SELECT * FROM friend") == [#"[id:1 name:"Ann"]"#, "[id:2 name:NULL]", "[id:3 name:NULL]"])
+        let counts = report.entities[0].counts
+        #expect((counts.recordsRead, counts.elementsSkipped, counts.nullsSkipped) == (3, 3, 1))
+    }
+
+    @Test func reportsAKeyPathThatReachesNothingInAWholeFile() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              Pod:
+                attributes: { id: integer }
+            sources:
+              - path: pages/*.json
+                entity: Pod
+                keyPath: result
+              - path: lines.ndjson
+                entity: Pod
+                keyPath: data.pods
+            """)
+        try workspace.write("dumps/pages/1.json", #"{"result": [{"id": 1}]}"#)
+        try workspace.write("dumps/pages/2.json", #"{"results": [{"id": 2}]}"#)
+        // An empty array has nothing to reach: not a typo.
+        try workspace.write("dumps/pages/3.json", "[]")
+        try workspace.write("dumps/lines.ndjson", "{\"data\": {\"pod\": [{\"id\": 3}]}}\n{\"data\": 7}\n")
+        let report = workspace.build(validate: true)
+        #expect(report.outcome == .invalid)
+        #expect(
+            report.messages(workspace) == [
+                "dumps/pages/2.json: error: keyPath 'result' reaches nothing in this file: no 'result' at /",
+                "dumps/lines.ndjson: error: keyPath 'data.pods' reaches nothing in this file: 2 places lack 'pods', the first at /data",
+            ])
+        #expect(report.entities[0].counts.elementsSkipped == 0)
+    }
+
+    @Test func readsABareIdAsTheRecordOfItsIdentity() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              Tag:
+                attributes: { id: integer, name: string }
+            sources:
+              - path: ids.json
+                entity: Tag
+              - path: tags.json
+                entity: Tag
+            """)
+        try workspace.write("dumps/ids.json", #"[1699, "1455", 7]"#)
+        try workspace.write("dumps/tags.json", #"[{"id": 7, "name": "seven"}]"#)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(try workspace.rows("SELECT * FROM tag") == ["[id:7 name:\"seven\"]", "[id:1455 name:NULL]", "[id:1699 name:NULL]"])
+        let counts = report.entities[0].counts
+        #expect((counts.recordsRead, counts.rowsWritten, counts.occurrencesMerged) == (4, 3, 1))
+    }
+
+    @Test func refusesABareIdThatIsNoIdentity() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              Tag:
+                attributes: { id: integer }
+              Card:
+                identity: [suit, value]
+                attributes: { suit: string, value: integer }
+              Note:
+                identity: none
+                attributes: { text: string }
+            sources:
+              - { path: tags.json, entity: Tag }
+              - { path: cards.json, entity: Card }
+              - { path: notes.json, entity: Note }
+            """)
+        try workspace.write("dumps/tags.json", "[1,\n \"one\", true]")
+        try workspace.write("dumps/cards.json", #"[{"suit": "hearts", "value": 1}, 4]"#)
+        try workspace.write("dumps/notes.json", #"["hello"]"#)
+        let report = workspace.build(validate: true)
+        #expect(
+            report.messages(workspace) == [
+                #"dumps/tags.json:2:2: error: Tag: 'id' is "one", expected integer  [/1]"#,
+                "dumps/tags.json:2:9: error: Tag: 'id' is true, expected integer  [/2]",
+                "dumps/cards.json:1:34: error: expected a record (an object) for Card, found a number; a bare id is a record only "
+                    + "for an entity whose identity is one attribute, and Card has a composite identity  [/1]",
+                "dumps/notes.json:1:2: error: expected a record (an object) for Note, found a string; a bare id is a record only "
+                    + "for an entity whose identity is one attribute, and Note has 'identity: none'  [/0]",
+                "mapping.yaml:8:3: warning: Note got no record from any source",
+            ])
+    }
+
+    static let keyedMapping = """
+        seeder: 1
+        entities:
+          User:
+            identity: username
+            attributes: { username: string, name: string }
+          Score:
+            attributes: { id: integer, points: integer }
+            relationships:
+              user: { to: User }
+        sources:
+          - path: users.json
+            entity: User
+            keyPath: users
+            keyedBy: username
+          - path: scores.ndjson
+            entity: Score
+            keyedBy: id
+        """
+
+    @Test func readsObjectsWhoseKeysAreRecords() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write("mapping.yaml", Self.keyedMapping)
+        try workspace.write(
+            "dumps/users.json",
+            #"{"users": {"rachit": {"name": "Rachit"}, "blake": {"name": "Blake", "username": "blake"}, "gone": null}, "meta": 1}"#)
+        try workspace.write(
+            "dumps/scores.ndjson", "{\"2\": {\"points\": 5, \"user\": \"blake\"}, \"1\": {\"points\": 9, \"user\": \"rachit\"}}\n{}\n")
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        // Rows in the file's order (rows without an integer key are in insertion order).
+        #expect(
+            try workspace.rows("SELECT * FROM user ORDER BY rowid") == [
+                #"[username:"rachit" name:"Rachit"]"#, #"[username:"blake" name:"Blake"]"#,
+            ])
+        #expect(
+            try workspace.rows("SELECT * FROM score") == [#"[id:1 points:9 user_id:"rachit"]"#, #"[id:2 points:5 user_id:"blake"]"#])
+        #expect(report.entities.map(\.counts.recordsRead) == [2, 2])
+        #expect(report.entities.map(\.counts.nullsSkipped) == [1, 0])
+    }
+
+    @Test func reportsKeyedRecordsThatAreWrong() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write("mapping.yaml", Self.keyedMapping)
+        try workspace.write(
+            "dumps/users.json",
+            """
+            {"users": {"blake": {"name": "Blake", "username": "blake2"},
+              "jeff": 5, "rachit": [1]}}
+            """)
+        try workspace.write(
+            "dumps/scores.ndjson",
+            "{\"x1\": {\"points\": 5, \"user\": \"blake\"}, \"3\": {\"id\": \"3\", \"points\": 1}}\n[{\"4\": {\"points\": 2}}]\n\"7\"\n")
+        let report = workspace.build(validate: true)
+        #expect(
+            report.messages(workspace) == [
+                #"dumps/users.json:1:51: error: User: 'username' is "blake2" here, but the record's key is "blake"  [/users/blake]"#,
+                "dumps/users.json:2:11: error: expected a record (an object) for User, found a number  [/users/jeff]",
+                "dumps/users.json:2:24: error: expected a record (an object) for User, found an array  [/users/rachit]",
+                #"dumps/scores.ndjson:1:2: error: Score: 'id' is "x1", expected integer  [/x1]"#,
+                "dumps/scores.ndjson:3:1: error: expected an object whose keys are Score records (keyedBy: id), found a string  [/]",
+            ])
+    }
+}
