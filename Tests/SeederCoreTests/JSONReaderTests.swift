@@ -18,7 +18,7 @@ struct JSONReaderTests {
                 items.append("null \(pointer)@\(offset)")
             case let .keyedRecord(key, value):
                 let text = String(decoding: value.document.bytes, as: UTF8.self)
-                items.append("\(key.string ?? "?")@\(key.fileOffset) \(value.pointer) \(text)@\(value.fileOffset)")
+                items.append("\(key.string ?? "?") \(key.pointer)@\(key.fileOffset) \(value.pointer) \(text)@\(value.fileOffset)")
             case let .notARecord(value):
                 items.append("not a record \(value.kind) \(value.pointer)@\(value.fileOffset)")
             case let .keyPathNotFound(offset, pointer, key):
@@ -95,10 +95,11 @@ struct JSONReaderTests {
         let items = try Self.read(text, keyPath: ["users"], keyed: true, blockSize: blockSize)
         #expect(
             items == [
-                "blake@11 /users/blake {\"id\": 1}@25", "null /users/rachit@46", "jeff@52 /users/jeff 5@60", "x@63 /users/x {}@68",
+                "blake /users/blake@11 /users/blake {\"id\": 1}@25", "null /users/rachit@46", "jeff /users/jeff@52 /users/jeff 5@60",
+                "x /users/x@63 /users/x {}@68",
             ])
         let array = try Self.read(#"[{"a": {}}, {}, 3, {"b": {"c": 1}}]"#, keyed: true, blockSize: blockSize)
-        #expect(array == ["a@2 /0/a {}@7", "not a record number /2@16", "b@20 /3/b {\"c\": 1}@25"])
+        #expect(array == ["a /0/a@2 /0/a {}@7", "not a record number /2@16", "b /3/b@20 /3/b {\"c\": 1}@25"])
         #expect(try Self.read(#"{"a": {}} "#, keyPath: ["a"], keyed: true, blockSize: blockSize) == [])
         #expect(throws: JSONSyntaxError.self) { try Self.read(#"{"a": {}, "a": {}}"#, keyed: true, blockSize: blockSize) }
     }

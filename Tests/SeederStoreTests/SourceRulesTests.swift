@@ -171,6 +171,54 @@ struct SourceRulesTests {
         #expect(report.entities.map(\.counts.nullsSkipped) == [1, 0])
     }
 
+    @Test func keysAnAttributeThatIsNotTheIdentity() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              Setting:
+                attributes: { id: integer, name: string, value: string }
+            sources:
+              - { path: settings.json, entity: Setting, keyedBy: name }
+            """)
+        try workspace.write("dumps/settings.json", #"{"theme": {"id": 2, "value": "dark"}, "lang": {"id": 1, "value": "en"}}"#)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(try workspace.rows("SELECT * FROM setting") == [#"[id:1 name:"lang" value:"en"]"#, #"[id:2 name:"theme" value:"dark"]"#])
+        try workspace.write("dumps/settings.json", #"{"theme": {"id": 2, "name": "colour", "value": "x"}}"#)
+        #expect(
+            workspace.build(validate: true).messages(workspace) == [
+                #"dumps/settings.json:1:29: error: Setting 2: 'name' is "colour" here, but the record's key is "theme"  [/theme]"#
+            ])
+    }
+
+    /// A message after the load finds its record's JSON Pointer by reading the file again, as
+    /// the load read it.
+    @Test func findsThePointersOfKeyedRecordsAndBareIdsAfterTheLoad() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              User:
+                identity: username
+                attributes: { username: string, name: { type: string, required: true } }
+            sources:
+              - { path: users.json, entity: User, keyPath: users, keyedBy: username }
+              - { path: ids.json, entity: User }
+            """)
+        try workspace.write("dumps/users.json", #"{"users": {"blake": {"name": "Blake"}, "rachit": {}}}"#)
+        try workspace.write("dumps/ids.json", #"["blake", "jeff"]"#)
+        #expect(
+            workspace.build(validate: true).messages(workspace) == [
+                "dumps/users.json:1:50: error: User rachit: 'name' is required, but no occurrence has it  [/users/rachit]",
+                "dumps/ids.json:1:11: error: User jeff: 'name' is required, but no occurrence has it  [/1]",
+            ])
+    }
+
     @Test func reportsKeyedRecordsThatAreWrong() throws {
         let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", Self.keyedMapping)
