@@ -11,9 +11,9 @@ extension Mapper {
     /// - an entity that got no record: `Comment got no record from any source`;
     /// - the keys its records had that nothing reads and `ignore:` does not list:
     ///   `2 keys are never mapped: Repository.node_id, Repository.owner`;
-    /// - each attribute (without a `default`, nor fed by a source's `keyedBy`) and relationship
-    ///   that found its key in no record,
-    ///   with the nearest unmapped key: `Repository.stars: 'stargazer_count' matched no key in 12
+    /// - each attribute (without a `default`, not fed by a source's `keyedBy` nor, for an
+    ///   identity, by bare ids) and relationship that found its key in no record, with the
+    ///   nearest unmapped key: `Repository.stars: 'stargazer_count' matched no key in 12
     ///   records (did you mean 'stargazers_count'?)`; of a to-many with `inverse` and the to-one
     ///   it names, the two sides of one link, a side without `from` is exempt when the other side
     ///   found its key (the nesting fills the to-one; the children's keys fill the to-many);
