@@ -363,6 +363,14 @@ struct MappingLoaderTests {
                 + "    keyedBy: usernme\n",
             errors: ["mapping.yaml:8:14: error: unknown attribute 'usernme' in 'keyedBy' of entity 'User' (did you mean 'username'?)"]),
         Case(
+            yaml: head
+                + "  User:\n    attributes: { id: integer, username: string }\n    relationships:\n"
+                + "      lead: { to: User, keyedBy: username }\n      team: { to: User, many: true, keyedBy: usrname }\n",
+            errors: [
+                "mapping.yaml:6:25: error: 'keyedBy' applies only to a to-many relationship; 'lead' is a to-one",
+                "mapping.yaml:7:46: error: unknown attribute 'usrname' in 'keyedBy' of entity 'User' (did you mean 'username'?)",
+            ]),
+        Case(
             yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: users.json\n    entity: User\n    keyedBy: [id]\n",
             errors: ["mapping.yaml:8:14: error: 'keyedBy' must be a string, found a list"]),
         Case(

@@ -219,6 +219,55 @@ struct SourceRulesTests {
             ])
     }
 
+    /// `keyedBy` on a to-many: an object of records, each key the target's attribute.
+    @Test func readsARelationshipWhoseKeysAreRecords() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              Team:
+                attributes: { id: integer }
+                relationships:
+                  members: { to: Membership, many: true, keyedBy: username, inverse: team, ordered: true }
+                  admins: { to: User, many: true, keyedBy: id }
+              Membership:
+                identity: none
+                attributes: { username: string, role: string }
+                relationships:
+                  team: { to: Team }
+              User:
+                attributes: { id: integer, name: string }
+            """)
+        try workspace.write(
+            "dumps/teams.json",
+            #"[{"id": 1, "members": {"rachit": {"role": "admin"}, "blake": {"role": "dev"}, "gone": null}, "admins": {"7": {"name": "R"}}}]"#
+        )
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(
+            try workspace.rows("SELECT * FROM membership") == [
+                #"[_pk:1 username:"rachit" role:"admin" team_id:1 team_position:0]"#,
+                #"[_pk:2 username:"blake" role:"dev" team_id:1 team_position:1]"#,
+            ])
+        #expect(try workspace.rows("SELECT * FROM user") == [#"[id:7 name:"R"]"#])
+        #expect(try workspace.rows("SELECT * FROM team_admins") == ["[team_id:1 admin_id:7]"])
+        try workspace.write(
+            "dumps/teams.json", #"[{"id": 1, "members": {"blake": 5}, "admins": {"x": {}, "8": {"id": 9}}}, {"id": 2, "members": [1]}]"#)
+        #expect(
+            workspace.build(validate: true).messages(workspace) == [
+                "dumps/teams.json:1:33: error: Team 1: 'members' is keyed by 'username'; expected a record (an object) of Membership, "
+                    + "found a number  [/0/members/blake]",
+                #"dumps/teams.json:1:48: error: User: 'id' is "x", expected integer  [/0/admins/x]"#,
+                #"dumps/teams.json:1:69: error: User: 'id' is 9 here, but the record's key is "8"  [/0/admins/8]"#,
+                "dumps/teams.json:1:97: error: Team 2: 'members' refers to Membership by id, but Membership has 'identity: none': "
+                    + "it can only be embedded  [/1/members/0]",
+                "mapping.yaml:8:3: warning: Membership got no record from any source",
+                "mapping.yaml:14:32: warning: User.name: 'name' matched no key in 2 records",
+            ])
+    }
+
     @Test func reportsKeyedRecordsThatAreWrong() throws {
         let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", Self.keyedMapping)

@@ -66,19 +66,6 @@ public final class Mapper {
         return records.count - start
     }
 
-    /// The same for a record whose key becomes one of its attributes (a source's `keyedBy`).
-    @discardableResult
-    public func records(
-        from value: JSONValue, entity: Int, file: String, keyed: KeyedMember, diagnostics: DiagnosticSink,
-        appendingTo records: inout [Record]
-    ) -> Int {
-        let origin = Record.Origin(file: file, offset: value.fileOffset)
-        let start = records.count
-        batchStart = start
-        map(value, entity: entity, origin: origin, keyed: keyed, diagnostics: diagnostics, into: &records)
-        return records.count - start
-    }
-
     /// Arrays for records' member keys (`MemberLayout.keys`), one per record being mapped (an
     /// embedded record's while its parent's is in use), each back when its record is done,
     /// rather than one allocated and freed per record (bench/README.md).
@@ -95,7 +82,7 @@ public final class Mapper {
     /// soon as its identity is known, and its links when its relationships are mapped, so
     /// nothing is copied or renumbered afterwards.
     @discardableResult
-    private func map(
+    func map(
         _ value: JSONValue, entity index: Int, origin: Record.Origin, keyed: KeyedMember? = nil, diagnostics: DiagnosticSink,
         into batch: inout [Record]
     ) -> Int? {
@@ -328,6 +315,9 @@ public final class Mapper {
             if value.isNull { return .null }
             if relationship.pointee.isToMany {
                 guard value.kind == .array else {
+                    if value.kind == .object, let keyedBy = relationship.pointee.keyedBy {
+                        return .many(keyedTargets(value, keyedBy: keyedBy, relationship: relationship, batch: &batch, context: &context))
+                    }
                     context.error(
                         "'\(relationship.pointee.name)' is a to-many; expected an array, found \(describeKind(value.kind))",
                         at: value)

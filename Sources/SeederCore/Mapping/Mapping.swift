@@ -188,6 +188,9 @@ public struct Relationship: Sendable {
     public var onMissing: MissingPolicy
     /// How the relationship is stored.
     public var storage: RelationshipStorage
+    /// `keyedBy`, for a to-many: the target's attribute (its index) that each key of an object of
+    /// records becomes.
+    public var keyedBy: Int? = nil
     /// Where the relationship is declared.
     public var location: SourceLocation
 }

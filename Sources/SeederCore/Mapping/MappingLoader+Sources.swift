@@ -37,7 +37,9 @@ extension LoadContext {
             }
             var keyedBy: Int?
             if let node = fields["keyedBy"] {
-                guard let attribute = keyedAttribute(node.value, of: entities[entity]) else { continue }
+                guard let name = string(node.value, key: "keyedBy"),
+                    let attribute = keyedAttribute(name, at: node.value, of: entities[entity])
+                else { continue }
                 keyedBy = attribute
             }
             sources.append(Source(path: path, entity: entity, keyPath: keyPath, location: item.location, keyedBy: keyedBy))
@@ -45,9 +47,8 @@ extension LoadContext {
         return sources
     }
 
-    /// The attribute `keyedBy` names (its index), or `nil` after an error.
-    private func keyedAttribute(_ node: YAMLNode, of entity: Entity) -> Int? {
-        guard let name = string(node, key: "keyedBy") else { return nil }
+    /// The attribute of `entity` that `keyedBy` names (its index), or `nil` after an error.
+    func keyedAttribute(_ name: String, at node: YAMLNode, of entity: Entity) -> Int? {
         if let index = entity.attributes.firstIndex(where: { $0.name == name }) { return index }
         let suggestion = closestMatch(to: name, in: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
         error("unknown attribute '\(name)' in 'keyedBy' of entity '\(entity.name)'\(suggestion)", at: node)
