@@ -117,6 +117,8 @@ extension SeedBuilder {
                         try store.report(reported, to: diagnostics)
                     case let .skippedNull(entity):
                         store.counts[entity].nullsSkipped += 1
+                    case let .skippedElements(entity, count):
+                        store.counts[entity].elementsSkipped += count
                     case let .fileDone(index, digest, records):
                         let file = inputs[index]
                         read.records += records

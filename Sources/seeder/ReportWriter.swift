@@ -63,6 +63,7 @@ enum ReportWriter {
             json.member("referencesResolved", counts.referencesResolved)
             json.member("referencesDropped", counts.referencesDropped)
             json.member("nullsSkipped", counts.nullsSkipped)
+            json.member("elementsSkipped", counts.elementsSkipped)
             json.member("unmappedKeys") { $0.array(entity.unmappedKeys) }
         }
     }

@@ -6,9 +6,9 @@ import Testing
 struct JSONReaderTests {
     /// What a read produced, in a form tests compare: records as their text, other items named.
     static func read(
-        _ text: String, format: DumpFormat = .json, keyPath: [String] = [], blockSize: Int = 1 << 20
+        _ text: String, format: DumpFormat = .json, keyPath: [String] = [], keyed: Bool = false, blockSize: Int = 1 << 20
     ) throws -> [String] {
-        let reader = JSONReader(source: MemoryByteSource(text), format: format, keyPath: keyPath, blockSize: blockSize)
+        let reader = JSONReader(source: MemoryByteSource(text), format: format, keyPath: keyPath, keyed: keyed, blockSize: blockSize)
         var items: [String] = []
         try reader.forEachItem { item in
             switch item {
@@ -16,6 +16,9 @@ struct JSONReaderTests {
                 items.append("\(value.pointer) \(String(decoding: value.document.bytes, as: UTF8.self))@\(value.fileOffset)")
             case let .skippedNull(offset, pointer):
                 items.append("null \(pointer)@\(offset)")
+            case let .keyedRecord(key, value):
+                let text = String(decoding: value.document.bytes, as: UTF8.self)
+                items.append("\(key.string ?? "?") \(key.pointer)@\(key.fileOffset) \(value.pointer) \(text)@\(value.fileOffset)")
             case let .notARecord(value):
                 items.append("not a record \(value.kind) \(value.pointer)@\(value.fileOffset)")
             case let .keyPathNotFound(offset, pointer, key):
@@ -82,6 +85,23 @@ struct JSONReaderTests {
     @Test func reportsAKeyPathThatFindsNothing() throws {
         let items = try Self.read(#"[{"project": {"id": 1}}, {"task": {}}, 7]"#, keyPath: ["project"])
         #expect(items == ["/0/project {\"id\": 1}@13", "no 'project' /1@25", "no 'project' /2@39"])
+    }
+
+    /// `keyedBy`: each member of the object reached is a record, its key a value of its own
+    /// (at the key, with the member's pointer); an array's elements are each such an object.
+    @Test(arguments: [1, 3, 16, 1 << 20])
+    func readsObjectsWhoseKeysAreRecords(blockSize: Int) throws {
+        let text = #"{"users": {"b\u006cake": {"id": 1}, "rachit": null, "jeff": 5, "x": {}}, "meta": {"a": {}}}"#
+        let items = try Self.read(text, keyPath: ["users"], keyed: true, blockSize: blockSize)
+        #expect(
+            items == [
+                "blake /users/blake@11 /users/blake {\"id\": 1}@25", "null /users/rachit@46", "jeff /users/jeff@52 /users/jeff 5@60",
+                "x /users/x@63 /users/x {}@68",
+            ])
+        let array = try Self.read(#"[{"a": {}}, {}, 3, {"b": {"c": 1}}]"#, keyed: true, blockSize: blockSize)
+        #expect(array == ["a /0/a@2 /0/a {}@7", "not a record number /2@16", "b /3/b@20 /3/b {\"c\": 1}@25"])
+        #expect(try Self.read(#"{"a": {}} "#, keyPath: ["a"], keyed: true, blockSize: blockSize) == [])
+        #expect(throws: JSONSyntaxError.self) { try Self.read(#"{"a": {}, "a": {}}"#, keyed: true, blockSize: blockSize) }
     }
 
     @Test func readsJSONLines() throws {

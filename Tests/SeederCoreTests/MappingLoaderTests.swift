@@ -363,8 +363,21 @@ struct MappingLoaderTests {
                 + "  User:\n    attributes: { id: integer }\nsources:\n  - path: users.json\n    entity: User\n    keyPath: data.@count\n",
             errors: ["mapping.yaml:8:14: error: 'keyPath' cannot use collection operators"]),
         Case(
-            yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: users.json\n    entity: User\n    keyedBy: id\n",
-            errors: ["mapping.yaml:8:5: error: keys as data ('keyedBy') is not supported yet by this version of seeder"]),
+            yaml: head
+                + "  User:\n    attributes: { id: integer, username: string }\nsources:\n  - path: users.json\n    entity: User\n"
+                + "    keyedBy: usernme\n",
+            errors: ["mapping.yaml:8:14: error: unknown attribute 'usernme' in 'keyedBy' of entity 'User' (did you mean 'username'?)"]),
+        Case(
+            yaml: head
+                + "  User:\n    attributes: { id: integer, username: string }\n    relationships:\n"
+                + "      lead: { to: User, keyedBy: username }\n      team: { to: User, many: true, keyedBy: usrname }\n",
+            errors: [
+                "mapping.yaml:6:25: error: 'keyedBy' applies only to a to-many relationship; 'lead' is a to-one",
+                "mapping.yaml:7:46: error: unknown attribute 'usrname' in 'keyedBy' of entity 'User' (did you mean 'username'?)",
+            ]),
+        Case(
+            yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: users.json\n    entity: User\n    keyedBy: [id]\n",
+            errors: ["mapping.yaml:8:14: error: 'keyedBy' must be a string, found a list"]),
         Case(
             yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: /etc/users.json\n    entity: User\n",
             errors: ["mapping.yaml:6:11: error: source path '/etc/users.json' must be relative to the dumps directory"]),

@@ -30,8 +30,13 @@ public final class JSONReader {
         case record(JSONValue)
         /// A `null` where a record was expected; skipped and counted (docs/mapping.md, Sources).
         case skippedNull(fileOffset: Int, pointer: JSONPointer)
-        /// A value that is neither an object nor `null` where a record was expected.
+        /// A value that is neither an object nor `null` where a record was expected (in keyed
+        /// mode, where an object of records was expected).
         case notARecord(JSONValue)
+        /// In keyed mode, a member of an object whose keys are records: its key (a string value,
+        /// at the key, with the member's pointer) and its value, which need not be an object
+        /// (`null` is handed out as `skippedNull`).
+        case keyedRecord(key: JSONValue, value: JSONValue)
         /// An object on the key path that lacks the next key, or a scalar where the path goes on.
         case keyPathNotFound(fileOffset: Int, pointer: JSONPointer, key: String)
         /// A line of JSON Lines that is not JSON. A line feed ends every value, so the reader
@@ -42,6 +47,8 @@ public final class JSONReader {
     private let buffer: ByteBuffer
     private let format: DumpFormat
     private let keyPath: [String]
+    /// Whether the values the key path reaches are objects whose keys are records (`keyedBy`).
+    private let keyed: Bool
     // A reader is used by one thread, and read for every record: no run-time exclusivity
     // checks (they were 2% of a flat build's reading thread).
     @exclusivity(unchecked) private var parser = JSONParser()
@@ -56,11 +63,15 @@ public final class JSONReader {
     /// The document last handed out, parsed into again once nothing else holds it.
     @exclusivity(unchecked) private var recycled: JSONDocument?
 
-    /// A reader of `source` in `format`, handing out the values at `keyPath`.
-    public init(source: ByteSource, format: DumpFormat = .json, keyPath: [String] = [], blockSize: Int = 1 << 20) {
+    /// A reader of `source` in `format`, handing out the values at `keyPath`; when `keyed`, the
+    /// members of each object reached there (an array's elements each), as `keyedRecord`s.
+    public init(
+        source: ByteSource, format: DumpFormat = .json, keyPath: [String] = [], keyed: Bool = false, blockSize: Int = 1 << 20
+    ) {
         self.buffer = ByteBuffer(source: source, capacity: blockSize)
         self.format = format
         self.keyPath = keyPath
+        self.keyed = keyed
     }
 
     /// Calls `body` with every item in file order. A syntax error ends a JSON file and is thrown
@@ -124,6 +135,7 @@ public final class JSONReader {
         if byte == UInt8(ascii: "[") {
             try streamArray(depth: depth) { depth in
                 if path.isEmpty {
+                    if keyed { return try keyedRecords(depth: depth, body) }
                     try body(try recordItem(depth: depth))
                 } else {
                     try walk(path, depth: depth, body)
@@ -142,6 +154,7 @@ public final class JSONReader {
             }
             if !found { try body(.keyPathNotFound(fileOffset: objectOffset, pointer: pointer, key: key)) }
         } else if path.isEmpty {
+            if keyed { return try keyedRecords(depth: depth, body) }
             try body(try recordItem(depth: depth))
         } else {
             let value = try parseDocument(depth: depth).root
@@ -160,6 +173,44 @@ public final class JSONReader {
         case .object: return .record(value)
         case .null: return .skippedNull(fileOffset: value.fileOffset, pointer: pointer)
         default: return .notARecord(value)
+        }
+    }
+
+    /// Streams the members of the object at `position` as records keyed by their keys (a value
+    /// that is not an object as `notARecord`, `null` skipped). The key's document is its own:
+    /// it lives as long as its record.
+    private func keyedRecords(depth: Int, _ body: (Item) throws -> Void) throws {
+        guard buffer.base[position] == UInt8(ascii: "{") else { return try body(try recordItem(depth: depth)) }
+        position += 1
+        guard try skipWhitespace() else { throw endOfInput("in object") }
+        if buffer.base[position] == UInt8(ascii: "}") {
+            position += 1
+            return
+        }
+        // Every key, for duplicates: the keys of a keyed object are kept, not its records.
+        var seen = Set<String>()
+        while true {
+            guard buffer.base[position] == UInt8(ascii: "\"") else {
+                throw try unexpected(", expected a string key")
+            }
+            let keyOffset = buffer.fileOffset + position
+            let key = try parseDocument(depth: depth + 1).root
+            let name = key.string!
+            guard seen.insert(name).inserted else {
+                throw JSONParser.error(keyOffset - buffer.fileOffset, "duplicate key \"\(name)\" in object")
+            }
+            guard try skipWhitespace() else { throw endOfInput("expected ':'") }
+            guard buffer.base[position] == UInt8(ascii: ":") else {
+                throw try unexpected(", expected ':' after the key")
+            }
+            position += 1
+            guard try skipWhitespace() else { throw endOfInput("expected a value") }
+            pointer.append(.key(name))
+            key.document.path = pointer
+            let value = try parseDocument(depth: depth + 1).root
+            try body(value.isNull ? .skippedNull(fileOffset: value.fileOffset, pointer: pointer) : .keyedRecord(key: key, value: value))
+            pointer.components.removeLast()
+            if try endOfElement(closing: UInt8(ascii: "}"), in: "object") { return }
         }
     }
 

@@ -54,6 +54,8 @@ final class EntityPlan {
     private var relationshipKeysAfterFirst: [[String]] = []
     /// The records mapped (objects), embedded ones included.
     @exclusivity(unchecked) var recordCount = 0
+    /// Of them, the bare ids (`Mapper.identityRecord`): each had its identity, without a key.
+    @exclusivity(unchecked) var bareIdCount = 0
 
     // The cached layout, read for every record by the one mapper (one thread) that owns the
     // plan: no run-time exclusivity checks.

@@ -11,8 +11,9 @@ extension Mapper {
     /// - an entity that got no record: `Comment got no record from any source`;
     /// - the keys its records had that nothing reads and `ignore:` does not list:
     ///   `2 keys are never mapped: Repository.node_id, Repository.owner`;
-    /// - each attribute (without a `default`) and relationship that found its key in no record,
-    ///   with the nearest unmapped key: `Repository.stars: 'stargazer_count' matched no key in 12
+    /// - each attribute (without a `default`, not fed by a `keyedBy` nor, for an
+    ///   identity, by bare ids) and relationship that found its key in no record, with the
+    ///   nearest unmapped key: `Repository.stars: 'stargazer_count' matched no key in 12
     ///   records (did you mean 'stargazers_count'?)`; of a to-many with `inverse` and the to-one
     ///   it names, the two sides of one link, a side without `from` is exempt when the other side
     ///   found its key (the nesting fills the to-one; the children's keys fill the to-many);
@@ -48,6 +49,10 @@ extension Mapper {
             }
             for (attributeIndex, attribute) in entity.attributes.enumerated() {
                 guard attribute.defaultValue == nil, !plan.found(attribute: attributeIndex) else { continue }
+                // A `keyedBy` feeds it from the records' keys; a bare id, the identity.
+                if mapping.sources?.contains(where: { $0.entity == index && $0.keyedBy == attributeIndex }) == true { continue }
+                if keyedByRelationship(index, attributeIndex) { continue }
+                if plan.bareIdCount > 0, entity.identityAttributes == [attributeIndex] { continue }
                 let firstKeyFound = plan.attributeKeyPathSlots[attributeIndex].map { plan.foundSlots[$0] } ?? false
                 noMatch(
                     attribute.name, Sought(name: attribute.name, keyPath: attribute.keyPath, firstKeyFound: firstKeyFound),
@@ -76,6 +81,13 @@ extension Mapper {
                 diagnostics.warning("\(entity.name): ignored key '\(ignored.key)' occurs in no record\(suggestion)", at: ignored.location)
             }
         }
+    }
+}
+
+extension Mapper {
+    /// `true` when a relationship's `keyedBy` feeds attribute `attribute` of entity `entity`.
+    fileprivate func keyedByRelationship(_ entity: Int, _ attribute: Int) -> Bool {
+        mapping.entities.contains { $0.relationships.contains { $0.target == entity && $0.keyedBy == attribute } }
     }
 }
 

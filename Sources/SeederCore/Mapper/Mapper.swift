@@ -12,7 +12,7 @@
 public final class Mapper {
     /// The mapping records are made with.
     public let mapping: Mapping
-    private let coercion = Coercion()
+    let coercion = Coercion()
     let plans: [EntityPlan]
     var unmapped: [Set<String>]
     /// Per entity: the size of its last batch, reserved for the next, so a record with
@@ -23,7 +23,7 @@ public final class Mapper {
     /// its `from` key path's first key, else its name.
     private let identityKeys: [[String]]
     /// Per entity: the entity behind a reference (`EntityReference`).
-    private let entities: [EntityReference]
+    let entities: [EntityReference]
 
     /// A mapper for `mapping`.
     public init(mapping: Mapping) {
@@ -72,7 +72,7 @@ public final class Mapper {
     @exclusivity(unchecked) private var keyArrays: [[Int]] = []
 
     /// Where the batch being mapped starts in the array it is mapped into.
-    @exclusivity(unchecked) private var batchStart = 0
+    @exclusivity(unchecked) var batchStart = 0
 
     // MARK: One record
 
@@ -82,8 +82,9 @@ public final class Mapper {
     /// soon as its identity is known, and its links when its relationships are mapped, so
     /// nothing is copied or renumbered afterwards.
     @discardableResult
-    private func map(
-        _ value: JSONValue, entity index: Int, origin: Record.Origin, diagnostics: DiagnosticSink, into batch: inout [Record]
+    func map(
+        _ value: JSONValue, entity index: Int, origin: Record.Origin, keyed: KeyedMember? = nil, diagnostics: DiagnosticSink,
+        into batch: inout [Record]
     ) -> Int? {
         // The entity's parts are read through the reference: a copy of the `Entity` struct
         // would retain and release each of its strings and arrays, on every record.
@@ -136,9 +137,20 @@ public final class Mapper {
                 fields[attributeIndex] = field(reached, attribute: attribute, index: attributeIndex, nulls: nulls, context: &context)
             }
             if attributeIndex == identityAttributes.last {
+                // A key that is the identity, before it is read (else once every field is).
+                if let keyed, identityAttributes.contains(keyed.attribute) {
+                    fields[keyed.attribute] = keyedField(
+                        keyed, attribute: reference.attributePointers[keyed.attribute], read: fields[keyed.attribute], nulls: nulls,
+                        context: &context)
+                }
                 context.identity = self.identity(fields, identityAttributes, entity: reference, context: &context)
                 if context.identity == nil { context.droppedIdentity = true }
             }
+        }
+        if let keyed, !identityAttributes.contains(keyed.attribute) {
+            fields[keyed.attribute] = keyedField(
+                keyed, attribute: reference.attributePointers[keyed.attribute], read: fields[keyed.attribute], nulls: nulls,
+                context: &context)
         }
         var position: Int?
         if !context.droppedIdentity {
@@ -200,7 +212,7 @@ public final class Mapper {
 
     /// The field of an attribute read by name: its member, if the record has one.
     @inline(__always)
-    private func field(
+    func field(
         _ member: JSONValue?, attribute: UnsafePointer<Attribute>, index: Int, nulls: NullPolicy, context: inout RecordContext
     ) -> Record.Field {
         guard let member else { return Record.Field(value: .absent, offset: context.origin.offset) }
@@ -263,7 +275,7 @@ public final class Mapper {
         }
     }
 
-    private func identity(
+    func identity(
         _ fields: [Record.Field], _ attributes: [Int], entity: EntityReference, context: inout RecordContext
     ) -> IdentityKey? {
         var values: [SQLValue] = []
@@ -305,6 +317,9 @@ public final class Mapper {
             if value.isNull { return .null }
             if relationship.pointee.isToMany {
                 guard value.kind == .array else {
+                    if value.kind == .object, let keyedBy = relationship.pointee.keyedBy {
+                        return .many(keyedTargets(value, keyedBy: keyedBy, relationship: relationship, batch: &batch, context: &context))
+                    }
                     context.error(
                         "'\(relationship.pointee.name)' is a to-many; expected an array, found \(describeKind(value.kind))",
                         at: value)
@@ -420,7 +435,7 @@ public final class Mapper {
 /// An entity, its attributes and their order behind references: the mapper reads them once
 /// per record and per field, and a copy of an `Entity` or an `Attribute` retains and releases
 /// every string and array in it.
-private final class EntityReference {
+final class EntityReference {
     let entity: Entity
     let attributes: [Attribute]
     /// Each of `attributes`, in memory this reference owns, for the mapper and `Coercion` to read

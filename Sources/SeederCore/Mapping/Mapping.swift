@@ -191,6 +191,9 @@ public struct Relationship: Sendable {
     public var onMissing: MissingPolicy
     /// How the relationship is stored.
     public var storage: RelationshipStorage
+    /// `keyedBy`, for a to-many: the target's attribute (its index) that each key of an object of
+    /// records becomes.
+    public var keyedBy: Int? = nil
     /// Where the relationship is declared.
     public var location: SourceLocation
 }
@@ -229,6 +232,9 @@ public struct Source: Sendable {
     public var keyPath: [String]
     /// Where the source is declared.
     public var location: SourceLocation
+    /// `keyedBy`: the attribute (its index in the entity) that each record's key becomes, when
+    /// the value reached is an object whose keys are records.
+    public var keyedBy: Int? = nil
 
     /// The format of a dump file, from its extension; `nil` for an extension seeder does not read.
     public static func format(ofFile path: String) -> DumpFormat? {

@@ -45,6 +45,7 @@ struct RelationshipDraft {
     var isRequired = false
     var onMissing = MissingPolicy.error
     var column: (name: String, node: YAMLNode)?
+    var keyedBy: (name: String, node: YAMLNode)?
 }
 
 extension LoadContext {
@@ -274,7 +275,7 @@ extension LoadContext {
         {
             draft.column = (column, node.value)
         }
-        if let node = fields["keyedBy"] { notYetSupported("keyedBy", at: node.key) }
+        if let node = fields["keyedBy"], let attribute = string(node.value, key: "keyedBy") { draft.keyedBy = (attribute, node.value) }
         let kind = draft.isToMany ? "a to-many" : "a to-one"
         if !draft.isToMany {
             if let inverse = fields["inverse"] {
@@ -282,6 +283,10 @@ extension LoadContext {
             }
             if let ordered = fields["ordered"] {
                 error("'ordered' applies only to a to-many relationship; '\(name)' is \(kind)", at: ordered.key)
+            }
+            if let keyedBy = fields["keyedBy"] {
+                error("'keyedBy' applies only to a to-many relationship; '\(name)' is \(kind)", at: keyedBy.key)
+                draft.keyedBy = nil
             }
         } else {
             if let required = fields["required"] {

@@ -34,6 +34,10 @@ extension LoadContext {
                         keyPath: relationshipDraft.keyPath, inverse: nil, isOrdered: relationshipDraft.isOrdered,
                         isRequired: relationshipDraft.isRequired, onMissing: relationshipDraft.onMissing,
                         storage: .foreignKey(columns: []), location: relationshipDraft.nameNode.location))
+                if let keyedBy = relationshipDraft.keyedBy {
+                    let index = entities[owner].relationships.count - 1
+                    entities[owner].relationships[index].keyedBy = keyedAttribute(keyedBy.name, at: keyedBy.node, of: entities[targetIndex])
+                }
             }
         }
         // Inverses, once every relationship exists.

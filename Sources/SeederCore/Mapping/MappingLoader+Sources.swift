@@ -16,7 +16,6 @@ extension LoadContext {
                 error("a source needs 'entity' (the entity its records are)", at: item)
                 continue
             }
-            if let keyedBy = fields["keyedBy"] { notYetSupported("keyedBy", at: keyedBy.key) }
             guard let path = string(pathNode.value, key: "path"), checkGlob(path, at: pathNode.value) else { continue }
             if entityNode.value.pairs != nil {
                 error(
@@ -36,9 +35,24 @@ extension LoadContext {
                 guard let path = self.keyPath(node.value, key: "keyPath", allowOperators: false) else { continue }
                 keyPath = path.keys
             }
-            sources.append(Source(path: path, entity: entity, keyPath: keyPath, location: item.location))
+            var keyedBy: Int?
+            if let node = fields["keyedBy"] {
+                guard let name = string(node.value, key: "keyedBy"),
+                    let attribute = keyedAttribute(name, at: node.value, of: entities[entity])
+                else { continue }
+                keyedBy = attribute
+            }
+            sources.append(Source(path: path, entity: entity, keyPath: keyPath, location: item.location, keyedBy: keyedBy))
         }
         return sources
+    }
+
+    /// The attribute of `entity` that `keyedBy` names (its index), or `nil` after an error.
+    func keyedAttribute(_ name: String, at node: YAMLNode, of entity: Entity) -> Int? {
+        if let index = entity.attributes.firstIndex(where: { $0.name == name }) { return index }
+        let suggestion = closestMatch(to: name, in: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+        error("unknown attribute '\(name)' in 'keyedBy' of entity '\(entity.name)'\(suggestion)", at: node)
+        return nil
     }
 
     /// A glob must stay inside the dumps directory and name a format seeder reads.

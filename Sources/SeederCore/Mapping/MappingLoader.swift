@@ -42,7 +42,6 @@ public struct MappingLoader {
     static let notYetSupported = [
         "search": "full-text search ('search')",
         "schema": "fitting an existing schema ('schema: { template }')",
-        "keyedBy": "keys as data ('keyedBy')",
     ]
 
     /// Creates a loader.

@@ -23,6 +23,9 @@ enum ReadEvent: Sendable {
     case diagnostics([Diagnostic])
     /// A `null` skipped where a record was expected, for this entity.
     case skippedNull(entity: Int)
+    /// Elements of a file that lack its source's key path, skipped, for this entity (sent once
+    /// the file is read: when the key path reached nothing there, it is an error instead).
+    case skippedElements(entity: Int, count: Int)
     /// A file read to its end: its index in the plan, digest (final once the reading thread
     /// exited) and records.
     case fileDone(index: Int, digest: DigestPipeline.Digest, records: Int)
@@ -125,10 +128,10 @@ final class DumpReader: @unchecked Sendable {
         defer { digests.close() }
         for (index, file) in files.enumerated() {
             let source = HashingByteSource(try file.openBytes(), pipeline: digests)
-            let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath)
+            let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath, keyed: file.keyedBy != nil)
             var records = 0
-            let keyPath = file.keyPath.joined(separator: ".")
             let fileIndex = encoder.fileIndex(file.path)
+            var tally = KeyPathTally()
             do {
                 try reader.forEachItem { item in
                     switch item {
@@ -145,26 +148,30 @@ final class DumpReader: @unchecked Sendable {
                             }
                         }
                         try send(.records(batch, file: fileIndex, diagnostics: local.takeAll()))
-                    case .skippedNull:
-                        try send(.skippedNull(entity: file.entity))
-                    case let .notARecord(value):
-                        local.error(
-                            "expected a record (an object) for \(entityNames[file.entity]), found \(describeKind(value.kind))",
-                            at: SourceLocation(file: file.path, offset: value.fileOffset), jsonPath: value.pointer.description)
-                        try send(.diagnostics(local.takeAll()))
-                    case let .lineSyntaxError(error):
-                        local.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
-                        try send(.diagnostics(local.takeAll()))
-                    case let .keyPathNotFound(offset, pointer, key):
-                        local.error(
-                            "no '\(key)' here for keyPath '\(keyPath)'", at: SourceLocation(file: file.path, offset: offset),
-                            jsonPath: pointer.description)
-                        try send(.diagnostics(local.takeAll()))
+                    default:
+                        let mapped = try other(item, of: file, fileIndex: fileIndex, tally: &tally, diagnostics: local)
+                        records += mapped
+                        if mapped > 0, let progress, records % 8192 == 0 { progress(bytesBefore + source.count, recordsBefore + records) }
                     }
                 }
             } catch let error as JSONSyntaxError {
+                tally.syntaxError = true
                 local.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
                 try send(.diagnostics(local.takeAll()))
+            }
+            if let firstMiss = tally.firstMiss {
+                if records > 0 || tally.reached {
+                    try send(.skippedElements(entity: file.entity, count: tally.missed))
+                } else if !tally.syntaxError {
+                    let place = firstMiss.pointer.description.isEmpty ? "/" : firstMiss.pointer.description
+                    let missed = tally.missed
+                    let lack =
+                        missed == 1
+                        ? "no '\(firstMiss.key)' at \(place)" : "\(missed) places lack '\(firstMiss.key)', the first at \(place)"
+                    let keyPath = file.keyPath.joined(separator: ".")
+                    local.error("keyPath '\(keyPath)' reaches nothing in this file: \(lack)", at: SourceLocation(file: file.path))
+                    try send(.diagnostics(local.takeAll()))
+                }
             }
             // Hash what the reader left unread (after a syntax error), so the digest is the file's.
             let rest = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
@@ -175,6 +182,90 @@ final class DumpReader: @unchecked Sendable {
             recordsBefore += records
         }
         try flush()
+    }
+
+    /// Encodes the records of the batch that starts at `start` of the chunk's records (when this
+    /// thread encodes) and hands the batch over with its diagnostics: as `readAll` does for an
+    /// object, inline there.
+    private func sendRecords(from start: Int, file: Int, diagnostics: DiagnosticSink) throws {
+        let batch = start..<chunk.records.count
+        if encodesHere {
+            chunk.records.withUnsafeBufferPointer { records in
+                encoder.encode(batch: UnsafeBufferPointer(rebasing: records[batch]), file: file, appendingTo: &chunk.encoded)
+            }
+        }
+        try send(.records(batch, file: file, diagnostics: diagnostics.takeAll()))
+    }
+
+    /// What the key path reached in one file besides objects, and where it reached nothing.
+    struct KeyPathTally {
+        /// `true` once it reached something that is not an object: a `null`, a value.
+        var reached = false
+        /// The places that lack the key path, and the first of them.
+        var missed = 0
+        var firstMiss: (pointer: JSONPointer, key: String)?
+        /// `true` when the file ended at a syntax error (it says nothing of the key path).
+        var syntaxError = false
+    }
+
+    /// Handles an item that is not an object at the key path (`Item.record`): a keyed record, a
+    /// bare id, a `null`, a place that lacks the key path, a line that is not JSON. Returns the
+    /// records it mapped (0 or 1).
+    private func other(
+        _ item: JSONReader.Item, of file: InputFile, fileIndex: Int, tally: inout KeyPathTally, diagnostics local: DiagnosticSink
+    ) throws -> Int {
+        switch item {
+        case .record: preconditionFailure("a record is mapped by the caller")
+        case let .keyedRecord(key, value):
+            guard value.kind == .object, let attribute = file.keyedBy else {
+                tally.reached = true
+                try notARecord(value, of: file)
+                return 0
+            }
+            let start = chunk.records.count
+            mapper.records(
+                from: value, entity: file.entity, file: file.path, keyed: KeyedMember(attribute: attribute, key: key), diagnostics: local,
+                appendingTo: &chunk.records)
+            try sendRecords(from: start, file: fileIndex, diagnostics: local)
+            return 1
+        case .skippedNull:
+            tally.reached = true
+            try send(.skippedNull(entity: file.entity))
+        case let .notARecord(value):
+            tally.reached = true
+            if let keyedBy = file.keyedBy {
+                let attribute = mapper.mapping.entities[file.entity].attributes[keyedBy].name
+                local.error(
+                    "expected an object whose keys are \(entityNames[file.entity]) records (keyedBy: \(attribute)), "
+                        + "found \(describeKind(value.kind))",
+                    at: SourceLocation(file: file.path, offset: value.fileOffset), jsonPath: value.pointer.description)
+                try send(.diagnostics(local.takeAll()))
+            } else if value.kind == .array {
+                try notARecord(value, of: file)
+            } else {
+                // A bare id: the record of its identity.
+                let start = chunk.records.count
+                mapper.identityRecord(from: value, entity: file.entity, file: file.path, diagnostics: local, appendingTo: &chunk.records)
+                try sendRecords(from: start, file: fileIndex, diagnostics: local)
+                return 1
+            }
+        case let .lineSyntaxError(error):
+            local.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
+            try send(.diagnostics(local.takeAll()))
+        case let .keyPathNotFound(_, pointer, key):
+            tally.missed += 1
+            if tally.firstMiss == nil { tally.firstMiss = (pointer, key) }
+        }
+        return 0
+    }
+
+    /// Reports a value that is not a record where one was expected.
+    private func notARecord(_ value: JSONValue, of file: InputFile) throws {
+        let local = DiagnosticSink()
+        local.error(
+            "expected a record (an object) for \(entityNames[file.entity]), found \(describeKind(value.kind))",
+            at: SourceLocation(file: file.path, offset: value.fileOffset), jsonPath: value.pointer.description)
+        try send(.diagnostics(local.takeAll()))
     }
 }
 

@@ -12,6 +12,8 @@ public struct InputFile: Sendable, Hashable {
     public var entity: Int
     /// Where the records are inside the file.
     public var keyPath: [String]
+    /// `keyedBy`: the attribute each record's key becomes (`Source.keyedBy`).
+    public var keyedBy: Int? = nil
     /// `.json` or JSON Lines.
     public var format: DumpFormat
     /// The file's size in bytes.

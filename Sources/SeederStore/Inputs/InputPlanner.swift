@@ -52,10 +52,11 @@ public struct InputPlanner {
                 for path in matches {
                     read.insert(path)  // claimed, even if it is then refused
                     guard
-                        let file = inputFile(
+                        var file = inputFile(
                             path, root: root, entity: source.entity, keyPath: source.keyPath, diagnostics: diagnostics,
                             unreadable: &unreadable)
                     else { continue }
+                    file.keyedBy = source.keyedBy
                     planned.append(file)
                 }
             }

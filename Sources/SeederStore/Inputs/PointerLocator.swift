@@ -38,10 +38,8 @@ struct PointerLocator {
         var next = 0
         var pointers: [Int: String] = [:]
         guard let source = try? file.openBytes() else { return pointers }
-        let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath)
-        try? reader.forEachItem { item in
-            guard case let .record(record) = item else { return }
-            let document = record.document
+        let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath, keyed: file.keyedBy != nil)
+        func find(in document: JSONDocument) throws {
             let end = document.fileOffset + document.bytes.count
             while next < sorted.count, sorted[next] < end {
                 let offset = sorted[next]
@@ -51,6 +49,18 @@ struct PointerLocator {
                 next += 1
             }
             if next == sorted.count { throw Done() }
+        }
+        try? reader.forEachItem { item in
+            switch item {
+            case let .record(record): try find(in: record.document)
+            // A keyed record's key is a value of its record (the attribute it becomes), and so is
+            // a bare id, a record of its own.
+            case let .keyedRecord(key, record):
+                try find(in: key.document)
+                try find(in: record.document)
+            case let .notARecord(value) where file.keyedBy == nil && value.kind != .array: try find(in: value.document)
+            default: return
+            }
         }
         return pointers
     }

@@ -15,4 +15,6 @@ public struct EntityCounts: Sendable, Hashable, Codable {
     public var referencesDropped = 0
     /// `null`s skipped where a record was expected.
     public var nullsSkipped = 0
+    /// Elements skipped because they lack their source's key path.
+    public var elementsSkipped = 0
 }

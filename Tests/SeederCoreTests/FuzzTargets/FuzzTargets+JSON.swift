@@ -6,20 +6,23 @@ extension FuzzTargets {
     /// token, escape and UTF-8 sequence.
     static let blockSizes = [1, 3, 16]
 
-    /// Reads `bytes` as a dump, as one JSON value and as JSON Lines, at the root and along a key
-    /// path, walking every value of every record. Whatever the block size, the reader must give
+    /// Reads `bytes` as a dump, as one JSON value and as JSON Lines, at the root, along a key
+    /// path and as an object whose keys are records (`keyedBy`), walking every value of every
+    /// record. Whatever the block size, the reader must give
     /// the same transcript (items, offsets, errors); every offset must point at its value in the
     /// bytes; a minified record must parse again to the same text.
     public static func json(_ bytes: [UInt8]) -> [String] {
         var problems: [String] = []
         for format in [DumpFormat.json, .jsonLines] {
-            for keyPath in [[], ["a"]] {
+            for (keyPath, keyed) in [([], false), (["a"], false), ([], true)] {
                 // One block holds it all (a megabyte block, the default, is slow to allocate under ASan).
-                let expected = transcript(bytes, format: format, keyPath: keyPath, blockSize: bytes.count + 1, problems: &problems)
+                let expected = transcript(
+                    bytes, format: format, keyPath: keyPath, keyed: keyed, blockSize: bytes.count + 1, problems: &problems)
                 for blockSize in blockSizes {
-                    let actual = transcript(bytes, format: format, keyPath: keyPath, blockSize: blockSize, problems: &problems)
+                    let actual = transcript(
+                        bytes, format: format, keyPath: keyPath, keyed: keyed, blockSize: blockSize, problems: &problems)
                     if actual != expected {
-                        problems.append("\(format) \(keyPath) block size \(blockSize): \(firstDifference(actual, expected))")
+                        problems.append("\(format) \(keyPath) keyed \(keyed) block size \(blockSize): \(firstDifference(actual, expected))")
                     }
                 }
             }
@@ -30,10 +33,10 @@ extension FuzzTargets {
 
     /// What one read gives, as lines of text; broken invariants go to `problems`.
     static func transcript(
-        _ bytes: [UInt8], format: DumpFormat, keyPath: [String], blockSize: Int, problems: inout [String]
+        _ bytes: [UInt8], format: DumpFormat, keyPath: [String], keyed: Bool = false, blockSize: Int, problems: inout [String]
     ) -> [String] {
         var lines: [String] = []
-        let reader = JSONReader(source: MemoryByteSource(bytes), format: format, keyPath: keyPath, blockSize: blockSize)
+        let reader = JSONReader(source: MemoryByteSource(bytes), format: format, keyPath: keyPath, keyed: keyed, blockSize: blockSize)
         do {
             try reader.forEachItem { item in
                 switch item {
@@ -42,6 +45,12 @@ extension FuzzTargets {
                     checkDocument(value.document, in: bytes, problems: &problems)
                     walk(value, in: bytes, into: &lines, problems: &problems)
                     checkMinified(value, problems: &problems)
+                case let .keyedRecord(key, value):
+                    lines.append("key \(key.string ?? "?") \(key.pointer)@\(key.fileOffset)")
+                    checkOffset(key.fileOffset, startsValueOf: .string, in: bytes, problems: &problems)
+                    lines.append("keyed \(value.kind) \(value.pointer)@\(value.fileOffset)")
+                    checkDocument(value.document, in: bytes, problems: &problems)
+                    walk(value, in: bytes, into: &lines, problems: &problems)
                 case let .notARecord(value):
                     lines.append("not a record \(value.kind) \(value.pointer)@\(value.fileOffset)")
                     checkDocument(value.document, in: bytes, problems: &problems)
