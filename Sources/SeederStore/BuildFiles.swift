@@ -47,7 +47,7 @@ struct BuildFiles {
     /// files, in the temporary directory, are named as they are.
     func shown(_ path: String) -> String {
         guard writesOutput else { return path }
-        let directory = (output as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: output)
         let name = (path as NSString).lastPathComponent
         return directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
     }

@@ -190,7 +190,7 @@ struct SeedAssembler {
     static func publish(_ path: String, as output: String, shown: String, synced: Bool) throws {
         if !synced { try syncFile(path) }
         guard rename(path, output) == 0 else { throw OutputError.cannot("replace", shown, error: errno) }
-        try syncFile((output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent)
+        try syncFile(PathText.directory(of: output).isEmpty ? "." : PathText.directory(of: output))
     }
 
     /// `fsync` on a file or directory.

@@ -8,7 +8,7 @@ public enum AtomicFile {
     /// is made, so that a command can remove it if it is interrupted. On failure the temporary
     /// file is removed and `path` is as it was.
     public static func write(_ bytes: [UInt8], to path: String, willCreate: ([String]) -> Void = { _ in }) throws(OutputError) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: path)
         let temporary = (directory.isEmpty ? "" : directory + "/") + "." + (path as NSString).lastPathComponent + ".seeder-\(getpid())"
         willCreate([temporary])
         // Named by the process: one there is a dead process's leftover.

@@ -51,7 +51,7 @@ struct OutputGuard {
         if let output, let identity = status.identity, identity == PathStatus(output).identity {
             throw OutputError("the report \(report) is the output")
         }
-        let directory = (report as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: report)
         if access(directory.isEmpty ? "." : directory, W_OK | X_OK) != 0 {
             throw OutputError.cannot("create", report, error: errno)
         }

@@ -46,7 +46,7 @@ struct PathStatus {
         for _ in 0..<40 {
             var info = stat()
             guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return nil }
-            let directory = (current as NSString).deletingLastPathComponent
+            let directory = PathText.directory(of: current)
             if let real = realpath(directory.isEmpty ? "." : directory, nil) {
                 defer { free(real) }
                 let resolved = String(cString: real)
@@ -65,7 +65,7 @@ struct PathStatus {
     var identity: Identity? {
         if let status { return Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) }
         var directory = stat()
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathText.directory(of: path)
         guard stat(parent.isEmpty ? "." : parent, &directory) == 0 else { return nil }
         return Identity(device: UInt64(directory.st_dev), inode: UInt64(directory.st_ino), name: (path as NSString).lastPathComponent)
     }
