@@ -231,6 +231,34 @@ struct MapperTests {
         #expect(records[1].links[1] == .absent)
     }
 
+    /// After Converge's `<singular>_ids`, a to-many reads Sync's `<name>_ids` / `<name>Ids`; the
+    /// singular's key wins when a record has both, and the one not read stays unmapped.
+    @Test func followsSyncsIdConventionAfterConverges() throws {
+        let yaml = """
+            seeder: 1
+            entities:
+              Board:
+                attributes: { id: integer }
+                relationships:
+                  notes: { to: Note, many: true }
+              Note:
+                attributes: { id: integer }
+            """
+        let read = #"[{"id": 1, "notes_ids": [1, "2"]}, {"id": 2, "NotesIds": [3]}]"#
+        let (records, diagnostics, mapper) = try mapRecords(yaml, read, entity: "Board")
+        #expect(diagnostics == [])
+        #expect(records.map(\.links[0].identitiesOfReferences) == [[1, 2], [3]].map { $0.map { IdentityKey([.integer($0)]) } })
+        #expect(mapper.unmappedKeys(of: 0) == [])
+        // Found: no warning about `notes`, only about the notes no record gave.
+        let sink = DiagnosticSink()
+        mapper.reportCoverage(to: sink)
+        #expect(sink.diagnostics.map(\.description) == ["mapping.yaml:7:3: warning: Note got no record from any source"])
+        let both = #"[{"id": 1, "note_ids": [4], "notes_ids": [5]}, {"id": 2, "notes": [6], "notes_ids": [7]}]"#
+        let (first, _, bothMapper) = try mapRecords(yaml, both, entity: "Board")
+        #expect(first.map(\.links[0].identitiesOfReferences) == [[4], [6]].map { $0.map { IdentityKey([.integer($0)]) } })
+        #expect(bothMapper.unmappedKeys(of: 0) == ["notes_ids"])
+    }
+
     @Test func reportsEveryDataProblemWithItsLocationAndPath() throws {
         let json = """
             [{"project": {"id": 7, "name": "A", "tasks": [{"id": "7a", "name": "bad id"}, {"name": "no id"},

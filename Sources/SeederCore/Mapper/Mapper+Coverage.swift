@@ -61,9 +61,14 @@ extension Mapper {
                     {
                         continue
                     }
-                    let stem = relationship.isToMany ? Naming.singular(relationship.name) : relationship.name
-                    let convention = Naming.snakeCase(stem) + (relationship.isToMany ? "_ids" : "_id")
-                    noMatch(relationship.name, Sought(name: relationship.name, convention: convention), at: relationship.location)
+                    var conventions = [Naming.snakeCase(relationship.name) + "_id"]
+                    if relationship.isToMany {
+                        conventions = [Naming.snakeCase(Naming.singular(relationship.name)) + "_ids"]
+                        if plan.pluralConventionSlots[relationshipIndex] != nil {
+                            conventions.append(Naming.snakeCase(relationship.name) + "_ids")
+                        }
+                    }
+                    noMatch(relationship.name, Sought(name: relationship.name, conventions: conventions), at: relationship.location)
                     continue
                 }
                 let firstKeyFound = plan.relationshipKeyPathSlots[relationshipIndex].map { plan.foundSlots[$0] } ?? false
@@ -89,16 +94,17 @@ private struct LinkSide: Hashable {
 private struct Sought: CustomStringConvertible {
     var name: String
     var keyPath: KeyPath?
-    /// A relationship's id convention (`owner_id`, `tag_ids`), read when the name is missing.
-    var convention: String?
+    /// A relationship's id conventions (`owner_id`; `tag_ids`, `tags_ids`), read in order when the
+    /// name is missing.
+    var conventions: [String] = []
     /// For a key path: whether some record had its first key (then the path failed further on,
     /// where the unmapped keys, a record's own, cannot suggest anything).
     var firstKeyFound = false
 
-    /// `'stars'`, `'owner' or 'owner_id'`, `'thumbnail.pth'`.
+    /// `'stars'`, `'owner' or 'owner_id'`, `'tags', 'tag_ids' or 'tags_ids'`, `'thumbnail.pth'`.
     var description: String {
         if let keyPath { return "'\(keyPath)'" }
-        return "'\(name)'" + (convention.map { " or '\($0)'" } ?? "")
+        return list(([name] + conventions).map { "'\($0)'" })
     }
 
     /// The unmapped key nearest to what was looked for, as it would be written in `from`: by
@@ -111,7 +117,7 @@ private struct Sought: CustomStringConvertible {
             return keyPath.description
         }
         let lookups = unmapped.map(Naming.lookupKey)
-        for sought in [name] + (convention.map { [$0] } ?? []) {
+        for sought in [name] + conventions {
             if let match = closestMatch(to: Naming.lookupKey(sought), in: lookups), let index = lookups.firstIndex(of: match) {
                 return unmapped[index]
             }

@@ -154,6 +154,8 @@ public final class Mapper {
             var reached = reach(
                 keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
                 in: value, members: members, context: &context)
+            // (The layout resolved the later id convention, `notes_ids`, into this slot when the
+            // record has only it: `EntityPlan.pluralConventionSlots`.)
             if case .absent = reached, keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
                 reached = .json(member)
             }

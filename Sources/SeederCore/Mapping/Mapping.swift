@@ -174,7 +174,7 @@ public struct Relationship: Sendable {
     /// To-many.
     public var isToMany: Bool
     /// Where the value is in the record; `nil` reads the key that matches the name, then the
-    /// id conventions (`<name>_id`, `<singular>_ids`).
+    /// id conventions (`<name>_id`; `<singular>_ids`, then `<name>_ids`).
     public var keyPath: KeyPath?
     /// For a to-many: the index of the target's to-one relationship that points back; the link
     /// is stored as that foreign key on the target's rows.
