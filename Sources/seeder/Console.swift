@@ -56,7 +56,7 @@ final class Console: @unchecked Sendable {
     }
 
     /// The per-entity summary (docs/commands.md: records read, rows written, occurrences merged,
-    /// conflicts resolved, references resolved or dropped), then the output. A failed run prints
+    /// conflicts resolved, references resolved or dropped, rows created), then the output. A failed run prints
     /// one line on standard error instead: counts of a build that wrote nothing would mislead.
     func printSummary(_ report: BuildReport, command: String) throws(OutputError) {
         guard report.outcome == .success else {
@@ -68,11 +68,12 @@ final class Console: @unchecked Sendable {
             return
         }
         guard !report.entities.isEmpty else { return }
-        let header = ["entity", "records", "rows", "merged", "conflicts", "references", "dropped"]
+        let header = ["entity", "records", "rows", "merged", "conflicts", "references", "dropped", "created"]
         let rows = report.entities.map { entity in
             [
                 entity.name, String(entity.counts.recordsRead), String(entity.counts.rowsWritten), String(entity.counts.occurrencesMerged),
                 String(entity.counts.conflictsResolved), String(entity.counts.referencesResolved), String(entity.counts.referencesDropped),
+                String(entity.counts.rowsCreated),
             ]
         }
         var text = TextTable.render([header] + rows, rightAligned: Set(1..<header.count))

@@ -8,7 +8,8 @@ extension Mapper {
 
     /// Reports the warnings about keys to `diagnostics`, entity by entity in mapping order:
     ///
-    /// - an entity that got no record: `Comment got no record from any source`;
+    /// - an entity that got no record: `Comment got no record from any source`, unless
+    ///   `rowsCreated` says `onMissing: create` made rows of it (then nothing is said about it);
     /// - the keys its records had that nothing reads and `ignore:` does not list:
     ///   `2 keys are never mapped: Repository.node_id, Repository.owner`;
     /// - each attribute (without a `default`) and relationship that found its key in no record,
@@ -18,7 +19,7 @@ extension Mapper {
     ///   found its key (the nesting fills the to-one; the children's keys fill the to-many);
     /// - each key of `ignore:` that no record had: `Repository: ignored key 'nod_id' occurs in
     ///   no record (did you mean 'node_id'?)`.
-    public func reportCoverage(to diagnostics: DiagnosticSink) {
+    public func reportCoverage(to diagnostics: DiagnosticSink, rowsCreated: [Int] = []) {
         var partners: [LinkSide: LinkSide] = [:]
         for (index, entity) in mapping.entities.enumerated() {
             for (relationshipIndex, relationship) in entity.relationships.enumerated() {
@@ -32,6 +33,7 @@ extension Mapper {
         for (index, entity) in mapping.entities.enumerated() {
             let plan = plans[index]
             guard plan.recordCount > 0 else {
+                if index < rowsCreated.count, rowsCreated[index] > 0 { continue }
                 diagnostics.warning("\(entity.name) got no record from any source", at: entity.location)
                 continue
             }

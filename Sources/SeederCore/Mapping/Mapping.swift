@@ -184,7 +184,8 @@ public struct Relationship: Sendable {
     public var isOrdered: Bool
     /// A to-one that must be present.
     public var isRequired: Bool
-    /// What a reference to an identity that no record provides does.
+    /// What a reference to an identity that no record provides does: its own `onMissing`, else
+    /// its entity's, else the document's.
     public var onMissing: MissingPolicy
     /// How the relationship is stored.
     public var storage: RelationshipStorage
@@ -295,4 +296,6 @@ public enum MissingPolicy: String, Sendable, CaseIterable {
     case error
     /// The link is dropped and counted.
     case null
+    /// A row holding only the identity is made, and counted (as RestKit, Groot and Sync do).
+    case create
 }

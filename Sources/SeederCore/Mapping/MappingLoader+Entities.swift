@@ -6,6 +6,8 @@ struct EntityDefaults {
     var timeZone: TimeZone
     var onConflict: ConflictPolicy
     var nulls: NullPolicy
+    /// What references to a missing identity do, unless an entity or relationship says.
+    var onMissing: MissingPolicy
     var naming: NamingStyle
 }
 
@@ -41,7 +43,8 @@ struct RelationshipDraft {
     var inverse: (name: String, node: YAMLNode)?
     var isOrdered = false
     var isRequired = false
-    var onMissing = MissingPolicy.error
+    /// Its own `onMissing`, else its entity's, else the document's.
+    var onMissing: MissingPolicy
     var column: (name: String, node: YAMLNode)?
 }
 
@@ -72,6 +75,10 @@ extension LoadContext {
                 choice($0.value, key: "onConflict", ConflictPolicy.self, all: ConflictPolicy.allCases)
             } ?? defaults.onConflict,
             nulls: fields["nulls"].flatMap { choice($0.value, key: "nulls", NullPolicy.self, all: NullPolicy.allCases) } ?? defaults.nulls)
+        // The default of the entity's relationships.
+        let onMissing =
+            fields["onMissing"].flatMap { choice($0.value, key: "onMissing", MissingPolicy.self, all: MissingPolicy.allCases) }
+            ?? defaults.onMissing
         if let table = fields["table"], let text = string(table.value, key: "table"),
             identifier(text, what: "table name", at: table.value)
         {
@@ -95,7 +102,7 @@ extension LoadContext {
         if let relationships = fields["relationships"] {
             if let pairs = relationships.value.pairs {
                 for (relationshipName, spec) in pairs {
-                    if let relationship = relationship(relationshipName, spec, entity: name) {
+                    if let relationship = relationship(relationshipName, spec, entity: name, onMissing: onMissing) {
                         draft.relationships.append(relationship)
                     }
                 }
@@ -236,12 +243,12 @@ extension LoadContext {
 
     // MARK: Relationships
 
-    private func relationship(_ nameNode: YAMLNode, _ spec: YAMLNode, entity: String) -> RelationshipDraft? {
+    private func relationship(_ nameNode: YAMLNode, _ spec: YAMLNode, entity: String, onMissing: MissingPolicy) -> RelationshipDraft? {
         guard let name = nameNode.scalar, identifier(name, what: "relationship name", at: nameNode) else { return nil }
         guard let fields = fields(of: spec, allowed: MappingLoader.Keys.relationship, in: "relationship '\(entity).\(name)'") else {
             return nil
         }
-        var draft = RelationshipDraft(name: name, nameNode: nameNode)
+        var draft = RelationshipDraft(name: name, nameNode: nameNode, onMissing: onMissing)
         if let to = fields["to"] {
             if to.value.pairs != nil {
                 error("a dynamic target ('to: { by: ... }', polymorphism) is not supported yet by this version of seeder", at: to.value)
@@ -257,7 +264,7 @@ extension LoadContext {
         if let node = fields["ordered"] { draft.isOrdered = boolean(node.value, key: "ordered") ?? false }
         if let node = fields["required"] { draft.isRequired = boolean(node.value, key: "required") ?? false }
         if let node = fields["onMissing"] {
-            draft.onMissing = choice(node.value, key: "onMissing", MissingPolicy.self, all: MissingPolicy.allCases) ?? .error
+            draft.onMissing = choice(node.value, key: "onMissing", MissingPolicy.self, all: MissingPolicy.allCases) ?? onMissing
         }
         if let node = fields["column"], let column = string(node.value, key: "column"),
             identifier(column, what: "column name", at: node.value)

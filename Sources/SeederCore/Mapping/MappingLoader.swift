@@ -19,10 +19,12 @@ public struct MappingLoader {
     public enum Keys {
         public static let document = [
             "seeder", "output", "schemaVersion", "naming", "dates", "timeZone", "onConflict",
-            "nulls", "entities", "sources", "schema",
+            "nulls", "onMissing", "entities", "sources", "schema",
         ]
         public static let naming = ["database"]
-        public static let entity = ["identity", "attributes", "relationships", "table", "onConflict", "nulls", "ignore", "search"]
+        public static let entity = [
+            "identity", "attributes", "relationships", "table", "onConflict", "nulls", "onMissing", "ignore", "search",
+        ]
         public static let attribute = [
             "type", "from", "required", "default", "values", "unique", "index", "format",
             "timeZone", "storage", "column",
@@ -206,11 +208,14 @@ struct LoadContext {
             fields["onConflict"].flatMap { choice($0.value, key: "onConflict", ConflictPolicy.self, all: ConflictPolicy.allCases) }
             ?? .error
         let nulls = fields["nulls"].flatMap { choice($0.value, key: "nulls", NullPolicy.self, all: NullPolicy.allCases) } ?? .value
+        let onMissing =
+            fields["onMissing"].flatMap { choice($0.value, key: "onMissing", MissingPolicy.self, all: MissingPolicy.allCases) } ?? .error
         if let schema = fields["schema"] {
             notYetSupported("schema", at: schema.key)
         }
 
-        let defaults = EntityDefaults(dates: dates, timeZone: timeZone, onConflict: onConflict, nulls: nulls, naming: naming)
+        let defaults = EntityDefaults(
+            dates: dates, timeZone: timeZone, onConflict: onConflict, nulls: nulls, onMissing: onMissing, naming: naming)
         var drafts: [EntityDraft] = []
         if let entitiesNode = fields["entities"] {
             drafts = entities(entitiesNode.value, defaults: defaults)
