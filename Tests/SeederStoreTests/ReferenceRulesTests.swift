@@ -234,4 +234,33 @@ struct ReferenceRulesTests {
         #expect(report.entities.map(\.counts.referencesDropped) == [1, 0, 0, 0])
         #expect(report.entities.map(\.counts.rowsCreated) == [0, 0, 1, 0])
     }
+
+    /// `create` may make a row only of an identity its attribute's `values` accept: another is an
+    /// error at the reference, reported once (not as a missing reference too).
+    @Test func refusesToMakeAnIdentityOutsideItsValues() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              Post:
+                attributes: { id: integer }
+                relationships:
+                  tags: { to: Tag, many: true, onMissing: create }
+              Tag:
+                identity: slug
+                attributes: { slug: { type: string, values: [swift, c] }, label: string }
+            sources:
+              - path: posts.json
+                entity: Post
+            """)
+        try workspace.write("dumps/posts.json", #"[{"id": 1, "tag_ids": ["swift", "go"]}, {"id": 2, "tag_ids": ["go"]}]"#)
+        let report = workspace.build()
+        #expect(
+            report.messages(workspace) == [
+                #"dumps/posts.json:1:33: error: Post 1 references Tag go (tags), which no record provides; onMissing: create cannot make it: 'slug' is "go", expected one of "swift", "c"  [/0/tag_ids/1]"#
+            ])
+        #expect(report.outcome == .invalid)
+    }
 }

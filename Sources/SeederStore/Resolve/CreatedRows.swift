@@ -110,6 +110,7 @@ extension ReferenceResolver {
     /// side row: the identity present, its place the reference's.
     private func createRows(_ created: CreatedRows) throws {
         let target = created.target
+        try checkValues(created)
         let keys = SQLText.list(target.keyColumns)
         try db.execute(
             sql: """
@@ -130,6 +131,36 @@ extension ReferenceResolver {
                 FROM \(created.table) AS c JOIN \(target.table) AS t ON \(created.matches("t", "c"))
                 """)
         store.noteCreatedRows(count, of: target.entityIndex)
+    }
+
+    /// An identity outside its attribute's `values` is an error at the reference (the row is
+    /// still made, so that the reference is not reported missing as well).
+    private func checkValues(_ created: CreatedRows) throws {
+        let target = created.target
+        for (part, attribute) in target.entity.identityAttributes.enumerated() {
+            guard let allowed = target.entity.attributes[attribute].allowedValues else { continue }
+            let keys = SQLText.list(created.keyColumns)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(keys), \(created.referenceColumns.joined(separator: ", ")), "_file", "_offset" FROM \(created.table) AS c
+                    WHERE c.\(SQLText.quote(created.keyColumns[part])) NOT IN (\(SQLText.placeholders(allowed.count)))
+                    ORDER BY "_file", "_offset"
+                    """, arguments: StatementArguments(allowed.map(\.databaseValue)))
+            let base = target.keyColumns.count + created.referenceColumns.count
+            let places: [(file: Int, offset: Int)] = rows.map { ($0[base], $0[base + 1]) }
+            let pointers = self.pointers.pointers(places.map { (store.files[$0.file], $0.offset) })
+            let accepted = allowed.map(\.description).joined(separator: ", ")
+            for (index, row) in rows.enumerated() {
+                let key = target.keyColumns.indices.map { row[$0] as DatabaseValue }
+                let reference = createdRowReference(target, key: key, in: row, from: key.count) ?? label(target, key: key)
+                let name = target.entity.attributes[attribute].name
+                diagnostics.error(
+                    "\(reference), which no record provides; onMissing: create cannot make it: '\(name)' is \(SQLValue(key[part])), "
+                        + "expected one of \(accepted)",
+                    at: location(file: places[index].file, offset: places[index].offset), jsonPath: pointers[index])
+            }
+        }
     }
 
     /// The reference a created row of `layout` was made for, in a row that selected
