@@ -74,7 +74,7 @@ extension SeedBuilder {
             return store.counts
         }
         // Keys never mapped, keys that matched nothing, entities that got no record.
-        mapper.reportCoverage(to: diagnostics)
+        mapper.reportCoverage(to: diagnostics, rowsCreated: counts.map(\.rowsCreated))
         loaded.entities = mapping.entities.enumerated().map { index, entity in
             BuildReport.EntitySummary(name: entity.name, counts: counts[index], unmappedKeys: mapper.unmappedKeys(of: index))
         }

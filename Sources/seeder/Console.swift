@@ -56,8 +56,8 @@ final class Console: @unchecked Sendable {
     }
 
     /// The per-entity summary (docs/commands.md: records read, rows written, occurrences merged,
-    /// conflicts resolved, references resolved or dropped, and skipped when something was), then
-    /// the output. A failed run prints
+    /// conflicts resolved, references resolved or dropped; rows created and records skipped when
+    /// there were some), then the output. A failed run prints
     /// one line on standard error instead: counts of a build that wrote nothing would mislead.
     func printSummary(_ report: BuildReport, command: String) throws(OutputError) {
         guard report.outcome == .success else {
@@ -69,15 +69,19 @@ final class Console: @unchecked Sendable {
             return
         }
         guard !report.entities.isEmpty else { return }
-        // Skipped: `null`s and elements without the key path, a column only when there were some.
+        // Created rows (`onMissing: create`) and skipped records (`null`s and elements without
+        // the key path): a column each only when there were some.
         let skipped = report.entities.map { $0.counts.nullsSkipped + $0.counts.elementsSkipped }
+        let showsCreated = report.entities.contains { $0.counts.rowsCreated > 0 }
         let showsSkipped = skipped.contains { $0 > 0 }
-        let header = ["entity", "records", "rows", "merged", "conflicts", "references", "dropped"] + (showsSkipped ? ["skipped"] : [])
+        let header =
+            ["entity", "records", "rows", "merged", "conflicts", "references", "dropped"] + (showsCreated ? ["created"] : [])
+            + (showsSkipped ? ["skipped"] : [])
         let rows = report.entities.enumerated().map { index, entity in
             [
                 entity.name, String(entity.counts.recordsRead), String(entity.counts.rowsWritten), String(entity.counts.occurrencesMerged),
                 String(entity.counts.conflictsResolved), String(entity.counts.referencesResolved), String(entity.counts.referencesDropped),
-            ] + (showsSkipped ? [String(skipped[index])] : [])
+            ] + (showsCreated ? [String(entity.counts.rowsCreated)] : []) + (showsSkipped ? [String(skipped[index])] : [])
         }
         var text = TextTable.render([header] + rows, rightAligned: Set(1..<header.count))
         if let output = report.output {

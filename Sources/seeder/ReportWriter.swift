@@ -62,6 +62,7 @@ enum ReportWriter {
             json.member("conflictsResolved", counts.conflictsResolved)
             json.member("referencesResolved", counts.referencesResolved)
             json.member("referencesDropped", counts.referencesDropped)
+            json.member("rowsCreated", counts.rowsCreated)
             json.member("nullsSkipped", counts.nullsSkipped)
             json.member("elementsSkipped", counts.elementsSkipped)
             json.member("unmappedKeys") { $0.array(entity.unmappedKeys) }

@@ -57,7 +57,7 @@ struct MapperCoverageTests {
                 "mapping.yaml:3:3: warning: 2 keys are never mapped: Article.tag, Article.titel",
                 "mapping.yaml:8:7: warning: Article.title: 'title' matched no key in 2 records (did you mean 'titel'?)",
                 "mapping.yaml:9:7: warning: Article.author: 'meta.author' matched no key in 2 records",
-                "mapping.yaml:12:7: warning: Article.tags: 'tags' or 'tag_ids' matched no key in 2 records (did you mean 'tag'?)",
+                "mapping.yaml:12:7: warning: Article.tags: 'tags', 'tag_ids' or 'tags_ids' matched no key in 2 records (did you mean 'tag'?)",
                 "mapping.yaml:4:14: warning: Article: ignored key 'etag' occurs in no record (did you mean 'tag'?)",
                 "mapping.yaml:13:3: warning: Tag got no record from any source",
             ])

@@ -231,6 +231,79 @@ struct MapperTests {
         #expect(records[1].links[1] == .absent)
     }
 
+    /// After Converge's `<singular>_ids`, a to-many reads Sync's `<name>_ids` / `<name>Ids`; the
+    /// singular's key wins when a record has both, and the one not read stays unmapped.
+    @Test func followsSyncsIdConventionAfterConverges() throws {
+        let yaml = """
+            seeder: 1
+            entities:
+              Board:
+                attributes: { id: integer }
+                relationships:
+                  notes: { to: Note, many: true }
+              Note:
+                attributes: { id: integer }
+            """
+        let read = #"[{"id": 1, "notes_ids": [1, "2"]}, {"id": 2, "NotesIds": [3]}]"#
+        let (records, diagnostics, mapper) = try mapRecords(yaml, read, entity: "Board")
+        #expect(diagnostics == [])
+        #expect(records.map(\.links[0].identitiesOfReferences) == [[1, 2], [3]].map { $0.map { IdentityKey([.integer($0)]) } })
+        #expect(mapper.unmappedKeys(of: 0) == [])
+        // Found: no warning about `notes`, only about the notes no record gave.
+        let sink = DiagnosticSink()
+        mapper.reportCoverage(to: sink)
+        #expect(sink.diagnostics.map(\.description) == ["mapping.yaml:7:3: warning: Note got no record from any source"])
+        let both = #"[{"id": 1, "note_ids": [4], "notes_ids": [5]}, {"id": 2, "notes": [6], "notes_ids": [7]}]"#
+        let (first, _, bothMapper) = try mapRecords(yaml, both, entity: "Board")
+        #expect(first.map(\.links[0].identitiesOfReferences) == [[4], [6]].map { $0.map { IdentityKey([.integer($0)]) } })
+        #expect(bothMapper.unmappedKeys(of: 0) == ["notes_ids"])
+    }
+
+    /// An object holding only the identity is a record of a target that declares nothing else,
+    /// and a reference to a target that declares more: another attribute, or a relationship.
+    @Test func takesAnIdentityOnlyObjectForARecordOfATargetThatHoldsNothingElse() throws {
+        let yaml = """
+            seeder: 1
+            entities:
+              Post:
+                attributes: { id: integer }
+                relationships:
+                  author: { to: Author }
+                  tags: { to: Tag, many: true }
+                  editor: { to: Editor }
+                  cards: { to: Card, many: true }
+              Author:
+                identity: name
+                attributes: { name: string }
+              Tag:
+                identity: slug
+                attributes: { slug: string, label: string }
+              Editor:
+                identity: name
+                attributes: { name: string }
+                relationships:
+                  posts: { to: Post, many: true, inverse: editor }
+              Card:
+                identity: [suit, rank]
+                attributes: { suit: string, rank: integer }
+            """
+        let json = """
+            [{"id": 1, "author": {"name": "Blake"}, "tags": [{"slug": "a"}], "editor": {"name": "Ann"},
+              "cards": [{"rank": 3, "suit": "h"}, ["s", 1]]}]
+            """
+        let (records, diagnostics, _) = try mapRecords(yaml, json, entity: "Post")
+        #expect(diagnostics == [])
+        try #require(records.map(\.entity) == [0, 1, 4])
+        #expect(records[1].identity == IdentityKey([.text("Blake")]))
+        #expect(records[2].identity == IdentityKey([.text("h"), .integer(3)]))
+        #expect(records[0].links[0] == .one(.embedded(1)))
+        #expect(records[0].links[1].identitiesOfReferences == [IdentityKey([.text("a")])])
+        #expect(records[0].links[2].identityOfReference == IdentityKey([.text("Ann")]))
+        #expect(records[0].links[3].identitiesOfReferences == [IdentityKey([.text("s"), .integer(1)])])
+        guard case let .many(cards) = records[0].links[3] else { return #expect(Bool(false)) }
+        #expect(cards.first == .embedded(2))
+    }
+
     @Test func reportsEveryDataProblemWithItsLocationAndPath() throws {
         let json = """
             [{"project": {"id": 7, "name": "A", "tasks": [{"id": "7a", "name": "bad id"}, {"name": "no id"},
@@ -266,7 +339,7 @@ struct MapperTests {
                   author: { to: Author }
               Author:
                 identity: handle
-                attributes: { handle: { type: string, from: login } }
+                attributes: { handle: { type: string, from: login }, name: string }
             """
         let (records, diagnostics, _) = try mapRecords(yaml, #"{"id": 1, "author": {"login": "ann"}}"#, entity: "Post")
         #expect(diagnostics == [])

@@ -417,6 +417,41 @@ struct MappingLoaderTests {
         #expect(mapping == nil)
     }
 
+    /// `onMissing` on a relationship beats its entity's, which beats the document's.
+    @Test func takesOnMissingFromTheRelationshipThenItsEntityThenTheDocument() throws {
+        let yaml = """
+            seeder: 1
+            onMissing: create
+            entities:
+              Post:
+                onMissing: "null"
+                attributes: { id: integer }
+                relationships:
+                  tags: { to: Tag, many: true }
+                  author: { to: Author, onMissing: error }
+              Comment:
+                attributes: { id: integer }
+                relationships:
+                  tags: { to: Tag, many: true }
+                  author: { to: Author, onMissing: "null" }
+              Tag:
+                attributes: { id: integer }
+              Author:
+                attributes: { id: integer }
+            """
+        let (mapping, diagnostics) = loadMapping(yaml)
+        #expect(diagnostics == [])
+        let policies = try #require(mapping).entities.map { $0.relationships.map(\.onMissing) }
+        #expect(policies == [[.null, .error], [.create, .null], [], []])
+        let (plain, _) = loadMapping(yaml.replacingOccurrences(of: "onMissing: create\n", with: ""))
+        #expect(try #require(plain).entities[1].relationships.map(\.onMissing) == [.error, .null])
+        let (_, typos) = loadMapping(yaml.replacingOccurrences(of: "onMissing: create", with: "onMissing: creat"))
+        #expect(
+            typos == [
+                "mapping.yaml:2:12: error: unknown value 'creat' for 'onMissing' (did you mean 'create'?); expected error, null or create"
+            ])
+    }
+
     @Test func reportsEveryProblemInOneRun() {
         let (_, diagnostics) = loadMapping(
             """

@@ -21,7 +21,7 @@ struct RecordMergerTests {
               team: { to: Team }
               projects: { to: Project, many: true }
           Team:
-            attributes: { id: integer }
+            attributes: { id: integer, name: string }
           Project:
             attributes: { id: integer }
         """

@@ -176,6 +176,27 @@ struct KeyCoverageTests {
             ])
     }
 
+    /// Sync's `<name>_ids` fills a to-many in the seed, and the key counts as mapped: a strict
+    /// build is clean.
+    @Test func readsSyncsIdConventionIntoTheSeed() throws {
+        let mapping = Self.repository(
+            "    attributes: { id: integer }\n    relationships:\n      topics: { to: Topic, many: true }\n",
+            more: "  Topic:\n    attributes: { id: integer, name: string }\n")
+        let records = #"[{"id": 1, "topics_ids": [2, 1]}, {"id": 2, "topics": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]}]"#
+        let workspace = try Workspace.withDumps()
+        try workspace.write("mapping.yaml", mapping)
+        try workspace.write("dumps/repos.json", records)
+        let report = workspace.build { $0.strict = true }
+        #expect(report.outcome == .success)
+        #expect(report.messages(workspace) == [])
+        #expect(
+            try workspace.rows("SELECT * FROM repository_topics ORDER BY repository_id, topic_id") == [
+                "[repository_id:1 topic_id:1]", "[repository_id:1 topic_id:2]", "[repository_id:2 topic_id:1]",
+                "[repository_id:2 topic_id:2]",
+            ])
+        #expect(report.entities[0].counts.referencesResolved == 4)
+    }
+
     /// A to-many with `inverse` and its to-one are two sides of one link: either side found
     /// is enough for a side without `from`, whether the parent nests the children or the
     /// children name their parent.
@@ -208,7 +229,7 @@ struct KeyCoverageTests {
         // A typo on the children's side: neither side found its key.
         #expect(
             workspace.build().messages(workspace) == [
-                "mapping.yaml:6:7: warning: Project.tasks: 'tasks' or 'task_ids' matched no key in 2 records",
+                "mapping.yaml:6:7: warning: Project.tasks: 'tasks', 'task_ids' or 'tasks_ids' matched no key in 2 records",
                 "mapping.yaml:7:3: warning: 1 key is never mapped: Task.projet_id",
                 "mapping.yaml:10:7: warning: Task.project: 'project' or 'project_id' matched no key in 1 record (did you mean 'projet_id'?)",
             ])

@@ -18,6 +18,11 @@ final class EntityPlan {
     @exclusivity(unchecked) private(set) var attributeSlots: [Int?] = []
     /// Per relationship: its name's slot and its id convention's slot (`user_id`, `product_ids`).
     @exclusivity(unchecked) private(set) var relationshipSlots: [(name: Int?, convention: Int?)] = []
+    /// Per relationship: for a to-many whose singular is not its name, the slot of the id
+    /// convention read when the record has neither the name nor the singular's (`notes_ids` after
+    /// `note_ids`). A layout resolves it into the convention's slot (`resolveLayout`), so the
+    /// mapper reads one convention per relationship whichever the record has.
+    private(set) var pluralConventionSlots: [Int?] = []
     /// Per attribute and per relationship with a key path: the slot of the key path's first key,
     /// matched exactly (a key path names members as they are spelled), so that evaluating it
     /// starts from the member instead of searching the record for it.
@@ -99,6 +104,7 @@ final class EntityPlan {
         for relationship in entity.relationships {
             if let keyPath = relationship.keyPath {
                 relationshipSlots.append((nil, nil))
+                pluralConventionSlots.append(nil)
                 relationshipKeyPathSlots.append(addKeyPathSlot(keyPath))
                 continue
             }
@@ -108,6 +114,14 @@ final class EntityPlan {
             let convention = addSlot(name: nil, lookup: Naming.lookupKey(stem))
             conventionSlots.insert(convention)
             relationshipSlots.append((name, convention))
+            let plural = Naming.lookupKey(relationship.name + "ids")
+            if relationship.isToMany, plural != Naming.lookupKey(stem) {
+                let slot = addSlot(name: nil, lookup: plural)
+                conventionSlots.insert(slot)
+                pluralConventionSlots.append(slot)
+            } else {
+                pluralConventionSlots.append(nil)
+            }
         }
         foundSlots = [Bool](repeating: false, count: slotCount)
     }
@@ -158,7 +172,13 @@ final class EntityPlan {
                 looseMatch[slot] = ordinal
             }
         }
-        cachedSlotMembers = (0..<slotCount).map { exactMatch[$0] >= 0 ? exactMatch[$0] : looseMatch[$0] }
+        var members = (0..<slotCount).map { exactMatch[$0] >= 0 ? exactMatch[$0] : looseMatch[$0] }
+        // The later id convention stands in for the first where only it is here.
+        for (relationship, plural) in pluralConventionSlots.enumerated() {
+            guard let plural, let convention = relationshipSlots[relationship].convention, members[convention] < 0 else { continue }
+            members[convention] = members[plural]
+        }
+        cachedSlotMembers = members
         hasCache = true
         for slot in 0..<slotCount where cachedSlotMembers[slot] >= 0 { foundSlots[slot] = true }
         if !ignored.isEmpty {
@@ -210,8 +230,9 @@ final class EntityPlan {
         return attributeKeyPathSlots[attribute].map { foundSlots[$0] } ?? true
     }
 
-    /// `true` once some record had the key a relationship reads: its name's or its id
-    /// convention's, or every key of its key path.
+    /// `true` once some record had the key a relationship reads: its name's or one of its id
+    /// conventions' (`resolveLayout` found the later one in the first's slot), or every key of its
+    /// key path.
     func found(relationship: Int) -> Bool {
         let (name, convention) = relationshipSlots[relationship]
         if let name { return foundSlots[name] || convention.map { foundSlots[$0] } ?? false }

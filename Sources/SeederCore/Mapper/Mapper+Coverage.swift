@@ -8,7 +8,8 @@ extension Mapper {
 
     /// Reports the warnings about keys to `diagnostics`, entity by entity in mapping order:
     ///
-    /// - an entity that got no record: `Comment got no record from any source`;
+    /// - an entity that got no record: `Comment got no record from any source`, unless
+    ///   `rowsCreated` says `onMissing: create` made rows of it (then nothing is said about it);
     /// - the keys its records had that nothing reads and `ignore:` does not list:
     ///   `2 keys are never mapped: Repository.node_id, Repository.owner`;
     /// - each attribute (without a `default`, not fed by a `keyedBy` nor, for an
@@ -19,7 +20,7 @@ extension Mapper {
     ///   found its key (the nesting fills the to-one; the children's keys fill the to-many);
     /// - each key of `ignore:` that no record had: `Repository: ignored key 'nod_id' occurs in
     ///   no record (did you mean 'node_id'?)`.
-    public func reportCoverage(to diagnostics: DiagnosticSink) {
+    public func reportCoverage(to diagnostics: DiagnosticSink, rowsCreated: [Int] = []) {
         var partners: [LinkSide: LinkSide] = [:]
         for (index, entity) in mapping.entities.enumerated() {
             for (relationshipIndex, relationship) in entity.relationships.enumerated() {
@@ -33,6 +34,7 @@ extension Mapper {
         for (index, entity) in mapping.entities.enumerated() {
             let plan = plans[index]
             guard plan.recordCount > 0 else {
+                if index < rowsCreated.count, rowsCreated[index] > 0 { continue }
                 diagnostics.warning("\(entity.name) got no record from any source", at: entity.location)
                 continue
             }
@@ -66,9 +68,14 @@ extension Mapper {
                     {
                         continue
                     }
-                    let stem = relationship.isToMany ? Naming.singular(relationship.name) : relationship.name
-                    let convention = Naming.snakeCase(stem) + (relationship.isToMany ? "_ids" : "_id")
-                    noMatch(relationship.name, Sought(name: relationship.name, convention: convention), at: relationship.location)
+                    var conventions = [Naming.snakeCase(relationship.name) + "_id"]
+                    if relationship.isToMany {
+                        conventions = [Naming.snakeCase(Naming.singular(relationship.name)) + "_ids"]
+                        if plan.pluralConventionSlots[relationshipIndex] != nil {
+                            conventions.append(Naming.snakeCase(relationship.name) + "_ids")
+                        }
+                    }
+                    noMatch(relationship.name, Sought(name: relationship.name, conventions: conventions), at: relationship.location)
                     continue
                 }
                 let firstKeyFound = plan.relationshipKeyPathSlots[relationshipIndex].map { plan.foundSlots[$0] } ?? false
@@ -101,16 +108,17 @@ private struct LinkSide: Hashable {
 private struct Sought: CustomStringConvertible {
     var name: String
     var keyPath: KeyPath?
-    /// A relationship's id convention (`owner_id`, `tag_ids`), read when the name is missing.
-    var convention: String?
+    /// A relationship's id conventions (`owner_id`; `tag_ids`, `tags_ids`), read in order when the
+    /// name is missing.
+    var conventions: [String] = []
     /// For a key path: whether some record had its first key (then the path failed further on,
     /// where the unmapped keys, a record's own, cannot suggest anything).
     var firstKeyFound = false
 
-    /// `'stars'`, `'owner' or 'owner_id'`, `'thumbnail.pth'`.
+    /// `'stars'`, `'owner' or 'owner_id'`, `'tags', 'tag_ids' or 'tags_ids'`, `'thumbnail.pth'`.
     var description: String {
         if let keyPath { return "'\(keyPath)'" }
-        return "'\(name)'" + (convention.map { " or '\($0)'" } ?? "")
+        return list(([name] + conventions).map { "'\($0)'" })
     }
 
     /// The unmapped key nearest to what was looked for, as it would be written in `from`: by
@@ -123,7 +131,7 @@ private struct Sought: CustomStringConvertible {
             return keyPath.description
         }
         let lookups = unmapped.map(Naming.lookupKey)
-        for sought in [name] + (convention.map { [$0] } ?? []) {
+        for sought in [name] + conventions {
             if let match = closestMatch(to: Naming.lookupKey(sought), in: lookups), let index = lookups.firstIndex(of: match) {
                 return unmapped[index]
             }

@@ -24,6 +24,10 @@ public final class Mapper {
     private let identityKeys: [[String]]
     /// Per entity: the entity behind a reference (`EntityReference`).
     let entities: [EntityReference]
+    /// Per entity: the keys an object must hold, and hold alone, to be a reference to one of its
+    /// records rather than a record (`isIdentityStub`): its `identityKeys`, or none when the
+    /// entity declares nothing but its identity, whose records such an object is all of.
+    private let stubKeys: [[String]]
 
     /// A mapper for `mapping`.
     public init(mapping: Mapping) {
@@ -34,6 +38,9 @@ public final class Mapper {
         self.batchSizes = mapping.entities.map { _ in 1 }
         self.identityKeys = mapping.entities.map { entity in
             entity.identityAttributes.map { Naming.lookupKey(entity.attributes[$0].keyPath?.keys.first ?? entity.attributes[$0].name) }
+        }
+        self.stubKeys = zip(mapping.entities, identityKeys).map { entity, keys in
+            entity.attributes.count == keys.count && entity.relationships.isEmpty ? [] : keys
         }
     }
 
@@ -166,6 +173,8 @@ public final class Mapper {
             var reached = reach(
                 keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
                 in: value, members: members, context: &context)
+            // (The layout resolved the later id convention, `notes_ids`, into this slot when the
+            // record has only it: `EntityPlan.pluralConventionSlots`.)
             if case .absent = reached, keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
                 reached = .json(member)
             }
@@ -416,9 +425,10 @@ public final class Mapper {
     }
 
     /// `true` for an object whose only members are the target's identity keys: `{"id": 5}`
-    /// refers to a record rather than making one (so a dangling one is caught).
+    /// refers to a record rather than making one (so a dangling one is caught), unless the target
+    /// declares nothing but its identity (`stubKeys`).
     private func isIdentityStub(_ value: JSONValue, target: Int) -> Bool {
-        let keys = identityKeys[target]
+        let keys = stubKeys[target]
         guard !keys.isEmpty else { return false }
         // Counted first: an embedded record has more members than an identity, and naming its
         // keys (`lookupKey`) makes a `String` each.

@@ -177,7 +177,7 @@ public struct Relationship: Sendable {
     /// To-many.
     public var isToMany: Bool
     /// Where the value is in the record; `nil` reads the key that matches the name, then the
-    /// id conventions (`<name>_id`, `<singular>_ids`).
+    /// id conventions (`<name>_id`; `<singular>_ids`, then `<name>_ids`).
     public var keyPath: KeyPath?
     /// For a to-many: the index of the target's to-one relationship that points back; the link
     /// is stored as that foreign key on the target's rows.
@@ -187,7 +187,8 @@ public struct Relationship: Sendable {
     public var isOrdered: Bool
     /// A to-one that must be present.
     public var isRequired: Bool
-    /// What a reference to an identity that no record provides does.
+    /// What a reference to an identity that no record provides does: its own `onMissing`, else
+    /// its entity's, else the document's.
     public var onMissing: MissingPolicy
     /// How the relationship is stored.
     public var storage: RelationshipStorage
@@ -308,4 +309,6 @@ public enum MissingPolicy: String, Sendable, CaseIterable {
     case error
     /// The link is dropped and counted.
     case null
+    /// A row holding only the identity is made, and counted (as RestKit, Groot and Sync do).
+    case create
 }

@@ -8,6 +8,8 @@ struct EntityDefaults {
     var nulls: NullPolicy
     /// The default of every attribute's `emptyAsNull` (the document's, then the entity's).
     var emptyAsNull: Bool
+    /// What references to a missing identity do, unless an entity or relationship says.
+    var onMissing: MissingPolicy
     var naming: NamingStyle
 }
 
@@ -43,7 +45,8 @@ struct RelationshipDraft {
     var inverse: (name: String, node: YAMLNode)?
     var isOrdered = false
     var isRequired = false
-    var onMissing = MissingPolicy.error
+    /// Its own `onMissing`, else its entity's, else the document's.
+    var onMissing: MissingPolicy
     var column: (name: String, node: YAMLNode)?
     var keyedBy: (name: String, node: YAMLNode)?
 }
@@ -77,6 +80,10 @@ extension LoadContext {
                 choice($0.value, key: "onConflict", ConflictPolicy.self, all: ConflictPolicy.allCases)
             } ?? defaults.onConflict,
             nulls: fields["nulls"].flatMap { choice($0.value, key: "nulls", NullPolicy.self, all: NullPolicy.allCases) } ?? defaults.nulls)
+        // The default of the entity's relationships.
+        let onMissing =
+            fields["onMissing"].flatMap { choice($0.value, key: "onMissing", MissingPolicy.self, all: MissingPolicy.allCases) }
+            ?? defaults.onMissing
         if let table = fields["table"], let text = string(table.value, key: "table"),
             identifier(text, what: "table name", at: table.value)
         {
@@ -100,7 +107,7 @@ extension LoadContext {
         if let relationships = fields["relationships"] {
             if let pairs = relationships.value.pairs {
                 for (relationshipName, spec) in pairs {
-                    if let relationship = relationship(relationshipName, spec, entity: name) {
+                    if let relationship = relationship(relationshipName, spec, entity: name, onMissing: onMissing) {
                         draft.relationships.append(relationship)
                     }
                 }
@@ -247,12 +254,12 @@ extension LoadContext {
 
     // MARK: Relationships
 
-    private func relationship(_ nameNode: YAMLNode, _ spec: YAMLNode, entity: String) -> RelationshipDraft? {
+    private func relationship(_ nameNode: YAMLNode, _ spec: YAMLNode, entity: String, onMissing: MissingPolicy) -> RelationshipDraft? {
         guard let name = nameNode.scalar, identifier(name, what: "relationship name", at: nameNode) else { return nil }
         guard let fields = fields(of: spec, allowed: MappingLoader.Keys.relationship, in: "relationship '\(entity).\(name)'") else {
             return nil
         }
-        var draft = RelationshipDraft(name: name, nameNode: nameNode)
+        var draft = RelationshipDraft(name: name, nameNode: nameNode, onMissing: onMissing)
         if let to = fields["to"] {
             if to.value.pairs != nil {
                 error("a dynamic target ('to: { by: ... }', polymorphism) is not supported yet by this version of seeder", at: to.value)
@@ -268,7 +275,7 @@ extension LoadContext {
         if let node = fields["ordered"] { draft.isOrdered = boolean(node.value, key: "ordered") ?? false }
         if let node = fields["required"] { draft.isRequired = boolean(node.value, key: "required") ?? false }
         if let node = fields["onMissing"] {
-            draft.onMissing = choice(node.value, key: "onMissing", MissingPolicy.self, all: MissingPolicy.allCases) ?? .error
+            draft.onMissing = choice(node.value, key: "onMissing", MissingPolicy.self, all: MissingPolicy.allCases) ?? onMissing
         }
         if let node = fields["column"], let column = string(node.value, key: "column"),
             identifier(column, what: "column name", at: node.value)

@@ -19,11 +19,11 @@ public struct MappingLoader {
     public enum Keys {
         public static let document = [
             "seeder", "output", "schemaVersion", "naming", "dates", "timeZone", "onConflict",
-            "nulls", "emptyAsNull", "entities", "sources", "schema",
+            "nulls", "emptyAsNull", "onMissing", "entities", "sources", "schema",
         ]
         public static let naming = ["database"]
         public static let entity = [
-            "identity", "attributes", "relationships", "table", "onConflict", "nulls", "emptyAsNull", "ignore", "search",
+            "identity", "attributes", "relationships", "table", "onConflict", "nulls", "emptyAsNull", "onMissing", "ignore", "search",
         ]
         public static let attribute = [
             "type", "from", "required", "default", "values", "unique", "index", "format",
@@ -208,12 +208,15 @@ struct LoadContext {
             ?? .error
         let nulls = fields["nulls"].flatMap { choice($0.value, key: "nulls", NullPolicy.self, all: NullPolicy.allCases) } ?? .value
         let emptyAsNull = fields["emptyAsNull"].flatMap { boolean($0.value, key: "emptyAsNull") } ?? false
+        let onMissing =
+            fields["onMissing"].flatMap { choice($0.value, key: "onMissing", MissingPolicy.self, all: MissingPolicy.allCases) } ?? .error
         if let schema = fields["schema"] {
             notYetSupported("schema", at: schema.key)
         }
 
         let defaults = EntityDefaults(
-            dates: dates, timeZone: timeZone, onConflict: onConflict, nulls: nulls, emptyAsNull: emptyAsNull, naming: naming)
+            dates: dates, timeZone: timeZone, onConflict: onConflict, nulls: nulls, emptyAsNull: emptyAsNull, onMissing: onMissing,
+            naming: naming)
         var drafts: [EntityDraft] = []
         if let entitiesNode = fields["entities"] {
             drafts = entities(entitiesNode.value, defaults: defaults)

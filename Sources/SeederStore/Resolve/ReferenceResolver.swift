@@ -4,6 +4,8 @@ import SeederCore
 
 /// The stage after every input is read (docs/mapping.md, Relationships: "Order does not matter"),
 /// run on what the load left in the tables and what it learnt (`LoadSummary`), in stages:
+/// 0. created rows (`createMissingRows`): `onMissing: create` makes a row of each identity its
+///    references name and no record provides;
 /// 1. claims and positions (`restoreClaimsAndRenumberLinks`): claims children took at insert go
 ///    back into their link tables where another claim could change them, and ordered links of
 ///    merged owners are renumbered;
@@ -37,6 +39,7 @@ struct ReferenceResolver {
 
     func resolve() throws {
         let links = store.links.flatMap { $0 }.compactMap { $0 }
+        try createMissingRows(links)
         let linked = try restoreClaimsAndRenumberLinks(links)
         try applyInverseLinks(linked)
         try renumberChildren(links)

@@ -20,34 +20,43 @@ extension ReferenceResolver {
             } else if attribute.isRequired, !layout.entity.identityAttributes.contains(index) {
                 // (An identity attribute is on every row: a record without its identity makes
                 // none; looking would scan every row and its side row.)
-                try reportMissing(
-                    layout, condition: "s.\(SQLText.quote(mask)) & \(bit) = 0",
-                    what: "'\(attribute.name)' is required, but no occurrence has it")
+                try reportMissing(layout, condition: "s.\(SQLText.quote(mask)) & \(bit) = 0", required: attribute.name)
             }
         }
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isRequired && !relationship.isToMany {
             let columns = layout.foreignKeyColumns[index]
             let condition = columns.map { "t.\(SQLText.quote($0)) IS NULL" }.joined(separator: " OR ")
-            try reportMissing(layout, condition: condition, what: "'\(relationship.name)' is required, but no occurrence has it")
+            try reportMissing(layout, condition: condition, required: relationship.name)
         }
     }
 
-    func reportMissing(_ layout: RowLayout, condition: String, what: String) throws {
-        let keys = layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")
+    /// Reports each row that `condition` finds lacking the `required` attribute or to-one: at its
+    /// record, or for a row `onMissing: create` made (`CreatedRows`), at the reference it was made
+    /// for, naming it.
+    func reportMissing(_ layout: RowLayout, condition: String, required name: String) throws {
+        var keys = layout.keyColumns.map { "t.\(SQLText.quote($0))" }
+        var joined = layout.joinedInRowOrder(try store.sideTable(of: layout))
+        keys += ["s.\"_file\"", "s.\"_offset\""]
+        let created = store.counts[layout.entityIndex].rowsCreated > 0 ? CreatedRows(layout, ownerKeyCount: ownerKeyCount) : nil
+        if let created {
+            joined += " LEFT JOIN \(created.table) AS c ON \(created.matches("t", "c"))"
+            keys += created.referenceColumns
+        }
         let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT \(keys), s."_file", s."_offset" FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
-                WHERE \(condition) ORDER BY \(RowLayout.firstSeen)
-                """)
+            db, sql: "SELECT \(keys.joined(separator: ", ")) FROM \(joined) WHERE \(condition) ORDER BY \(RowLayout.firstSeen)")
         let count = layout.keyColumns.count
         let origins: [(file: Int, offset: Int)] = rows.map { ($0[count], $0[count + 1]) }
         let pointers = self.pointers.pointers(origins.map { (store.files[$0.file], $0.offset) })
         for (index, row) in rows.enumerated() {
             let key = (0..<count).map { row[$0] as DatabaseValue }
+            var message = "\(label(layout, key: key)): '\(name)' is required, but no occurrence has it"
+            if created != nil, let reference = createdRowReference(layout, key: key, in: row, from: count + 2) {
+                message =
+                    "\(reference), which no record provides; the row onMissing: create makes holds only its identity, "
+                    + "but '\(name)' is required"
+            }
             diagnostics.error(
-                "\(label(layout, key: key)): \(what)", at: location(file: origins[index].file, offset: origins[index].offset),
-                jsonPath: pointers[index])
+                message, at: location(file: origins[index].file, offset: origins[index].offset), jsonPath: pointers[index])
         }
     }
 }

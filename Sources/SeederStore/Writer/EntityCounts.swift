@@ -1,5 +1,5 @@
 /// The counts a build reports per entity (docs/commands.md: records read, rows written, occurrences
-/// merged, conflicts resolved, references resolved).
+/// merged, conflicts resolved, references resolved, dropped, rows created).
 public struct EntityCounts: Sendable, Hashable, Codable {
     /// Occurrences mapped, embedded ones included.
     public var recordsRead = 0
@@ -13,6 +13,9 @@ public struct EntityCounts: Sendable, Hashable, Codable {
     public var referencesResolved = 0
     /// References dropped by `onMissing: null`.
     public var referencesDropped = 0
+    /// Rows `onMissing: create` made for identities that references named and no record provided
+    /// (counted in `rowsWritten` too).
+    public var rowsCreated = 0
     /// `null`s skipped where a record was expected.
     public var nullsSkipped = 0
     /// Elements skipped because they lack their source's key path.

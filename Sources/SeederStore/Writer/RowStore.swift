@@ -146,6 +146,14 @@ final class RowStore {
         return layout.sideTable
     }
 
+    /// Counts `count` rows the resolver made of `entity` for `onMissing: create`, and their side
+    /// rows, which it put in the side table itself.
+    func noteCreatedRows(_ count: Int, of entity: Int) {
+        rowsInserted[entity] += count
+        counts[entity].rowsCreated += count
+        statements[entity].sideRows.noteRowsWentIn()
+    }
+
     /// Whether a side row of `layout` may lack the presence bit of `slot` (`SideRowLog`).
     func someSideRowMayLack(_ layout: RowLayout, slot: Int) -> Bool {
         let (column, bit) = RowLayout.maskIndex(slot)

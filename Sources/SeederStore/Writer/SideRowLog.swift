@@ -133,6 +133,12 @@ final class SideRowLog {
         wentIn || everyMask[column] & bit == 0
     }
 
+    /// Notes that rows went in the side table without the log (`RowStore.noteCreatedRows`): a
+    /// query may then find a row lacking any bit.
+    func noteRowsWentIn() {
+        wentIn = true
+    }
+
     /// Puts every logged row in the side table.
     func flush() throws {
         guard count > 0 || !spilled.isEmpty else { return }
