@@ -1,0 +1,50 @@
+/// An entity, its attributes and their order behind references: the mapper reads them once
+/// per record and per field, and a copy of an `Entity` or an `Attribute` retains and releases
+/// every string and array in it.
+final class EntityReference {
+    let entity: Entity
+    let attributes: [Attribute]
+    /// Each of `attributes`, in memory this reference owns, for the mapper and `Coercion` to read
+    /// in place, never copied.
+    let attributePointers: [UnsafePointer<Attribute>]
+    /// The same for the entity's relationships (a `Relationship` is a struct of strings).
+    let relationshipPointers: [UnsafePointer<Relationship>]
+    /// Per attribute: `true` when any value may take the in-place path as it is: no `values` to
+    /// check, no `emptyAsNull` to turn `""` into `null`.
+    let takesAnyValue: [Bool]
+    let identityAttributes: [Int]
+    /// Identity attributes first, then the others in order.
+    let attributeOrder: [Int]
+
+    init(_ entity: Entity) {
+        self.entity = entity
+        attributes = entity.attributes
+        let pinned = (Pinned(entity.attributes), Pinned(entity.relationships))
+        (attributePointers, relationshipPointers) = (pinned.0.pointers, pinned.1.pointers)
+        self.pinned = pinned
+        takesAnyValue = entity.attributes.map { $0.allowedValues == nil && !$0.emptyAsNull }
+        identityAttributes = entity.identityAttributes
+        attributeOrder = entity.identityAttributes + entity.attributes.indices.filter { !entity.identityAttributes.contains($0) }
+    }
+
+    /// The memory `attributePointers` and `relationshipPointers` point into.
+    private let pinned: (Pinned<Attribute>, Pinned<Relationship>)
+}
+
+/// A copy of some elements in memory of its own, for as long as it lives, and a pointer to each.
+private final class Pinned<Element> {
+    let pointers: [UnsafePointer<Element>]
+    private let storage: UnsafeMutableBufferPointer<Element>
+
+    init(_ elements: [Element]) {
+        let storage = UnsafeMutableBufferPointer<Element>.allocate(capacity: elements.count)
+        _ = storage.initialize(from: elements)
+        pointers = storage.indices.map { UnsafePointer(storage.baseAddress! + $0) }
+        self.storage = storage
+    }
+
+    deinit {
+        storage.deinitialize()
+        storage.deallocate()
+    }
+}
