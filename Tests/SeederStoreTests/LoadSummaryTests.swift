@@ -34,31 +34,10 @@ struct LoadSummaryTests {
 
     /// The summary of a load of `projects`, one JSON record each, into a fresh store.
     func summary(of projects: [String]) throws -> LoadSummary {
-        let workspace = try Workspace.withDumps()
-        let sink = DiagnosticSink(maxErrors: 100)
-        let mapping = try #require(MappingLoader().load(yaml: Self.mapping, file: "mapping.yaml", diagnostics: sink))
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = false
-        let queue = try DatabaseQueue(path: workspace.root + "/seed.sqlite", configuration: configuration)
-        return try queue.inDatabase { db in
-            try db.execute(sql: "ATTACH DATABASE ? AS \"work\"", arguments: [workspace.root + "/work.sqlite"])
-            let (layouts, links) = (RowLayout.all(for: mapping), LinkLayout.all(for: mapping))
-            try SeedAssembler(mapping: mapping).createTables(db)
-            let store = try RowStore(
-                db: db, mapping: mapping, layouts: layouts, links: links, files: ["projects.json"],
-                spillPath: workspace.root + "/spill", spillBytes: SideRowLog.defaultSpillBytes)
-            let mapper = Mapper(mapping: mapping)
-            var rows: [RowEncoder.Encoded] = []
-            for project in projects {
-                let value = try JSONDocument(parsing: project).root
-                let batch = mapper.records(from: value, entity: 1, file: "projects.json", diagnostics: sink)
-                rows.removeAll()
-                try batch.withUnsafeBufferPointer { records in
-                    store.encoder.encode(batch: records, file: 0, appendingTo: &rows)
-                    try rows.withUnsafeBufferPointer { try store.add(records, encoded: $0, diagnostics: sink) }
-                }
-            }
-            #expect(sink.diagnostics.isEmpty)
+        let harness = try StoreHarness(yaml: Self.mapping)
+        return try harness.withStore { _, store in
+            for project in projects { try harness.add(project, entity: 1, to: store) }
+            #expect(harness.diagnostics.diagnostics.isEmpty)
             return try store.finishLoad()
         }
     }

@@ -39,37 +39,16 @@ struct WriterFailureTests {
     /// no mount, no file size limit) makes `add` throw SQLite's error; nothing crashes, and the
     /// rows before it are in.
     @Test func aFullDatabaseMidLoadThrowsSQLitesError() throws {
-        let workspace = try Workspace.withDumps()
-        let sink = DiagnosticSink(maxErrors: 100)
-        let mapping = try #require(MappingLoader().load(yaml: Self.mapping, file: "mapping.yaml", diagnostics: sink))
-        // As the build opens the seed: foreign keys are checked once the seed is complete.
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = false
-        let queue = try DatabaseQueue(path: workspace.root + "/seed.sqlite", configuration: configuration)
-        try queue.inDatabase { db in
-            try db.execute(sql: "ATTACH DATABASE ? AS \"work\"", arguments: [workspace.root + "/work.sqlite"])
-            let (layouts, links) = (RowLayout.all(for: mapping), LinkLayout.all(for: mapping))
-            try SeedAssembler(mapping: mapping).createTables(db)
-            let store = try RowStore(
-                db: db, mapping: mapping, layouts: layouts, links: links, files: ["projects.json"],
-                spillPath: workspace.root + "/spill", spillBytes: SideRowLog.defaultSpillBytes)
+        let harness = try StoreHarness(yaml: Self.mapping)
+        try harness.withStore(prepare: { db in
             // The seed's tables as they are, and not one page more.
             let pages = try Int.fetchOne(db, sql: "PRAGMA main.page_count") ?? 0
             try db.execute(sql: "PRAGMA main.max_page_count = \(pages)")
-
-            let mapper = Mapper(mapping: mapping)
+        }) { db, store in
             var added = 0
-            var rows: [RowEncoder.Encoded] = []
             let error = #expect(throws: DatabaseError.self) {
                 for id in 1...1000 {
-                    let batch = mapper.records(
-                        from: try JSONDocument(parsing: Self.project(id)).root, entity: 1, file: "projects.json",
-                        diagnostics: sink)
-                    rows.removeAll()
-                    try batch.withUnsafeBufferPointer { records in
-                        store.encoder.encode(batch: records, file: 0, appendingTo: &rows)
-                        try rows.withUnsafeBufferPointer { try store.add(records, encoded: $0, diagnostics: sink) }
-                    }
+                    try harness.add(Self.project(id), entity: 1, to: store)
                     added = id
                 }
             }
@@ -77,8 +56,9 @@ struct WriterFailureTests {
             #expect(error?.message == "database or disk is full")
             // Part way: some projects went in before the database filled.
             #expect(added > 0 && added < 1000)
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM project") ?? 0 >= added)
-            #expect(sink.diagnostics.isEmpty)
+            let projects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM project") ?? 0
+            #expect(projects >= added)
+            #expect(harness.diagnostics.diagnostics.isEmpty)
         }
     }
 
