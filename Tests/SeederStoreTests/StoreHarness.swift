@@ -26,7 +26,7 @@ struct StoreHarness {
     /// Runs `body` with a store over a fresh seed (foreign keys unchecked until the seed is
     /// complete, as in a build); `prepare` runs once the tables exist, before the store takes
     /// its statements.
-    func withStore<T>(prepare: (Database) throws -> Void = { _ in }, _ body: (Database, RowStore) throws -> T) throws -> T {
+    func withStore<T>(prepare: (Database) throws -> Void = { _ in }, body: (Database, RowStore) throws -> T) throws -> T {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false
         let queue = try DatabaseQueue(path: workspace.path("seed.sqlite"), configuration: configuration)

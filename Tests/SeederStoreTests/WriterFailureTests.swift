@@ -40,26 +40,28 @@ struct WriterFailureTests {
     /// rows before it are in.
     @Test func aFullDatabaseMidLoadThrowsSQLitesError() throws {
         let harness = try StoreHarness(yaml: Self.mapping)
-        try harness.withStore(prepare: { db in
-            // The seed's tables as they are, and not one page more.
-            let pages = try Int.fetchOne(db, sql: "PRAGMA main.page_count") ?? 0
-            try db.execute(sql: "PRAGMA main.max_page_count = \(pages)")
-        }) { db, store in
-            var added = 0
-            let error = #expect(throws: DatabaseError.self) {
-                for id in 1...1000 {
-                    try harness.add(Self.project(id), entity: 1, to: store)
-                    added = id
+        try harness.withStore(
+            prepare: { db in
+                // The seed's tables as they are, and not one page more.
+                let pages = try Int.fetchOne(db, sql: "PRAGMA main.page_count") ?? 0
+                try db.execute(sql: "PRAGMA main.max_page_count = \(pages)")
+            },
+            body: { db, store in
+                var added = 0
+                let error = #expect(throws: DatabaseError.self) {
+                    for id in 1...1000 {
+                        try harness.add(Self.project(id), entity: 1, to: store)
+                        added = id
+                    }
                 }
-            }
-            #expect(error?.resultCode == .SQLITE_FULL)
-            #expect(error?.message == "database or disk is full")
-            // Part way: some projects went in before the database filled.
-            #expect(added > 0 && added < 1000)
-            let projects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM project") ?? 0
-            #expect(projects >= added)
-            #expect(harness.diagnostics.diagnostics.isEmpty)
-        }
+                #expect(error?.resultCode == .SQLITE_FULL)
+                #expect(error?.message == "database or disk is full")
+                // Part way: some projects went in before the database filled.
+                #expect(added > 0 && added < 1000)
+                let projects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM project") ?? 0
+                #expect(projects >= added)
+                #expect(harness.diagnostics.diagnostics.isEmpty)
+            })
     }
 
     /// The spill file that side rows go to past `spillBytes` cannot be made (a directory is in
