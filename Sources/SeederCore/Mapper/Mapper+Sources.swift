@@ -57,18 +57,9 @@ extension Mapper {
         _ member: KeyedMember, attribute: UnsafePointer<Attribute>, read: Record.Field, nulls: NullPolicy, context: inout RecordContext
     ) -> Record.Field {
         let (key, index) = (member.key, member.attribute)
-        let keyed: Record.Field
-        do throws(CoercionFailure) {
-            let value = try coercion.coerce(key, to: attribute)
-            if let allowed = attribute.pointee.allowedValues, !allowed.contains(value) {
-                let accepted = allowed.map(\.description).joined(separator: ", ")
-                throw CoercionFailure(message: "is \(value), expected one of \(accepted)")
-            }
-            keyed = Record.Field(value: .value(value), offset: key.fileOffset)
-        } catch {
-            context.error("'\(attribute.pointee.name)' \(error.message)", attribute: index, at: nil, offset: key.fileOffset)
-            return Record.Field(value: .absent, offset: key.fileOffset)
-        }
+        let keyed = coerced(
+            { () throws(CoercionFailure) in try coercion.coerce(key, to: attribute) }, attribute: attribute, index: index, at: nil,
+            offset: key.fileOffset, context: &context)
         if case let .value(held) = read.value, case let .value(value) = keyed.value, held != value {
             context.error(
                 "'\(attribute.pointee.name)' is \(held) here, but the record's key is \(quoted(key.string ?? ""))",

@@ -264,7 +264,7 @@ public final class Mapper {
     /// The field of the value `coerce` makes, checked against the attribute's `values`; absent,
     /// with an error, when it fails or is not one of them.
     @inline(__always)
-    private func coerced(
+    func coerced(
         _ coerce: () throws(CoercionFailure) -> SQLValue, attribute: UnsafePointer<Attribute>, index: Int, at json: JSONValue?, offset: Int,
         context: inout RecordContext
     ) -> Record.Field {
