@@ -43,8 +43,8 @@ extension ReferenceResolver {
         let target = store.layouts[relationship.target]
         let columns = layout.foreignKeyColumns[index]
         guard target.entity.identity != .none, !columns.isEmpty else { return false }
-        let matches = zip(target.keyColumns, columns).map { "x.\(SQLText.quote($0)) = t.\(SQLText.quote($1))" }.joined(separator: " AND ")
-        let present = columns.map { "t.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
+        let matches = SQLText.equal("x", target.keyColumns, "t", columns)
+        let present = SQLText.notNull("t", columns)
         let dangles = "\(present) AND NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))"
         // Asked first: the rows' places need their side rows in their table (`SideRowLog`).
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(layout.table) AS t WHERE \(dangles))") ?? false else {
@@ -85,8 +85,7 @@ extension ReferenceResolver {
     private func collectDangling(_ link: LinkLayout) throws -> Bool {
         let target = store.layouts[link.relationship.target]
         guard target.entity.identity != .none else { return false }
-        let matches = zip(target.keyColumns, link.targetColumns).map { "x.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
-            .joined(separator: " AND ")
+        let matches = SQLText.equal("x", target.keyColumns, "l", link.targetColumns)
         let dangles = "NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))"
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(link.table) AS l WHERE \(dangles))") ?? false else {
             return false

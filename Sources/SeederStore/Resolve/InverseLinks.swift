@@ -33,12 +33,11 @@ extension ReferenceResolver {
         let (child, _, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
         let side = try store.sideTable(of: child)
         let mask = SQLText.quote(maskColumn)
-        let joined = zip(child.keyColumns, link.targetColumns).map { "c.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
-            .joined(separator: " AND ")
+        let joined = SQLText.equal("c", child.keyColumns, "l", link.targetColumns)
         let claimed = zip(foreignKey, link.ownerColumns).map { "c.\(SQLText.quote($0)) IS l.\(SQLText.quote($1))" }
             .joined(separator: " AND ")
         let unset = foreignKey.map { "c.\(SQLText.quote($0)) IS NULL" }.joined(separator: " AND ")
-        let sameTarget = link.targetColumns.map { "m.\(SQLText.quote($0)) = l.\(SQLText.quote($0))" }.joined(separator: " AND ")
+        let sameTarget = SQLText.equal("m", link.targetColumns, "l", link.targetColumns)
         let sameOwner = link.ownerColumns.map { "m.\(SQLText.quote($0)) IS l.\(SQLText.quote($0))" }.joined(separator: " AND ")
 
         let conflicting =

@@ -31,8 +31,8 @@ extension ReferenceResolver {
         let target = store.layouts[relationship.target]
         let columns = layout.foreignKeyColumns[index]
         guard !columns.isEmpty else { return }
-        let matches = zip(target.keyColumns, columns).map { "x.\(SQLText.quote($0)) = t.\(SQLText.quote($1))" }.joined(separator: " AND ")
-        let present = columns.map { "t.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
+        let matches = SQLText.equal("x", target.keyColumns, "t", columns)
+        let present = SQLText.notNull("t", columns)
         let seedIndex = indexes.first { $0.table == layout.entity.table && $0.columns == columns && !$0.isUnique }
         if let seedIndex { try SeedAssembler.createIndexes([seedIndex], in: db) }
         let count = "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(present)"
@@ -98,8 +98,7 @@ extension ReferenceResolver {
     func checkJoinLinks(_ link: LinkLayout) throws {
         let owner = store.layouts[link.entityIndex]
         let target = store.layouts[link.relationship.target]
-        let matches = zip(target.keyColumns, link.targetColumns).map { "t.\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
-            .joined(separator: " AND ")
+        let matches = SQLText.equal("t", target.keyColumns, "l", link.targetColumns)
         let dangling = try Row.fetchAll(
             db,
             sql: """

@@ -24,6 +24,17 @@ enum SQLText {
             + Array(repeating: "(\(placeholders(columns.count)))", count: rows).joined(separator: ", ")
     }
 
+    /// `x."a" = t."b" AND ...`: each of `left`, of the table aliased `leftAlias`, equal to its
+    /// column of `right`, of the table aliased `rightAlias` (a key naming a row).
+    static func equal(_ leftAlias: String, _ left: [String], _ rightAlias: String, _ right: [String]) -> String {
+        zip(left, right).map { "\(leftAlias).\(quote($0)) = \(rightAlias).\(quote($1))" }.joined(separator: " AND ")
+    }
+
+    /// `t."a" IS NOT NULL AND ...`: no column of `columns`, of the table aliased `alias`, null.
+    static func notNull(_ alias: String, _ columns: [String]) -> String {
+        columns.map { "\(alias).\(quote($0)) IS NOT NULL" }.joined(separator: " AND ")
+    }
+
     /// `"a" = ?, "b" = ?`, for an `UPDATE ... SET`.
     static func assignments(_ columns: [String]) -> String {
         columns.map { "\(quote($0)) = ?" }.joined(separator: ", ")
@@ -37,7 +48,7 @@ enum SQLText {
         let present = columns.map { "\(quote($0)) IS NOT NULL" }.joined(separator: " AND ")
         return """
             FROM (SELECT DISTINCT \(list(columns)) FROM \(table) WHERE \(present)) AS c
-            LEFT JOIN \(parent) AS p ON \(zip(parentColumns, columns).map { "p.\(quote($0)) = c.\(quote($1))" }.joined(separator: " AND "))
+            LEFT JOIN \(parent) AS p ON \(equal("p", parentColumns, "c", columns))
             WHERE p.\(quote(parentColumns[0])) IS NULL
             """
     }
