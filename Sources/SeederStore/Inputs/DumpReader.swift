@@ -140,14 +140,7 @@ final class DumpReader: @unchecked Sendable {
                         if let progress, records % 8192 == 0 { progress(bytesBefore + source.count, recordsBefore + records) }
                         let start = chunk.records.count
                         mapper.records(from: value, entity: file.entity, file: file.path, diagnostics: local, appendingTo: &chunk.records)
-                        let batch = start..<chunk.records.count
-                        if encodesHere {
-                            chunk.records.withUnsafeBufferPointer { records in
-                                encoder.encode(
-                                    batch: UnsafeBufferPointer(rebasing: records[batch]), file: fileIndex, appendingTo: &chunk.encoded)
-                            }
-                        }
-                        try send(.records(batch, file: fileIndex, diagnostics: local.takeAll()))
+                        try sendRecords(from: start, file: fileIndex, diagnostics: local)
                     default:
                         let mapped = try other(item, of: file, fileIndex: fileIndex, tally: &tally, diagnostics: local)
                         records += mapped
@@ -185,8 +178,9 @@ final class DumpReader: @unchecked Sendable {
     }
 
     /// Encodes the records of the batch that starts at `start` of the chunk's records (when this
-    /// thread encodes) and hands the batch over with its diagnostics: as `readAll` does for an
-    /// object, inline there.
+    /// thread encodes) and hands the batch over with its diagnostics. Inlined: it runs once per
+    /// record.
+    @inline(__always)
     private func sendRecords(from start: Int, file: Int, diagnostics: DiagnosticSink) throws {
         let batch = start..<chunk.records.count
         if encodesHere {
