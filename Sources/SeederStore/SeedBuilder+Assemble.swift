@@ -7,11 +7,11 @@ extension SeedBuilder {
     /// Join rows, metadata, constraints, indexes and checks (`SeedAssembler`); then the seed,
     /// synced, renamed over the output.
     static func assemble(
-        _ loaded: LoadedRows, with assembler: SeedAssembler, mapping: LoadedMapping, inputs: [InputFile], in seed: DatabaseQueue,
+        _ loaded: LoadedRows, with assembler: SeedAssembler, mapping: LoadedMapping, in seed: DatabaseQueue,
         files: BuildFiles,
         options: BuildOptions
     ) throws {
-        let total = inputs.reduce(0) { $0 + $1.size }
+        let total = loaded.totalBytes
         let records = loaded.entities.reduce(0) { $0 + $1.counts.recordsRead }
         options.progress?(BuildProgress(phase: .writing, bytesRead: total, totalBytes: total, records: records))
         let metadata = metadata(mapping: mapping, sources: loaded.sources, sqliteVersion: loaded.sqliteVersion, options: options)

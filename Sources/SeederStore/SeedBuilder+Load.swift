@@ -14,6 +14,8 @@ extension SeedBuilder {
         /// The `seed_source` rows, in the order files were first read.
         var sources: [SeedSource]
         var sqliteVersion: String
+        /// The dump files' bytes, as progress counts them (a file two sources read, twice).
+        var totalBytes: Int
     }
 
     /// Opens one connection: the seed being built as `main`, the working database as `work`,
@@ -50,7 +52,8 @@ extension SeedBuilder {
     ) throws -> LoadedRows {
         let mapping = assembler.mapping
         let mapper = Mapper(mapping: mapping)
-        var loaded = LoadedRows(entities: [], rowsInserted: [], sources: [], sqliteVersion: "")
+        var loaded = LoadedRows(
+            entities: [], rowsInserted: [], sources: [], sqliteVersion: "", totalBytes: inputs.reduce(0) { $0 + $1.size })
         let counts: [EntityCounts] = try seed.inDatabase { db in
             loaded.sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
             try db.execute(sql: "BEGIN")
@@ -58,8 +61,8 @@ extension SeedBuilder {
             let store = try RowStore(
                 db: db, mapping: mapping, layouts: assembler.layouts, links: assembler.links, files: inputs.map(\.path),
                 spillPath: files.spill, spillBytes: options.sideRowBytesInMemory)
-            let total = inputs.reduce(0) { $0 + $1.size }
-            let read = try readDumps(inputs, mapper: mapper, into: store, options: options, diagnostics: diagnostics)
+            let total = loaded.totalBytes
+            let read = try readDumps(inputs, totalBytes: total, mapper: mapper, into: store, options: options, diagnostics: diagnostics)
             loaded.sources = read.sources
             let load = try store.finishLoad()
             options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records))
@@ -92,9 +95,9 @@ extension SeedBuilder {
     /// Reads every dump on a thread of its own (`DumpReader`) and adds its records to `store`
     /// here, reporting the reader's diagnostics in the order they were found.
     private static func readDumps(
-        _ inputs: [InputFile], mapper: Mapper, into store: RowStore, options: BuildOptions, diagnostics: DiagnosticSink
+        _ inputs: [InputFile], totalBytes total: Int, mapper: Mapper, into store: RowStore, options: BuildOptions,
+        diagnostics: DiagnosticSink
     ) throws -> DumpsRead {
-        let total = inputs.reduce(0) { $0 + $1.size }
         let reader = DumpReader(
             files: inputs, mapper: mapper, encoder: store.encoder, limits: options.readChunk,
             progress: options.progress.map { report in

@@ -87,7 +87,7 @@ public enum SeedBuilder {
                 try seed.close()
                 return diagnostics.hasErrors ? .invalid : .success
             }
-            try assemble(loaded, with: assembler, mapping: mapping, inputs: state.inputs, in: seed, files: files, options: options)
+            try assemble(loaded, with: assembler, mapping: mapping, in: seed, files: files, options: options)
             for index in loaded.rowsInserted.indices {
                 // Rows are never deleted: those inserted are those written.
                 state.report.entities[index].counts.rowsWritten = loaded.rowsInserted[index]
