@@ -124,6 +124,18 @@ final class EntityPlan {
             }
         }
         foundSlots = [Bool](repeating: false, count: slotCount)
+        claimed.formUnion(Self.selectorKeys(of: entity, in: mapping))
+    }
+
+    /// The keys selectors read in this entity's records, which count as mapped (docs/mapping.md,
+    /// Polymorphism): in the records of each entity a selector can choose, and, for a bare id,
+    /// in the record that holds a relationship to a selector.
+    private static func selectorKeys(of entity: Entity, in mapping: Mapping) -> Set<String> {
+        guard let index = mapping.entityIndex(named: entity.name) else { return [] }
+        var selectors = entity.relationships.compactMap(\.selector)
+        selectors += mapping.entities.flatMap(\.relationships).compactMap(\.selector).filter { $0.entities.contains(index) }
+        selectors += (mapping.sources ?? []).compactMap(\.selector).filter { $0.entities.contains(index) }
+        return Set(selectors.compactMap(\.by.keys.first))
     }
 
     /// `true` when the record's keys are byte for byte those of the cached layout.

@@ -24,11 +24,12 @@ extension Mapper {
         var partners: [LinkSide: LinkSide] = [:]
         for (index, entity) in mapping.entities.enumerated() {
             for (relationshipIndex, relationship) in entity.relationships.enumerated() {
-                guard let inverse = relationship.inverse else { continue }
-                let (many, one) = (
-                    LinkSide(entity: index, relationship: relationshipIndex), LinkSide(entity: relationship.target, relationship: inverse)
-                )
-                (partners[many], partners[one]) = (one, many)
+                let many = LinkSide(entity: index, relationship: relationshipIndex)
+                for target in relationship.targets.reversed() {
+                    guard let inverse = relationship.inverse(on: target) else { continue }
+                    let one = LinkSide(entity: target, relationship: inverse)
+                    (partners[many], partners[one]) = (one, many)
+                }
             }
         }
         for (index, entity) in mapping.entities.enumerated() {
@@ -52,7 +53,11 @@ extension Mapper {
             for (attributeIndex, attribute) in entity.attributes.enumerated() {
                 guard attribute.defaultValue == nil, !plan.found(attribute: attributeIndex) else { continue }
                 // A `keyedBy` feeds it from the records' keys; a bare id, the identity.
-                if mapping.sources?.contains(where: { $0.entity == index && $0.keyedBy == attributeIndex }) == true { continue }
+                if mapping.sources?.contains(where: { keyedBy($0.keyedBy, from: $0.entity, feeds: attributeIndex, of: index, $0.selector) })
+                    == true
+                {
+                    continue
+                }
                 if keyedByRelationship(index, attributeIndex) { continue }
                 if plan.bareIdCount > 0, entity.identityAttributes == [attributeIndex] { continue }
                 let firstKeyFound = plan.attributeKeyPathSlots[attributeIndex].map { plan.foundSlots[$0] } ?? false
@@ -94,7 +99,16 @@ extension Mapper {
 extension Mapper {
     /// `true` when a relationship's `keyedBy` feeds attribute `attribute` of entity `entity`.
     fileprivate func keyedByRelationship(_ entity: Int, _ attribute: Int) -> Bool {
-        mapping.entities.contains { $0.relationships.contains { $0.target == entity && $0.keyedBy == attribute } }
+        mapping.entities.contains {
+            $0.relationships.contains { keyedBy($0.keyedBy, from: $0.target, feeds: attribute, of: entity, $0.selector) }
+        }
+    }
+
+    /// `true` when a `keyedBy` (an attribute's index on `first`, its target's or a selector's
+    /// first entity) feeds attribute `attribute` of entity `entity`.
+    fileprivate func keyedBy(_ keyedBy: Int?, from first: Int, feeds attribute: Int, of entity: Int, _ selector: EntitySelector?) -> Bool {
+        guard let keyedBy, (selector?.entities ?? [first]).contains(entity) else { return false }
+        return keyedAttribute(keyedBy, of: first, on: entity) == attribute
     }
 }
 

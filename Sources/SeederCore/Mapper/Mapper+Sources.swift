@@ -78,21 +78,26 @@ extension Mapper {
         context: inout RecordContext
     ) -> [RecordReference] {
         var targets: [RecordReference] = []
-        let target = relationship.pointee.target
+        let first = relationship.pointee.target
+        let selector = relationship.pointee.selector
         for (key, member) in value.members where !member.isNull {
             guard member.kind == .object else {
                 context.error(
-                    "'\(relationship.pointee.name)' is keyed by '\(entities[target].attributes[attribute].name)'; "
-                        + "expected a record (an object) of \(entities[target].entity.name), found \(describeKind(member.kind))",
+                    "'\(relationship.pointee.name)' is keyed by '\(entities[first].attributes[attribute].name)'; "
+                        + "expected a record (an object) of \(entities[first].entity.name), found \(describeKind(member.kind))",
                     at: member)
                 continue
             }
+            var target = first
+            if let selector {
+                guard let chosen = entity(chosenBy: selector, in: member, for: relationship.pointee.name, context: &context) else {
+                    continue
+                }
+                target = chosen
+            }
             let origin = Record.Origin(file: context.origin.file, offset: member.fileOffset)
-            if let position = map(
-                member, entity: target, origin: origin, keyed: KeyedMember(attribute: attribute, key: key),
-                diagnostics: context.diagnostics,
-                into: &batch)
-            {
+            let keyed = KeyedMember(attribute: keyedAttribute(attribute, of: first, on: target), key: key)
+            if let position = map(member, entity: target, origin: origin, keyed: keyed, diagnostics: context.diagnostics, into: &batch) {
                 targets.append(.embedded(position))
             }
         }

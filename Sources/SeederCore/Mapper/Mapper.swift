@@ -313,6 +313,9 @@ public final class Mapper {
         case .absent: return .absent
         case .null: return .null
         case .number:
+            if relationship.pointee.selector != nil {
+                return target(for: reached, relationship: relationship, batch: &batch, context: &context).map(Link.one) ?? .absent
+            }
             return reference(reached, relationship: relationship, context: &context).map(Link.one) ?? .absent
         case let .list(items):
             guard relationship.pointee.isToMany else {
@@ -351,6 +354,9 @@ public final class Mapper {
     private func target(
         for item: MappedValue, relationship: UnsafePointer<Relationship>, batch: inout [Record], context: inout RecordContext
     ) -> RecordReference? {
+        if let selector = relationship.pointee.selector {
+            return target(for: item, chosenBy: selector, relationship: relationship, batch: &batch, context: &context)
+        }
         guard case let .json(value) = item, value.kind == .object, !isIdentityStub(value, target: relationship.pointee.target) else {
             if item.isNull { return nil }
             if case .absent = item { return nil }
@@ -363,12 +369,13 @@ public final class Mapper {
 
     /// An identity reference from a scalar, an array in identity order, or an object holding
     /// only the target's identity keys.
-    private func reference(
-        _ item: MappedValue, relationship: UnsafePointer<Relationship>, context: inout RecordContext
+    func reference(
+        _ item: MappedValue, relationship: UnsafePointer<Relationship>, target targetIndex: Int? = nil, context: inout RecordContext
     ) -> RecordReference? {
         // Through the entity's reference: a copy of the `Entity` would retain and release each
         // of its strings and arrays, for every reference.
-        let target = entities[relationship.pointee.target]
+        let targetIndex = targetIndex ?? relationship.pointee.target
+        let target = entities[targetIndex]
         let identity = target.identityAttributes
         let json = item.jsonValue
         let offset = item.fileOffset ?? context.origin.offset
@@ -400,7 +407,7 @@ public final class Mapper {
         if let json, json.kind == .array, identity.count > 1 {
             parts = json.elements.map { .json($0) }
         } else if let json, json.kind == .object {
-            parts = identityKeys[relationship.pointee.target].map { key in
+            parts = identityKeys[targetIndex].map { key in
                 let member = json.members.first { Naming.lookupKey($0.key.string ?? "") == key }
                 return member.map { .json($0.value) } ?? .absent
             }
@@ -427,9 +434,13 @@ public final class Mapper {
     /// `true` for an object whose only members are the target's identity keys: `{"id": 5}`
     /// refers to a record rather than making one (so a dangling one is caught), unless the target
     /// declares nothing but its identity (`stubKeys`).
-    private func isIdentityStub(_ value: JSONValue, target: Int) -> Bool {
-        let keys = stubKeys[target]
+    func isIdentityStub(_ value: JSONValue, target: Int, besides selectorKey: String? = nil) -> Bool {
+        var keys = stubKeys[target]
         guard !keys.isEmpty else { return false }
+        // A reference through a selector also holds the key that picks the entity.
+        if let selectorKey, value.members.contains(where: { $0.key.stringEquals(selectorKey) }) {
+            keys.append(Naming.lookupKey(selectorKey))
+        }
         // Counted first: an embedded record has more members than an identity, and naming its
         // keys (`lookupKey`) makes a `String` each.
         var count = 0

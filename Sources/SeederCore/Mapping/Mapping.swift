@@ -172,8 +172,15 @@ public enum AttributeType: String, Sendable, CaseIterable {
 public struct Relationship: Sendable {
     /// The name as the app's model spells it (`assignedUser`).
     public var name: String
-    /// The target entity's index in `Mapping.entities`.
+    /// The target entity's index in `Mapping.entities`; for a selector, its first entity.
     public var target: Int
+    /// A dynamic target (`to: { by, cases, default }`): the entity of each target is chosen by
+    /// its `by` value (docs/mapping.md, Polymorphism). `target` and `inverse` are then its first
+    /// entity's.
+    public var selector: EntitySelector? = nil
+    /// For a one-to-many with `inverse` to a selector: per entity of `selector.entities`, the
+    /// index of its inverse (each case names it the same).
+    public var caseInverses: [Int] = []
     /// To-many.
     public var isToMany: Bool
     /// Where the value is in the record; `nil` reads the key that matches the name, then the
@@ -197,6 +204,15 @@ public struct Relationship: Sendable {
     public var keyedBy: Int? = nil
     /// Where the relationship is declared.
     public var location: SourceLocation
+
+    /// The entities its targets may be: the selector's, else the one target.
+    public var targets: [Int] { selector?.entities ?? [target] }
+
+    /// The inverse on target entity `entity` (one of `targets`).
+    public func inverse(on entity: Int) -> Int? {
+        guard let selector, !caseInverses.isEmpty else { return inverse }
+        return selector.entities.firstIndex(of: entity).map { caseInverses[$0] }
+    }
 }
 
 /// How a relationship is stored in the seed (docs/mapping.md, Relationships: Storage).
@@ -227,8 +243,11 @@ public struct JoinTable: Sendable, Hashable {
 public struct Source: Sendable {
     /// A glob relative to the dumps directory (`specs/page-*.json`).
     public var path: String
-    /// The entity's index in `Mapping.entities`.
+    /// The entity's index in `Mapping.entities`; for a selector, its first entity.
     public var entity: Int
+    /// A dynamic entity (`entity: { by, cases, default }`): each record's entity is chosen by its
+    /// `by` value (docs/mapping.md, Polymorphism).
+    public var selector: EntitySelector? = nil
     /// Where the records are inside each file; empty for the root.
     public var keyPath: [String]
     /// Where the source is declared.

@@ -39,7 +39,9 @@ struct AttributeDraft {
 struct RelationshipDraft {
     var name: String
     var nameNode: YAMLNode
-    var target: (name: String, node: YAMLNode)?
+    var target: EntityChoiceDraft?
+    /// The `to:` node.
+    var targetNode: YAMLNode?
     var isToMany = false
     var keyPath: KeyPath?
     var inverse: (name: String, node: YAMLNode)?
@@ -261,11 +263,8 @@ extension LoadContext {
         }
         var draft = RelationshipDraft(name: name, nameNode: nameNode, onMissing: onMissing)
         if let to = fields["to"] {
-            if to.value.pairs != nil {
-                error("a dynamic target ('to: { by: ... }', polymorphism) is not supported yet by this version of seeder", at: to.value)
-            } else if let target = string(to.value, key: "to") {
-                draft.target = (target, to.value)
-            }
+            draft.target = entityChoice(to.value, key: "to")
+            draft.targetNode = to.value
         } else {
             error("relationship '\(entity).\(name)' needs 'to' (the target entity)", at: nameNode)
         }

@@ -22,49 +22,60 @@ extension LoadContext {
         let names = drafts.map(\.name)
         for (owner, draft) in drafts.enumerated() {
             for relationshipDraft in draft.relationships {
-                guard let target = relationshipDraft.target else { continue }
-                guard let targetIndex = names.firstIndex(of: target.name) else {
-                    let suggestion = closestMatch(to: target.name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
-                    error("unknown entity '\(target.name)' in 'to'\(suggestion)", at: target.node)
-                    continue
+                guard let choice = relationshipDraft.target else { continue }
+                var selector: EntitySelector?
+                let targetIndex: Int
+                switch choice {
+                case let .entity(name, node):
+                    guard let index = names.firstIndex(of: name) else {
+                        let suggestion = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+                        error("unknown entity '\(name)' in 'to'\(suggestion)", at: node)
+                        continue
+                    }
+                    targetIndex = index
+                case let .selector(draft):
+                    guard let resolved = resolve(draft, key: "to", names: names) else { continue }
+                    selector = resolved
+                    targetIndex = resolved.entities[0]
                 }
-                entities[owner].relationships.append(
-                    Relationship(
-                        name: relationshipDraft.name, target: targetIndex, isToMany: relationshipDraft.isToMany,
-                        keyPath: relationshipDraft.keyPath, inverse: nil, isOrdered: relationshipDraft.isOrdered,
-                        isRequired: relationshipDraft.isRequired, onMissing: relationshipDraft.onMissing,
-                        storage: .foreignKey(columns: []), location: relationshipDraft.nameNode.location))
+                var relationship = Relationship(
+                    name: relationshipDraft.name, target: targetIndex, isToMany: relationshipDraft.isToMany,
+                    keyPath: relationshipDraft.keyPath, inverse: nil, isOrdered: relationshipDraft.isOrdered,
+                    isRequired: relationshipDraft.isRequired, onMissing: relationshipDraft.onMissing,
+                    storage: .foreignKey(columns: []), location: relationshipDraft.nameNode.location)
+                relationship.selector = selector
                 if let keyedBy = relationshipDraft.keyedBy {
-                    let index = entities[owner].relationships.count - 1
-                    entities[owner].relationships[index].keyedBy = keyedAttribute(keyedBy.name, at: keyedBy.node, of: entities[targetIndex])
+                    // Every entity a selector can choose has the attribute; the index is the first's.
+                    let indexes = relationship.targets.map { keyedAttribute(keyedBy.name, at: keyedBy.node, of: entities[$0]) }
+                    relationship.keyedBy = indexes.contains(nil) ? nil : indexes[0]
                 }
+                entities[owner].relationships.append(relationship)
             }
         }
         // Inverses, once every relationship exists.
         for (owner, draft) in drafts.enumerated() {
             for relationshipDraft in draft.relationships {
-                guard let inverse = relationshipDraft.inverse,
-                    let index = entities[owner].relationshipIndex(named: relationshipDraft.name)
-                else { continue }
-                let target = entities[owner].relationships[index].target
-                let targetEntity = entities[target]
-                guard let inverseIndex = targetEntity.relationshipIndex(named: inverse.name) else {
-                    let suggestion =
-                        closestMatch(to: inverse.name, in: targetEntity.relationships.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-                    error(
-                        "inverse '\(inverse.name)' is not a relationship of \(targetEntity.name)\(suggestion); "
-                            + "it must be a to-one from \(targetEntity.name) back to \(draft.name)",
-                        at: inverse.node)
+                guard let index = entities[owner].relationshipIndex(named: relationshipDraft.name) else { continue }
+                let relationship = entities[owner].relationships[index]
+                guard let inverse = relationshipDraft.inverse else {
+                    if let selector = relationship.selector {
+                        _ = checkStoredSelector(
+                            selector, of: "\(draft.name).\(relationship.name)", in: entities,
+                            at: relationshipDraft.targetNode ?? relationshipDraft.nameNode)
+                    }
                     continue
                 }
-                let candidate = targetEntity.relationships[inverseIndex]
-                guard !candidate.isToMany, candidate.target == owner else {
-                    error(
-                        "inverse '\(inverse.name)' is not a to-one relationship from \(targetEntity.name) back to \(draft.name)",
-                        at: inverse.node)
-                    continue
+                var inverses: [Int] = []
+                for target in relationship.targets {
+                    guard let inverseIndex = inverseIndex(inverse, on: entities[target], owner: owner, ownerName: draft.name, relationship)
+                    else {
+                        break
+                    }
+                    inverses.append(inverseIndex)
                 }
-                entities[owner].relationships[index].inverse = inverseIndex
+                guard inverses.count == relationship.targets.count else { continue }
+                entities[owner].relationships[index].inverse = inverses[0]
+                if relationship.selector != nil { entities[owner].relationships[index].caseInverses = inverses }
             }
         }
         // Storage names, once identities and tables are known.
@@ -78,6 +89,32 @@ extension LoadContext {
             }
         }
         return entities
+    }
+
+    /// The index of the to-one `inverse` names on `target`, back to the owner; `nil` after an error.
+    private func inverseIndex(
+        _ inverse: (name: String, node: YAMLNode), on target: Entity, owner: Int, ownerName: String, _ relationship: Relationship
+    ) -> Int? {
+        // A selector needs the inverse on every entity it can choose: the messages say so.
+        let every =
+            relationship.selector == nil
+            ? "" : "; a one-to-many to a selector needs the same 'inverse' on every entity the selector can choose"
+        guard let inverseIndex = target.relationshipIndex(named: inverse.name) else {
+            let suggestion =
+                closestMatch(to: inverse.name, in: target.relationships.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+            error(
+                "inverse '\(inverse.name)' is not a relationship of \(target.name)\(suggestion); "
+                    + "it must be a to-one from \(target.name) back to \(ownerName)\(every)",
+                at: inverse.node)
+            return nil
+        }
+        let candidate = target.relationships[inverseIndex]
+        guard !candidate.isToMany, candidate.target == owner, candidate.selector == nil else {
+            error(
+                "inverse '\(inverse.name)' is not a to-one relationship from \(target.name) back to \(ownerName)\(every)", at: inverse.node)
+            return nil
+        }
+        return inverseIndex
     }
 
     private func identity(of draft: EntityDraft) -> Identity {
@@ -126,19 +163,23 @@ extension LoadContext {
             guard identity.count > 1 else { return [explicit ?? naming.idColumn(stem: stem)] }
             return identity.map { naming.compositeColumn(stem: explicit ?? stem, column: entity.attributes[$0].column) }
         }
+        // A selector's entity is stored beside its id (docs/mapping.md, Polymorphism).
+        func typeColumn(stem: String) -> [String] { relationship.selector == nil ? [] : [naming.typeColumn(stem: stem)] }
         if !relationship.isToMany {
-            return .foreignKey(columns: keyColumns(stem: naming.foreignKeyStem(for: relationship.name), of: target, explicit: column))
+            let stem = naming.foreignKeyStem(for: relationship.name)
+            return .foreignKey(columns: keyColumns(stem: stem, of: target, explicit: column) + typeColumn(stem: stem))
         }
         if let inverse = relationship.inverse {
             let inverseName = target.relationships[inverse].name
             return .inverse(positionColumn: relationship.isOrdered ? naming.positionColumn(inverse: inverseName) : nil)
         }
         let ownerStem = naming.joinOwnerStem(ownerTable: owner.table, ownerEntity: owner.name)
+        let targetStem = naming.joinTargetStem(relationship: relationship.name)
         return .joinTable(
             JoinTable(
                 name: naming.joinTable(ownerTable: owner.table, relationship: relationship.name),
                 ownerColumns: keyColumns(stem: ownerStem, of: owner),
-                targetColumns: keyColumns(stem: naming.joinTargetStem(relationship: relationship.name), of: target),
+                targetColumns: keyColumns(stem: targetStem, of: target) + typeColumn(stem: targetStem),
                 positionColumn: relationship.isOrdered ? "position" : nil))
     }
 
@@ -194,8 +235,9 @@ extension LoadContext {
                 case let .foreignKey(columns):
                     for column in columns { columnsByTable[index].append((column, "relationship '\(relationship.name)'", node)) }
                 case let .inverse(positionColumn?):
-                    columnsByTable[relationship.target].append(
-                        (positionColumn, "the position of '\(entity.name).\(relationship.name)'", node))
+                    for target in relationship.targets {
+                        columnsByTable[target].append((positionColumn, "the position of '\(entity.name).\(relationship.name)'", node))
+                    }
                 default:
                     break
                 }

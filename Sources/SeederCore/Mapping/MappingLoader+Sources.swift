@@ -17,18 +17,22 @@ extension LoadContext {
                 continue
             }
             guard let path = string(pathNode.value, key: "path"), checkGlob(path, at: pathNode.value) else { continue }
-            if entityNode.value.pairs != nil {
-                error(
-                    "a dynamic entity ('entity: { by: ... }', polymorphism) is not supported yet by this version of seeder",
-                    at: entityNode.value)
-                continue
-            }
-            guard let entityName = string(entityNode.value, key: "entity") else { continue }
-            guard let entity = entities.firstIndex(where: { $0.name == entityName }) else {
-                if entityNames.contains(entityName) { continue }  // declared, but with errors of its own
-                let suggestion = closestMatch(to: entityName, in: entities.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-                error("unknown entity '\(entityName)' in 'entity'\(suggestion)", at: entityNode.value)
-                continue
+            guard let choice = entityChoice(entityNode.value, key: "entity") else { continue }
+            var selector: EntitySelector?
+            let entity: Int
+            switch choice {
+            case let .entity(entityName, node):
+                guard let index = entities.firstIndex(where: { $0.name == entityName }) else {
+                    if entityNames.contains(entityName) { continue }  // declared, but with errors of its own
+                    let suggestion = closestMatch(to: entityName, in: entities.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+                    error("unknown entity '\(entityName)' in 'entity'\(suggestion)", at: node)
+                    continue
+                }
+                entity = index
+            case let .selector(draft):
+                guard let resolved = resolve(draft, key: "entity", names: entities.map(\.name)) else { continue }
+                selector = resolved
+                entity = resolved.entities[0]
             }
             var keyPath: [String] = []
             if let node = fields["keyPath"] {
@@ -37,12 +41,15 @@ extension LoadContext {
             }
             var keyedBy: Int?
             if let node = fields["keyedBy"] {
-                guard let name = string(node.value, key: "keyedBy"),
-                    let attribute = keyedAttribute(name, at: node.value, of: entities[entity])
-                else { continue }
-                keyedBy = attribute
+                // Every entity a selector can choose has the attribute; the index is the first's.
+                guard let name = string(node.value, key: "keyedBy") else { continue }
+                let indexes = (selector?.entities ?? [entity]).map { keyedAttribute(name, at: node.value, of: entities[$0]) }
+                guard let first = indexes[0], !indexes.contains(nil) else { continue }
+                keyedBy = first
             }
-            sources.append(Source(path: path, entity: entity, keyPath: keyPath, location: item.location, keyedBy: keyedBy))
+            var source = Source(path: path, entity: entity, keyPath: keyPath, location: item.location, keyedBy: keyedBy)
+            source.selector = selector
+            sources.append(source)
         }
         return sources
     }

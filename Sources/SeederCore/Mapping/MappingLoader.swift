@@ -34,6 +34,7 @@ public struct MappingLoader {
             "keyedBy",
         ]
         public static let source = ["path", "entity", "keyPath", "keyedBy"]
+        public static let selector = ["by", "cases", "default"]
         public static let schema = ["template"]
         public static let search = ["fields", "engine"]
     }

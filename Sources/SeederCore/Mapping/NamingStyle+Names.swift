@@ -15,6 +15,12 @@ extension NamingStyle {
         self == .snakeCase ? stem + "_id" : stem + "Id"
     }
 
+    /// The column beside a selector's id that holds the chosen entity's name: `pinned` ->
+    /// `pinned_type`; as is, `pinnedType`.
+    public func typeColumn(stem: String) -> String {
+        self == .snakeCase ? stem + "_type" : stem + "Type"
+    }
+
     /// One column of a foreign key to a composite identity: `card` + `suit` -> `card_suit`.
     public func compositeColumn(stem: String, column: String) -> String {
         self == .snakeCase ? stem + "_" + column : stem + column.prefix(1).uppercased() + column.dropFirst()

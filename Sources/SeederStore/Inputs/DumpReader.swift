@@ -139,7 +139,9 @@ final class DumpReader: @unchecked Sendable {
                         records += 1
                         if let progress, records % 8192 == 0 { progress(bytesBefore + source.count, recordsBefore + records) }
                         let start = chunk.records.count
-                        mapper.records(from: value, entity: file.entity, file: file.path, diagnostics: local, appendingTo: &chunk.records)
+                        if let entity = entity(of: value, in: file, diagnostics: local) {
+                            mapper.records(from: value, entity: entity, file: file.path, diagnostics: local, appendingTo: &chunk.records)
+                        }
                         try sendRecords(from: start, file: fileIndex, diagnostics: local)
                     default:
                         let mapped = try other(item, of: file, fileIndex: fileIndex, tally: &tally, diagnostics: local)
@@ -217,9 +219,10 @@ final class DumpReader: @unchecked Sendable {
                 return 0
             }
             let start = chunk.records.count
-            mapper.records(
-                from: value, entity: file.entity, file: file.path, keyed: KeyedMember(attribute: attribute, key: key), diagnostics: local,
-                appendingTo: &chunk.records)
+            if let entity = entity(of: value, in: file, diagnostics: local) {
+                let keyed = KeyedMember(attribute: mapper.keyedAttribute(attribute, of: file.entity, on: entity), key: key)
+                mapper.records(from: value, entity: entity, file: file.path, keyed: keyed, diagnostics: local, appendingTo: &chunk.records)
+            }
             try sendRecords(from: start, file: fileIndex, diagnostics: local)
             return 1
         case .skippedNull:
@@ -239,7 +242,9 @@ final class DumpReader: @unchecked Sendable {
             } else {
                 // A bare id: the record of its identity.
                 let start = chunk.records.count
-                mapper.identityRecord(from: value, entity: file.entity, file: file.path, diagnostics: local, appendingTo: &chunk.records)
+                if let entity = entity(of: value, in: file, diagnostics: local) {
+                    mapper.identityRecord(from: value, entity: entity, file: file.path, diagnostics: local, appendingTo: &chunk.records)
+                }
                 try sendRecords(from: start, file: fileIndex, diagnostics: local)
                 return 1
             }
@@ -251,6 +256,14 @@ final class DumpReader: @unchecked Sendable {
             if tally.firstMiss == nil { tally.firstMiss = (pointer, key) }
         }
         return 0
+    }
+
+    /// The entity of a record of `file`: its source's, or the one its selector picks (`nil` after
+    /// an error at the record).
+    @inline(__always)
+    private func entity(of value: JSONValue, in file: InputFile, diagnostics: DiagnosticSink) -> Int? {
+        guard let selector = file.selector else { return file.entity }
+        return mapper.entity(of: value, chosenBy: selector, file: file.path, diagnostics: diagnostics)
     }
 
     /// Reports a value that is not a record where one was expected.

@@ -8,8 +8,10 @@ public struct InputFile: Sendable, Hashable {
     public var relativePath: String
     /// The absolute path on disk.
     public var absolutePath: String
-    /// The entity its records are.
+    /// The entity its records are (for a selector, its first entity).
     public var entity: Int
+    /// The source's selector, which picks each record's entity (`Source.selector`).
+    public var selector: EntitySelector? = nil
     /// Where the records are inside the file.
     public var keyPath: [String]
     /// `keyedBy`: the attribute each record's key becomes (`Source.keyedBy`).

@@ -57,6 +57,7 @@ public struct InputPlanner {
                             unreadable: &unreadable)
                     else { continue }
                     file.keyedBy = source.keyedBy
+                    file.selector = source.selector
                     planned.append(file)
                 }
             }

@@ -22,7 +22,10 @@ extension ReferenceResolver {
             where relationship.onMissing == .create && !relationship.isToMany
                 && load[entity: layout.entityIndex, relationship: index].referencedByIdentity
             {
-                if try collectDangling(layout, relationship: index) { targets.insert(relationship.target) }
+                for target in foreignKeyTargets(layout, relationship: index)
+                where try collectDangling(layout, relationship: index, to: target) {
+                    targets.insert(target.layout.entityIndex)
+                }
             }
         }
         for link in links where link.relationship.onMissing == .create && load[link: link].hasLinkByIdentity {
@@ -38,13 +41,11 @@ extension ReferenceResolver {
 
     /// A to-one's foreign keys that name no row, each at the place of its record's value; returns
     /// whether there was one.
-    private func collectDangling(_ layout: RowLayout, relationship index: Int) throws -> Bool {
-        let relationship = layout.entity.relationships[index]
-        let target = store.layouts[relationship.target]
-        let columns = layout.foreignKeyColumns[index]
+    private func collectDangling(_ layout: RowLayout, relationship index: Int, to foreignKey: ForeignKeyTarget) throws -> Bool {
+        let (target, columns) = (foreignKey.layout, foreignKey.columns)
         guard target.entity.identity != .none, !columns.isEmpty else { return false }
         let matches = SQLText.equal("x", target.keyColumns, "t", columns)
-        let present = SQLText.notNull("t", columns)
+        let present = foreignKey.present
         let dangles = "\(present) AND NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))"
         // Asked first: the rows' places need their side rows in their table (`SideRowLog`).
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(layout.table) AS t WHERE \(dangles))") ?? false else {

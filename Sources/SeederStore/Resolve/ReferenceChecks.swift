@@ -27,13 +27,19 @@ extension ReferenceResolver {
     /// once (a graph's million tasks name 20,000 users); the index costs what it would have
     /// later.
     func checkForeignKey(_ layout: RowLayout, relationship index: Int) throws {
-        let relationship = layout.entity.relationships[index]
-        let target = store.layouts[relationship.target]
-        let columns = layout.foreignKeyColumns[index]
+        for target in foreignKeyTargets(layout, relationship: index) {
+            try checkForeignKey(layout, relationship: index, to: target)
+        }
+    }
+
+    private func checkForeignKey(_ layout: RowLayout, relationship index: Int, to target: ForeignKeyTarget) throws {
+        let columns = target.columns
         guard !columns.isEmpty else { return }
-        let matches = SQLText.equal("x", target.keyColumns, "t", columns)
-        let present = SQLText.notNull("t", columns)
-        let seedIndex = indexes.first { $0.table == layout.entity.table && $0.columns == columns && !$0.isUnique }
+        let matches = SQLText.equal("x", target.layout.keyColumns, "t", columns)
+        let present = target.present
+        // A selector's columns have no index of their own (`SeedSchema`).
+        let seedIndex =
+            target.chosen == nil ? indexes.first { $0.table == layout.entity.table && $0.columns == columns && !$0.isUnique } : nil
         if let seedIndex { try SeedAssembler.createIndexes([seedIndex], in: db) }
         let count = "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(present)"
         guard load[entity: layout.entityIndex, relationship: index].referencedByIdentity else {
@@ -44,37 +50,36 @@ extension ReferenceResolver {
         let dangling: Int
         if seedIndex != nil {
             keys = try Int.fetchOne(db, sql: count) ?? 0
-            let danglingKeys = SQLText.danglingKeys(layout.table, columns, parent: target.table, target.keyColumns)
+            let danglingKeys = SQLText.danglingKeys(layout.table, columns, parent: target.layout.table, target.layout.keyColumns)
             dangling = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(danglingKeys)") ?? 0
         } else {
             // One scan counts the keys and the dangling ones.
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT COUNT(*), COALESCE(SUM(NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))), 0)
+                    SELECT COUNT(*), COALESCE(SUM(NOT EXISTS (SELECT 1 FROM \(target.layout.table) AS x WHERE \(matches))), 0)
                     FROM \(layout.table) AS t WHERE \(present)
                     """)
             (keys, dangling) = (row?[0] ?? 0, row?[1] ?? 0)
         }
         // Only dangling keys need the rows' origins, and rows may share a dangling key.
         var dropped = 0
-        if dangling > 0 { dropped = try settleDangling(layout, relationship: index, present: present, matches: matches) }
+        if dangling > 0 { dropped = try settleDangling(layout, relationship: index, to: target, matches: matches) }
         store.counts[layout.entityIndex].referencesResolved += keys - dropped
     }
 
-    /// The foreign keys of a to-one, `present` and not `matches`-ing a target row, in
+    /// The foreign keys of a to-one to `target`, present and not `matches`-ing a target row, in
     /// first-seen order: dropped under `onMissing: null`, else errors. Returns the keys dropped.
-    func settleDangling(_ layout: RowLayout, relationship index: Int, present: String, matches: String) throws -> Int {
+    private func settleDangling(_ layout: RowLayout, relationship index: Int, to target: ForeignKeyTarget, matches: String) throws -> Int {
         let relationship = layout.entity.relationships[index]
-        let target = store.layouts[relationship.target]
-        let columns = layout.foreignKeyColumns[index]
+        let columns = target.columns
         let dangling = try Row.fetchAll(
             db,
             sql: """
                 SELECT t."rowid", \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
                        \(columns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
                 FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
-                WHERE \(present) AND NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))
+                WHERE \(target.present) AND NOT EXISTS (SELECT 1 FROM \(target.layout.table) AS x WHERE \(matches))
                 ORDER BY \(RowLayout.firstSeen)
                 """)
         let keyCount = layout.keyColumns.count
@@ -83,15 +88,32 @@ extension ReferenceResolver {
             let reference = columns.indices.map { row[1 + keyCount + $0] as DatabaseValue }
             if relationship.onMissing == .null {
                 store.counts[layout.entityIndex].referencesDropped += 1
-                let assignments = columns.map { "\(SQLText.quote($0)) = NULL" }.joined(separator: ", ")
+                // Every column of the link: a selector's entity name too.
+                let assignments = layout.foreignKeyColumns[index].map { "\(SQLText.quote($0)) = NULL" }.joined(separator: ", ")
                 try db.execute(sql: "UPDATE \(layout.table) SET \(assignments) WHERE \"rowid\" = ?", arguments: [row[0] as DatabaseValue])
             } else {
                 missing(
-                    label(layout, key: key), references: target.entity.name, reference, via: relationship,
+                    label(layout, key: key), references: target.layout.entity.name, reference, via: relationship,
                     at: origin(ofSlot: layout.slot(relationship: index), in: row, from: 1 + keyCount + columns.count))
             }
         }
         return relationship.onMissing == .null ? dangling.count : 0
+    }
+
+    /// The entities a to-one's foreign key can name: its target, or each entity its selector
+    /// can choose, whose rows are those whose entity-name column names it (docs/mapping.md,
+    /// Polymorphism).
+    func foreignKeyTargets(_ layout: RowLayout, relationship index: Int) -> [ForeignKeyTarget] {
+        let relationship = layout.entity.relationships[index]
+        let columns = layout.foreignKeyColumns[index]
+        guard relationship.selector != nil, let type = columns.last else {
+            return [ForeignKeyTarget(layout: store.layouts[relationship.target], columns: columns, chosen: nil)]
+        }
+        return relationship.targets.map { entity in
+            let target = store.layouts[entity]
+            let chosen = "t.\(SQLText.quote(type)) = \(SQLText.literal(target.entity.name))"
+            return ForeignKeyTarget(layout: target, columns: Array(columns.dropLast()), chosen: chosen)
+        }
     }
 
     /// A many-to-many's links must name target rows that exist.
@@ -112,7 +134,7 @@ extension ReferenceResolver {
             let base = 1 + link.ownerColumns.count + link.targetColumns.count
             if link.relationship.onMissing == .null {
                 store.counts[link.entityIndex].referencesDropped += 1
-                try db.execute(sql: "DELETE FROM \(link.table) WHERE \"_seq\" = ?", arguments: [row[0] as DatabaseValue])
+                try db.execute(sql: "DELETE FROM \(link.storedTable) WHERE \"_seq\" = ?", arguments: [row[0] as DatabaseValue])
             } else {
                 missing(
                     label(owner, key: ownerKey), references: target.entity.name, targetKey, via: link.relationship,
@@ -120,5 +142,19 @@ extension ReferenceResolver {
             }
         }
         store.counts[link.entityIndex].referencesResolved += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(link.table)") ?? 0
+    }
+}
+
+/// An entity a to-one's foreign key can name (`ReferenceResolver.foreignKeyTargets`): its rows,
+/// the owner's key columns for it, and through a selector the condition on the owner's row (as
+/// `t`) that it chose this entity.
+struct ForeignKeyTarget {
+    let layout: RowLayout
+    let columns: [String]
+    let chosen: String?
+
+    /// The condition on the owner's row (as `t`) that it names a row of this entity.
+    var present: String {
+        SQLText.notNull("t", columns) + (chosen.map { " AND \($0)" } ?? "")
     }
 }

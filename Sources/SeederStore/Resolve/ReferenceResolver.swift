@@ -39,11 +39,14 @@ struct ReferenceResolver {
 
     func resolve() throws {
         let links = store.links.flatMap { $0 }.compactMap { $0 }
-        try createMissingRows(links)
+        // The links of a relationship to a selector, per entity it chose (`LinkLayout.cases`),
+        // for every stage that reads the target's table.
+        let views = links.flatMap { $0.cases(in: store.mapping) }
+        try createMissingRows(views)
         let linked = try restoreClaimsAndRenumberLinks(links)
-        try applyInverseLinks(linked)
-        try renumberChildren(links)
-        try checkReferences(links)
+        try applyInverseLinks(linked.flatMap { $0.cases(in: store.mapping) })
+        try renumberChildren(views)
+        try checkReferences(views)
         for layout in store.layouts {
             try finishRows(layout)
             try checkUnique(layout)

@@ -8,6 +8,11 @@ enum SQLText {
     }
 
     /// `"a", "b"`.
+    /// A string literal: `'Photo'`.
+    static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
     static func list(_ identifiers: [String]) -> String {
         identifiers.map(quote).joined(separator: ", ")
     }

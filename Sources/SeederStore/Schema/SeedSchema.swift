@@ -58,7 +58,7 @@ public struct SeedSchema: Sendable {
         for entity in entities {
             for relationship in entity.relationships {
                 if case let .inverse(positionColumn?) = relationship.storage {
-                    positions[relationship.target, default: []].append(positionColumn)
+                    for target in relationship.targets { positions[target, default: []].append(positionColumn) }
                 }
             }
         }
@@ -79,11 +79,13 @@ public struct SeedSchema: Sendable {
             for relationship in entity.relationships {
                 guard case let .foreignKey(fkColumns) = relationship.storage else { continue }
                 let target = entities[relationship.target]
-                let targetColumns = Self.keyColumns(of: target)
-                for (column, targetColumn) in zip(fkColumns, targetColumns) {
+                for (column, targetColumn) in zip(fkColumns, Self.targetKeyColumns(of: relationship, in: entities)) {
                     columns.append(Column(name: column, type: targetColumn.type, notNull: relationship.isRequired))
                 }
-                foreignKeys.append(ForeignKey(columns: fkColumns, table: target.table, targetColumns: target.primaryKeyColumns))
+                // SQLite cannot declare a key to several tables: seeder checks a selector's.
+                if relationship.selector == nil {
+                    foreignKeys.append(ForeignKey(columns: fkColumns, table: target.table, targetColumns: target.primaryKeyColumns))
+                }
                 indexes.append(
                     Index(name: Self.indexName(entity.table, fkColumns), table: entity.table, columns: fkColumns, isUnique: false))
             }
@@ -109,7 +111,7 @@ public struct SeedSchema: Sendable {
                 guard case let .joinTable(join) = relationship.storage else { continue }
                 let target = entities[relationship.target]
                 let ownerKey = Self.keyColumns(of: entity)
-                let targetKey = Self.keyColumns(of: target)
+                let targetKey = Self.targetKeyColumns(of: relationship, in: entities)
                 var columns = zip(join.ownerColumns, ownerKey).map { Column(name: $0, type: $1.type, notNull: true) }
                 columns += zip(join.targetColumns, targetKey).map { Column(name: $0, type: $1.type, notNull: true) }
                 if let position = join.positionColumn { columns.append(Column(name: position, type: "INTEGER", notNull: true)) }
@@ -117,9 +119,11 @@ public struct SeedSchema: Sendable {
                     Table(
                         name: join.name, columns: columns, primaryKey: join.ownerColumns + join.targetColumns,
                         foreignKeys: [
-                            ForeignKey(columns: join.ownerColumns, table: entity.table, targetColumns: entity.primaryKeyColumns),
-                            ForeignKey(columns: join.targetColumns, table: target.table, targetColumns: target.primaryKeyColumns),
-                        ],
+                            ForeignKey(columns: join.ownerColumns, table: entity.table, targetColumns: entity.primaryKeyColumns)
+                        ]
+                            + (relationship.selector != nil
+                                ? []
+                                : [ForeignKey(columns: join.targetColumns, table: target.table, targetColumns: target.primaryKeyColumns)]),
                         hasIntegerPrimaryKey: false))
                 indexes.append(
                     Index(
@@ -127,6 +131,20 @@ public struct SeedSchema: Sendable {
                         columns: join.targetColumns, isUnique: false))
             }
         }
+    }
+
+    /// The columns a relationship's key to its target has, with their types: the target's key;
+    /// to a selector, the key of every entity it can choose (typed when all agree) and then the
+    /// chosen entity's name (docs/mapping.md, Polymorphism).
+    static func targetKeyColumns(of relationship: Relationship, in entities: [Entity]) -> [Column] {
+        let first = keyColumns(of: entities[relationship.target])
+        guard let selector = relationship.selector else { return first }
+        let keys = selector.entities.map { keyColumns(of: entities[$0]) }
+        let columns = first.indices.map { part in
+            let types = Set(keys.map { $0[part].type })
+            return Column(name: first[part].name, type: types.count == 1 ? first[part].type : "", notNull: true)
+        }
+        return columns + [Column(name: "type", type: "TEXT", notNull: true)]
     }
 
     /// The primary-key columns of an entity's table with their types.

@@ -39,7 +39,11 @@ struct LoadSummary {
         relationships = mapping.entities.map { entity in
             entity.relationships.map { relationship in
                 var facts = Relationship()
-                if relationship.isToMany, let inverse = relationship.inverse, mapping.entities[relationship.target].identity != .none {
+                // Not through a selector: its children's claims are link rows, which the resolver
+                // reads per entity (`LinkLayout.cases`).
+                if relationship.isToMany, relationship.selector == nil, let inverse = relationship.inverse,
+                    mapping.entities[relationship.target].identity != .none
+                {
                     let sharing = mapping.entities.flatMap(\.relationships).filter {
                         $0.isToMany && $0.target == relationship.target && $0.inverse == inverse
                     }

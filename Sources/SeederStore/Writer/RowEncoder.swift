@@ -92,9 +92,12 @@ struct RowEncoder: Sendable {
             let entity = batch[index].entity
             for relationshipIndex in inverses[entity] {
                 guard case let .many(targets) = batch[index].links[relationshipIndex] else { continue }
-                let inverse = layouts[entity].entity.relationships[relationshipIndex].inverse!
+                let relationship = layouts[entity].entity.relationships[relationshipIndex]
                 for (position, target) in targets.enumerated() {
-                    guard case let .embedded(child) = target, case .absent = batch[child].links[inverse] else { continue }
+                    // Each entity a selector chooses names the inverse the same, at its own index.
+                    guard case let .embedded(child) = target, let inverse = relationship.inverse(on: batch[child].entity),
+                        case .absent = batch[child].links[inverse]
+                    else { continue }
                     if parents == nil { parents = Array(repeating: nil, count: batch.count) }
                     parents?[child] = Parent(
                         owner: index, relationship: relationshipIndex, position: position,
@@ -160,7 +163,12 @@ struct RowEncoder: Sendable {
                 // An embedded target with no identity keeps null columns: `RowStore` sets them.
                 if case let .identity(identity, at) = reference.naming(in: batch) {
                     offset = at
-                    if identity.values.count == columns.count { key = identity.values }
+                    if identity.values.count == columns.count {
+                        key = identity.values
+                    } else if case let .embedded(target) = reference, layout.hasSelector[index] {
+                        // A record a selector chose: its entity's name after its identity.
+                        key = identity.values + [.text(layouts[batch[target].entity].entity.name)]
+                    }
                 }
             case .many: present = true
             }

@@ -47,6 +47,9 @@ final class RowLayout: Sendable {
     let needsPresence: [Bool]
     /// The to-one relationships.
     let toOneRelationships: [Int]
+    /// Per relationship: whether it is to a selector, whose links store the chosen entity's
+    /// name after its key (docs/mapping.md, Polymorphism).
+    let hasSelector: [Bool]
 
     /// The layout of every entity, in mapping order.
     static func all(for mapping: Mapping) -> [RowLayout] {
@@ -77,9 +80,10 @@ final class RowLayout: Sendable {
         mayGoWithoutSideRow = entity.identity == .none && !entity.attributes.contains { $0.isUnique }
         needsPresence = entity.attributes.map { $0.defaultValue != nil || $0.isRequired }
         toOneRelationships = entity.relationships.indices.filter { !entity.relationships[$0].isToMany }
+        hasSelector = entity.relationships.map { $0.selector != nil }
         var positions: [(Int, Int, String)] = []
         for (owner, ownerEntity) in mapping.entities.enumerated() {
-            for (index, relationship) in ownerEntity.relationships.enumerated() where relationship.target == entityIndex {
+            for (index, relationship) in ownerEntity.relationships.enumerated() where relationship.targets.contains(entityIndex) {
                 if case let .inverse(positionColumn: column?) = relationship.storage { positions.append((owner, index, column)) }
             }
         }
@@ -238,10 +242,15 @@ struct LinkLayout: Sendable {
     let entityIndex: Int
     let relationshipIndex: Int
     let relationship: Relationship
-    /// The link table's name (`l1_1`), and the table qualified: `"work"."l1_1"`.
+    /// The link table's name (`l1_1`), and the table qualified: `"work"."l1_1"`. For one entity
+    /// of a selector (`cases`), `table` is the links to that entity: a query to read from, and
+    /// `storedTable` the table.
     let name: String
     let table: String
+    let storedTable: String
     let ownerColumns: [String]
+    /// The target's key; to a selector, then the chosen entity's name (docs/mapping.md,
+    /// Polymorphism), except in a case's view of the links, which is keyed like its entity.
     let targetColumns: [String]
 
     /// Per entity, per relationship: the link table of each to-many, `nil` for a to-one.
@@ -260,10 +269,37 @@ struct LinkLayout: Sendable {
         relationship = mapping.entities[entityIndex].relationships[relationshipIndex]
         name = "l\(entityIndex)_\(relationshipIndex)"
         table = "\"work\"." + SQLText.quote(name)
+        storedTable = table
         let ownerCount = max(1, mapping.entities[entityIndex].identityAttributes.count)
-        let targetCount = max(1, mapping.entities[relationship.target].identityAttributes.count)
+        let targetCount = max(1, mapping.entities[relationship.target].identityAttributes.count) + (relationship.selector == nil ? 0 : 1)
         ownerColumns = (0..<ownerCount).map { "o\($0)" }
         targetColumns = (0..<targetCount).map { "t\($0)" }
+    }
+
+    private init(narrowing link: LinkLayout, to entity: Int, mapping: Mapping) {
+        entityIndex = link.entityIndex
+        relationshipIndex = link.relationshipIndex
+        var relationship = link.relationship
+        relationship.target = entity
+        relationship.inverse = link.relationship.inverse(on: entity)
+        relationship.selector = nil
+        relationship.caseInverses = []
+        self.relationship = relationship
+        name = link.name
+        storedTable = link.storedTable
+        ownerColumns = link.ownerColumns
+        targetColumns = Array(link.targetColumns.dropLast())
+        let type = SQLText.quote(link.targetColumns.last!)
+        let entityName = SQLText.literal(mapping.entities[entity].name)
+        table = "(SELECT * FROM \(link.storedTable) WHERE \(type) = \(entityName))"
+    }
+
+    /// The links as the resolver takes them: one view per entity a selector can choose, each
+    /// with the relationship narrowed to that entity, so that every stage reads one target table
+    /// (docs/mapping.md, Polymorphism); else the links themselves.
+    func cases(in mapping: Mapping) -> [LinkLayout] {
+        guard let selector = relationship.selector else { return [self] }
+        return selector.entities.map { LinkLayout(narrowing: self, to: $0, mapping: mapping) }
     }
 
     /// Links in source order: by where each stands, the file then the offset (a claim taken at

@@ -245,7 +245,11 @@ final class RowStore {
                         }
                         summary.relationships[entity][relationshipIndex].hasLinkRows = true
                         if case .identity = target { summary.relationships[entity][relationshipIndex].hasLinkByIdentity = true }
-                        let (targetKey, offset) = key(of: target, keys: rows.keys, batch: batch)
+                        var (targetKey, offset) = key(of: target, keys: rows.keys, batch: batch)
+                        if relationship.selector != nil, case let .embedded(child) = target {
+                            // A record a selector chose: its entity's name after its key.
+                            targetKey.append(.text(mapping.entities[batch[child].entity].name))
+                        }
                         try insert.execute { binder in
                             for value in rows.keys[index] { binder.bind(value) }
                             for value in targetKey { binder.bind(value) }
