@@ -352,11 +352,46 @@ struct MappingLoaderTests {
         Case(
             yaml: head + "  User:\n    attributes: { id: integer }\n    relationships:\n      team: { many: true }\n",
             errors: ["mapping.yaml:6:7: error: relationship 'User.team' needs 'to' (the target entity)"]),
+        // Selectors (docs/mapping.md, Polymorphism).
         Case(
             yaml: head
-                + "  User:\n    attributes: { id: integer }\n    relationships:\n      media: { to: { by: type, cases: { photo: User } } }\n",
+                + "  User:\n    attributes: { id: integer }\n    relationships:\n      media: { to: { by: type, cases: { photo: Phot } } }\n"
+                + "  Photo:\n    attributes: { id: integer }\n",
+            errors: ["mapping.yaml:6:48: error: unknown entity 'Phot' in 'to' (did you mean 'Photo'?)"]),
+        Case(
+            yaml: head
+                + "  User:\n    attributes: { id: integer }\n    relationships:\n      media: { to: { cases: { photo: User }, defualt: User } }\n",
             errors: [
-                "mapping.yaml:6:20: error: a dynamic target ('to: { by: ... }', polymorphism) is not supported yet by this version of seeder"
+                "mapping.yaml:6:46: error: unknown key 'defualt' in the selector of 'to'; did you mean 'default'?",
+                "mapping.yaml:6:20: error: a selector needs 'by' (the key whose value picks the entity)",
+            ]),
+        Case(
+            yaml: head
+                + "  User:\n    attributes: { id: integer }\n    relationships:\n"
+                + "      feed: { to: { by: type, cases: { photo: Photo, video: Video } }, many: true, inverse: owner }\n"
+                + "  Photo:\n    attributes: { id: integer }\n    relationships:\n      owner: { to: User }\n"
+                + "  Video:\n    attributes: { id: integer }\n    relationships:\n      author: { to: User }\n",
+            errors: [
+                "mapping.yaml:6:93: error: inverse 'owner' is not a relationship of Video; it must be a to-one from Video back to User; "
+                    + "a one-to-many to a selector needs the same 'inverse' on every entity the selector can choose"
+            ]),
+        Case(
+            yaml: head
+                + "  User:\n    attributes: { id: integer }\n    relationships:\n"
+                + "      pinned: { to: { by: type, cases: { photo: Photo, note: Note } } }\n"
+                + "  Photo:\n    attributes: { id: integer }\n  Note:\n    identity: none\n    attributes: { text: string }\n",
+            errors: [
+                "mapping.yaml:6:21: error: 'User.pinned' stores the id of the entity its selector chooses, but Note has 'identity: none'; "
+                    + "give it an identity, or make the relationship a one-to-many with 'inverse'"
+            ]),
+        Case(
+            yaml: head
+                + "  User:\n    attributes: { id: integer }\n    relationships:\n"
+                + "      likes: { to: { by: type, cases: { photo: Photo, card: Card } }, many: true }\n"
+                + "  Photo:\n    attributes: { id: integer }\n  Card:\n    identity: [suit, rank]\n    attributes: { suit: string, rank: integer }\n",
+            errors: [
+                "mapping.yaml:6:20: error: 'User.likes' stores one id column per identity attribute, but its selector's entities have "
+                    + "identities of different sizes: Photo (1), Card (2)"
             ]),
         Case(
             yaml: head

@@ -115,6 +115,8 @@ extension SeedDiffWriter {
             json.member("relationship", join.relationship)
             json.member("target", join.target)
             json.member("ownerKey", join.ownerColumns.count)
+            // Through a selector, a link's key ends with the chosen entity's name.
+            if join.isSelector { json.member("targetEntityInKey", true) }
         }
         let (pairing, reason): (String, String?)
         switch table.pairing {

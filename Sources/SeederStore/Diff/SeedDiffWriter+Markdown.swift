@@ -5,12 +5,12 @@ import SeederCore
 extension SeedDiffWriter {
     func markdownRecord(_ table: TableDiff, _ change: RecordChange) -> String {
         if case let .links(join) = table.role {
-            let (owner, target) = Self.linkEnds(join, change.key)
+            let (owner, entity, target) = Self.linkEnds(join, change.key)
             switch change.kind {
-            case .added: return "- \(join.owner) \(Self.code(owner)) gained \(join.target) \(Self.code(target))\n"
-            case .removed: return "- \(join.owner) \(Self.code(owner)) lost \(join.target) \(Self.code(target))\n"
+            case .added: return "- \(join.owner) \(Self.code(owner)) gained \(entity) \(Self.code(target))\n"
+            case .removed: return "- \(join.owner) \(Self.code(owner)) lost \(entity) \(Self.code(target))\n"
             case .changed:
-                return "- \(join.owner) \(Self.code(owner)) moved \(join.target) \(Self.code(target)): " + Self.markdownFields(change)
+                return "- \(join.owner) \(Self.code(owner)) moved \(entity) \(Self.code(target)): " + Self.markdownFields(change)
                     + "\n"
             }
         }

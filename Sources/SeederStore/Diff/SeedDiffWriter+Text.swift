@@ -5,12 +5,12 @@ extension SeedDiffWriter {
     func textRecord(_ table: TableDiff, _ change: RecordChange) -> String {
         let mark = ["added": "+", "removed": "-", "changed": "~"][change.kind.rawValue]!
         if case let .links(join) = table.role {
-            let (owner, target) = Self.linkEnds(join, change.key)
+            let (owner, entity, target) = Self.linkEnds(join, change.key)
             switch change.kind {
-            case .added: return "  + \(join.owner) \(owner) gained \(join.target) \(target)\n"
-            case .removed: return "  - \(join.owner) \(owner) lost \(join.target) \(target)\n"
+            case .added: return "  + \(join.owner) \(owner) gained \(entity) \(target)\n"
+            case .removed: return "  - \(join.owner) \(owner) lost \(entity) \(target)\n"
             case .changed:
-                return "  ~ \(join.owner) \(owner) moved \(join.target) \(target): "
+                return "  ~ \(join.owner) \(owner) moved \(entity) \(target): "
                     + change.fields.map { "\($0.column) \(Self.display($0.old)) -> \(Self.display($0.new))" }.joined(separator: ", ") + "\n"
             }
         }

@@ -160,10 +160,17 @@ public final class SeedDiffWriter {
         IdentityKey(Array(key)).description
     }
 
-    /// A link's owner and target identities, split by the join table's columns.
-    static func linkEnds(_ join: MappingSummary.JoinTable, _ key: [SQLValue]) -> (owner: String, target: String) {
+    /// A link's owner identity, and its target's entity and identity, split by the join table's
+    /// columns. Through a selector the key ends with the chosen entity's name: `Photo`, `p1`.
+    static func linkEnds(_ join: MappingSummary.JoinTable, _ key: [SQLValue]) -> (owner: String, entity: String, target: String) {
         let split = min(join.ownerColumns.count, key.count)
-        return (identity(key[..<split]), identity(key[split...]))
+        var target = key[split...]
+        var entity = join.target
+        if join.isSelector, target.count > 1, case let .text(name)? = target.last {
+            entity = name
+            target = target.dropLast()
+        }
+        return (identity(key[..<split]), entity, identity(target))
     }
 
     /// The fields that describe an added or removed record: up to three non-null ones, or every

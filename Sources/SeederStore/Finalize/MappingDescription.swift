@@ -82,7 +82,7 @@ enum MappingDescription {
                                     entity.relationships.map { relationship in
                                         .object([
                                             ("name", .string(relationship.name)),
-                                            ("to", .string(entities[relationship.target].name)),
+                                            ("to", target(of: relationship, entities)),
                                             ("many", .bool(relationship.isToMany)),
                                             ("ordered", .bool(relationship.isOrdered)),
                                             (
@@ -99,6 +99,16 @@ enum MappingDescription {
             ),
         ])
         return value.text
+    }
+
+    /// `to`: the target's name, or a selector as the mapping writes it.
+    private static func target(of relationship: Relationship, _ entities: [Entity]) -> Value {
+        guard let selector = relationship.selector else { return .string(entities[relationship.target].name) }
+        return .object([
+            ("by", .string(selector.by.description)),
+            ("cases", .object(selector.cases.map { ($0.value, .string(entities[$0.entity].name)) })),
+            ("default", selector.defaultEntity.map { .string(entities[$0].name) } ?? .null),
+        ])
     }
 
     private static func storage(_ storage: RelationshipStorage) -> Value {

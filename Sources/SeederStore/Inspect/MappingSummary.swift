@@ -19,11 +19,26 @@ public struct MappingSummary: Sendable, Hashable {
         /// The entity that declares the relationship, and the relationship's name.
         public var owner: String
         public var relationship: String
-        /// The entity it points to.
+        /// The entity it points to; through a selector, the entities it can choose: `Photo | Video`.
         public var target: String
         public var ownerColumns: [String]
+        /// The target's key; through a selector, then the chosen entity's name.
         public var targetColumns: [String]
         public var position: String?
+        /// The target is chosen by a selector (docs/mapping.md, Polymorphism).
+        public var isSelector = false
+    }
+
+    /// Columns that name a row of the entity a selector chose, which seeder checks because
+    /// SQLite cannot declare a key to several tables: a to-one's, or a join table's target.
+    public struct SelectorColumns: Sendable, Hashable {
+        public var table: String
+        /// `User.pinned`.
+        public var relationship: String
+        /// The id columns, then the one holding the entity's name.
+        public var columns: [String]
+        /// `Photo | Video (by type)`.
+        public var targets: String
     }
 
     /// The mapping's `schemaVersion`.
@@ -32,6 +47,8 @@ public struct MappingSummary: Sendable, Hashable {
     public var entities: [Entity]
     /// Join tables in mapping order.
     public var joinTables: [JoinTable]
+    /// Columns of selectors, in mapping order.
+    public var selectorColumns: [SelectorColumns] = []
 
     /// Reads the description; `nil` when it is not JSON of the shape `MappingDescription` writes.
     init?(json: String) {
@@ -47,18 +64,49 @@ public struct MappingSummary: Sendable, Hashable {
             self.entities.append(Entity(name: name, table: table, primaryKey: primaryKey, hasIdentity: entity["identity"]?.isNull == false))
             guard let relationships = entity["relationships"], relationships.kind == .array else { continue }
             for relationship in relationships.elements {
-                guard let storage = relationship["storage"], storage["kind"]?.string == "joinTable",
-                    let joinName = storage["table"]?.string, let relationshipName = relationship["name"]?.string,
-                    let target = relationship["to"]?.string
+                guard let storage = relationship["storage"], let relationshipName = relationship["name"]?.string,
+                    let to = relationship["to"]
                 else { continue }
-                joinTables.append(
-                    JoinTable(
+                let selector = Self.selector(to)
+                let target = selector?.entities ?? to.string ?? ""
+                switch storage["kind"]?.string {
+                case "joinTable":
+                    guard let joinName = storage["table"]?.string else { continue }
+                    var join = JoinTable(
                         table: joinName, owner: name, relationship: relationshipName, target: target,
                         ownerColumns: storage["ownerColumns"].map(Self.strings) ?? [],
                         targetColumns: storage["targetColumns"].map(Self.strings) ?? [],
-                        position: storage["position"]?.string))
+                        position: storage["position"]?.string)
+                    join.isSelector = selector != nil
+                    joinTables.append(join)
+                    if let selector {
+                        selectorColumns.append(
+                            SelectorColumns(
+                                table: joinName, relationship: "\(name).\(relationshipName)", columns: join.targetColumns,
+                                targets: selector.description))
+                    }
+                case "foreignKey":
+                    guard let selector else { continue }
+                    selectorColumns.append(
+                        SelectorColumns(
+                            table: table, relationship: "\(name).\(relationshipName)", columns: storage["columns"].map(Self.strings) ?? [],
+                            targets: selector.description))
+                default:
+                    continue
+                }
             }
         }
+    }
+
+    /// A selector as `MappingDescription` writes `to`: its entities, `Photo | Video`, and with its
+    /// key, `Photo | Video (by type)`; `nil` for an entity's name.
+    private static func selector(_ to: JSONValue) -> (entities: String, description: String)? {
+        guard to.kind == .object, let by = to["by"]?.string, let cases = to["cases"], cases.kind == .object else { return nil }
+        var names: [String] = []
+        for (_, entity) in cases.members { if let name = entity.string, !names.contains(name) { names.append(name) } }
+        if let name = to["default"]?.string, !names.contains(name) { names.append(name) }
+        let entities = names.joined(separator: " | ")
+        return (entities, "\(entities) (by \(by))")
     }
 
     /// The entity stored in `table`.

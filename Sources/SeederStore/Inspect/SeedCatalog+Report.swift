@@ -20,6 +20,14 @@ extension SeedCatalog {
                     + tables.map { table in
                         ["  " + table.name, table.rows.map(String.init) ?? "", holder(of: table.name)]
                     }, rightAligned: [1])
+        if let selectors = mapping?.selectorColumns, !selectors.isEmpty {
+            text +=
+                "\nreferences seeder checks (to the entity a selector chose; SQLite cannot declare them)\n"
+                + TextTable.render(
+                    [["  table", "columns", "relationship", "to"]]
+                        + selectors.map { ["  " + $0.table, $0.columns.joined(separator: ", "), $0.relationship, $0.targets] },
+                    rightAligned: [])
+        }
         return text
     }
 
@@ -63,6 +71,23 @@ extension SeedCatalog {
                 }
             }
             json.lineBreak()
+            if let selectors = mapping?.selectorColumns, !selectors.isEmpty {
+                json.member("selectorReferences") { json in
+                    json.array { json in
+                        for selector in selectors {
+                            json.object { json in
+                                json.member("table", selector.table)
+                                json.member("columns") { json in
+                                    json.array { json in for column in selector.columns { json.value(column) } }
+                                }
+                                json.member("relationship", selector.relationship)
+                                json.member("to", selector.targets)
+                            }
+                        }
+                    }
+                }
+                json.lineBreak()
+            }
             json.key("mapping")
             // The description as stored when this version reads it, else as a string.
             switch metadata("mapping") {

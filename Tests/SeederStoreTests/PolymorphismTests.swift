@@ -1,0 +1,202 @@
+import Foundation
+import SeederCore
+import SeederTestSupport
+import Testing
+
+@testable import SeederStore
+
+/// Selectors, end to end (docs/mapping.md, Polymorphism): the entity each object's `by` value
+/// picks, the three ways a relationship to a selector is stored, the references seeder checks
+/// itself, and a source whose records are of several entities.
+struct PolymorphismTests {
+    static let mapping = """
+        seeder: 1
+        entities:
+          User:
+            identity: handle
+            attributes: { handle: string, name: string }
+            relationships:
+              feed: { to: { by: type, cases: { photo: Photo, video: Video } }, many: true, inverse: owner, ordered: true }
+              pinned: { to: { by: type, cases: { photo: Photo, video: Video } } }
+              likes: { to: { by: type, cases: { photo: Photo, video: Video } }, many: true }
+          Photo:
+            attributes: { id: string, url: string }
+            relationships:
+              owner: { to: User }
+          Video:
+            attributes: { id: string, seconds: integer }
+            relationships:
+              owner: { to: User }
+          Comment:
+            attributes: { id: integer, text: string }
+            relationships:
+              subject: { to: { by: subject_type, cases: { photo: Photo, video: Video } }, from: subject_id }
+        sources:
+          - path: export.json
+            entity: User
+            keyPath: users
+            keyedBy: handle
+          - path: export.json
+            entity: Comment
+            keyPath: comments
+        """
+
+    /// Each stored form: an ordered one-to-many numbered across the entities it chose, a to-one
+    /// as id and entity name, a many-to-many's join rows with the entity name, and a bare id
+    /// whose `by` is beside it in its record (Rails' `subject_type`, `subject_id`).
+    @Test func eachFormStoresTheChosenEntity() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write("mapping.yaml", Self.mapping)
+        try workspace.write(
+            "dumps/export.json",
+            """
+            {"users": {
+              "blake": {"name": "Blake", "feed": [{"type": "photo", "id": "p1", "url": "u1"}, {"type": "video", "id": "v1", "seconds": 3},
+                                                  {"type": "photo", "id": "p2", "url": "u2"}],
+                        "pinned": {"type": "video", "id": "v1"}, "likes": [{"type": "video", "id": "v2"}]},
+              "rachit": {"name": "Rachit", "feed": [{"type": "video", "id": "v2", "seconds": 9}], "pinned": {"type": "photo", "id": "p2"},
+                         "likes": [{"type": "photo", "id": "p1"}, {"type": "video", "id": "v1"}]}},
+             "comments": [{"id": 1, "text": "nice", "subject_type": "photo", "subject_id": "p1"},
+                          {"id": 2, "text": "wow", "subject_type": "video", "subject_id": "v2"}]}
+            """)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(report.outcome == .success)
+        #expect(
+            try workspace.rows("SELECT * FROM user ORDER BY handle") == [
+                #"[handle:"blake" name:"Blake" pinned_id:"v1" pinned_type:"Video"]"#,
+                #"[handle:"rachit" name:"Rachit" pinned_id:"p2" pinned_type:"Photo"]"#,
+            ])
+        #expect(
+            try workspace.rows("SELECT * FROM photo ORDER BY id") == [
+                #"[id:"p1" url:"u1" owner_id:"blake" owner_position:0]"#, #"[id:"p2" url:"u2" owner_id:"blake" owner_position:2]"#,
+            ])
+        #expect(
+            try workspace.rows("SELECT * FROM video ORDER BY id") == [
+                #"[id:"v1" seconds:3 owner_id:"blake" owner_position:1]"#, #"[id:"v2" seconds:9 owner_id:"rachit" owner_position:0]"#,
+            ])
+        #expect(
+            try workspace.rows("SELECT * FROM user_likes ORDER BY user_id, like_id") == [
+                #"[user_id:"blake" like_id:"v2" like_type:"Video"]"#, #"[user_id:"rachit" like_id:"p1" like_type:"Photo"]"#,
+                #"[user_id:"rachit" like_id:"v1" like_type:"Video"]"#,
+            ])
+        #expect(
+            try workspace.rows("SELECT * FROM comment ORDER BY id") == [
+                #"[id:1 text:"nice" subject_id:"p1" subject_type:"Photo"]"#, #"[id:2 text:"wow" subject_id:"v2" subject_type:"Video"]"#,
+            ])
+        // SQLite declares no key for the entity a selector chose: seeder checks it.
+        let schema = try workspace.rows("SELECT sql FROM sqlite_master WHERE name IN ('user', 'user_likes') ORDER BY name")
+        #expect(!schema[0].contains(#"REFERENCES \"photo\""#) && !schema[1].contains(#"REFERENCES \"photo\""#))
+        #expect(schema[1].contains(#"REFERENCES \"user\""#))
+    }
+
+    /// Every problem of a run: a value no case names, a missing one, a value that is not one,
+    /// and references to (type, id) pairs that no record provides, each at its place.
+    @Test func unknownCasesAndDanglingReferencesAreErrorsAtTheirPlaces() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write("mapping.yaml", Self.mapping)
+        try workspace.write(
+            "dumps/export.json",
+            """
+            {"users": {
+              "blake": {"name": "Blake", "feed": [{"type": "gif", "id": "g1"}, {"id": "x"}, {"type": "video", "id": "v1"}, {"type": "photo", "id": "p1", "url": "u"}],
+                        "pinned": {"type": "video", "id": "v9"}, "likes": [{"type": "photo", "id": "v1"}]},
+              "rachit": {"name": "Rachit", "pinned": {"type": [1], "id": "p2"}, "feed": [{"type": "video", "id": "v2", "seconds": 1}]}},
+             "comments": [{"id": 1, "text": "a", "subject_type": "video", "subject_id": "v3"}, {"id": 2, "text": "b", "subject_id": "v1"}]}
+            """)
+        let report = workspace.build()
+        #expect(
+            report.messages(workspace) == [
+                #"dumps/export.json:2:48: error: User blake: 'type' is "gif", which no case of 'feed' names (cases: photo, video)  [/users/blake/feed/0/type]"#,
+                "dumps/export.json:2:68: error: User blake: 'type' is missing, and 'feed' has no default (cases: photo, video)  [/users/blake/feed/1]",
+                "dumps/export.json:4:51: error: User rachit: 'type' is an array; expected a value naming a case (cases: photo, video)  [/users/rachit/pinned/type]",
+                "dumps/export.json:5:84: error: Comment 2: 'subject_type' is missing, and 'subject' has no default (cases: photo, video)  [/comments/1]",
+                "dumps/export.json:2:81: error: User blake references Video v1 (feed), which no record provides",
+                "dumps/export.json:3:23: error: User blake references Video v9 (pinned), which no record provides",
+                "dumps/export.json:5:77: error: Comment 1 references Video v3 (subject), which no record provides",
+                "dumps/export.json:3:64: error: User blake references Photo v1 (likes), which no record provides",
+            ])
+        #expect(report.outcome == .invalid)
+    }
+
+    /// `onMissing` as for any reference, per chosen entity: `null` clears the id and the name,
+    /// `create` makes the row in the chosen entity's table.
+    @Test func onMissingActsInTheChosenEntitysTable() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            onMissing: create
+            entities:
+              Photo:
+                attributes: { id: string, url: string }
+              Video:
+                attributes: { id: string, seconds: integer }
+              Post:
+                attributes: { id: integer }
+                relationships:
+                  attachment: { to: { by: kind, cases: { photo: Photo, video: Video } }, onMissing: null }
+                  refs: { to: { by: kind, cases: { photo: Photo, video: Video } }, many: true }
+            sources:
+              - path: posts.json
+                entity: Post
+            """)
+        try workspace.write(
+            "dumps/posts.json",
+            """
+            [{"id": 1, "attachment": {"kind": "photo", "id": "p9"}, "refs": [{"kind": "video", "id": "v5"}]},
+             {"id": 2, "kind": "photo", "attachment": "p3", "refs": ["p3"]}]
+            """)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == [])
+        #expect(try workspace.rows("SELECT * FROM photo") == [#"[id:"p3" url:NULL]"#])
+        #expect(try workspace.rows("SELECT * FROM video") == [#"[id:"v5" seconds:NULL]"#])
+        #expect(
+            try workspace.rows("SELECT * FROM post ORDER BY id") == [
+                "[id:1 attachment_id:NULL attachment_type:NULL]", #"[id:2 attachment_id:"p3" attachment_type:"Photo"]"#,
+            ])
+        #expect(report.entities.map(\.counts.rowsCreated) == [1, 1, 0])
+        #expect(report.entities[2].counts.referencesDropped == 1)
+    }
+
+    /// A source's selector picks each record's entity; `default` takes any other value; a
+    /// value with neither is an error at it, and the other records are still read.
+    @Test func aSourceSelectorPicksEachRecordsEntity() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              Photo:
+                attributes: { id: string, url: string }
+              Video:
+                attributes: { id: string, seconds: integer }
+              Item:
+                attributes: { id: string }
+            sources:
+              - path: feed.json
+                entity: { by: kind, cases: { photo: Photo, video: Video }, default: Item }
+                keyPath: data
+                keyedBy: id
+              - path: more.json
+                entity: { by: kind, cases: { photo: Photo } }
+            """)
+        try workspace.write(
+            "dumps/feed.json",
+            #"{"data": {"p1": {"kind": "photo", "url": "a"}, "v1": {"kind": "video", "seconds": 2}, "x1": {"kind": "zine"}}}"#)
+        try workspace.write("dumps/more.json", #"[{"kind": "photo", "id": "p2"}, {"kind": "film", "id": "f1"}, "p3"]"#)
+        let report = workspace.build()
+        #expect(
+            report.messages(workspace) == [
+                #"dumps/more.json:1:42: error: 'kind' is "film", which no case of the source names (cases: photo)  [/1/kind]"#,
+                "dumps/more.json:1:63: error: a bare id has no 'kind' to pick its entity, and the source has no default (cases: photo)  [/2]",
+            ])
+        try workspace.write("dumps/more.json", #"[{"kind": "photo", "id": "p2"}]"#)
+        #expect(workspace.build().messages(workspace) == [])
+        #expect(try workspace.rows("SELECT * FROM photo ORDER BY id") == [#"[id:"p1" url:"a"]"#, #"[id:"p2" url:NULL]"#])
+        #expect(try workspace.rows("SELECT * FROM video") == [#"[id:"v1" seconds:2]"#])
+        #expect(try workspace.rows("SELECT * FROM item") == [#"[id:"x1"]"#])
+    }
+}
