@@ -42,7 +42,7 @@ struct PolymorphismCommandTests {
         try scratch.write("feed.yaml", feedMapping)
         try scratch.write(
             "dumps/users.json",
-            #"[{"handle": "blake", "feed": [{"type": "photo", "id": "p1", "width": 1080}, {"type": "gif", "id": "g1"}, "#
+            #"[{"handle": "blake", "feed": [{"type": "photo", "id": "p1", "width": 1080}, {"type": "gif", "id": "g1", "title": "A gif"}, "#
                 + #"{"type": "video", "id": "v1", "seconds": 42}, {"type": "link", "id": "l1", "title": "Docs"}]}]"#)
         try scratch.write("dumps/items.json", #"[{"kind": "photo", "id": "p2", "width": 800}, {"kind": 7, "id": "x7"}]"#)
         return scratch
@@ -56,7 +56,7 @@ struct PolymorphismCommandTests {
         #expect(
             failed.stderr == """
                 dumps/users.json:1:86: error: User blake: 'type' is "gif", which no case of 'feed' names (cases: link, photo, video)  [/0/feed/1/type]
-                dumps/items.json:1:56: error: 'kind' is 7, which no case of 'entity' names (cases: link, photo, video)  [/1/kind]
+                dumps/items.json:1:56: error: 'kind' is 7, which no case of the source names (cases: link, photo, video)  [/1/kind]
                 build failed: 2 errors, 0 warnings; nothing was written
 
                 """)
@@ -94,7 +94,7 @@ struct PolymorphismCommandTests {
         #expect(run.stdout == "")
         #expect(
             run.stderr == """
-                feed.yaml:10:18: error: inverse 'owner' is not a relationship of Video; it must be a to-one from Video back to User
+                feed.yaml:10:18: error: inverse 'owner' is not a relationship of Video; it must be a to-one from Video back to User; a one-to-many to a selector needs the same 'inverse' on every entity the selector can choose
                         inverse: owner
                                  ^
                 build failed: 1 error, 0 warnings; nothing was written
@@ -193,8 +193,8 @@ struct PolymorphismCommandTests {
         #expect(
             run.stderr == """
                 posts.yaml:6:62: error: case 'note' of 'pinned' is Note, which has 'identity: none'; the cases of a to-one or a many-to-many are stored as (type, id) and need an identity
-                      pinned: { to: { by: type, cases: { photo: Photo, note: Note } } }
-                                                                             ^
+                ...     pinned: { to: { by: type, cases: { photo: Photo, note: Note } } }
+                                                                               ^
                 posts.yaml:7:61: error: case 'note' of 'likes' is Note, which has 'identity: none'; the cases of a to-one or a many-to-many are stored as (type, id) and need an identity
                       likes: { to: { by: type, cases: { photo: Photo, note: Note } }, many: true }
                                                                             ^

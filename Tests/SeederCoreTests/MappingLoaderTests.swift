@@ -381,8 +381,8 @@ struct MappingLoaderTests {
                 + "      pinned: { to: { by: type, cases: { photo: Photo, note: Note } } }\n"
                 + "  Photo:\n    attributes: { id: integer }\n  Note:\n    identity: none\n    attributes: { text: string }\n",
             errors: [
-                "mapping.yaml:6:21: error: 'User.pinned' stores the id of the entity its selector chooses, but Note has 'identity: none'; "
-                    + "give it an identity, or make the relationship a one-to-many with 'inverse'"
+                "mapping.yaml:6:62: error: case 'note' of 'pinned' is Note, which has 'identity: none'; the cases of a to-one or a "
+                    + "many-to-many are stored as (type, id) and need an identity"
             ]),
         Case(
             yaml: head
@@ -390,7 +390,7 @@ struct MappingLoaderTests {
                 + "      likes: { to: { by: type, cases: { photo: Photo, card: Card } }, many: true }\n"
                 + "  Photo:\n    attributes: { id: integer }\n  Card:\n    identity: [suit, rank]\n    attributes: { suit: string, rank: integer }\n",
             errors: [
-                "mapping.yaml:6:20: error: 'User.likes' stores one id column per identity attribute, but its selector's entities have "
+                "mapping.yaml:6:20: error: 'likes' stores one id column per identity attribute, but its selector's entities have "
                     + "identities of different sizes: Photo (1), Card (2)"
             ]),
         Case(

@@ -58,10 +58,8 @@ extension LoadContext {
                 guard let index = entities[owner].relationshipIndex(named: relationshipDraft.name) else { continue }
                 let relationship = entities[owner].relationships[index]
                 guard let inverse = relationshipDraft.inverse else {
-                    if let selector = relationship.selector {
-                        _ = checkStoredSelector(
-                            selector, of: "\(draft.name).\(relationship.name)", in: entities,
-                            at: relationshipDraft.targetNode ?? relationshipDraft.nameNode)
+                    if case let .selector(selector)? = relationshipDraft.target {
+                        checkStoredSelector(selector, of: relationship.name, in: entities)
                     }
                     continue
                 }

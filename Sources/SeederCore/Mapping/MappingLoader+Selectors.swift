@@ -77,25 +77,29 @@ extension LoadContext {
     }
 
     /// A to-one or a many-to-many stores the chosen entity's identity beside its name, so every
-    /// entity a selector can choose needs an identity, each of as many attributes.
-    func checkStoredSelector(_ selector: EntitySelector, of relationship: String, in entities: [Entity], at node: YAMLNode) -> Bool {
-        let chosen = selector.entities.map { entities[$0] }
-        if let keyless = chosen.first(where: { $0.identity == .none }) {
-            error(
-                "'\(relationship)' stores the id of the entity its selector chooses, but \(keyless.name) has 'identity: none'; "
-                    + "give it an identity, or make the relationship a one-to-many with 'inverse'",
-                at: node)
-            return false
+    /// entity a selector can choose needs an identity (an error at the case that names one
+    /// without), each of as many attributes.
+    func checkStoredSelector(_ draft: SelectorDraft, of relationship: String, in entities: [Entity]) {
+        var named = draft.cases.map { (what: "case '\($0.value)'", name: $0.entity, node: $0.node) }
+        if let (name, node) = draft.defaultEntity { named.append(("the default", name, node)) }
+        var sizes: [(name: String, count: Int)] = []
+        for (what, name, node) in named {
+            guard let entity = entities.first(where: { $0.name == name }) else { continue }
+            guard entity.identity != .none else {
+                error(
+                    "\(what) of '\(relationship)' is \(name), which has 'identity: none'; the cases of a to-one or a many-to-many "
+                        + "are stored as (type, id) and need an identity",
+                    at: node)
+                continue
+            }
+            if !sizes.contains(where: { $0.name == name }) { sizes.append((name, entity.identityAttributes.count)) }
         }
-        let counts = Set(chosen.map(\.identityAttributes.count))
-        guard counts.count == 1 else {
-            let shapes = chosen.map { "\($0.name) (\($0.identityAttributes.count))" }.joined(separator: ", ")
+        if Set(sizes.map(\.count)).count > 1 {
+            let shapes = sizes.map { "\($0.name) (\($0.count))" }.joined(separator: ", ")
             error(
                 "'\(relationship)' stores one id column per identity attribute, but its selector's entities have identities of "
                     + "different sizes: \(shapes)",
-                at: node)
-            return false
+                at: draft.node)
         }
-        return true
     }
 }
