@@ -50,6 +50,7 @@ extension Mapper {
     /// object holding only that entity's identity and the `by` key is a reference; a bare id
     /// reads `by` in the record that holds it, as Rails stores `commentable_type` beside
     /// `commentable_id`.
+    @inline(never)
     func target(
         for item: MappedValue, chosenBy selector: EntitySelector, relationship: UnsafePointer<Relationship>, batch: inout [Record],
         context: inout RecordContext

@@ -1,14 +1,17 @@
 /// A dynamic selector where an entity is expected, a relationship's `to:` or a source's `entity:`
 /// (docs/mapping.md, Polymorphism): the value at `by` in the object being mapped picks the entity,
 /// as RestKit's `RKDynamicMapping` does.
-public struct EntitySelector: Sendable, Hashable {
+///
+/// A class: a relationship without one tests a pointer for nil on every record it maps, where an
+/// optional struct of arrays was copied out to be tested.
+public final class EntitySelector: Sendable {
     /// Where the choosing value is, in the object being mapped (or, for a bare id, in the record
     /// that holds the reference).
-    public var by: KeyPath
+    public let by: KeyPath
     /// The cases, in mapping order: a value of `by`, as text, and the entity's index.
-    public var cases: [Case]
+    public let cases: [Case]
     /// The entity for any other value, and for a missing or null one; `nil` makes those errors.
-    public var defaultEntity: Int?
+    public let defaultEntity: Int?
     /// The entities it can choose, each once: the cases' in their order, then the default's.
     public let entities: [Int]
 
@@ -46,5 +49,17 @@ public struct EntitySelector: Sendable, Hashable {
     /// The cases' values, sorted, for a message: `link, photo, video`.
     public var caseValues: String {
         cases.map(\.value).sorted().joined(separator: ", ")
+    }
+}
+
+extension EntitySelector: Hashable {
+    public static func == (left: EntitySelector, right: EntitySelector) -> Bool {
+        left.by == right.by && left.cases == right.cases && left.defaultEntity == right.defaultEntity
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(by)
+        hasher.combine(cases)
+        hasher.combine(defaultEntity)
     }
 }

@@ -49,17 +49,42 @@ struct RowEncoder: Sendable {
     /// Dump file names by index, as `_file` columns store them (`RowStore.files`).
     let fileIndexes: [String: Int]
     /// Per entity: its one-to-many relationships with `inverse`, whose embedded children are
-    /// inserted with their parent's key (`parents(in:)`).
-    private let inverses: [[Int]]
+    /// inserted with their parent's key (`parents(in:)`), each with the inverse's index on
+    /// every entity it can target (one entry unless it is to a selector). Read per batch, so the
+    /// `Relationship` is not copied.
+    private let inverses: [[InverseLink]]
+    /// Per entity, per one of its `inverses` to a selector (`InverseLink.selected`): the inverse's
+    /// index on each entity, by the entity's index (-1 where there is none).
+    private let selectedInverses: [[[Int]]]
+
+    /// A one-to-many with `inverse` of an entity: the relationship's index, the inverse's on its
+    /// target (a selector's first entity), and for a selector its row of `selectedInverses`.
+    /// Plain integers: the loop over them runs for every record.
+    private struct InverseLink {
+        var relationship: Int
+        var inverse: Int
+        var selected: Int
+    }
 
     init(layouts: [RowLayout], fileIndexes: [String: Int]) {
         self.layouts = layouts
         self.fileIndexes = fileIndexes
-        inverses = layouts.map { layout in
-            layout.entity.relationships.indices.filter {
-                layout.entity.relationships[$0].isToMany && layout.entity.relationships[$0].inverse != nil
+        var inverses: [[InverseLink]] = []
+        var selectedInverses: [[[Int]]] = []
+        for layout in layouts {
+            var links: [InverseLink] = []
+            var selected: [[Int]] = []
+            for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isToMany {
+                guard let inverse = relationship.inverse else { continue }
+                links.append(
+                    InverseLink(relationship: index, inverse: inverse, selected: relationship.selector == nil ? -1 : selected.count))
+                if relationship.selector != nil { selected.append(layouts.indices.map { relationship.inverse(on: $0) ?? -1 }) }
             }
+            inverses.append(links)
+            selectedInverses.append(selected)
         }
+        self.inverses = inverses
+        self.selectedInverses = selectedInverses
     }
 
     /// Indexes for `files`, in order, a repeated name keeping its first index.
@@ -90,14 +115,14 @@ struct RowEncoder: Sendable {
         var parents: [Parent?]?
         for index in batch.indices {
             let entity = batch[index].entity
-            for relationshipIndex in inverses[entity] {
+            for link in inverses[entity] {
+                let relationshipIndex = link.relationship
                 guard case let .many(targets) = batch[index].links[relationshipIndex] else { continue }
-                let relationship = layouts[entity].entity.relationships[relationshipIndex]
                 for (position, target) in targets.enumerated() {
+                    guard case let .embedded(child) = target else { continue }
                     // Each entity a selector chooses names the inverse the same, at its own index.
-                    guard case let .embedded(child) = target, let inverse = relationship.inverse(on: batch[child].entity),
-                        case .absent = batch[child].links[inverse]
-                    else { continue }
+                    let inverse = link.selected < 0 ? link.inverse : selectedInverses[entity][link.selected][batch[child].entity]
+                    guard case .absent = batch[child].links[inverse] else { continue }
                     if parents == nil { parents = Array(repeating: nil, count: batch.count) }
                     parents?[child] = Parent(
                         owner: index, relationship: relationshipIndex, position: position,
@@ -166,8 +191,7 @@ struct RowEncoder: Sendable {
                     if identity.values.count == columns.count {
                         key = identity.values
                     } else if case let .embedded(target) = reference, layout.hasSelector[index] {
-                        // A record a selector chose: its entity's name after its identity.
-                        key = identity.values + [.text(layouts[batch[target].entity].entity.name)]
+                        key = selectedKey(identity, of: batch[target].entity)
                     }
                 }
             case .many: present = true
@@ -176,6 +200,13 @@ struct RowEncoder: Sendable {
             if let key { foreignKeys.append(contentsOf: key) } else { for _ in columns { foreignKeys.append(.null) } }
         }
         return Encoded(mask: mask, moreMasks: moreMasks, fields: fields, foreignKeys: foreignKeys, file: recordFile, parent: parent)
+    }
+
+    /// The key of a record a selector chose: its identity, then its entity's name. Not inlined:
+    /// `encode` runs for every record, and most builds have no selector.
+    @inline(never)
+    private func selectedKey(_ identity: IdentityKey, of entity: Int) -> [SQLValue] {
+        identity.values + [.text(layouts[entity].entity.name)]
     }
 
     /// The row of a final child that no later stage can name (`RowLayout.mayGoWithoutSideRow`):

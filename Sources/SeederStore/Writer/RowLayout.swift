@@ -50,6 +50,9 @@ final class RowLayout: Sendable {
     /// Per relationship: whether it is to a selector, whose links store the chosen entity's
     /// name after its key (docs/mapping.md, Polymorphism).
     let hasSelector: [Bool]
+    /// Per relationship: to-many, and ordered.
+    let toMany: [Bool]
+    let ordered: [Bool]
 
     /// The layout of every entity, in mapping order.
     static func all(for mapping: Mapping) -> [RowLayout] {
@@ -81,6 +84,8 @@ final class RowLayout: Sendable {
         needsPresence = entity.attributes.map { $0.defaultValue != nil || $0.isRequired }
         toOneRelationships = entity.relationships.indices.filter { !entity.relationships[$0].isToMany }
         hasSelector = entity.relationships.map { $0.selector != nil }
+        toMany = entity.relationships.map(\.isToMany)
+        ordered = entity.relationships.map(\.isOrdered)
         var positions: [(Int, Int, String)] = []
         for (owner, ownerEntity) in mapping.entities.enumerated() {
             for (index, relationship) in ownerEntity.relationships.enumerated() where relationship.targets.contains(entityIndex) {

@@ -229,9 +229,11 @@ final class RowStore {
         for index in batch.indices {
             let entity = batch[index].entity
             for (relationshipIndex, link) in batch[index].links.enumerated() {
-                let relationship = mapping.entities[entity].relationships[relationshipIndex]
-                if relationship.isToMany, case let .many(targets) = link, let insert = linkInserts[entity][relationshipIndex] {
-                    if relationship.isOrdered, rows.merged[index], !targets.isEmpty {
+                // Read from the layout: a copy of the `Relationship` retains each of its arrays.
+                let layout = layouts[entity]
+                let isToMany = layout.toMany[relationshipIndex]
+                if isToMany, case let .many(targets) = link, let insert = linkInserts[entity][relationshipIndex] {
+                    if layout.ordered[relationshipIndex], rows.merged[index], !targets.isEmpty {
                         summary.relationships[entity][relationshipIndex].needsRenumbering = true
                     }
                     let file = Int64(encoded[index].file)
@@ -246,7 +248,7 @@ final class RowStore {
                         summary.relationships[entity][relationshipIndex].hasLinkRows = true
                         if case .identity = target { summary.relationships[entity][relationshipIndex].hasLinkByIdentity = true }
                         var (targetKey, offset) = key(of: target, keys: rows.keys, batch: batch)
-                        if relationship.selector != nil, case let .embedded(child) = target {
+                        if layout.hasSelector[relationshipIndex], case let .embedded(child) = target {
                             // A record a selector chose: its entity's name after its key.
                             targetKey.append(.text(mapping.entities[batch[child].entity].name))
                         }
@@ -258,9 +260,9 @@ final class RowStore {
                             binder.bind(Int64(offset))
                         }
                     }
-                } else if !relationship.isToMany, case .one(.identity) = link {
+                } else if !isToMany, case .one(.identity) = link {
                     summary.relationships[entity][relationshipIndex].referencedByIdentity = true
-                } else if !relationship.isToMany, case let .one(.embedded(child)) = link, batch[child].identity == nil {
+                } else if !isToMany, case let .one(.embedded(child)) = link, batch[child].identity == nil {
                     // An embedded target with no identity: its key is the `_pk` just given to it.
                     // (One with an identity was named by it when the row was encoded.)
                     try statements[entity].setForeignKey[relationshipIndex]?.execute { binder in
