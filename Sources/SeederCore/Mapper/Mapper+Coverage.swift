@@ -9,11 +9,13 @@ extension Mapper {
     /// Reports the warnings about keys to `diagnostics`, entity by entity in mapping order:
     ///
     /// - an entity that got no record: `Comment got no record from any source`, unless
-    ///   `rowsCreated` says `onMissing: create` made rows of it (then nothing is said about it);
+    ///   `rowsCreated` says `onMissing: create` made rows of it, or an error was reported, which
+    ///   may have dropped its records with a parent's (then nothing is said about it);
     /// - the keys its records had that nothing reads and `ignore:` does not list:
     ///   `2 keys are never mapped: Repository.node_id, Repository.owner`;
     /// - each attribute (without a `default`, not fed by a `keyedBy` nor, for an
-    ///   identity, by bare ids) and relationship that found its key in no record, with the
+    ///   identity, by bare ids) and relationship that found its key in no record (bare ids,
+    ///   which hold no key, left out: none is said when every record was one), with the
     ///   nearest unmapped key: `Repository.stars: 'stargazer_count' matched no key in 12
     ///   records (did you mean 'stargazers_count'?)`; of a to-many with `inverse` and the to-one
     ///   it names, the two sides of one link, a side without `from` is exempt when the other side
@@ -36,6 +38,7 @@ extension Mapper {
             let plan = plans[index]
             guard plan.recordCount > 0 else {
                 if index < rowsCreated.count, rowsCreated[index] > 0 { continue }
+                if diagnostics.hasErrors { continue }
                 diagnostics.warning("\(entity.name) got no record from any source", at: entity.location)
                 continue
             }
@@ -45,7 +48,10 @@ extension Mapper {
                 let keys = "\(unmapped.count) \(unmapped.count == 1 ? "key is" : "keys are")"
                 diagnostics.warning("\(keys) never mapped: \(names)", at: entity.location)
             }
-            let records = "\(plan.recordCount) \(plan.recordCount == 1 ? "record" : "records")"
+            // Bare ids hold no key to look for (docs/mapping.md, Unmapped keys).
+            let objects = plan.recordCount - plan.bareIdCount
+            guard objects > 0 else { continue }
+            let records = "\(objects) \(objects == 1 ? "record" : "records")"
             func noMatch(_ name: String, _ sought: Sought, at location: SourceLocation) {
                 let suggestion = sought.nearest(among: unmapped).map { " (did you mean '\($0)'?)" } ?? ""
                 diagnostics.warning("\(entity.name).\(name): \(sought.description) matched no key in \(records)\(suggestion)", at: location)

@@ -39,8 +39,9 @@ extension Mapper {
         var fields: [Record.Field] = []
         fields.reserveCapacity(reference.attributes.count)
         for _ in 0..<reference.attributes.count { fields.append(Record.Field(value: .absent, offset: origin.offset)) }
+        // An identity's null is an error at it, whatever `nulls` says (docs/mapping.md, Empty strings).
         fields[attribute] = field(
-            value, attribute: reference.attributePointers[attribute], index: attribute, nulls: reference.entity.nulls, context: &context)
+            value, attribute: reference.attributePointers[attribute], index: attribute, nulls: .value, context: &context)
         plans[index].recordCount &+= 1
         plans[index].bareIdCount &+= 1
         guard let identity = identity(fields, reference.identityAttributes, entity: reference, context: &context) else { return 0 }

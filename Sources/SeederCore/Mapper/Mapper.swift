@@ -121,7 +121,10 @@ public final class Mapper {
         let nulls = reference.entity.nulls
         // The record's text and tape, taken once for every field.
         let (nodes, bytes, fileOffset) = (value.document.nodes, value.document.bytes, value.document.fileOffset)
-        for attributeIndex in reference.attributeOrder {
+        for (position, attributeIndex) in reference.attributeOrder.enumerated() {
+            // An identity's null is an error at it even under `nulls: absent` (docs/mapping.md,
+            // Empty strings): no other occurrence can fill an identity.
+            let nulls = position < identityAttributes.count ? .value : nulls
             // Read in place (`EntityReference.attributePointers`), and by name straight from the
             // member: an `Attribute` copied out of its array, and a member wrapped in a
             // `MappedValue`, would each be retained and released for every field.
@@ -252,7 +255,9 @@ public final class Mapper {
     private func nullField(
         attribute: UnsafePointer<Attribute>, index: Int, nulls: NullPolicy, at json: JSONValue?, offset: Int, context: inout RecordContext
     ) -> Record.Field {
-        if nulls == .absent { return Record.Field(value: .absent, offset: offset) }
+        // A missing key, at its record: an absent field elsewhere is a value reported here
+        // (docs/mapping.md, Attributes), which `required` does not report again.
+        if nulls == .absent { return Record.Field(value: .absent, offset: context.origin.offset) }
         if attribute.pointee.isRequired {
             let null = json?.kind == .string ? "\"\" (null by 'emptyAsNull')" : "null"
             context.error("'\(attribute.pointee.name)' is \(null), but it is required", attribute: index, at: json, offset: offset)
@@ -326,7 +331,7 @@ public final class Mapper {
             }
             return .many(items.compactMap { target(for: $0, relationship: relationship, batch: &batch, context: &context) })
         case let .json(value):
-            if value.isNull { return .null }
+            if value.isNull || isNullId(value, relationship: relationship) { return .null }
             if relationship.pointee.isToMany {
                 guard value.kind == .array else {
                     if value.kind == .object, let keyedBy = relationship.pointee.keyedBy {
@@ -339,7 +344,7 @@ public final class Mapper {
                 }
                 var targets: [RecordReference] = []
                 targets.reserveCapacity(value.count)
-                for element in value.elements where !element.isNull {
+                for element in value.elements where !element.isNull && !isNullId(element, relationship: relationship) {
                     if let target = target(for: .json(element), relationship: relationship, batch: &batch, context: &context) {
                         targets.append(target)
                     }
@@ -360,6 +365,7 @@ public final class Mapper {
         guard case let .json(value) = item, value.kind == .object, !isIdentityStub(value, target: relationship.pointee.target) else {
             if item.isNull { return nil }
             if case .absent = item { return nil }
+            if let json = item.jsonValue, isNullId(json, relationship: relationship) { return nil }
             return reference(item, relationship: relationship, context: &context)
         }
         let origin = Record.Origin(file: context.origin.file, offset: value.fileOffset)

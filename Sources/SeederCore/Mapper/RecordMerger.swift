@@ -56,7 +56,19 @@ public struct RecordMerger: Sendable {
         var conflicts: [Conflict] = []
         for index in entity.attributes.indices {
             let incoming = occurrence.fields[index]
-            guard case let .value(newValue) = incoming.value else { continue }
+            guard case let .value(newValue) = incoming.value else {
+                // An absent field away from its record is a value the mapper reported; the row
+                // keeps where it stood, so that `required` does not report it again
+                // (docs/mapping.md, Attributes).
+                if incoming.offset != occurrence.origin.offset, case .absent = row.fields[index].value,
+                    row.fields[index].offset == row.origin.offset, row.file(ofField: index) == row.origin.file
+                {
+                    row.fields[index] = incoming
+                    row.setFile(occurrence.origin.file, ofField: index)
+                    changed = true
+                }
+                continue
+            }
             guard case let .value(oldValue) = row.fields[index].value else {
                 row.fields[index] = incoming
                 row.setFile(occurrence.origin.file, ofField: index)

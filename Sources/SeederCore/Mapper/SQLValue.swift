@@ -41,7 +41,8 @@ public struct IdentityKey: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         func plain(_ value: SQLValue) -> String {
-            if case let .text(text) = value { return text.count > 60 ? String(text.prefix(60)) + "…" : text }
+            // An empty text quoted, so that `Author ""` still names an identity.
+            if case let .text(text) = value { return text.isEmpty ? "\"\"" : text.count > 60 ? String(text.prefix(60)) + "…" : text }
             return value.description
         }
         return values.count == 1 ? plain(values[0]) : "(" + values.map(plain).joined(separator: ", ") + ")"

@@ -164,7 +164,11 @@ final class DumpReader: @unchecked Sendable {
                         missed == 1
                         ? "no '\(firstMiss.key)' at \(place)" : "\(missed) places lack '\(firstMiss.key)', the first at \(place)"
                     let keyPath = file.keyPath.joined(separator: ".")
-                    local.error("keyPath '\(keyPath)' reaches nothing in this file: \(lack)", at: SourceLocation(file: file.path))
+                    // At the first place that lacks the key, as other errors about a file's
+                    // content are located (docs/mapping.md, Sources).
+                    local.error(
+                        "keyPath '\(keyPath)' reaches nothing in this file: \(lack)",
+                        at: SourceLocation(file: file.path, offset: firstMiss.fileOffset))
                     try send(.diagnostics(local.takeAll()))
                 }
             }
@@ -199,7 +203,7 @@ final class DumpReader: @unchecked Sendable {
         var reached = false
         /// The places that lack the key path, and the first of them.
         var missed = 0
-        var firstMiss: (pointer: JSONPointer, key: String)?
+        var firstMiss: (pointer: JSONPointer, key: String, fileOffset: Int)?
         /// `true` when the file ended at a syntax error (it says nothing of the key path).
         var syntaxError = false
     }
@@ -251,9 +255,9 @@ final class DumpReader: @unchecked Sendable {
         case let .lineSyntaxError(error):
             local.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
             try send(.diagnostics(local.takeAll()))
-        case let .keyPathNotFound(_, pointer, key):
+        case let .keyPathNotFound(fileOffset, pointer, key):
             tally.missed += 1
-            if tally.firstMiss == nil { tally.firstMiss = (pointer, key) }
+            if tally.firstMiss == nil { tally.firstMiss = (pointer, key, fileOffset) }
         }
         return 0
     }

@@ -133,31 +133,35 @@ extension ReferenceResolver {
         store.noteCreatedRows(count, of: target.entityIndex)
     }
 
-    /// An identity outside its attribute's `values` is an error at the reference (the row is
-    /// still made, so that the reference is not reported missing as well).
+    /// An identity outside its attribute's `values`, or `""` (no id, docs/mapping.md, Missing
+    /// references), is an error at the reference (the row is still made, so that the reference
+    /// is not reported missing as well).
     private func checkValues(_ created: CreatedRows) throws {
         let target = created.target
         for (part, attribute) in target.entity.identityAttributes.enumerated() {
-            guard let allowed = target.entity.attributes[attribute].allowedValues else { continue }
+            let allowed = target.entity.attributes[attribute].allowedValues
             let keys = SQLText.list(created.keyColumns)
+            let column = "c.\(SQLText.quote(created.keyColumns[part]))"
+            let outside = allowed.map { " OR \(column) NOT IN (\(SQLText.placeholders($0.count)))" } ?? ""
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT \(keys), \(created.referenceColumns.joined(separator: ", ")), "_file", "_offset" FROM \(created.table) AS c
-                    WHERE c.\(SQLText.quote(created.keyColumns[part])) NOT IN (\(SQLText.placeholders(allowed.count)))
+                    WHERE \(column) = ''\(outside)
                     ORDER BY "_file", "_offset"
-                    """, arguments: StatementArguments(allowed.map(\.databaseValue)))
+                    """, arguments: StatementArguments((allowed ?? []).map(\.databaseValue)))
             let base = target.keyColumns.count + created.referenceColumns.count
             let places: [(file: Int, offset: Int)] = rows.map { ($0[base], $0[base + 1]) }
             let pointers = self.pointers.pointers(places.map { (store.files[$0.file], $0.offset) })
-            let accepted = allowed.map(\.description).joined(separator: ", ")
+            let accepted = (allowed ?? []).map(\.description).joined(separator: ", ")
             for (index, row) in rows.enumerated() {
                 let key = target.keyColumns.indices.map { row[$0] as DatabaseValue }
                 let reference = createdRowReference(target, key: key, in: row, from: key.count) ?? label(target, key: key)
                 let name = target.entity.attributes[attribute].name
+                let value = SQLValue(key[part])
+                let problem = value == .text("") ? "which is not an id" : "expected one of \(accepted)"
                 diagnostics.error(
-                    "\(reference), which no record provides; onMissing: create cannot make it: '\(name)' is \(SQLValue(key[part])), "
-                        + "expected one of \(accepted)",
+                    "\(reference), which no record provides; onMissing: create cannot make it: '\(name)' is \(value), \(problem)",
                     at: location(file: places[index].file, offset: places[index].offset), jsonPath: pointers[index])
             }
         }

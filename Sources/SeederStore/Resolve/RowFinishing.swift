@@ -20,7 +20,9 @@ extension ReferenceResolver {
             } else if attribute.isRequired, !layout.entity.identityAttributes.contains(index) {
                 // (An identity attribute is on every row: a record without its identity makes
                 // none; looking would scan every row and its side row.)
-                try reportMissing(layout, condition: "s.\(SQLText.quote(mask)) & \(bit) = 0", required: attribute.name)
+                try reportMissing(
+                    layout, condition: "s.\(SQLText.quote(mask)) & \(bit) = 0", required: attribute.name,
+                    unlessReportedAt: layout.slot(attribute: index))
             }
         }
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isRequired && !relationship.isToMany {
@@ -32,8 +34,10 @@ extension ReferenceResolver {
 
     /// Reports each row that `condition` finds lacking the `required` attribute or to-one: at its
     /// record, or for a row `onMissing: create` made (`CreatedRows`), at the reference it was made
-    /// for, naming it.
-    func reportMissing(_ layout: RowLayout, condition: String, required name: String) throws {
+    /// for, naming it. With `slot`, a row whose slot stands away from its record is left out: a
+    /// value stood there and the mapper reported it (a `null`, a value of the wrong type), once
+    /// (docs/mapping.md, Attributes).
+    func reportMissing(_ layout: RowLayout, condition: String, required name: String, unlessReportedAt slot: Int? = nil) throws {
         var keys = layout.keyColumns.map { "t.\(SQLText.quote($0))" }
         var joined = layout.joinedInRowOrder(try store.sideTable(of: layout))
         keys += ["s.\"_file\"", "s.\"_offset\""]
@@ -42,8 +46,11 @@ extension ReferenceResolver {
             joined += " LEFT JOIN \(created.table) AS c ON \(created.matches("t", "c"))"
             keys += created.referenceColumns
         }
-        let rows = try Row.fetchAll(
+        let fieldsColumn = keys.count
+        if slot != nil { keys.append("s.\"_fields\"") }
+        var rows = try Row.fetchAll(
             db, sql: "SELECT \(keys.joined(separator: ", ")) FROM \(joined) WHERE \(condition) ORDER BY \(RowLayout.firstSeen)")
+        if let slot { rows.removeAll { !RowLayout.isRowOrigin(ofSlot: slot, in: [UInt8]((($0[fieldsColumn] as Data?) ?? Data()))) } }
         let count = layout.keyColumns.count
         let origins: [(file: Int, offset: Int)] = rows.map { ($0[count], $0[count + 1]) }
         let pointers = self.pointers.pointers(origins.map { (store.files[$0.file], $0.offset) })

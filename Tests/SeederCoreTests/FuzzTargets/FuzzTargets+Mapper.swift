@@ -1,7 +1,8 @@
 import SeederCore
 
 /// fuzz-mapper: a fixed mapping that uses every type, date format and storage, key paths and
-/// collection operators, every kind of relationship and identity; the bytes are its dump.
+/// collection operators, every kind of relationship and identity, and keys as data (`keyedBy`);
+/// the bytes are its dump.
 extension FuzzTargets {
     /// The mapping the dumps are mapped with (docs/mapping.md): `Project` records embed or name
     /// everything else, so one dump reaches every entity.
@@ -55,6 +56,7 @@ extension FuzzTargets {
               tags: { to: Tag, many: true, ordered: true }
               cards: { to: Card, many: true }
               notes: { to: Note, many: true, inverse: project }
+              tagMap: { to: Tag, many: true, keyedBy: label }
           Task:
             nulls: absent
             attributes:
