@@ -199,4 +199,61 @@ struct PolymorphismTests {
         #expect(try workspace.rows("SELECT * FROM video") == [#"[id:"v1" seconds:2]"#])
         #expect(try workspace.rows("SELECT * FROM item") == [#"[id:"x1"]"#])
     }
+
+    /// An owner merged from two occurrences numbers its children across the entities' tables in
+    /// first-seen order, children without identity included; `keyedBy` reads a selector's
+    /// records from an object's keys; names follow `naming`.
+    @Test func mergedOwnersNumberTheirChildrenAcrossTheEntities() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            naming: { database: as_is }
+            entities:
+              User:
+                identity: handle
+                attributes: { handle: string }
+                relationships:
+                  feed: { to: { by: type, cases: { photo: Photo, note: Note } }, many: true, inverse: owner, ordered: true }
+                  items: { to: { by: type, cases: { photo: Photo, video: Video } }, many: true, keyedBy: id }
+                  pinned: { to: { by: type, cases: { photo: Photo, video: Video } } }
+              Photo:
+                attributes: { id: string, url: string }
+                relationships:
+                  owner: { to: User }
+              Video:
+                attributes: { id: string, seconds: integer }
+              Note:
+                identity: none
+                attributes: { text: string }
+                relationships:
+                  owner: { to: User }
+            sources:
+              - path: users.json
+                entity: User
+            """)
+        try workspace.write(
+            "dumps/users.json",
+            """
+            [{"handle": "blake", "feed": [{"type": "photo", "id": "p1", "url": "a"}, {"type": "note", "text": "hi"}],
+              "items": {"v1": {"type": "video", "seconds": 3}, "p5": {"type": "photo", "url": "z"}}, "pinned": {"type": "video", "id": "v1"}},
+             {"handle": "blake", "feed": [{"type": "note", "text": "again"}, {"type": "photo", "id": "p2", "url": "b"}, {"type": "photo", "id": "p1", "url": "a"}]}]
+            """)
+        #expect(workspace.build().messages(workspace) == [])
+        #expect(
+            try workspace.rows("SELECT id, ownerId, ownerPosition FROM Photo ORDER BY id") == [
+                #"[id:"p1" ownerId:"blake" ownerPosition:0]"#, #"[id:"p2" ownerId:"blake" ownerPosition:3]"#,
+                #"[id:"p5" ownerId:NULL ownerPosition:NULL]"#,
+            ])
+        #expect(
+            try workspace.rows("SELECT text, ownerId, ownerPosition FROM Note ORDER BY _pk") == [
+                #"[text:"hi" ownerId:"blake" ownerPosition:1]"#, #"[text:"again" ownerId:"blake" ownerPosition:2]"#,
+            ])
+        #expect(try workspace.rows("SELECT * FROM User") == [#"[handle:"blake" pinnedId:"v1" pinnedType:"Video"]"#])
+        #expect(
+            try workspace.rows("SELECT * FROM User_items ORDER BY itemId") == [
+                #"[userId:"blake" itemId:"p5" itemType:"Photo"]"#, #"[userId:"blake" itemId:"v1" itemType:"Video"]"#,
+            ])
+    }
 }

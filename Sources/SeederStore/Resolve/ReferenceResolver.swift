@@ -45,7 +45,8 @@ struct ReferenceResolver {
         try createMissingRows(views)
         let linked = try restoreClaimsAndRenumberLinks(links)
         try applyInverseLinks(linked.flatMap { $0.cases(in: store.mapping) })
-        try renumberChildren(views)
+        // (A selector's children all have link rows, renumbered across its entities.)
+        try renumberChildren(views.filter { !$0.isCaseView })
         try checkReferences(views)
         for layout in store.layouts {
             try finishRows(layout)

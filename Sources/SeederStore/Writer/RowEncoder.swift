@@ -126,7 +126,10 @@ struct RowEncoder: Sendable {
                     if parents == nil { parents = Array(repeating: nil, count: batch.count) }
                     parents?[child] = Parent(
                         owner: index, relationship: relationshipIndex, position: position,
-                        isFinal: batch[child].identity == nil)
+                        // Through a selector, every child has a link row: an owner's positions
+                        // are numbered across the entities' tables from the links
+                        // (`ReferenceResolver.renumberLinks`).
+                        isFinal: batch[child].identity == nil && link.selected < 0)
                 }
             }
         }

@@ -299,6 +299,9 @@ struct LinkLayout: Sendable {
         table = "(SELECT * FROM \(link.storedTable) WHERE \(type) = \(entityName))"
     }
 
+    /// `true` for one entity's view of the links of a relationship to a selector (`cases`).
+    var isCaseView: Bool { table != storedTable }
+
     /// The links as the resolver takes them: one view per entity a selector can choose, each
     /// with the relationship narrowed to that entity, so that every stage reads one target table
     /// (docs/mapping.md, Polymorphism); else the links themselves.
