@@ -1,8 +1,8 @@
 import SeederCore
 
 /// fuzz-mapper: a fixed mapping that uses every type, date format and storage, key paths and
-/// collection operators, every kind of relationship and identity, and keys as data (`keyedBy`);
-/// the bytes are its dump.
+/// collection operators, every kind of relationship and identity, keys as data (`keyedBy`) and
+/// selectors (polymorphism) in each stored form; the bytes are its dump.
 extension FuzzTargets {
     /// The mapping the dumps are mapped with (docs/mapping.md): `Project` records embed or name
     /// everything else, so one dump reaches every entity.
@@ -57,6 +57,9 @@ extension FuzzTargets {
               cards: { to: Card, many: true }
               notes: { to: Note, many: true, inverse: project }
               tagMap: { to: Tag, many: true, keyedBy: label }
+              pinned: { to: { by: kind, cases: { task: Task, tag: Tag } } }
+              media: { to: { by: kind, cases: { task: Task, tag: Tag }, default: Task }, many: true, ordered: true }
+              items: { to: { by: kind, cases: { task: Task, note: Note } }, many: true, inverse: project }
           Task:
             nulls: absent
             attributes:
@@ -146,11 +149,30 @@ extension FuzzTargets {
                     case let .many(references): references
                     case .absent, .null: []
                     }
-                for case let .embedded(index) in references {
-                    if !batch.indices.contains(index) {
-                        problems.append("\(entity.name).\(relationship.name) names record \(index) of a batch of \(batch.count)")
-                    } else if batch[index].entity != relationship.target {
-                        problems.append("\(entity.name).\(relationship.name) names a record of another entity")
+                for reference in references {
+                    switch reference {
+                    case let .embedded(index):
+                        if !batch.indices.contains(index) {
+                            problems.append("\(entity.name).\(relationship.name) names record \(index) of a batch of \(batch.count)")
+                        } else if !relationship.targets.contains(batch[index].entity) {
+                            problems.append("\(entity.name).\(relationship.name) names a record of another entity")
+                        }
+                    case let .identity(key, _):
+                        // Through a selector, the key ends with the chosen entity's name.
+                        var target = relationship.target
+                        if relationship.selector != nil {
+                            guard case let .text(name)? = key.values.last, let chosen = mapping.entityIndex(named: name),
+                                relationship.targets.contains(chosen)
+                            else {
+                                problems.append("\(entity.name).\(relationship.name) names \(key) without an entity it can choose")
+                                continue
+                            }
+                            target = chosen
+                        }
+                        let size = mapping.entities[target].identityAttributes.count + (relationship.selector == nil ? 0 : 1)
+                        if key.values.count != size {
+                            problems.append("\(entity.name).\(relationship.name) names \(key), of the wrong size")
+                        }
                     }
                 }
             }
