@@ -59,9 +59,9 @@ struct CommandTests {
             run.stderr == """
                 dumps/users.json:1:37: error: User: 'id' is "two", expected integer  [/1/id]
                 dumps/task_list.json:3:31: error: User 1: 'name' conflicts: "Blake Watters" here, "Blake" at dumps/users.json:1:20
-                dumps/task_list.json:6:63: error: Task 5 references User 22 (assignedUser), which no record provides
-                dumps/task_list.json:13:82: error: Task 8 references User 22 (assignedUser), which no record provides
-                dumps/task_list.json:14:62: error: Task 9 references User 22 (assignedUser), which no record provides
+                dumps/task_list.json:6:63: error: Task 5 references User 22 (assignedUser), which no record provides  [/0/project/tasks/1/assigned_user_id]
+                dumps/task_list.json:13:82: error: Task 8 references User 22 (assignedUser), which no record provides  [/1/project/tasks/0/assigned_user_id]
+                dumps/task_list.json:14:62: error: Task 9 references User 22 (assignedUser), which no record provides  [/1/project/tasks/1/assigned_user_id]
                 build failed: 5 errors, 0 warnings; nothing was written
 
                 """)

@@ -133,7 +133,7 @@ struct PolymorphismCommandTests {
         #expect(failed.status == 1)
         #expect(
             failed.stderr == """
-                dumps/posts.json:1:22: error: Post 3 references Video v9 (pinned), which no record provides
+                dumps/posts.json:1:22: error: Post 3 references Video v9 (pinned), which no record provides  [/0/pinned]
                 build failed: 1 error, 0 warnings; nothing was written
 
                 """)

@@ -357,7 +357,7 @@ struct MappingLoaderTests {
             yaml: head
                 + "  User:\n    attributes: { id: integer }\n    relationships:\n      media: { to: { by: type, cases: { photo: Phot } } }\n"
                 + "  Photo:\n    attributes: { id: integer }\n",
-            errors: ["mapping.yaml:6:48: error: unknown entity 'Phot' in 'to' (did you mean 'Photo'?)"]),
+            errors: ["mapping.yaml:6:48: error: unknown entity 'Phot' in 'cases' (did you mean 'Photo'?)"]),
         Case(
             yaml: head
                 + "  User:\n    attributes: { id: integer }\n    relationships:\n      media: { to: { cases: { photo: User }, defualt: User } }\n",

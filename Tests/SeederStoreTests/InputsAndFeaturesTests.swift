@@ -117,7 +117,7 @@ struct InputsAndFeaturesTests {
         let report = workspace.build()
         #expect(
             report.messages(workspace) == [
-                #"dumps/hands.json:1:115: error: Hand 2 references Card (clubs, 2) (best), which no record provides"#
+                #"dumps/hands.json:1:115: error: Hand 2 references Card (clubs, 2) (best), which no record provides  [/1/best]"#
             ])
         try workspace.write(
             "dumps/hands.json", #"[{"id": 1, "best": ["spades", 1], "cards": [{"suit": "hearts", "value": "10"}, ["spades", 1]]}]"#)
@@ -269,7 +269,7 @@ struct InputsAndFeaturesTests {
             "dumps/projects.json", #"[{"id": 1, "tasks": [{"id": 11, "name": "b"}, 10]}, {"id": 2, "tasks": [{"id": 12, "name": "c"}]}]"#)
         #expect(
             workspace.build().messages(workspace) == [
-                "dumps/projects.json:1:47: error: Project 1 references Task 10 (tasks), which no record provides"
+                "dumps/projects.json:1:47: error: Project 1 references Task 10 (tasks), which no record provides  [/0/tasks/1]"
             ])
         try workspace.write("dumps/tasks.json", #"[{"id": 10, "name": "a"}]"#)
         #expect(workspace.build().messages(workspace) == [])
@@ -542,7 +542,7 @@ struct InputsAndFeaturesTests {
         // No source feeds User: the one reference to it is dangling.
         #expect(
             report.messages(workspace) == [
-                "dumps/reviews.json:1:77: error: Note #3 references User 9 (author), which no record provides",
+                "dumps/reviews.json:1:77: error: Note #3 references User 9 (author), which no record provides  [/0/notes/2/author]",
                 "dumps/reviews.json:1:37: error: Note #2: 'text' is required, but no occurrence has it  [/0/notes/1]",
             ])
         // A validation checks the reference without the seed's index, to the same messages.
@@ -630,7 +630,7 @@ struct InputsAndFeaturesTests {
         try workspace.write("dumps/heroes.ndjson", "{\"id\": 3, \"name\": \"c\"}\n\n{\"id\": 4, \"teams\": [{\"id\": 6}]}\n")
         #expect(
             workspace.build().messages(workspace) == [
-                "dumps/heroes.ndjson:3:21: error: Hero 4 references Team 6 (teams), which no record provides",
+                "dumps/heroes.ndjson:3:21: error: Hero 4 references Team 6 (teams), which no record provides  [/teams/0]",
                 "dumps/pages/1.json:2:23: error: Hero 2: 'name' is required, but no occurrence has it  [/data/results/1]",
                 "dumps/heroes.ndjson:3:1: error: Hero 4: 'name' is required, but no occurrence has it  [/]",
                 "dumps/pages/1.json:2:93: error: Member #2: 'role' is required, but no occurrence has it  [/data/results/1/teams/0/members/1]",

@@ -111,10 +111,10 @@ struct PolymorphismTests {
                 "dumps/export.json:2:68: error: User blake: 'type' is missing, and 'feed' has no default (cases: photo, video)  [/users/blake/feed/1]",
                 "dumps/export.json:4:51: error: User rachit: 'type' is an array; expected a value naming a case (cases: photo, video)  [/users/rachit/pinned/type]",
                 "dumps/export.json:5:84: error: Comment 2: 'subject_type' is missing, and 'subject' has no default (cases: photo, video)  [/comments/1]",
-                "dumps/export.json:2:81: error: User blake references Video v1 (feed), which no record provides",
-                "dumps/export.json:3:23: error: User blake references Video v9 (pinned), which no record provides",
-                "dumps/export.json:5:77: error: Comment 1 references Video v3 (subject), which no record provides",
-                "dumps/export.json:3:64: error: User blake references Photo v1 (likes), which no record provides",
+                "dumps/export.json:2:81: error: User blake references Video v1 (feed), which no record provides  [/users/blake/feed/2]",
+                "dumps/export.json:3:23: error: User blake references Video v9 (pinned), which no record provides  [/users/blake/pinned]",
+                "dumps/export.json:5:77: error: Comment 1 references Video v3 (subject), which no record provides  [/comments/0/subject_id]",
+                "dumps/export.json:3:64: error: User blake references Photo v1 (likes), which no record provides  [/users/blake/likes/0]",
             ])
         #expect(report.outcome == .invalid)
     }
@@ -186,12 +186,13 @@ struct PolymorphismTests {
         try workspace.write(
             "dumps/feed.json",
             #"{"data": {"p1": {"kind": "photo", "url": "a"}, "v1": {"kind": "video", "seconds": 2}, "x1": {"kind": "zine"}}}"#)
-        try workspace.write("dumps/more.json", #"[{"kind": "photo", "id": "p2"}, {"kind": "film", "id": "f1"}, "p3"]"#)
+        try workspace.write("dumps/more.json", #"[{"kind": "photo", "id": "p2"}, {"kind": "film", "id": "f1"}, "p3", {"kind": "phto"}]"#)
         let report = workspace.build()
         #expect(
             report.messages(workspace) == [
                 #"dumps/more.json:1:42: error: 'kind' is "film", which no case of the source names (cases: photo)  [/1/kind]"#,
                 "dumps/more.json:1:63: error: a bare id has no 'kind' to pick its entity, and the source has no default (cases: photo)  [/2]",
+                #"dumps/more.json:1:78: error: 'kind' is "phto", which no case of the source names (cases: photo; did you mean 'photo'?)  [/3/kind]"#,
             ])
         try workspace.write("dumps/more.json", #"[{"kind": "photo", "id": "p2"}]"#)
         #expect(workspace.build().messages(workspace) == [])

@@ -42,7 +42,7 @@ struct ReferenceRulesTests {
         let report = workspace.build()
         #expect(
             report.messages(workspace) == [
-                "dumps/posts.json:1:50: error: Post 1 references Tag swift (tags), which no record provides"
+                "dumps/posts.json:1:50: error: Post 1 references Tag swift (tags), which no record provides  [/0/tags/0]"
             ])
         #expect(report.outcome == .invalid)
         // Without the dangling tag, the authors are rows, merged by name.
@@ -222,7 +222,7 @@ struct ReferenceRulesTests {
         try workspace.write("dumps/authors.json", #"[{"id": 8, "name": "Ann"}]"#)
         let failed = workspace.build()
         #expect(
-            failed.messages(workspace) == ["dumps/posts.json:1:43: error: Post 1 references Author 7 (author), which no record provides"])
+            failed.messages(workspace) == ["dumps/posts.json:1:43: error: Post 1 references Author 7 (author), which no record provides  [/0/author_id]"])
         #expect(failed.outcome == .invalid)
         try workspace.write("dumps/authors.json", #"[{"id": 7, "name": "Blake"}]"#)
         let report = workspace.build()

@@ -198,8 +198,8 @@ struct SeedBuilderTests {
         #expect(
             report.messages(workspace) == [
                 #"dumps/users.json:1:20: error: User 1: 'name' conflicts: "Blake W." here, "Blake" at dumps/task_list.json:1:70"#,
-                "dumps/task_list.json:2:122: error: Task 1 references User 404 (assignedUser), which no record provides",
-                "dumps/task_list.json:4:64: error: Task 3 references User 404 (assignedUser), which no record provides",
+                "dumps/task_list.json:2:122: error: Task 1 references User 404 (assignedUser), which no record provides  [/0/project/tasks/1/assigned_user_id]",
+                "dumps/task_list.json:4:64: error: Task 3 references User 404 (assignedUser), which no record provides  [/1/project/tasks/0/assigned_user_id]",
                 // No occurrence of a user has an email any more.
                 "mapping.yaml:8:7: warning: User.email: 'email' matched no key in 4 records",
             ])

@@ -94,7 +94,11 @@ private struct SelectorChoice {
 
     /// Why no entity was chosen: `'type' is "gif", which no case of 'feed' names (cases: link, photo, video)`.
     func message(by selector: EntitySelector, of owner: String) -> String {
-        let cases = "(cases: \(selector.caseValues))"
+        var cases = "(cases: \(selector.caseValues))"
+        // A value close to a case is most often a typo on one side or the other.
+        if let text, let near = closestMatch(to: text, in: selector.cases.map(\.value)) {
+            cases = "(cases: \(selector.caseValues); did you mean '\(near)'?)"
+        }
         guard let value else { return "'\(selector.by)' is missing, and \(owner) has no default \(cases)" }
         if value.isNull { return "'\(selector.by)' is null, and \(owner) has no default \(cases)" }
         guard let text else { return "'\(selector.by)' is \(describeKind(value.kind)); expected a value naming a case \(cases)" }

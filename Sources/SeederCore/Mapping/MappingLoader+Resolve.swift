@@ -34,7 +34,7 @@ extension LoadContext {
                     }
                     targetIndex = index
                 case let .selector(draft):
-                    guard let resolved = resolve(draft, key: "to", names: names) else { continue }
+                    guard let resolved = resolve(draft, names: names) else { continue }
                     selector = resolved
                     targetIndex = resolved.entities[0]
                 }

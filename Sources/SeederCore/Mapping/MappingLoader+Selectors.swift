@@ -49,8 +49,8 @@ extension LoadContext {
 
     /// The selector with its entities resolved; `nil` after an error (an unknown entity, with a
     /// suggestion).
-    func resolve(_ draft: SelectorDraft, key: String, names: [String]) -> EntitySelector? {
-        func index(_ name: String, at node: YAMLNode) -> Int? {
+    func resolve(_ draft: SelectorDraft, names: [String]) -> EntitySelector? {
+        func index(_ name: String, at node: YAMLNode, key: String) -> Int? {
             if let index = names.firstIndex(of: name) { return index }
             if !entityNames.contains(name) {
                 let suggestion = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
@@ -61,7 +61,7 @@ extension LoadContext {
         var cases: [EntitySelector.Case] = []
         var failed = false
         for (value, name, node) in draft.cases {
-            guard let entity = index(name, at: node) else {
+            guard let entity = index(name, at: node, key: "cases") else {
                 failed = true
                 continue
             }
@@ -69,7 +69,7 @@ extension LoadContext {
         }
         var defaultEntity: Int?
         if let (name, node) = draft.defaultEntity {
-            defaultEntity = index(name, at: node)
+            defaultEntity = index(name, at: node, key: "default")
             if defaultEntity == nil { failed = true }
         }
         guard !failed, !cases.isEmpty else { return nil }

@@ -30,7 +30,7 @@ extension LoadContext {
                 }
                 entity = index
             case let .selector(draft):
-                guard let resolved = resolve(draft, key: "entity", names: entities.map(\.name)) else { continue }
+                guard let resolved = resolve(draft, names: entities.map(\.name)) else { continue }
                 selector = resolved
                 entity = resolved.entities[0]
             }

@@ -82,6 +82,7 @@ extension ReferenceResolver {
             let base = link.ownerColumns.count + link.targetColumns.count
             reportMissing(link, owner: ownerKey, child: childKey, at: location(file: row[base], offset: row[base + 1]))
         }
+        reportMissing()
     }
 
     /// `applyInverse` one link at a time, in dump order, settling each conflict by `onConflict`.
@@ -142,5 +143,6 @@ extension ReferenceResolver {
                 rowOffset: current[origins + 2], with: (row[base + 1], row[base + 2]))
             try mark.execute(arguments: [Data(fields), current[0] as DatabaseValue])
         }
+        reportMissing()
     }
 }

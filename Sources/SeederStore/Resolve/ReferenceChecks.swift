@@ -97,6 +97,7 @@ extension ReferenceResolver {
                     at: origin(ofSlot: layout.slot(relationship: index), in: row, from: 1 + keyCount + columns.count))
             }
         }
+        reportMissing()
         return relationship.onMissing == .null ? dangling.count : 0
     }
 
@@ -141,6 +142,7 @@ extension ReferenceResolver {
                     at: location(file: row[base], offset: row[base + 1]))
             }
         }
+        reportMissing()
         store.counts[link.entityIndex].referencesResolved += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(link.table)") ?? 0
     }
 }

@@ -28,6 +28,8 @@ struct ReferenceResolver {
     /// The seed's indexes that references by identity are checked through, built here rather
     /// than by `SeedAssembler` (`checkForeignKey`); empty when nothing is written.
     let indexes: [SeedSchema.Index]
+    /// Messages about missing references, until their stage reports them (`reportMissing()`).
+    let missingReferences = GatheredMessages()
 
     init(store: RowStore, load: LoadSummary, diagnostics: DiagnosticSink, pointers: PointerLocator, indexes: [SeedSchema.Index] = []) {
         self.store = store
@@ -73,11 +75,28 @@ struct ReferenceResolver {
         return location(file: file, offset: offset)
     }
 
+    /// Reports a reference that no record provides, with its place and, once the stage reports
+    /// what it found (`reportMissing()`), its JSON Pointer: one pass over each dump finds the
+    /// pointers of all of a stage's references, not one per reference.
     func missing(
         _ owner: String, references target: String, _ key: [DatabaseValue], via relationship: Relationship, at location: SourceLocation
     ) {
         let key = IdentityKey(key.map(SQLValue.init))
-        diagnostics.error("\(owner) references \(target) \(key) (\(relationship.name)), which no record provides", at: location)
+        missingReferences.append("\(owner) references \(target) \(key) (\(relationship.name)), which no record provides", at: location)
+    }
+
+    /// Reports the references `missing` gathered, in the order it gathered them.
+    func reportMissing() {
+        let gathered = missingReferences.take()
+        guard !gathered.isEmpty else { return }
+        let places: [(file: String, offset: Int)] = gathered.map { message in
+            if case let .offset(offset) = message.location.position { return (message.location.file, offset) }
+            return (message.location.file, -1)
+        }
+        let pointers = self.pointers.pointers(places)
+        for (message, pointer) in zip(gathered, pointers) {
+            diagnostics.error(message.text, at: message.location, jsonPath: pointer)
+        }
     }
 
     // MARK: Links
@@ -114,4 +133,20 @@ struct ReferenceResolver {
         }
     }
 
+}
+
+/// Messages a stage gathers before it reports them (`ReferenceResolver.reportMissing()`). A class:
+/// the resolver is a struct its stages share.
+final class GatheredMessages {
+    private(set) var messages: [(text: String, location: SourceLocation)] = []
+
+    func append(_ text: String, at location: SourceLocation) {
+        messages.append((text, location))
+    }
+
+    /// The messages, and none left.
+    func take() -> [(text: String, location: SourceLocation)] {
+        defer { messages.removeAll() }
+        return messages
+    }
 }
