@@ -51,6 +51,14 @@ struct RoundTripCase {
             problems = ["the build ended \(report.outcome):"] + errors.prefix(10).map { "  " + $0 }
         } else {
             problems = try RoundTripChecker.problems(seed: root + "/seed.sqlite", model: model)
+            // `onMissing: create` reports the rows it made, per target entity.
+            for (index, entity) in model.entities.enumerated() {
+                let made = model.records[index].filter(\.isCreated).count
+                let reported = report.entities.first { $0.name == entity.name }?.counts.rowsCreated
+                if reported != made {
+                    problems.append("\(entity.name): rowsCreated \(reported.map(String.init) ?? "missing"), expected \(made)")
+                }
+            }
         }
         guard !problems.isEmpty else { return nil }
         return (problems + ["mapping:", mapping] + (keep ? ["files kept in \(root)"] : [])).joined(separator: "\n")

@@ -15,31 +15,34 @@ enum RoundTripExpectation {
         for (index, entity) in model.entities.enumerated() {
             var columns = (entity.identity == .none ? ["_pk"] : []) + entity.attributes.map(\.column)
             for relationship in entity.relationships {
-                if case let .foreignKey(keys) = relationship.storage { columns += keys }
+                if case let .foreignKey(keys) = relationship.storage { columns += keys + (relationship.typeColumn.map { [$0] } ?? []) }
             }
-            // Ordered one-to-manys keep their positions on the children.
+            // Ordered one-to-manys keep their positions on the children, numbered across a
+            // selector's cases in the parent's order.
             let positions = model.entities.indices.flatMap { parent in
                 model.entities[parent].relationships.indices.compactMap { r -> (Int, Int, String)? in
                     let relationship = model.entities[parent].relationships[r]
-                    guard relationship.target == index, case let .inverse(_, column?) = relationship.storage else { return nil }
+                    guard relationship.targets.contains(index), case let .inverse(_, column?) = relationship.storage else { return nil }
                     return (parent, r, column)
                 }
             }
             columns += positions.map(\.2)
             let rows = model.records[index].map { record -> [Stored] in
                 var row = entity.identity == .none ? storedKey(record.key, of: index, in: model) : []
+                // A made record holds its identity, the defaults and NULL (`values` are nil).
                 for (attribute, value) in zip(entity.attributes, record.values) {
                     row.append(stored(value ?? attribute.defaultValue ?? .null, attribute, dates: model.dates))
                 }
                 for (r, relationship) in entity.relationships.enumerated() {
                     guard case let .foreignKey(keys) = relationship.storage else { continue }
+                    let type = relationship.typeColumn == nil ? 0 : 1
                     row +=
-                        record.links[r].first.map { storedKey($0, of: relationship.target, in: model) }
-                        ?? Array(repeating: .null, count: keys.count)
+                        record.links[r].first.map { storedLink($0, of: relationship, in: model) }
+                        ?? Array(repeating: .null, count: keys.count + type)
                 }
-                let key = keyText(record.key)
+                let link = Link(entity: index, key: record.key)
                 for (parent, r, _) in positions {
-                    let rank = model.records[parent].lazy.compactMap { $0.links[r].map(keyText).firstIndex(of: key) }.first
+                    let rank = model.records[parent].lazy.compactMap { $0.links[r].firstIndex { same($0, link) } }.first
                     row.append(rank.map { .integer(Int64($0)) } ?? .null)
                 }
                 return row
@@ -53,14 +56,26 @@ enum RoundTripExpectation {
                 for record in model.records[index] {
                     for (rank, linked) in record.links[r].enumerated() {
                         rows.append(
-                            storedKey(record.key, of: index, in: model) + storedKey(linked, of: relationship.target, in: model)
+                            storedKey(record.key, of: index, in: model) + storedLink(linked, of: relationship, in: model)
                                 + (position == nil ? [] : [.integer(Int64(rank))]))
                     }
                 }
-                tables.append(Table(name: name, columns: owner + target + (position.map { [$0] } ?? []), rows: rows))
+                let columns = owner + target + (relationship.typeColumn.map { [$0] } ?? []) + (position.map { [$0] } ?? [])
+                tables.append(Table(name: name, columns: columns, rows: rows))
             }
         }
         return tables
+    }
+
+    /// The target's key and, for a selector, the chosen entity's name (not the case value).
+    static func storedLink(_ link: Link, of relationship: RelationshipModel, in model: RoundTripModel) -> [Stored] {
+        storedKey(link.key, of: link.entity, in: model)
+            + (relationship.typeColumn == nil ? [] : [.text(Array(model.entities[link.entity].name.utf8))])
+    }
+
+    /// The same record, its key compared to the byte.
+    static func same(_ a: Link, _ b: Link) -> Bool {
+        a.entity == b.entity && keyText(a.key) == keyText(b.key)
     }
 
     static func storedKey(_ key: RecordKey, of entity: Int, in model: RoundTripModel) -> [Stored] {

@@ -2,7 +2,7 @@
 /// nothing else is said, `from:` key paths dotted or as lists, relationships by name.
 enum RoundTripMappingText {
     static func yaml(_ model: RoundTripModel) -> String {
-        var lines = ["seeder: 1", "dates: \(model.dates.rawValue)", "entities:"]
+        var lines = ["seeder: 1", "dates: \(model.dates.rawValue)"] + (model.onMissingCreate ? ["onMissing: create"] : []) + ["entities:"]
         for entity in model.entities {
             lines.append("  \(entity.name):")
             switch entity.identity {
@@ -11,28 +11,39 @@ enum RoundTripMappingText {
             case .none: lines.append("    identity: none")
             case .integer, .uuid: break
             }
+            if entity.onMissingCreate { lines.append("    onMissing: create") }
             lines.append("    attributes:")
             for attribute in entity.attributes { lines.append("      \(attribute.name): \(self.attribute(attribute))") }
             if !entity.relationships.isEmpty { lines.append("    relationships:") }
             for relationship in entity.relationships {
-                var fields = ["to: \(model.entities[relationship.target].name)"]
+                var fields = ["to: " + (relationship.selector.map { selector($0, model) } ?? model.entities[relationship.target].name)]
                 if relationship.isToMany { fields.append("many: true") }
                 if relationship.isOrdered { fields.append("ordered: true") }
-                if case let .inverse(toOne, _) = relationship.storage {
-                    fields.append("inverse: \(model.entities[relationship.target].relationships[toOne].name)")
-                }
+                if case let .inverse(toOne, _) = relationship.storage { fields.append("inverse: \(toOne)") }
+                if let keyedBy = relationship.keyedBy { fields.append("keyedBy: \(keyedBy)") }
+                if relationship.onMissingCreate { fields.append("onMissing: create") }
                 if case let .path(keys) = relationship.key { fields.append("from: \"\(keys.joined(separator: "."))\"") }
                 lines.append("      \(relationship.name): { \(fields.joined(separator: ", ")) }")
             }
         }
-        lines.append(model.entities.allSatisfy(\.files.isEmpty) ? "sources: []" : "sources:")
+        lines.append(model.entities.allSatisfy(\.files.isEmpty) && model.mixedFiles.isEmpty ? "sources: []" : "sources:")
         for entity in model.entities {
             for file in entity.files {
                 lines += ["  - path: \(file.path)", "    entity: \(entity.name)"]
                 if let keyPath = file.keyPath { lines.append("    keyPath: \(keyPath.joined(separator: "."))") }
+                if let keyedBy = file.keyedBy { lines.append("    keyedBy: \(keyedBy)") }
             }
         }
+        for file in model.mixedFiles {
+            lines += ["  - path: \(file.path)", "    entity: " + selector((file.by, file.cases), model)]
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `{ by: KEY, cases: { VALUE: Entity, ... } }`.
+    static func selector(_ selector: (by: String, cases: [SelectorCase]), _ model: RoundTripModel) -> String {
+        let cases = selector.cases.map { "\($0.value): \(model.entities[$0.entity].name)" }
+        return "{ by: \(selector.by), cases: { " + cases.joined(separator: ", ") + " } }"
     }
 
     private static func attribute(_ attribute: AttributeModel) -> String {

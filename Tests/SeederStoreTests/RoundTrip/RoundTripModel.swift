@@ -7,6 +7,30 @@ struct RoundTripModel {
     var entities: [EntityModel]
     /// Records per entity, in generation order (home occurrences go in this order).
     var records: [[RecordModel]]
+    /// The document's `onMissing: create` (else the default, `error`).
+    var onMissingCreate = false
+    /// Sources whose `entity:` is a selector: records of several entities in one file.
+    var mixedFiles: [MixedFile] = []
+}
+
+/// A source whose `entity:` is a selector `{ by, cases }` (docs/mapping.md, Polymorphism).
+struct MixedFile {
+    var path: String
+    var by: String
+    var cases: [SelectorCase]
+    var isLines: Bool { path.hasSuffix(".jsonl") }
+}
+
+/// One case of a selector: the `by` value that chooses `entity`.
+struct SelectorCase: Equatable {
+    var value: String
+    var entity: Int
+}
+
+/// A link of a record: the target's entity (one of a selector's cases) and its key.
+struct Link: Hashable {
+    var entity: Int
+    var key: RecordKey
 }
 
 /// How a date is stored (docs/mapping.md, Dates).
@@ -66,17 +90,18 @@ enum IdentityKind: Equatable {
 enum LinkStorage: Equatable {
     /// A to-one: foreign-key columns on the owner.
     case foreignKey([String])
-    /// A one-to-many with `inverse`: the target's to-one (by index) holds the link; the
+    /// A one-to-many with `inverse`: the targets' to-one (by name) holds the link; the
     /// position column when ordered.
-    case inverse(toOne: Int, position: String?)
+    case inverse(toOne: String, position: String?)
     /// A many-to-many: a join table, owner and target columns, position when ordered.
     case joinTable(name: String, owner: [String], target: [String], position: String?)
 }
 
 /// How an occurrence finds a relationship's value in its record.
 enum LinkKey: Equatable {
-    /// The name, or for ids the convention (`owner_id`, `tag_ids`), chosen per occurrence.
-    case conventional(name: String, idKey: String)
+    /// The name, or for ids one of the conventions (`owner_id`; `tag_ids` or Sync's
+    /// `tags_ids`), chosen per occurrence.
+    case conventional(name: String, idKeys: [String])
     /// `from:` a key path.
     case path([String])
 }
@@ -91,6 +116,30 @@ struct RelationshipModel {
     /// The to-one of a child that an inverse to-many fills; written only by the mapping's
     /// `inverse:` on the parent side.
     var inverseOf: (entity: Int, relationship: Int)?
+    /// A selector's `by` key and cases; `target` is then the first case's entity.
+    var selector: (by: String, cases: [SelectorCase])?
+    /// A selector's to-one or join table: the column holding the chosen entity's name.
+    var typeColumn: String?
+    /// `keyedBy:` of a to-many: the targets' (single) identity attribute.
+    var keyedBy: String?
+    /// Its own `onMissing: create`.
+    var onMissingCreate = false
+
+    /// The entities a link can point at.
+    var targets: [Int] { selector?.cases.map(\.entity) ?? [target] }
+
+    /// The `by` value that chooses `entity`.
+    func caseValue(of entity: Int) -> String? { selector?.cases.first { $0.entity == entity }?.value }
+}
+
+extension RoundTripModel {
+    /// The index of `entity`'s to-one named `name` (an inverse's, on each case of a selector).
+    func relationshipIndex(_ name: String, of entity: Int) -> Int {
+        guard let index = entities[entity].relationships.firstIndex(where: { $0.name == name }) else {
+            fatalError("no relationship \(name) of \(entities[entity].name)")
+        }
+        return index
+    }
 }
 
 struct EntityModel {
@@ -104,6 +153,8 @@ struct EntityModel {
     /// The dump files of its source entries (`<table>-N.json`, `.jsonl`, `.ndjson`), each with
     /// its `keyPath` wrapper, if any.
     var files: [DumpFile] = []
+    /// Its own `onMissing: create`, for its relationships.
+    var onMissingCreate = false
 
     /// The serial attribute of an `identity: none` entity: unique per occurrence, so the test can
     /// find which `_pk` a generated record got.
@@ -113,6 +164,8 @@ struct EntityModel {
 struct DumpFile {
     var path: String
     var keyPath: [String]?
+    /// `keyedBy:` the (single) identity attribute: an object whose keys are the records.
+    var keyedBy: String?
     var isLines: Bool { path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson") }
 }
 
@@ -127,12 +180,15 @@ struct RecordModel {
     /// Per attribute: `nil` when no occurrence has the key, else the value (maybe `.null`).
     var values: [LogicalValue?]
     /// Per relationship: to-one target, or to-many targets in their united order.
-    var links: [[RecordKey]]
+    var links: [[Link]]
     /// For `identity: none`: the record is written where its owner embeds it, not in a file.
     var isOwned = false
     /// Inverse to-manys (by index) this parent does not write: its children say it instead
     /// (`project_id`), so their own occurrences must.
     var unlisted: Set<Int> = []
+    /// Provided by no record, only referenced (through `onMissing: create`): its row holds the
+    /// identity, the defaults and `NULL`.
+    var isCreated = false
 }
 
 /// A value as the mapping promises to store it; rendering chooses how the dumps spell it.

@@ -23,7 +23,9 @@ struct RoundTripModelGenerator {
         let names = Array(random.shuffled(Self.entityNames).prefix(random.int(2...4)))
         var entities = names.map { entity(named: $0) }
         for index in entities.indices { addRelationships(from: index, to: &entities) }
+        for index in entities.indices { entities[index].onMissingCreate = random.chance(0.1) }
         var model = RoundTripModel(dates: random.pick(DateStorageChoice.allCases), entities: entities, records: [])
+        model.onMissingCreate = random.chance(0.1)
         var records = RoundTripRecordGenerator(seed: random.next())
         records.fill(&model)
         return model
@@ -112,7 +114,9 @@ struct RoundTripModelGenerator {
     // MARK: Relationships
 
     /// Zero to three relationships of `owner`. Embedding only points to later entities, so
-    /// records nest finitely; ids point anywhere an identity is.
+    /// records nest finitely; ids point anywhere an identity is. Some relationships choose
+    /// their target by a selector (docs/mapping.md, Polymorphism), read a keyed object
+    /// (`keyedBy`) or make the rows of missing references (`onMissing: create`).
     mutating func addRelationships(from owner: Int, to entities: inout [EntityModel]) {
         for _ in 0..<random.int(0...3) {
             let target = random.int(0...(entities.count - 1))
@@ -120,33 +124,40 @@ struct RoundTripModelGenerator {
             let targetHasIdentity = entities[target].identity != .none
             guard later || targetHasIdentity else { continue }
             let taken = Set(entities[owner].relationships.map(\.name))
+            var relationship: RelationshipModel
             switch random.int(0...2) {
             case 0:
                 guard let name = Self.toOneNames.first(where: { !taken.contains($0) }) else { continue }
-                let key: LinkKey = random.chance(0.2) ? .path(["refs", name]) : .conventional(name: name, idKey: name + "_id")
+                let key: LinkKey = random.chance(0.2) ? .path(["refs", name]) : .conventional(name: name, idKeys: [name + "_id"])
                 let columns = foreignKeyColumns(stem: name, target: entities[target])
-                entities[owner].relationships.append(
-                    RelationshipModel(
-                        name: name, target: target, isToMany: false,
-                        storage: .foreignKey(columns), key: key))
+                relationship = RelationshipModel(
+                    name: name, target: target, isToMany: false, storage: .foreignKey(columns), key: key)
+                if let selector = selector(name, first: target, in: entities, owner: nil) {
+                    relationship.selector = selector
+                    relationship.typeColumn = name + "_type"
+                }
             case 1 where later && !entities[target].relationships.contains { $0.inverseOf?.entity == owner }:
                 guard let (name, _) = Self.toManyNames.first(where: { !taken.contains($0.0) }) else { continue }
-                // The child's to-one, named after the parent (`project`, stored as `project_id`).
-                let parent = entities[owner]
-                let toOneName = parent.name.lowercased()
-                let toOne = RelationshipModel(
-                    name: toOneName, target: owner, isToMany: false,
-                    storage: .foreignKey(foreignKeyColumns(stem: toOneName, target: parent)),
-                    key: .conventional(name: toOneName, idKey: toOneName + "_id"),
-                    inverseOf: (owner, parent.relationships.count))
-                entities[target].relationships.append(toOne)
                 let ordered = random.chance(0.5)
-                entities[owner].relationships.append(
-                    RelationshipModel(
-                        name: name, target: target, isToMany: true, isOrdered: ordered,
-                        storage: .inverse(
-                            toOne: entities[target].relationships.count - 1, position: ordered ? toOneName + "_position" : nil),
-                        key: .conventional(name: name, idKey: "")))
+                // The child's to-one, named after the parent (`project`, stored as `project_id`).
+                let toOneName = entities[owner].name.lowercased()
+                relationship = RelationshipModel(
+                    name: name, target: target, isToMany: true, isOrdered: ordered,
+                    storage: .inverse(toOne: toOneName, position: ordered ? toOneName + "_position" : nil),
+                    key: .conventional(name: name, idKeys: []))
+                // A selector's cases each have that to-one, at the same index.
+                if let selector = selector(name, first: target, in: entities, owner: owner) {
+                    relationship.selector = selector
+                }
+                for child in relationship.targets {
+                    let parent = entities[owner]
+                    entities[child].relationships.append(
+                        RelationshipModel(
+                            name: toOneName, target: owner, isToMany: false,
+                            storage: .foreignKey(foreignKeyColumns(stem: toOneName, target: parent)),
+                            key: .conventional(name: toOneName, idKeys: [toOneName + "_id"]),
+                            inverseOf: (owner, parent.relationships.count)))
+                }
             default:
                 guard let (name, singular) = Self.toManyNames.first(where: { !taken.contains($0.0) }) else { continue }
                 let ordered = random.chance(0.5)
@@ -156,13 +167,44 @@ struct RoundTripModelGenerator {
                     owner: foreignKeyColumns(stem: ownerTable, target: entities[owner]),
                     target: foreignKeyColumns(stem: singular, target: entities[target]),
                     position: ordered ? "position" : nil)
-                let key: LinkKey = random.chance(0.2) ? .path(["refs", name]) : .conventional(name: name, idKey: singular + "_ids")
-                entities[owner].relationships.append(
-                    RelationshipModel(
-                        name: name, target: target, isToMany: true, isOrdered: ordered,
-                        storage: join, key: key))
+                // Sync's `<name>_ids` is read when neither `<name>` nor `<singular>_ids` is there.
+                let key: LinkKey =
+                    random.chance(0.2) ? .path(["refs", name]) : .conventional(name: name, idKeys: [singular + "_ids", name + "_ids"])
+                relationship = RelationshipModel(
+                    name: name, target: target, isToMany: true, isOrdered: ordered, storage: join, key: key)
+                if let selector = selector(name, first: target, in: entities, owner: nil) {
+                    relationship.selector = selector
+                    relationship.typeColumn = singular + "_type"
+                }
             }
+            if relationship.isToMany, random.chance(0.25),
+                let attribute = entities[relationship.target].attributes.first?.name,
+                relationship.targets.allSatisfy({ entities[$0].identityCount == 1 && entities[$0].attributes[0].name == attribute })
+            {
+                relationship.keyedBy = attribute
+            }
+            relationship.onMissingCreate = random.chance(0.15)
+            entities[owner].relationships.append(relationship)
         }
+    }
+
+    /// Sometimes a selector `{ by: <name>_type, cases }` over `first` and another entity with an
+    /// identity of the same size (later than `owner`, for a one-to-many, which embeds).
+    mutating func selector(
+        _ name: String, first: Int, in entities: [EntityModel], owner: Int?
+    ) -> (by: String, cases: [SelectorCase])? {
+        // One-to-manys find a second case less often (later, no inverse yet): asked more often.
+        guard entities[first].identity != .none, random.chance(owner == nil ? 0.3 : 0.7) else { return nil }
+        let others = entities.indices.filter { other in
+            other != first && entities[other].identity != .none && entities[other].identityCount == entities[first].identityCount
+                && (owner.map { parent in other > parent && !entities[other].relationships.contains { $0.inverseOf?.entity == parent } }
+                    ?? true)
+        }
+        guard !others.isEmpty else { return nil }
+        let cases = [first, random.pick(others)].map { entity in
+            SelectorCase(value: random.pick([entities[entity].name.lowercased(), entities[entity].name, "k\(entity)"]), entity: entity)
+        }
+        return (name + "_type", cases)
     }
 
     /// `<stem>_id`, or for a composite identity `<stem>_<column>` per identity column

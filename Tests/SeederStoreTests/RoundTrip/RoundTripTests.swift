@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 /// The round-trip property: random records -> dumps -> seed -> read back gives every value as
-/// docs/mapping.md promises, no row lost or duplicated, every link present.
+/// docs/mapping.md promises, no row lost or duplicated, every link present. The mappings use,
+/// now and then, `keyedBy` (on sources and to-manys), Sync's `<name>_ids`, `onMissing: create`
+/// (its rows and `rowsCreated`) and selectors (to-one, many-to-many, one-to-many, source).
 ///
 /// `SEEDER_ROUNDTRIP_CASES=N` runs N cases (default 300) from `SEEDER_ROUNDTRIP_BASE` (hex);
 /// `SEEDER_ROUNDTRIP_SEED=HEX` replays one case, and keeps its files for a look.
