@@ -257,4 +257,36 @@ struct PolymorphismTests {
                 #"[userId:"blake" itemId:"p5" itemType:"Photo"]"#, #"[userId:"blake" itemId:"v1" itemType:"Video"]"#,
             ])
     }
+
+    /// A record embedded in a later occurrence of the owner merges into its row with the
+    /// entity's name, as a reference to it does.
+    @Test func aToOneEmbeddedInALaterOccurrenceKeepsItsEntity() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              Note:
+                attributes: { id: integer, text: string }
+                relationships:
+                  owner: { to: { by: type, cases: { task: Task } } }
+              Task:
+                identity: slug
+                attributes: { slug: string, text: string }
+            sources:
+              - { path: notes-1.json, entity: Note }
+              - { path: notes-2.json, entity: Note }
+            """)
+        try workspace.write("dumps/notes-1.json", #"[{"id": 1, "text": "a"}, {"id": 2, "owner": {"type": "task", "slug": "y"}}]"#)
+        try workspace.write(
+            "dumps/notes-2.json",
+            #"[{"id": 1, "owner": {"type": "task", "slug": "x", "text": "b"}}, {"id": 2, "owner": {"type": "task", "slug": "y", "text": "c"}}]"#
+        )
+        #expect(workspace.build().messages(workspace) == [])
+        #expect(
+            try workspace.rows("SELECT * FROM note ORDER BY id") == [
+                #"[id:1 text:"a" owner_id:"x" owner_type:"Task"]"#, #"[id:2 text:NULL owner_id:"y" owner_type:"Task"]"#,
+            ])
+    }
 }

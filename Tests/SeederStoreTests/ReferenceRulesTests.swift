@@ -222,7 +222,9 @@ struct ReferenceRulesTests {
         try workspace.write("dumps/authors.json", #"[{"id": 8, "name": "Ann"}]"#)
         let failed = workspace.build()
         #expect(
-            failed.messages(workspace) == ["dumps/posts.json:1:43: error: Post 1 references Author 7 (author), which no record provides  [/0/author_id]"])
+            failed.messages(workspace) == [
+                "dumps/posts.json:1:43: error: Post 1 references Author 7 (author), which no record provides  [/0/author_id]"
+            ])
         #expect(failed.outcome == .invalid)
         try workspace.write("dumps/authors.json", #"[{"id": 7, "name": "Blake"}]"#)
         let report = workspace.build()

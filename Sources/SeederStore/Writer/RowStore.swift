@@ -52,6 +52,8 @@ final class RowStore {
     /// The raw connection, for the rowid of each insert (GRDB's accessor checks its queue first).
     private let connection: OpaquePointer
     let mapping: Mapping
+    /// The entities' names, by index: a link through a selector stores its entity's.
+    let entityNames: [String]
     let layouts: [RowLayout]
     /// Per entity, per relationship: the link table of a to-many.
     let links: [[LinkLayout?]]
@@ -92,6 +94,7 @@ final class RowStore {
         self.db = db
         connection = db.sqliteConnection!
         self.mapping = mapping
+        entityNames = mapping.entities.map(\.name)
         self.layouts = layouts
         let fileIndexes = RowEncoder.fileIndexes(files)
         self.files = fileIndexes.sorted { $0.value < $1.value }.map(\.key)
@@ -407,7 +410,7 @@ final class RowStore {
         let layout = layouts[record.pointee.entity]
         counts[record.pointee.entity].occurrencesMerged += 1
         guard case (var row, let rowid)? = try storedRecord(layout, key: identity.values, identity: identity) else { return }
-        var incoming = record.pointee.namingEmbeddedTargets(in: batch)
+        var incoming = record.pointee.namingEmbeddedTargets(in: batch, selectorLinks: layout.hasSelector, entityNames: entityNames)
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isToMany {
             incoming.links[index] = .absent
         }

@@ -197,7 +197,9 @@ struct RowMerge {
     mutating func add(_ batch: [Record], diagnostics: DiagnosticSink) {
         for record in batch {
             guard let identity = record.identity else { continue }
-            var incoming = record.namingEmbeddedTargets(in: batch)
+            var incoming = record.namingEmbeddedTargets(
+                in: batch, selectorLinks: mapping.entities[record.entity].relationships.map { $0.selector != nil },
+                entityNames: mapping.entities.map(\.name))
             guard var row = rows[record.entity][identity] else {
                 rows[record.entity][identity] = incoming
                 continue
