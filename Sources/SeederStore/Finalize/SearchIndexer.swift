@@ -57,7 +57,7 @@ struct SearchIndexer {
 
     /// Every row of `table` in the vacuumed copy (`main`) has the rowid it had when it was indexed
     /// (`indexed`), found by its primary key.
-    private static func checkRowids(of table: String, key: [String], _ db: Database) throws {
+    static func checkRowids(of table: String, key: [String], _ db: Database) throws {
         let quoted = SQLText.quote(table)
         let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"main\".\(quoted)") ?? 0
         let kept =
