@@ -15,12 +15,20 @@ extension SeedBuilder {
         let records = loaded.entities.reduce(0) { $0 + $1.counts.recordsRead }
         options.progress?(BuildProgress(phase: .writing, bytesRead: total, totalBytes: total, records: records))
         let metadata = metadata(mapping: mapping, sources: loaded.sources, sqliteVersion: loaded.sqliteVersion, options: options)
+        let search = SearchIndexer(mapping: mapping.mapping, schema: assembler.schema)
         let vacuumed = try seed.inDatabase { db in
-            try assembler.finish(db, metadata: metadata, sources: loaded.sources, vacuumPath: files.vacuum)
+            try assembler.finish(
+                db, metadata: metadata, sources: loaded.sources, vacuumPath: files.vacuum, checks: search.tables.isEmpty)
         }
         try seed.close()
-        // The seed itself was synced as it was checked; a vacuumed copy was not.
-        try SeedAssembler.publish(vacuumed ? files.vacuum : files.seed, as: files.outputPath, shown: files.output, synced: !vacuumed)
+        guard !search.tables.isEmpty else {
+            // The seed itself was synced as it was checked; a vacuumed copy was not.
+            try SeedAssembler.publish(vacuumed ? files.vacuum : files.seed, as: files.outputPath, shown: files.output, synced: !vacuumed)
+            return
+        }
+        // Indexed once no rowid can move any more, and checked and synced then (docs/seed.md, Search).
+        let indexed = try search.index(seedAt: vacuumed ? files.vacuum : files.seed, spare: vacuumed ? files.seed : files.vacuum)
+        try SeedAssembler.publish(indexed, as: files.outputPath, shown: files.output, synced: true)
     }
 
     /// docs/seed.md's metadata keys, in key order.

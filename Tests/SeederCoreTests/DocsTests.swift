@@ -15,6 +15,7 @@ struct DocsTests {
     static var names: [String] {
         let keys = MappingLoader.Keys.self
         return keys.document + keys.naming + keys.entity + keys.attribute + keys.relationship + keys.source + keys.selector + keys.schema
+            + keys.search + keys.compatibility + SearchEngine.allCases.map(\.rawValue) + ["triggers"]
             + AttributeType.allCases.map(\.rawValue) + DateStorage.allCases.map(\.rawValue) + DateFormat.names
             + CollectionOperator.allCases.map { "@" + $0.rawValue } + ConflictPolicy.allCases.map(\.rawValue)
             + NullPolicy.allCases.map(\.rawValue) + MissingPolicy.allCases.map(\.rawValue)

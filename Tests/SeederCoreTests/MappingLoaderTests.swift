@@ -291,9 +291,6 @@ struct MappingLoaderTests {
             yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: users.csv\n    entity: User\n",
             errors: ["mapping.yaml:6:11: error: source path 'users.csv' is not a dump seeder reads: .json, .jsonl or .ndjson"]),
         Case(
-            yaml: head + "  User:\n    attributes: { id: integer }\n    search: { fields: [id] }\n",
-            errors: ["mapping.yaml:5:5: error: full-text search ('search') is not supported yet by this version of seeder"]),
-        Case(
             yaml: "seeder: 1\nentities:\n  User:\n    attributes: { id: integer\n",
             errors: ["mapping.yaml:5:1: error: invalid YAML: while parsing a flow mapping did not find expected ',' or '}'"]),
         Case(

@@ -23,6 +23,8 @@ public struct Mapping: Sendable {
     /// The sources, in mapping order; `nil` when the mapping has no `sources:` and dump files
     /// feed entities by their names.
     public var sources: [Source]?
+    /// The oldest SQLite the seed must open in (`compatibility: { sqlite: }`, default 3.22.0).
+    public var compatibility = SQLiteVersion.defaultFloor
 
     /// The index of the entity named `name`.
     public func entityIndex(named name: String) -> Int? {
@@ -55,6 +57,8 @@ public struct Entity: Sendable {
     public var location: SourceLocation
     /// JSON keys known and unwanted (`ignore:`): read by nothing and not reported as unmapped.
     public var ignoredKeys: [IgnoredKey] = []
+    /// Its full-text index (`search:`), if any.
+    public var search: SearchSpec? = nil
 
     /// The index of the attribute named `name`.
     public func attributeIndex(named name: String) -> Int? {

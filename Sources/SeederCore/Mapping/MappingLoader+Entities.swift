@@ -11,6 +11,8 @@ struct EntityDefaults {
     /// What references to a missing identity do, unless an entity or relationship says.
     var onMissing: MissingPolicy
     var naming: NamingStyle
+    /// The oldest SQLite the seed must open in (`compatibility:`).
+    var compatibility: SQLiteVersion
 }
 
 /// An entity as declared, before targets, inverses and names are resolved.
@@ -26,6 +28,9 @@ struct EntityDraft {
     var onConflict: ConflictPolicy
     var nulls: NullPolicy
     var ignoredKeys: [IgnoredKey] = []
+    var search: SearchSpec?
+    /// The `search` key, where the search table's name is reported.
+    var searchNode: YAMLNode?
 }
 
 /// An attribute as declared: the attribute with its name's node and its `column:` node.
@@ -91,7 +96,6 @@ extension LoadContext {
         {
             draft.table = (text, table.value)
         }
-        if let search = fields["search"] { notYetSupported("search", at: search.key) }
         if let attributes = fields["attributes"] {
             if let pairs = attributes.value.pairs {
                 draft.declaredAttributeNames = pairs.compactMap(\.key.scalar)
@@ -120,6 +124,10 @@ extension LoadContext {
             }
         }
         if let ignore = fields["ignore"] { draft.ignoredKeys = ignoredKeys(ignore.value, of: draft) }
+        if let search = fields["search"] {
+            draft.searchNode = search.key
+            draft.search = self.search(search, of: draft, floor: defaults.compatibility)
+        }
         return draft
     }
 

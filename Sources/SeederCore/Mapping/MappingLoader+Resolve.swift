@@ -12,7 +12,7 @@ extension LoadContext {
                     return attribute
                 },
                 relationships: [], onConflict: draft.onConflict, nulls: draft.nulls, location: draft.nameNode.location,
-                ignoredKeys: draft.ignoredKeys)
+                ignoredKeys: draft.ignoredKeys, search: draft.search)
         }
         for index in entities.indices {
             for attribute in entities[index].identityAttributes {
@@ -215,6 +215,7 @@ extension LoadContext {
                 }
             }
         }
+        checkSearchNames(entities, drafts: drafts) { claimTable($0, by: $1, at: $2) }
         // Columns of each entity's table, including those other entities' ordered inverses put there.
         var columnsByTable: [[(column: String, owner: String, node: YAMLNode)]] = entities.indices.map { _ in [] }
         for (index, entity) in entities.enumerated() {

@@ -19,7 +19,7 @@ public struct MappingLoader {
     public enum Keys {
         public static let document = [
             "seeder", "output", "schemaVersion", "naming", "dates", "timeZone", "onConflict",
-            "nulls", "emptyAsNull", "onMissing", "entities", "sources", "schema",
+            "nulls", "emptyAsNull", "onMissing", "entities", "sources", "schema", "compatibility",
         ]
         public static let naming = ["database"]
         public static let entity = [
@@ -36,13 +36,13 @@ public struct MappingLoader {
         public static let source = ["path", "entity", "keyPath", "keyedBy"]
         public static let selector = ["by", "cases", "default"]
         public static let schema = ["template"]
-        public static let search = ["fields", "engine"]
+        public static let search = ["fields", "engine", "tokenizer", "sync"]
+        public static let compatibility = ["sqlite"]
     }
 
     /// Features docs/mapping.md describes that this version refuses with a clear error.
     static let notYetSupported = [
-        "search": "full-text search ('search')",
-        "schema": "fitting an existing schema ('schema: { template }')",
+        "schema": "fitting an existing schema ('schema: { template }')"
     ]
 
     /// Creates a loader.
@@ -214,10 +214,11 @@ struct LoadContext {
         if let schema = fields["schema"] {
             notYetSupported("schema", at: schema.key)
         }
+        let compatibility = fields["compatibility"].flatMap { self.compatibility($0.value) } ?? .defaultFloor
 
         let defaults = EntityDefaults(
             dates: dates, timeZone: timeZone, onConflict: onConflict, nulls: nulls, emptyAsNull: emptyAsNull, onMissing: onMissing,
-            naming: naming)
+            naming: naming, compatibility: compatibility)
         var drafts: [EntityDraft] = []
         if let entitiesNode = fields["entities"] {
             drafts = entities(entitiesNode.value, defaults: defaults)
@@ -229,7 +230,7 @@ struct LoadContext {
         let sources = fields["sources"].map { self.sources($0.value, entities: entities) }
         return Mapping(
             file: file, output: output, schemaVersion: schemaVersion, naming: naming, dates: dates,
-            timeZone: timeZone, entities: entities, sources: sources)
+            timeZone: timeZone, entities: entities, sources: sources, compatibility: compatibility)
     }
 
     // MARK: Reading nodes
@@ -325,6 +326,19 @@ struct LoadContext {
             self.error(error.message, at: node)
             return nil
         }
+    }
+
+    /// `compatibility: { sqlite: "X.Y.Z" }`: the oldest SQLite the seed must open in.
+    func compatibility(_ node: YAMLNode) -> SQLiteVersion? {
+        guard let fields = fields(of: node, allowed: MappingLoader.Keys.compatibility, in: "'compatibility'"),
+            let sqlite = fields["sqlite"]
+        else { return nil }
+        guard let text = sqlite.value.scalar, let version = SQLiteVersion(text), version.major == 3 else {
+            let found = sqlite.value.scalar.map { "'\($0)'" } ?? sqlite.value.kindDescription
+            error("'sqlite' must be an SQLite 3 release such as \"3.22.0\", found \(found)", at: sqlite.value)
+            return nil
+        }
+        return version
     }
 
     func notYetSupported(_ key: String, at node: YAMLNode) {

@@ -50,55 +50,77 @@ enum MappingDescription {
                 "entities",
                 .array(
                     entities.map { entity in
-                        .object([
-                            ("name", .string(entity.name)),
-                            ("table", .string(entity.table)),
-                            ("primaryKey", .array(entity.primaryKeyColumns.map(Value.string))),
-                            (
-                                "identity",
-                                entity.identity == .none
-                                    ? .null : .array(entity.identityAttributes.map { .string(entity.attributes[$0].name) })
-                            ),
-                            ("onConflict", .string(entity.onConflict.rawValue)),
-                            ("nulls", .string(entity.nulls.rawValue)),
-                            (
-                                "attributes",
-                                .array(
-                                    entity.attributes.map { attribute in
-                                        .object([
-                                            ("name", .string(attribute.name)),
-                                            ("column", .string(attribute.column)),
-                                            ("type", .string(attribute.type.rawValue)),
-                                            ("required", .bool(attribute.isRequired)),
-                                            ("unique", .bool(attribute.isUnique)),
-                                            ("from", attribute.keyPath.map { .string($0.description) } ?? .null),
-                                            ("storage", attribute.type == .date ? .string(attribute.dateStorage.rawValue) : .null),
-                                        ])
-                                    })
-                            ),
-                            (
-                                "relationships",
-                                .array(
-                                    entity.relationships.map { relationship in
-                                        .object([
-                                            ("name", .string(relationship.name)),
-                                            ("to", target(of: relationship, entities)),
-                                            ("many", .bool(relationship.isToMany)),
-                                            ("ordered", .bool(relationship.isOrdered)),
-                                            (
-                                                "inverse",
-                                                relationship.inverse.map { .string(entities[relationship.target].relationships[$0].name) }
-                                                    ?? .null
-                                            ),
-                                            ("storage", storage(relationship.storage)),
-                                        ])
-                                    })
-                            ),
-                        ])
+                        .object(
+                            [
+                                ("name", .string(entity.name)),
+                                ("table", .string(entity.table)),
+                                ("primaryKey", .array(entity.primaryKeyColumns.map(Value.string))),
+                                (
+                                    "identity",
+                                    entity.identity == .none
+                                        ? .null : .array(entity.identityAttributes.map { .string(entity.attributes[$0].name) })
+                                ),
+                                ("onConflict", .string(entity.onConflict.rawValue)),
+                                ("nulls", .string(entity.nulls.rawValue)),
+                                (
+                                    "attributes",
+                                    .array(
+                                        entity.attributes.map { attribute in
+                                            .object([
+                                                ("name", .string(attribute.name)),
+                                                ("column", .string(attribute.column)),
+                                                ("type", .string(attribute.type.rawValue)),
+                                                ("required", .bool(attribute.isRequired)),
+                                                ("unique", .bool(attribute.isUnique)),
+                                                ("from", attribute.keyPath.map { .string($0.description) } ?? .null),
+                                                ("storage", attribute.type == .date ? .string(attribute.dateStorage.rawValue) : .null),
+                                            ])
+                                        })
+                                ),
+                                (
+                                    "relationships",
+                                    .array(
+                                        entity.relationships.map { relationship in
+                                            .object([
+                                                ("name", .string(relationship.name)),
+                                                ("to", target(of: relationship, entities)),
+                                                ("many", .bool(relationship.isToMany)),
+                                                ("ordered", .bool(relationship.isOrdered)),
+                                                (
+                                                    "inverse",
+                                                    relationship.inverse.map {
+                                                        .string(entities[relationship.target].relationships[$0].name)
+                                                    }
+                                                        ?? .null
+                                                ),
+                                                ("storage", storage(relationship.storage)),
+                                            ])
+                                        })
+                                ),
+                            ] + search(of: entity))
                     })
             ),
         ])
         return value.text
+    }
+
+    /// `search`, only for an entity that has one (so that other seeds' descriptions stay as they
+    /// were): its table, engine, columns, tokenizer and sync (docs/seed.md, Search).
+    private static func search(of entity: Entity) -> [(String, Value)] {
+        guard let search = entity.search else { return [] }
+        return [
+            (
+                "search",
+                .object([
+                    ("table", .string(SearchSpec.tableName(for: entity.table))),
+                    ("engine", .string(search.engine.rawValue)),
+                    ("fields", .array(search.fields.map { .string(entity.attributes[$0].name) })),
+                    ("columns", .array(search.fields.map { .string(entity.attributes[$0].column) })),
+                    ("tokenizer", search.tokenizer.map { .string($0.text) } ?? .null),
+                    ("sync", search.triggers ? .string("triggers") : .null),
+                ])
+            )
+        ]
     }
 
     /// `to`: the target's name, or a selector as the mapping writes it.

@@ -32,9 +32,12 @@ struct SeedAssembler {
     /// Finishes the seed in `db` (the connection that built its rows, with the working database
     /// attached as `work`), in one transaction: join-table rows, `metadata` and `sources`
     /// (`seed_source`: path, sha256, bytes, records), the full schema, indexes; then commits,
-    /// detaches `work`, checks the file and, if it holds a free page, vacuums it into
-    /// `vacuumPath`. Returns whether the finished file is the vacuumed copy.
-    func finish(_ db: Database, metadata: [(String, String)], sources: [SeedSource], vacuumPath: String) throws -> Bool {
+    /// detaches `work`, checks the file (unless `checks` is false: a seed with search tables is
+    /// checked once they are filled, `SearchIndexer`) and, if it holds a free page, vacuums it
+    /// into `vacuumPath`. Returns whether the finished file is the vacuumed copy.
+    func finish(
+        _ db: Database, metadata: [(String, String)], sources: [SeedSource], vacuumPath: String, checks: Bool = true
+    ) throws -> Bool {
         try db.execute(sql: "BEGIN")
         for link in links.flatMap({ $0 }).compactMap({ $0 }) {
             guard case let .joinTable(join) = link.relationship.storage else { continue }
@@ -66,7 +69,7 @@ struct SeedAssembler {
         try db.execute(sql: "PRAGMA application_id = \(SeedAssembler.applicationID)")
         try db.execute(sql: "COMMIT")
         try db.execute(sql: "DETACH DATABASE \"work\"")
-        try Self.check(db)
+        if checks { try Self.check(db) }
         // Built by appending, the seed usually holds no free page and is final as it is; merges
         // that freed pages send it through a vacuumed copy instead.
         guard try Int.fetchOne(db, sql: "PRAGMA freelist_count") != 0 else { return false }

@@ -11,6 +11,14 @@ public struct MappingSummary: Sendable, Hashable {
         public var primaryKey: [String]
         /// `false` for `identity: none`, whose `_pk` is only the source order.
         public var hasIdentity: Bool
+        /// Its search table (`search:`), if any.
+        public var search: Search? = nil
+    }
+
+    /// An entity's search table: its name and FTS module (docs/seed.md, Search).
+    public struct Search: Sendable, Hashable {
+        public var table: String
+        public var engine: String
     }
 
     /// A many-to-many relationship's join table.
@@ -61,7 +69,11 @@ public struct MappingSummary: Sendable, Hashable {
         for entity in entities.elements {
             guard let name = entity["name"]?.string, let table = entity["table"]?.string else { return nil }
             let primaryKey = entity["primaryKey"].map(Self.strings) ?? []
-            self.entities.append(Entity(name: name, table: table, primaryKey: primaryKey, hasIdentity: entity["identity"]?.isNull == false))
+            var summary = Entity(name: name, table: table, primaryKey: primaryKey, hasIdentity: entity["identity"]?.isNull == false)
+            if let search = entity["search"], let searchTable = search["table"]?.string, let engine = search["engine"]?.string {
+                summary.search = Search(table: searchTable, engine: engine)
+            }
+            self.entities.append(summary)
             guard let relationships = entity["relationships"], relationships.kind == .array else { continue }
             for relationship in relationships.elements {
                 guard let storage = relationship["storage"], let relationshipName = relationship["name"]?.string,
@@ -112,6 +124,11 @@ public struct MappingSummary: Sendable, Hashable {
     /// The entity stored in `table`.
     public func entity(table: String) -> Entity? {
         entities.first { $0.table == table }
+    }
+
+    /// The entity whose search table is `table`.
+    public func searchOwner(_ table: String) -> Entity? {
+        entities.first { $0.search?.table == table }
     }
 
     /// The join table named `table`.

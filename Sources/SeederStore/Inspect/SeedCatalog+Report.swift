@@ -4,7 +4,7 @@ import SeederCore
 extension SeedCatalog {
     /// The seed described for people: file, metadata, sources, tables with row counts.
     public var text: String {
-        var text = "\(path): \(fileSize) bytes, schema version \(userVersion), \(tables.count) \(tables.count == 1 ? "table" : "tables")\n"
+        var text = "\(path): \(fileSize) bytes, schema version \(userVersion), \(listed.count) \(listed.count == 1 ? "table" : "tables")\n"
         text += "\nmetadata\n" + TextTable.render(metadata.map { ["  " + $0.key, SeedDiffWriter.shortened($0.value)] }, rightAligned: [])
         text +=
             "\nsources\n"
@@ -17,8 +17,8 @@ extension SeedCatalog {
             "\ntables\n"
             + TextTable.render(
                 [["  table", "rows", "holds"]]
-                    + tables.map { table in
-                        ["  " + table.name, table.rows.map(String.init) ?? "", holder(of: table.name)]
+                    + listed.map { table in
+                        ["  " + table.name, table.rows.map(String.init) ?? "", table.holds]
                     }, rightAligned: [1])
         if let selectors = mapping?.selectorColumns, !selectors.isEmpty {
             text +=
@@ -60,12 +60,11 @@ extension SeedCatalog {
             json.lineBreak()
             json.member("tables") { json in
                 json.array { json in
-                    for table in tables {
-                        let holder = holder(of: table.name)
+                    for table in listed {
                         json.object { json in
                             json.member("name", table.name)
                             json.member("rows", table.rows)
-                            json.member("holds", holder.isEmpty ? nil : holder)
+                            json.member("holds", table.holds.isEmpty ? nil : table.holds)
                         }
                     }
                 }
@@ -96,6 +95,17 @@ extension SeedCatalog {
             }
         }
         return json.text
+    }
+
+    /// The tables shown, by name: the data tables, and each search table once, as what it
+    /// holds (`Pod search (fts5)`), without its shadow tables.
+    private var listed: [(name: String, rows: Int?, holds: String)] {
+        let data = tables.map { (name: $0.name, rows: $0.rows, holds: holder(of: $0.name)) }
+        let search = searchTables.map { table in
+            let owner = mapping?.searchOwner(table.name).map { "\($0.name) " } ?? ""
+            return (name: table.name, rows: table.rows, holds: "\(owner)search (\(table.engine))")
+        }
+        return (data + search).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
     /// What a table holds: `User` for an entity's table, `Project.tags` for a join table.

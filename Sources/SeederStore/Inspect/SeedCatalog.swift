@@ -17,6 +17,16 @@ public struct SeedCatalog: Sendable {
         public var rows: Int?
     }
 
+    /// A full-text table (`CREATE VIRTUAL TABLE ... USING fts5(...)`, fts4, fts3): shown once,
+    /// as what it indexes; its shadow tables hold the index, not records (docs/commands.md).
+    public struct SearchTable: Sendable, Hashable {
+        public var name: String
+        /// The module, lowercased: `fts5`.
+        public var engine: String
+        /// The number of rows it indexes, when the catalog was read with `countingRows`.
+        public var rows: Int?
+    }
+
     /// A column with its declared type.
     public struct Column: Sendable, Hashable {
         public var name: String
@@ -49,6 +59,8 @@ public struct SeedCatalog: Sendable {
     public var applicationID: Int
     /// The data tables, sorted by name: every table but SQLite's own and the two metadata tables.
     public var tables: [Table]
+    /// Full-text tables, sorted by name; neither they nor their shadow tables are in `tables`.
+    public var searchTables: [SearchTable] = []
     /// Indexes with SQL text, sorted by name.
     public var indexes: [Index]
     /// `seed_metadata`, sorted by key; empty for a file that is no seed.
@@ -85,6 +97,10 @@ public struct SeedCatalog: Sendable {
                         catalog.tables[index].rows = try Int.fetchOne(
                             db, sql: "SELECT count(*) FROM \(SQLText.quote(catalog.tables[index].name))")
                     }
+                    for index in catalog.searchTables.indices {
+                        catalog.searchTables[index].rows = try Int.fetchOne(
+                            db, sql: "SELECT count(*) FROM \(SQLText.quote(catalog.searchTables[index].name))")
+                    }
                 }
                 return catalog
             }
@@ -100,12 +116,15 @@ public struct SeedCatalog: Sendable {
             sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
                 """)
+        let searchTables = try searchTables(db)
+        let indexTables = Set(
+            searchTables.flatMap { search in [search.name] + SearchEngine.shadowSuffixes.map { search.name + "_" + $0 } })
         var tables: [Table] = []
         var hasMetadata = false, hasSources = false
         for name in names {
             if name == "seed_metadata" { hasMetadata = true }
             if name == "seed_source" { hasSources = true }
-            if metadataTables.contains(name) { continue }
+            if metadataTables.contains(name) || indexTables.contains(name) { continue }
             tables.append(try table(name, db: db))
         }
         let indexes = try Row.fetchAll(
@@ -127,8 +146,21 @@ public struct SeedCatalog: Sendable {
             path: path, fileSize: size,
             userVersion: try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
             applicationID: try Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
-            tables: tables, indexes: indexes, metadata: metadata, sources: sources,
+            tables: tables, searchTables: searchTables, indexes: indexes, metadata: metadata, sources: sources,
             mapping: metadata.first { $0.key == "mapping" }.flatMap { MappingSummary(json: $0.value) })
+    }
+
+    /// The file's FTS tables, by the module their `CREATE VIRTUAL TABLE` names.
+    private static func searchTables(_ db: Database) throws -> [SearchTable] {
+        let virtual = try Row.fetchAll(
+            db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name")
+        return virtual.compactMap { row in
+            let sql: String = row[1] ?? ""
+            guard let using = sql.range(of: " USING ", options: .caseInsensitive) else { return nil }
+            let module = sql[using.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }.lowercased()
+            guard ["fts3", "fts4", "fts5"].contains(module) else { return nil }
+            return SearchTable(name: row[0], engine: module)
+        }
     }
 
     private static func table(_ name: String, db: Database) throws -> Table {

@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import SeederTestSupport
+import Testing
+
+/// `inspect` and `diff` (docs/commands.md) on seeds with a search table: the table shown once, as
+/// what it indexes, and no FTS shadow table read as records.
+struct SearchCommandTests {
+    /// The pods example built as `v1.sqlite` and `v2.sqlite`, and `v2`'s Alamofire given another
+    /// summary through the seed's triggers, which rewrites its shadow tables.
+    static func podSeeds() throws -> Workspace {
+        let scratch = try DiffCommandTests.seeds([
+            ("v1", "mappings/pods.yaml", "seeds/pods", "1700000000"),
+            ("v2", "mappings/pods.yaml", "seeds/pods", "1700000000"),
+        ])
+        return scratch
+    }
+
+    @Test func inspectShowsTheSearchTableOnceAndNoShadow() throws {
+        let scratch = try Self.podSeeds()
+        let run = try seeder(["inspect", "v1.sqlite"], in: scratch.root)
+        #expect(run.status == 0)
+        #expect(
+            run.stdout.hasSuffix(
+                """
+                tables
+                  table       rows  holds
+                  pod            4  Pod
+                  pod_search     4  Pod search (fts5)
+
+                """), "\(run.stdout)")
+        #expect(run.stdout.hasPrefix("v1.sqlite: ") && run.stdout.contains(" 2 tables\n"))
+        let json = try seeder(["inspect", "v1.sqlite", "--json"], in: scratch.root)
+        #expect(json.stdout.contains(#"{"name":"pod_search","rows":4,"holds":"Pod search (fts5)"}"#), "\(json.stdout)")
+        #expect(!json.stdout.contains("pod_search_data"))
+    }
+
+    @Test func diffComparesTheRecordsNotTheShadowTables() throws {
+        let scratch = try Self.podSeeds()
+        let same = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
+        #expect(same.status == 0)
+        #expect(same.stdout.hasSuffix("the seeds hold the same records\n"), "\(same.stdout)")
+        let v2 = try DatabaseQueue(path: scratch.path("v2.sqlite"))
+        try v2.write { db in try db.execute(sql: "UPDATE pod SET summary = 'Elegant HTTP in Swift' WHERE name = 'Alamofire'") }
+        try v2.close()
+        let changed = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
+        #expect(changed.status == 1)
+        #expect(
+            changed.stdout == """
+                entity  added  removed  changed  unchanged
+                Pod         0        0        1          3
+
+                Pod: 1 changed
+                  ~ Pod Alamofire
+                      summary: "Elegant HTTP Networking in Swift" -> "Elegant HTTP in Swift"
+
+                the seeds differ: 0 added, 0 removed, 1 changed record
+
+                """)
+    }
+}
