@@ -202,17 +202,30 @@ private enum ReferenceKey: Hashable {
 
 extension Record {
     /// The record with links to embedded records of `batch` that have an identity named by that
-    /// identity, so that they merge with references to the same record from anywhere. Through a
-    /// selector (`selectorLinks[i]` for link `i`), the name is the identity then the chosen
-    /// entity's name (`entityNames`), as the mapper names a reference (docs/mapping.md,
-    /// Polymorphism).
+    /// identity, so that they merge with references to the same record from anywhere.
     @inlinable
+    public func namingEmbeddedTargets<Batch: RandomAccessCollection<Record>>(in batch: Batch) -> Record where Batch.Index == Int {
+        var copy = self
+        func name(_ reference: RecordReference) -> RecordReference { reference.naming(in: batch) }
+        copy.links = links.map { link in
+            switch link {
+            case let .one(reference): return .one(name(reference))
+            case let .many(references): return .many(references.map(name))
+            default: return link
+            }
+        }
+        return copy
+    }
+
+    /// The same for a record with links through selectors (`selectorLinks[i]` for link `i`):
+    /// those name an embedded record by its identity, then its entity's name (`entityNames`), as
+    /// the mapper names a reference (docs/mapping.md, Polymorphism).
     public func namingEmbeddedTargets<Batch: RandomAccessCollection<Record>>(
-        in batch: Batch, selectorLinks: [Bool] = [], entityNames: [String] = []
+        in batch: Batch, selectorLinks: [Bool], entityNames: [String]
     ) -> Record where Batch.Index == Int {
         var copy = self
         copy.links = links.enumerated().map { index, link in
-            let names = index < selectorLinks.count && selectorLinks[index] ? entityNames : nil
+            let names = selectorLinks[index] ? entityNames : nil
             switch link {
             case let .one(reference): return .one(reference.naming(in: batch, entityNames: names))
             case let .many(references): return .many(references.map { $0.naming(in: batch, entityNames: names) })
@@ -238,12 +251,19 @@ extension Record {
 extension RecordReference {
     /// The reference with an embedded record of `batch` that has an identity named by that
     /// identity (at the record's offset); any other reference as it is.
-    /// With `entityNames`, a link through a selector: the identity, then the entity's name.
     @inlinable
-    public func naming<Batch: RandomAccessCollection<Record>>(in batch: Batch, entityNames: [String]? = nil) -> RecordReference
-    where Batch.Index == Int {
+    public func naming<Batch: RandomAccessCollection<Record>>(in batch: Batch) -> RecordReference where Batch.Index == Int {
         if case let .embedded(index) = self, batch.indices.contains(index), let identity = batch[index].identity {
-            guard let entityNames else { return .identity(identity, offset: batch[index].origin.offset) }
+            return .identity(identity, offset: batch[index].origin.offset)
+        }
+        return self
+    }
+
+    /// With `entityNames`, a link through a selector: the identity, then the entity's name.
+    public func naming<Batch: RandomAccessCollection<Record>>(in batch: Batch, entityNames: [String]?) -> RecordReference
+    where Batch.Index == Int {
+        guard let entityNames else { return naming(in: batch) }
+        if case let .embedded(index) = self, batch.indices.contains(index), let identity = batch[index].identity {
             return .identity(IdentityKey(identity.values + [.text(entityNames[batch[index].entity])]), offset: batch[index].origin.offset)
         }
         return self

@@ -50,6 +50,7 @@ final class RowLayout: Sendable {
     /// Per relationship: whether it is to a selector, whose links store the chosen entity's
     /// name after its key (docs/mapping.md, Polymorphism).
     let hasSelector: [Bool]
+    let hasAnySelector: Bool
     /// Per relationship: to-many, and ordered.
     let toMany: [Bool]
     let ordered: [Bool]
@@ -84,6 +85,7 @@ final class RowLayout: Sendable {
         needsPresence = entity.attributes.map { $0.defaultValue != nil || $0.isRequired }
         toOneRelationships = entity.relationships.indices.filter { !entity.relationships[$0].isToMany }
         hasSelector = entity.relationships.map { $0.selector != nil }
+        hasAnySelector = hasSelector.contains(true)
         toMany = entity.relationships.map(\.isToMany)
         ordered = entity.relationships.map(\.isOrdered)
         var positions: [(Int, Int, String)] = []

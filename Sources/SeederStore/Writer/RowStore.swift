@@ -410,7 +410,10 @@ final class RowStore {
         let layout = layouts[record.pointee.entity]
         counts[record.pointee.entity].occurrencesMerged += 1
         guard case (var row, let rowid)? = try storedRecord(layout, key: identity.values, identity: identity) else { return }
-        var incoming = record.pointee.namingEmbeddedTargets(in: batch, selectorLinks: layout.hasSelector, entityNames: entityNames)
+        var incoming =
+            layout.hasAnySelector
+            ? record.pointee.namingEmbeddedTargets(in: batch, selectorLinks: layout.hasSelector, entityNames: entityNames)
+            : record.pointee.namingEmbeddedTargets(in: batch)
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isToMany {
             incoming.links[index] = .absent
         }
