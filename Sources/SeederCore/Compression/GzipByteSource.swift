@@ -46,15 +46,13 @@ final class GzipByteSource: ByteSource {
             case .done:
                 return 0
             case let .beforeMember(first):
-                guard try input.fill(atLeast: Self.magic.count) else {
-                    if input.available == 0, !first {
-                        place = .done
-                        return 0
-                    }
-                    if input.available == 0 { throw DecompressionError.truncated("gzip", path: path, empty: true) }
-                    throw corrupt(first ? "not in gzip format" : "trailing garbage after the last member")
+                let whole = try input.fill(atLeast: Self.magic.count)
+                if input.available == 0 {
+                    if first { throw DecompressionError.truncated("gzip", path: path, empty: true) }
+                    place = .done
+                    return 0
                 }
-                guard input.starts(with: Self.magic) else {
+                guard whole, input.starts(with: Self.magic) else {
                     throw corrupt(first ? "not in gzip format" : "trailing garbage after the last member")
                 }
                 if !first { inflateReset(stream) }

@@ -44,12 +44,13 @@ final class ZstdByteSource: ByteSource {
             case .done:
                 return 0
             case let .beforeFrame(first):
-                guard try input.fill(atLeast: 4), startsAFrame else {
-                    if input.available == 0, !first {
-                        place = .done
-                        return 0
-                    }
-                    if input.available == 0 { throw DecompressionError.truncated("zstd", path: path, empty: true) }
+                let whole = try input.fill(atLeast: 4)
+                if input.available == 0 {
+                    if first { throw DecompressionError.truncated("zstd", path: path, empty: true) }
+                    place = .done
+                    return 0
+                }
+                guard whole, startsAFrame else {
                     throw corrupt(first ? "not in zstd format" : "trailing garbage after the last frame")
                 }
                 place = .inFrame
