@@ -21,8 +21,11 @@ let package = Package(
         // The mapper: YAML -> Mapping, dump bytes -> JSON values -> Records. No SQLite, no CLI.
         .target(
             name: "SeederCore",
-            dependencies: [.product(name: "Yams", package: "Yams")]
+            dependencies: ["CZlib", "CZstd", .product(name: "Yams", package: "Yams")]
         ),
+        // The system's zlib and libzstd, which decompress `.gz` and `.zst` dumps as they are read.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
         // Everything SQLite: schema, merged rows, references, the seed file.
         .target(
             name: "SeederStore",

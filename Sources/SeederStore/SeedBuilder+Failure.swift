@@ -12,6 +12,9 @@ extension SeedBuilder {
         case let error as JSONSyntaxError:
             diagnostics.error(error.message)
             return .invalid
+        case let error as DecompressionError:
+            diagnostics.error(error.message, at: SourceLocation(file: error.path))
+            return .invalid
         case let error as InputError:
             diagnostics.error("cannot read this dump file: \(error.reason)", at: SourceLocation(file: error.path))
         case let error as OutputError:

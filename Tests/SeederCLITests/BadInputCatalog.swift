@@ -54,7 +54,7 @@ struct BadInputCatalog {
                     "missing.yaml: error: cannot read the mapping file: No such file or directory\nbuild failed: 1 error, 0 warnings; nothing was written\n"
                 )
             )
-        ] + fileKinds + diagnosticKinds
+        ] + fileKinds + diagnosticKinds + compressedKinds
 
     /// Kinds that need root to make.
     static let rootKinds: [BadInput] = fileRootKinds

@@ -20,6 +20,7 @@ struct DocsTests {
             + CollectionOperator.allCases.map { "@" + $0.rawValue } + ConflictPolicy.allCases.map(\.rawValue)
             + NullPolicy.allCases.map(\.rawValue) + MissingPolicy.allCases.map(\.rawValue)
             + [NamingStyle.snakeCase.rawValue, NamingStyle.asIs.rawValue, ".json", ".jsonl", ".ndjson"]
+            + DumpCompression.allCases.compactMap(\.suffix)
     }
 
     @Test(arguments: names)

@@ -289,7 +289,9 @@ struct MappingLoaderTests {
             errors: ["mapping.yaml:7:13: error: unknown entity 'Usr' in 'entity' (did you mean 'User'?)"]),
         Case(
             yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: users.csv\n    entity: User\n",
-            errors: ["mapping.yaml:6:11: error: source path 'users.csv' is not a dump seeder reads: .json, .jsonl or .ndjson"]),
+            errors: [
+                "mapping.yaml:6:11: error: source path 'users.csv' is not a dump seeder reads: .json, .jsonl or .ndjson, each also with .gz or .zst"
+            ]),
         Case(
             yaml: "seeder: 1\nentities:\n  User:\n    attributes: { id: integer\n",
             errors: ["mapping.yaml:5:1: error: invalid YAML: while parsing a flow mapping did not find expected ',' or '}'"]),
@@ -414,8 +416,10 @@ struct MappingLoaderTests {
             yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: /etc/users.json\n    entity: User\n",
             errors: ["mapping.yaml:6:11: error: source path '/etc/users.json' must be relative to the dumps directory"]),
         Case(
-            yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: users.json.gz\n    entity: User\n",
-            errors: ["mapping.yaml:6:11: error: gzipped dumps ('.gz') are not supported yet by this version of seeder"]),
+            yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: users.csv.gz\n    entity: User\n",
+            errors: [
+                "mapping.yaml:6:11: error: source path 'users.csv.gz' is not a dump seeder reads: .json, .jsonl or .ndjson, each also with .gz or .zst"
+            ]),
         Case(
             yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - entity: User\n",
             errors: ["mapping.yaml:6:5: error: a source needs 'path' (a glob relative to the dumps directory)"]),

@@ -4,9 +4,8 @@
     import Darwin
 #endif
 
-/// Where dump bytes come from: a file read in large blocks, or bytes in memory.
-///
-/// A gunzipping source (docs/mapping.md: `.gz` after `.json` or `.jsonl`) is one more conformance.
+/// Where dump bytes come from: a file read in large blocks, bytes in memory, or a compressed
+/// dump's text (`GzipByteSource`, `ZstdByteSource`; docs/mapping.md, Compressed dumps).
 public protocol ByteSource: AnyObject {
     /// Reads up to `buffer.count` bytes into `buffer`; returns how many, 0 at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int

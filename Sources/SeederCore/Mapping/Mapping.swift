@@ -260,12 +260,22 @@ public struct Source: Sendable {
     /// the value reached is an object whose keys are records.
     public var keyedBy: Int? = nil
 
-    /// The format of a dump file, from its extension; `nil` for an extension seeder does not read.
+    /// The format of a dump file, from its extension, a compression's suffix seen through
+    /// (`users.json.gz` is `.json`); `nil` for an extension seeder does not read.
     public static func format(ofFile path: String) -> DumpFormat? {
-        let lower = path.lowercased()
+        let lower = DumpCompression.of(file: path).stripped.lowercased()
         if lower.hasSuffix(".json") { return .json }
         if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") { return .jsonLines }
         return nil
+    }
+
+    /// The dump files seeder reads, as messages name them.
+    public static let readableSuffixes = ".json, .jsonl or .ndjson, each also with .gz or .zst"
+
+    /// How a dump file is stored, from its last suffix (`.gz`, `.zst`; docs/mapping.md,
+    /// Compressed dumps).
+    public static func compression(ofFile path: String) -> DumpCompression {
+        DumpCompression.of(file: path).compression
     }
 }
 

@@ -73,13 +73,12 @@ extension LoadContext {
             return false
         }
         let last = path.split(separator: "/").last.map(String.init) ?? path
-        if last.lowercased().hasSuffix(".gz") {
-            error("gzipped dumps ('.gz') are not supported yet by this version of seeder", at: node)
-            return false
-        }
         let isPattern = last.contains { "*?[".contains($0) }
-        if Source.format(ofFile: last) == nil, !(isPattern && !last.contains(".")), !last.hasSuffix("*") {
-            error("source path '\(path)' is not a dump seeder reads: .json, .jsonl or .ndjson", at: node)
+        // A compression's suffix is seen through (docs/mapping.md, Compressed dumps): `*.gz`
+        // may match `users.json.gz`, as `*` may match `users.json`.
+        let stem = DumpCompression.of(file: last).stripped
+        if Source.format(ofFile: last) == nil, !(isPattern && !stem.contains(".")), !stem.hasSuffix("*") {
+            error("source path '\(path)' is not a dump seeder reads: \(Source.readableSuffixes)", at: node)
             return false
         }
         return true

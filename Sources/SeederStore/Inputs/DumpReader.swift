@@ -127,7 +127,12 @@ final class DumpReader: @unchecked Sendable {
         let digests = DigestPipeline()
         defer { digests.close() }
         for (index, file) in files.enumerated() {
-            let source = HashingByteSource(try file.openBytes(), pipeline: digests)
+            // The digest is of the file as stored, compressed or not (docs/seed.md).
+            var stored: HashingByteSource!
+            let source = try file.openBytes {
+                stored = HashingByteSource($0, pipeline: digests)
+                return stored
+            }
             let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath, keyed: file.keyedBy != nil)
             var records = 0
             let fileIndex = encoder.fileIndex(file.path)
@@ -137,7 +142,7 @@ final class DumpReader: @unchecked Sendable {
                     switch item {
                     case let .record(value):
                         records += 1
-                        if let progress, records % 8192 == 0 { progress(bytesBefore + source.count, recordsBefore + records) }
+                        if let progress, records % 8192 == 0 { progress(bytesBefore + stored.count, recordsBefore + records) }
                         let start = chunk.records.count
                         if let entity = entity(of: value, in: file, diagnostics: local) {
                             mapper.records(from: value, entity: entity, file: file.path, diagnostics: local, appendingTo: &chunk.records)
@@ -146,12 +151,18 @@ final class DumpReader: @unchecked Sendable {
                     default:
                         let mapped = try other(item, of: file, fileIndex: fileIndex, tally: &tally, diagnostics: local)
                         records += mapped
-                        if mapped > 0, let progress, records % 8192 == 0 { progress(bytesBefore + source.count, recordsBefore + records) }
+                        if mapped > 0, let progress, records % 8192 == 0 { progress(bytesBefore + stored.count, recordsBefore + records) }
                     }
                 }
             } catch let error as JSONSyntaxError {
                 tally.syntaxError = true
                 local.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
+                try send(.diagnostics(local.takeAll()))
+            } catch let error as DecompressionError {
+                // An error at the file, as malformed JSON is, and the next file is read
+                // (docs/mapping.md, Compressed dumps).
+                tally.syntaxError = true
+                local.error(error.message, at: SourceLocation(file: file.path))
                 try send(.diagnostics(local.takeAll()))
             }
             if let firstMiss = tally.firstMiss {
@@ -172,11 +183,12 @@ final class DumpReader: @unchecked Sendable {
                     try send(.diagnostics(local.takeAll()))
                 }
             }
-            // Hash what the reader left unread (after a syntax error), so the digest is the file's.
+            // Hash what the reader left unread (after a syntax error), so the digest is the file's:
+            // the stored bytes, never decompressed.
             let rest = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
             defer { rest.deallocate() }
-            while try source.read(into: rest) > 0 {}
-            try send(.fileDone(index: index, digest: source.finish(), records: records))
+            while try stored.read(into: rest) > 0 {}
+            try send(.fileDone(index: index, digest: stored.finish(), records: records))
             bytesBefore += file.size
             recordsBefore += records
         }
@@ -204,7 +216,8 @@ final class DumpReader: @unchecked Sendable {
         /// The places that lack the key path, and the first of them.
         var missed = 0
         var firstMiss: (pointer: JSONPointer, key: String, fileOffset: Int)?
-        /// `true` when the file ended at a syntax error (it says nothing of the key path).
+        /// `true` when the file ended at a syntax error or at data that does not decompress (it
+        /// says nothing of the key path).
         var syntaxError = false
     }
 

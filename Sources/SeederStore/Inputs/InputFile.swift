@@ -18,7 +18,9 @@ public struct InputFile: Sendable, Hashable {
     public var keyedBy: Int? = nil
     /// `.json` or JSON Lines.
     public var format: DumpFormat
-    /// The file's size in bytes.
+    /// How the file is stored: as its text, gzip or Zstandard.
+    public var compression: DumpCompression = .none
+    /// The file's size in bytes, as stored.
     public var size: Int
     /// The file's device and inode, links followed: what tells the output from an input.
     public var device: UInt64 = 0
@@ -28,12 +30,19 @@ public struct InputFile: Sendable, Hashable {
 extension InputFile {
     /// The file's bytes: the one way a build opens a dump, for reading its records, for finding a
     /// record's JSON Pointer, and for turning a message's offset into a line and column, so that
-    /// how a dump is stored is decided in one place. An error names the file as diagnostics do.
-    func openBytes() throws -> ByteSource {
+    /// how a dump is stored is decided in one place. A compressed dump's bytes are its text,
+    /// decompressed as they are read, so that offsets, lines and pointers are the text's
+    /// (docs/mapping.md, Compressed dumps). An error names the file as diagnostics do.
+    ///
+    /// `stored` sees the bytes as stored, before they are decompressed: what `seed_source`
+    /// hashes (docs/seed.md).
+    func openBytes(stored: (ByteSource) -> ByteSource = { $0 }) throws -> ByteSource {
+        let file: FileByteSource
         do {
-            return try FileByteSource(path: absolutePath)
+            file = try FileByteSource(path: absolutePath)
         } catch let error as InputError {
             throw InputError(path: path, reason: error.reason)
         }
+        return try compression.decompressing(stored(file), path: path)
     }
 }

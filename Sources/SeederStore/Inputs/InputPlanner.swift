@@ -79,7 +79,7 @@ public struct InputPlanner {
     /// The entity a file feeds by its base name, when the mapping has no `sources:`.
     func entityNamed(byFile path: String) -> Int? {
         guard Source.format(ofFile: path) != nil else { return nil }
-        var base = (path as NSString).lastPathComponent
+        var base = String(DumpCompression.of(file: (path as NSString).lastPathComponent).stripped)
         for suffix in [".json", ".jsonl", ".ndjson"] where base.lowercased().hasSuffix(suffix) {
             base = String(base.dropLast(suffix.count))
             break
@@ -104,7 +104,7 @@ public struct InputPlanner {
             return nil
         }
         guard let format = Source.format(ofFile: path) else {
-            diagnostics.error("this file is not a dump seeder reads: .json, .jsonl or .ndjson", at: SourceLocation(file: display(path)))
+            diagnostics.error("this file is not a dump seeder reads: \(Source.readableSuffixes)", at: SourceLocation(file: display(path)))
             return nil
         }
         // A FIFO or a device is refused here, by its kind, before anything opens it: opening a
@@ -128,7 +128,8 @@ public struct InputPlanner {
         }
         return InputFile(
             path: display(path), relativePath: path, absolutePath: resolved, entity: entity, keyPath: keyPath, format: format,
-            size: Int(status.st_size), device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+            compression: Source.compression(ofFile: path), size: Int(status.st_size), device: UInt64(status.st_dev),
+            inode: UInt64(status.st_ino))
     }
 
     /// The path with every link and `.` or `..` resolved, if it exists.

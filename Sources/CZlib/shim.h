@@ -1,0 +1,2 @@
+// The system's zlib, for gzipped dumps (docs/mapping.md, Dump files).
+#include <zlib.h>

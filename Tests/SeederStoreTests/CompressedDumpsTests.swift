@@ -1,0 +1,163 @@
+import Foundation
+import GRDB
+import SeederCore
+import SeederTestSupport
+import Testing
+
+@testable import SeederStore
+
+/// Gzipped and Zstandard dumps (docs/mapping.md, Dump files): found by name and by glob through
+/// their suffix, read as their text, located in that text, recorded in `seed_source` as stored,
+/// and refused at the file when the stored bytes are wrong.
+struct CompressedDumpsTests {
+    /// Writes `text` to `name` in the workspace, compresses it beside itself and removes the text.
+    @discardableResult
+    static func writeCompressed(_ workspace: Workspace, _ name: String, _ text: String, _ compressor: Compressor) throws -> Data {
+        try workspace.write(name, text)
+        let stored = try compressor.compress(workspace.path(name))
+        try FileManager.default.removeItem(atPath: workspace.path(name))
+        return try Data(contentsOf: URL(fileURLWithPath: stored))
+    }
+
+    static func sha256(_ data: Data) -> String { sha256Hex(data) }
+
+    @Test(arguments: Compressor.allCases)
+    func feedsEntitiesFromCompressedFilesNamedAfterThem(_ compressor: Compressor) throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              User:
+                attributes: { id: integer, name: string }
+              ArticleComment:
+                attributes: { id: integer, bodyText: string }
+            """)
+        let suffix = compressor.suffix
+        let users = try Self.writeCompressed(
+            workspace, "dumps/users.json", #"[{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bo"}]"#, compressor)
+        let comments = try Self.writeCompressed(
+            workspace, "dumps/article_comments.ndjson", "{\"id\": 1, \"body_text\": \"a\"}\n\n{\"id\": 2, \"body_text\": \"b\"}\n",
+            compressor)
+        try Self.writeCompressed(workspace, "dumps/notes.json", "[]", compressor)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == ["dumps/notes.json\(suffix): warning: no source reads this dump file"])
+        #expect(try workspace.rows("SELECT * FROM user") == [#"[id:1 name:"Ann"]"#, #"[id:2 name:"Bo"]"#])
+        #expect(try workspace.rows("SELECT * FROM article_comment") == [#"[id:1 body_text:"a"]"#, #"[id:2 body_text:"b"]"#])
+        // As stored: the compressed file's digest and size (docs/seed.md).
+        #expect(
+            try workspace.rows("SELECT * FROM seed_source ORDER BY path") == [
+                #"[path:"article_comments.ndjson\#(suffix)" sha256:"\#(Self.sha256(comments))" bytes:\#(comments.count) records:2]"#,
+                #"[path:"users.json\#(suffix)" sha256:"\#(Self.sha256(users))" bytes:\#(users.count) records:2]"#,
+            ])
+    }
+
+    @Test(arguments: Compressor.allCases)
+    func readsSourcesWhosePathsNameTheCompression(_ compressor: Compressor) throws {
+        let workspace = try Workspace.withDumps()
+        let suffix = compressor.suffix
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              User:
+                attributes: { id: integer, name: string }
+            sources:
+              - path: users.json\(suffix)
+                entity: User
+              - path: pages/page-*.json\(suffix)
+                entity: User
+                keyPath: result
+            """)
+        try Self.writeCompressed(workspace, "dumps/users.json", #"[{"id": 1, "name": "Ann"}]"#, compressor)
+        try Self.writeCompressed(workspace, "dumps/pages/page-1.json", #"{"result": [{"id": 2, "name": "Bo"}]}"#, compressor)
+        // Two members or frames, as `cat` makes them.
+        let first = try compressor.compress(Data(#"{"result": [{"id": 3, "name": "Cy"},"#.utf8))
+        let second = try compressor.compress(Data(#" {"id": 4, "name": "Di"}]}"#.utf8))
+        try workspace.write("dumps/pages/page-2.json\(suffix)", first + second)
+        try workspace.write("dumps/pages/page-3.json", #"{"result": []}"#)
+        let report = workspace.build()
+        #expect(report.messages(workspace) == ["dumps/pages/page-3.json: warning: no source reads this dump file"])
+        #expect(try workspace.rows("SELECT id, name FROM user ORDER BY id").count == 4)
+        #expect(
+            try workspace.rows("SELECT name FROM user ORDER BY id") == [
+                #"[name:"Ann"]"#, #"[name:"Bo"]"#, #"[name:"Cy"]"#, #"[name:"Di"]"#,
+            ])
+    }
+
+    /// Line, column and JSON Pointer are the decompressed text's, for an error found while reading,
+    /// one found once every file is read (its pointer found by reading the file again), and one
+    /// in a related location.
+    @Test(arguments: Compressor.allCases)
+    func locatesErrorsInTheDecompressedText(_ compressor: Compressor) throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              User:
+                attributes: { id: integer, name: { type: string, required: true }, age: integer }
+                relationships:
+                  friend: { to: User }
+            """)
+        let users = """
+            [
+              {"id": 1, "name": "Ann", "age": 30},
+              {"id": 2, "age": "old", "friend": 9},
+              {"id": 1, "name": "Anne"}
+            ]
+            """
+        // The text first, then the same text compressed: the same messages, but for the name.
+        try workspace.write("dumps/users.json", users)
+        let expected = [
+            #"dumps/users.json:3:20: error: User 2: 'age' is "old", expected integer  [/1/age]"#,
+            #"dumps/users.json:4:21: error: User 1: 'name' conflicts: "Anne" here, "Ann" at dumps/users.json:2:21"#,
+            "dumps/users.json:3:37: error: User 2 references User 9 (friend), which no record provides  [/1/friend]",
+            "dumps/users.json:3:3: error: User 2: 'name' is required, but no occurrence has it  [/1]",
+        ]
+        #expect(workspace.build(validate: true).messages(workspace) == expected)
+        try FileManager.default.removeItem(atPath: workspace.path("dumps/users.json"))
+        try Self.writeCompressed(workspace, "dumps/users.json", users, compressor)
+        let suffix = compressor.suffix
+        #expect(
+            workspace.build(validate: true).messages(workspace)
+                == expected.map { $0.replacingOccurrences(of: "dumps/users.json", with: "dumps/users.json" + suffix) })
+    }
+
+    @Test func reportsCorruptDumpsAtTheFileAndReadsTheOthers() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              User:
+                attributes: { id: integer, age: integer }
+            sources:
+              - { path: "*.json.gz", entity: User }
+              - { path: "*.jsonl.zst", entity: User }
+              - { path: "*.json", entity: User }
+            """)
+        var crc = try Self.writeCompressed(workspace, "dumps/a-crc.json", #"[{"id": 1}]"#, .gzip)
+        crc[crc.count - 8] ^= 1
+        try workspace.write("dumps/a-crc.json.gz", crc)
+        let cut = try Self.writeCompressed(workspace, "dumps/b-cut.jsonl", "{\"id\": 2}\n{\"id\": 3}\n", .zstd)
+        try workspace.write("dumps/b-cut.jsonl.zst", cut.dropLast(3))
+        let garbage = try Self.writeCompressed(workspace, "dumps/c-garbage.json", #"[{"id": 4}]"#, .gzip)
+        try workspace.write("dumps/c-garbage.json.gz", garbage + Data("\n\n".utf8))
+        try workspace.write("dumps/d-plain.json", #"[{"id": 5, "age": "x"}]"#)
+        let report = workspace.build()
+        #expect(report.outcome == .invalid)
+        #expect(
+            report.messages(workspace) == [
+                "dumps/a-crc.json.gz: error: gzip data is corrupt (incorrect data check)",
+                "dumps/c-garbage.json.gz: error: gzip data is corrupt (trailing garbage after the last member)",
+                "dumps/b-cut.jsonl.zst: error: zstd data is truncated (unexpected end of file)",
+                #"dumps/d-plain.json:1:19: error: User 5: 'age' is "x", expected integer  [/0/age]"#,
+            ])
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("seed.sqlite")))
+    }
+}
