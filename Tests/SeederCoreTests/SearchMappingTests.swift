@@ -118,6 +118,13 @@ struct SearchMappingTests {
         Case(
             yaml: pod(search: "{ fields: [name] }") + "  PodSearch:\n    attributes: { id: integer }\n",
             errors: ["mapping.yaml:7:5: error: the search table of entity 'Pod' and entity 'PodSearch' both become table 'pod_search'"]),
+        // FTS's shadow tables too: FTS5's and FTS4's names alike.
+        Case(
+            yaml: pod(search: "{ fields: [name] }") + "  Segments:\n    table: pod_search_segdir\n    attributes: { id: integer }\n",
+            errors: [
+                "mapping.yaml:7:5: error: the search table of entity 'Pod' (its FTS shadow table) and entity 'Segments' both become "
+                    + "table 'pod_search_segdir'"
+            ]),
         Case(
             yaml: "seeder: 1\nentities:\n  Pod:\n    attributes: { id: integer, rank: string }\n    search: { fields: [rank] }\n",
             errors: [

@@ -160,4 +160,33 @@ struct CompressedDumpsTests {
             ])
         #expect(!FileManager.default.fileExists(atPath: workspace.path("seed.sqlite")))
     }
+
+    /// Bad data inside a stream most often decodes to text that is not JSON, or to other
+    /// records: the corruption is still named, before the syntax error it caused, and the
+    /// records decoded before the bad block count as read (the error in record 100 is reported).
+    @Test(arguments: Compressor.allCases)
+    func namesCorruptionThatDecodesToOtherText(_ compressor: Compressor) throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write("mapping.yaml", "seeder: 1\nentities:\n  User:\n    attributes: { id: integer, name: string, age: integer }\n")
+        // Text that compresses to a few hundred kilobytes, so that a byte at 30% is in a later block.
+        var state: UInt64 = 7
+        let records = (1...20_000).map { id -> String in
+            let letters = (0..<30).map { _ -> Character in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Character(UnicodeScalar(UInt8(97 + (state >> 33) % 10)))
+            }
+            return id == 100 ? #"{"id": 100, "name": "x", "age": "old"}"# : #"{"id": \#(id), "name": "user \#(String(letters))"}"#
+        }
+        var stored = try Self.writeCompressed(workspace, "dumps/users.json", "[" + records.joined(separator: ",") + "]", compressor)
+        stored[stored.count * 3 / 10] ^= 0x55
+        try workspace.write("dumps/users.json" + compressor.suffix, stored)
+        let messages = workspace.build(validate: true).messages(workspace)
+        let name = "dumps/users.json" + compressor.suffix
+        let corrupt = messages.firstIndex { $0.hasPrefix("\(name): error: \(compressor.rawValue) data is corrupt (") }
+        #expect(corrupt != nil, "\(messages)")
+        #expect(messages.first == #"\#(name):1:5767: error: User 100: 'age' is "old", expected integer  [/99/age]"#)
+        // Anything the bad text caused comes after the corruption that explains it.
+        let syntax = messages.firstIndex { $0.contains("error: unexpected") }
+        if let corrupt, let syntax { #expect(corrupt < syntax) }
+    }
 }

@@ -17,6 +17,8 @@ final class GzipByteSource: ByteSource {
         case beforeMember(first: Bool)
         case inMember
         case done
+        /// Text decoded before the error was handed out; the error comes with the next read.
+        case failed(DecompressionError)
     }
 
     /// The two bytes every gzip member starts with (RFC 1952).
@@ -45,6 +47,8 @@ final class GzipByteSource: ByteSource {
             switch place {
             case .done:
                 return 0
+            case let .failed(error):
+                throw error
             case let .beforeMember(first):
                 let whole = try input.fill(atLeast: Self.magic.count)
                 if input.available == 0 {
@@ -79,7 +83,10 @@ final class GzipByteSource: ByteSource {
                     // Z_DATA_ERROR with zlib's reason; Z_NEED_DICT (a zlib stream's dictionary,
                     // which gzip has no way to ask for) is corrupt data too.
                     let reason = stream.pointee.msg.map { String(cString: $0) } ?? "invalid data"
-                    throw corrupt(reason)
+                    // What decoded before the bad block is text like any other (docs/mapping.md).
+                    guard produced > 0 else { throw corrupt(reason) }
+                    place = .failed(corrupt(reason))
+                    return produced
                 }
                 if produced > 0 { return produced }
                 if case .inMember = place, input.available == 0, input.isAtEnd {

@@ -17,6 +17,8 @@ final class ZstdByteSource: ByteSource {
         case beforeFrame(first: Bool)
         case inFrame
         case done
+        /// Text decoded before the error was handed out; the error comes with the next read.
+        case failed(DecompressionError)
     }
 
     init(_ source: ByteSource, path: String) throws {
@@ -29,6 +31,9 @@ final class ZstdByteSource: ByteSource {
     }
 
     deinit { ZSTD_freeDStream(stream) }
+
+    /// The largest block a Zstandard frame holds (RFC 8878: 128 KiB).
+    private static let blockSize = 128 << 10
 
     /// Whether the available input starts a frame: a Zstandard frame's magic number, or a
     /// skippable frame's (0x184D2A50 to 0x184D2A5F), little-endian (RFC 8878).
@@ -43,6 +48,8 @@ final class ZstdByteSource: ByteSource {
             switch place {
             case .done:
                 return 0
+            case let .failed(error):
+                throw error
             case let .beforeFrame(first):
                 let whole = try input.fill(atLeast: 4)
                 if input.available == 0 {
@@ -58,11 +65,17 @@ final class ZstdByteSource: ByteSource {
                 // Read on at the end too: output that did not fit the last buffer is still to come.
                 _ = try input.fill()
                 var source = ZSTD_inBuffer(src: input.pointer, size: input.available, pos: 0)
-                var target = ZSTD_outBuffer(dst: base, size: buffer.count, pos: 0)
+                // At most a block's worth at a time: given room for a whole frame, libzstd decodes
+                // it in one call and, at a bad block, reports none of the text before it.
+                var target = ZSTD_outBuffer(dst: base, size: min(buffer.count, Self.blockSize), pos: 0)
                 let hint = ZSTD_decompressStream(stream, &target, &source)
                 input.consume(source.pos)
                 if ZSTD_isError(hint) != 0 {
-                    throw corrupt(Self.lowercasingFirst(String(cString: ZSTD_getErrorName(hint))))
+                    let error = corrupt(Self.lowercasingFirst(String(cString: ZSTD_getErrorName(hint))))
+                    // What decoded before the bad block is text like any other (docs/mapping.md).
+                    guard target.pos > 0 else { throw error }
+                    place = .failed(error)
+                    return target.pos
                 }
                 // 0: the frame is decoded, its checksum checked, and all of it handed out.
                 if hint == 0 { place = .beforeFrame(first: false) }

@@ -102,6 +102,11 @@ extension LoadContext {
             guard let search = entity.search, let node = drafts[index].searchNode else { continue }
             let table = SearchSpec.tableName(for: entity.table)
             claim(table, "the search table of entity '\(entity.name)'", node)
+            // FTS makes its shadow tables beside it, and inspect and diff read those names as
+            // the index's (docs/mapping.md, Search): no entity or join table may take one.
+            for suffix in SearchEngine.shadowSuffixes {
+                claim(table + "_" + suffix, "the search table of entity '\(entity.name)' (its FTS shadow table)", node)
+            }
             for field in search.fields {
                 let column = entity.attributes[field].column
                 if (search.engine.reservedColumns + [table]).contains(column.lowercased()) {

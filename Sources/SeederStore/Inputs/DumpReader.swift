@@ -156,6 +156,11 @@ final class DumpReader: @unchecked Sendable {
                 }
             } catch let error as JSONSyntaxError {
                 tally.syntaxError = true
+                // In a compressed dump, bad data most often decodes to text that is not JSON: the
+                // rest is decompressed, so that the corruption is named, before the symptom.
+                if file.compression != .none, let corruption = Self.corruption(after: source) {
+                    local.error(corruption.message, at: SourceLocation(file: file.path))
+                }
                 local.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
                 try send(.diagnostics(local.takeAll()))
             } catch let error as DecompressionError {
@@ -193,6 +198,18 @@ final class DumpReader: @unchecked Sendable {
             recordsBefore += records
         }
         try flush()
+    }
+
+    /// The error the rest of a compressed dump's stream holds, if any, reading it to its end.
+    private static func corruption(after source: ByteSource) -> DecompressionError? {
+        let rest = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        defer { rest.deallocate() }
+        do {
+            while try source.read(into: rest) > 0 {}
+            return nil
+        } catch {
+            return error as? DecompressionError
+        }
     }
 
     /// Encodes the records of the batch that starts at `start` of the chunk's records (when this
