@@ -70,6 +70,9 @@ struct SearchMappingTests {
                 "mapping.yaml:7:23: error: 'fields' of 'search' must be a list of the entity's text attributes, found 'name'"
             ]),
         Case(
+            yaml: pod(search: "{ fields: [] }"),
+            errors: ["mapping.yaml:7:23: error: 'fields' of 'search' must be a list of the entity's text attributes, found an empty list"]),
+        Case(
             yaml: pod(search: "{ engine: fts5 }"),
             errors: ["mapping.yaml:7:5: error: 'search' of entity 'Pod' needs 'fields' (the text attributes to index)"]),
         Case(

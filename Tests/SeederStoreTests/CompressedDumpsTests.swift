@@ -189,4 +189,35 @@ struct CompressedDumpsTests {
         let syntax = messages.firstIndex { $0.contains("error: unexpected") }
         if let corrupt, let syntax { #expect(corrupt < syntax) }
     }
+
+    /// A source path without the compression suffix of the file that is there is a typo with
+    /// the file named.
+    @Test func suggestsTheCompressedFileASourcePathMisses() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            "seeder: 1\nentities:\n  User:\n    attributes: { id: integer }\nsources:\n  - { path: users.json, entity: User }\n")
+        try Self.writeCompressed(workspace, "dumps/users.json", #"[{"id": 1}]"#, .zstd)
+        #expect(
+            workspace.build(validate: true).messages(workspace) == [
+                "mapping.yaml:6:5: error: source path 'users.json' matches no file in dumps (did you mean 'users.json.zst'?)",
+                "dumps/users.json.zst: warning: no source reads this dump file",
+            ])
+    }
+
+    /// Without `sources:`, a dump and its compressed copy both feed their entity by name: both
+    /// are read, and a warning says so.
+    @Test func warnsOfADumpBesideItsCompressedCopy() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write("mapping.yaml", "seeder: 1\nentities:\n  User:\n    attributes: { id: integer }\n")
+        try Self.writeCompressed(workspace, "dumps/users.json", #"[{"id": 1}]"#, .gzip)
+        try workspace.write("dumps/users.json", #"[{"id": 1}]"#)
+        let report = workspace.build(validate: true)
+        #expect(
+            report.messages(workspace) == [
+                "dumps/users.json.gz: warning: users.json is this file's text too: both feed User, and both are read "
+                    + "(keep one, or name the one to read in 'sources')"
+            ])
+        #expect(report.entities[0].counts.recordsRead == 2)
+    }
 }

@@ -55,7 +55,8 @@ extension LoadContext {
     /// The attributes `fields:` names, each a text attribute of the entity, once.
     private func searchFields(_ node: YAMLNode, of draft: EntityDraft, engine: SearchEngine) -> [Int]? {
         guard let items = node.items, !items.isEmpty else {
-            error("'fields' of 'search' must be a list of the entity's text attributes, found \(node.kindDescription)", at: node)
+            let found = node.items == nil ? "found \(node.kindDescription)" : "found an empty list"
+            error("'fields' of 'search' must be a list of the entity's text attributes, \(found)", at: node)
             return nil
         }
         let names = draft.attributes.map(\.attribute.name)

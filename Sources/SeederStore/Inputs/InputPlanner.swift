@@ -47,7 +47,10 @@ public struct InputPlanner {
             for source in sources {
                 let matches = files.filter { Self.glob(source.path, matches: $0) }
                 if matches.isEmpty {
-                    diagnostics.error("source path '\(source.path)' matches no file in \(dumps)", at: source.location)
+                    // The nearest file, most often the same name with or without a suffix (`.gz`).
+                    let compressed = files.first { $0 == source.path + ".gz" || $0 == source.path + ".zst" }
+                    let suggestion = (compressed ?? closestMatch(to: source.path, in: files)).map { " (did you mean '\($0)'?)" } ?? ""
+                    diagnostics.error("source path '\(source.path)' matches no file in \(dumps)\(suggestion)", at: source.location)
                 }
                 for path in matches {
                     read.insert(path)  // claimed, even if it is then refused
@@ -62,10 +65,19 @@ public struct InputPlanner {
                 }
             }
         } else {
+            // Named by file, a dump and its compressed copy would both be read: said, once.
+            var byText: [Substring: String] = [:]
             for path in files {
                 guard let entity = entityNamed(byFile: path) else { continue }
                 guard let file = inputFile(path, root: root, entity: entity, keyPath: [], diagnostics: diagnostics, unreadable: &unreadable)
                 else { continue }
+                let text = DumpCompression.of(file: path).stripped
+                if let other = byText.updateValue(path, forKey: text) {
+                    diagnostics.warning(
+                        "\(other) is this file's text too: both feed \(mapping.entities[entity].name), and both are read "
+                            + "(keep one, or name the one to read in 'sources')",
+                        at: SourceLocation(file: display(path)))
+                }
                 planned.append(file)
                 read.insert(path)
             }
