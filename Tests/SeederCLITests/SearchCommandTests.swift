@@ -26,12 +26,14 @@ struct SearchCommandTests {
                 tables
                   table       rows  holds
                   pod            4  Pod
-                  pod_search     4  Pod search (fts5)
+                  pod_search     4  Pod search (fts5, porter unicode61, triggers)
 
                 """), "\(run.stdout)")
         #expect(run.stdout.hasPrefix("v1.sqlite: ") && run.stdout.contains(" 2 tables\n"))
         let json = try seeder(["inspect", "v1.sqlite", "--json"], in: scratch.root)
-        #expect(json.stdout.contains(#"{"name":"pod_search","rows":4,"holds":"Pod search (fts5)"}"#), "\(json.stdout)")
+        #expect(
+            json.stdout.contains(#"{"name":"pod_search","rows":4,"holds":"Pod search (fts5, porter unicode61, triggers)"}"#),
+            "\(json.stdout)")
         #expect(!json.stdout.contains("pod_search_data"))
     }
 

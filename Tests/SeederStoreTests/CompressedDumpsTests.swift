@@ -219,5 +219,11 @@ struct CompressedDumpsTests {
                     + "(keep one, or name the one to read in 'sources')"
             ])
         #expect(report.entities[0].counts.recordsRead == 2)
+        // A compression seeder does not read is not passed over in silence.
+        try FileManager.default.moveItem(atPath: workspace.path("dumps/users.json.gz"), toPath: workspace.path("dumps/users.json.bz2"))
+        #expect(
+            workspace.build(validate: true).messages(workspace) == [
+                "dumps/users.json.bz2: warning: this dump is compressed in a way seeder does not read (it reads .gz and .zst)"
+            ])
     }
 }

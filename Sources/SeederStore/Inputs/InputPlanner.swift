@@ -82,8 +82,14 @@ public struct InputPlanner {
                 read.insert(path)
             }
         }
-        for path in files where !read.contains(path) && Source.format(ofFile: path) != nil {
-            diagnostics.warning("no source reads this dump file", at: SourceLocation(file: display(path)))
+        for path in files where !read.contains(path) {
+            if Source.format(ofFile: path) != nil {
+                diagnostics.warning("no source reads this dump file", at: SourceLocation(file: display(path)))
+            } else if Self.looksCompressed(path) {
+                diagnostics.warning(
+                    "this dump is compressed in a way seeder does not read (it reads .gz and .zst)", at: SourceLocation(file: display(path))
+                )
+            }
         }
         return planned
     }
@@ -152,6 +158,13 @@ public struct InputPlanner {
     }
 
     /// How diagnostics name a dump file: the dumps directory as given, then the path in it.
+    /// A dump's name with a suffix after its format's that is not one seeder reads
+    /// (`users.json.bz2`, `events.ndjson.xz`): a compression it would silently pass over.
+    static func looksCompressed(_ path: String) -> Bool {
+        let name = (path as NSString).lastPathComponent.lowercased()
+        return [".json.", ".jsonl.", ".ndjson."].contains { name.contains($0) }
+    }
+
     func display(_ path: String) -> String {
         let prefix = dumps.hasSuffix("/") ? String(dumps.dropLast()) : dumps
         return prefix == "." ? path : prefix + "/" + path

@@ -19,6 +19,14 @@ public struct MappingSummary: Sendable, Hashable {
     public struct Search: Sendable, Hashable {
         public var table: String
         public var engine: String
+        /// `tokenize=` as the mapping wrote it, and whether triggers keep it in step.
+        public var tokenizer: String? = nil
+        public var triggers = false
+
+        /// `fts5`, then the tokenizer and the triggers when there are: `fts5, porter unicode61, triggers`.
+        public var description: String {
+            ([engine] + [tokenizer].compactMap { $0 } + (triggers ? ["triggers"] : [])).joined(separator: ", ")
+        }
     }
 
     /// A many-to-many relationship's join table.
@@ -71,7 +79,9 @@ public struct MappingSummary: Sendable, Hashable {
             let primaryKey = entity["primaryKey"].map(Self.strings) ?? []
             var summary = Entity(name: name, table: table, primaryKey: primaryKey, hasIdentity: entity["identity"]?.isNull == false)
             if let search = entity["search"], let searchTable = search["table"]?.string, let engine = search["engine"]?.string {
-                summary.search = Search(table: searchTable, engine: engine)
+                summary.search = Search(
+                    table: searchTable, engine: engine, tokenizer: search["tokenizer"]?.string,
+                    triggers: search["sync"]?.string == "triggers")
             }
             self.entities.append(summary)
             guard let relationships = entity["relationships"], relationships.kind == .array else { continue }

@@ -102,8 +102,10 @@ extension SeedCatalog {
     private var listed: [(name: String, rows: Int?, holds: String)] {
         let data = tables.map { (name: $0.name, rows: $0.rows, holds: holder(of: $0.name)) }
         let search = searchTables.map { table in
-            let owner = mapping?.searchOwner(table.name).map { "\($0.name) " } ?? ""
-            return (name: table.name, rows: table.rows, holds: "\(owner)search (\(table.engine))")
+            // What the mapping says of it, else what the file does: its module.
+            let owner = mapping?.searchOwner(table.name)
+            let described = owner?.search?.description ?? table.engine
+            return (name: table.name, rows: table.rows, holds: "\(owner.map { "\($0.name) " } ?? "")search (\(described))")
         }
         return (data + search).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
