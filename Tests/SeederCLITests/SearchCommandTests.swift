@@ -60,4 +60,34 @@ struct SearchCommandTests {
 
                 """)
     }
+
+    /// A search table defined otherwise (here FTS4 for FTS5, which an app on Android's framework
+    /// SQLite depends on) is a change of the schema, though the records are the same; one added
+    /// or removed is a table added or removed.
+    @Test func diffReportsASearchTableDefinedOtherwise() throws {
+        let scratch = try Self.podSeeds()
+        let pods = try String(contentsOfFile: repository + "/mappings/pods.yaml", encoding: .utf8)
+        for (name, replacement) in [("fts4", "engine: fts4, tokenizer: \"porter\""), ("plain", nil)] {
+            let mapping: String
+            if let replacement {
+                mapping = pods.replacingOccurrences(of: #"tokenizer: "porter unicode61""#, with: replacement)
+            } else {
+                mapping = pods.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("search:") }
+                    .joined(separator: "\n")
+            }
+            #expect(mapping != pods)
+            try scratch.write("\(name).yaml", mapping)
+            let built = try seeder(
+                ["build", scratch.path("\(name).yaml"), "seeds/pods", "-o", scratch.path("\(name).sqlite"), "--quiet"],
+                environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+            #expect(built.status == 0, "\(built.stderr)")
+        }
+        let engine = try seeder(["diff", "v1.sqlite", "fts4.sqlite"], in: scratch.root)
+        #expect(engine.status == 1)
+        #expect(engine.stdout.contains("~ search table pod_search (its module, tokenizer, columns or triggers)\n"), "\(engine.stdout)")
+        let removed = try seeder(["diff", "v1.sqlite", "plain.sqlite"], in: scratch.root)
+        #expect(removed.status == 1)
+        #expect(removed.stdout.contains("- table pod_search\n"), "\(removed.stdout)")
+        #expect(!removed.stdout.contains("pod_search_"))
+    }
 }

@@ -30,6 +30,8 @@ public struct SchemaChange: Sendable, Hashable {
     public enum Kind: String, Sendable {
         case tableAdded, tableRemoved, columnAdded, columnRemoved, columnRetyped, primaryKeyChanged
         case indexAdded, indexRemoved, indexChanged, userVersionChanged
+        /// A search table's definition: its module, tokenizer, columns or triggers.
+        case searchTableChanged
     }
 
     public var kind: Kind

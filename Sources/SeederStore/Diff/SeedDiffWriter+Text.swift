@@ -79,6 +79,7 @@ extension SeedDiffWriter {
         case .indexRemoved: return "- index \(change.name ?? "") on \(table)"
         case .indexChanged: return "~ index \(change.name ?? "") on \(table)"
         case .userVersionChanged: return "~ user_version: \(change.old ?? "") -> \(change.new ?? "")"
+        case .searchTableChanged: return "~ search table \(table) (its module, tokenizer, columns or triggers)"
         }
     }
 

@@ -79,6 +79,7 @@ public struct SeedDiffer: Sendable {
             tables.append(tableDiff(index: tables.count, name, oldTable, newTable, mapping: mapping))
         }
         schema += indexChanges(old, new, selected: selected)
+        schema += searchChanges(old, new, selected: selected, mapping: mapping)
         if old.userVersion != new.userVersion {
             schema.append(SchemaChange(kind: .userVersionChanged, old: String(old.userVersion), new: String(new.userVersion)))
         }
@@ -144,6 +145,26 @@ public struct SeedDiffer: Sendable {
             guard let table = (after ?? before)?.table, selected.contains(table), before?.sql != after?.sql else { continue }
             let kind: SchemaChange.Kind = before == nil ? .indexAdded : after == nil ? .indexRemoved : .indexChanged
             changes.append(SchemaChange(kind: kind, table: table, name: name, old: before?.sql, new: after?.sql))
+        }
+        return changes
+    }
+
+    /// Search tables added, removed or defined otherwise (docs/commands.md, diff): not records,
+    /// but what the app's queries run on (an app without FTS5 cannot open an FTS5 table).
+    private func searchChanges(_ old: SeedCatalog, _ new: SeedCatalog, selected: Set<String>, mapping: MappingSummary?) -> [SchemaChange] {
+        let before = Dictionary(old.searchTables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(new.searchTables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var changes: [SchemaChange] = []
+        for name in Set(before.keys).union(after.keys).sorted() {
+            // With --entity, the search tables of the entities selected.
+            if !entities.isEmpty, !(mapping?.searchOwner(name).map { selected.contains($0.table) } ?? false) { continue }
+            switch (before[name], after[name]) {
+            case (nil, _): changes.append(SchemaChange(kind: .tableAdded, table: name))
+            case (_, nil): changes.append(SchemaChange(kind: .tableRemoved, table: name))
+            case let (was?, now?) where was.definition != now.definition:
+                changes.append(SchemaChange(kind: .searchTableChanged, table: name, old: was.definition, new: now.definition))
+            default: continue
+            }
         }
         return changes
     }

@@ -25,6 +25,8 @@ public struct SeedCatalog: Sendable {
         public var engine: String
         /// The number of rows it indexes, when the catalog was read with `countingRows`.
         public var rows: Int?
+        /// Its `CREATE VIRTUAL TABLE` and the triggers named after it, which `diff` compares.
+        public var definition = ""
     }
 
     /// A column with its declared type.
@@ -154,12 +156,17 @@ public struct SeedCatalog: Sendable {
     private static func searchTables(_ db: Database) throws -> [SearchTable] {
         let virtual = try Row.fetchAll(
             db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name")
+        let triggers = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
         return virtual.compactMap { row in
             let sql: String = row[1] ?? ""
             guard let using = sql.range(of: " USING ", options: .caseInsensitive) else { return nil }
             let module = sql[using.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }.lowercased()
             guard ["fts3", "fts4", "fts5"].contains(module) else { return nil }
-            return SearchTable(name: row[0], engine: module)
+            let name: String = row[0]
+            var table = SearchTable(name: name, engine: module)
+            table.definition = ([sql] + triggers.filter { ($0[0] as String).hasPrefix(name + "_") }.map { $0[1] ?? "" })
+                .joined(separator: ";\n")
+            return table
         }
     }
 
