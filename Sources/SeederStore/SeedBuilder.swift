@@ -67,6 +67,14 @@ public enum SeedBuilder {
     }
 
     /// The stages, in order; returns the outcome and fills `state`.
+    /// The entities' counts with the rows written. Rows are never deleted: those inserted are
+    /// those written.
+    private static func counting(_ rowsInserted: [Int], in entities: [BuildReport.EntitySummary]) -> [BuildReport.EntitySummary] {
+        var entities = entities
+        for index in rowsInserted.indices where index < entities.count { entities[index].counts.rowsWritten = rowsInserted[index] }
+        return entities
+    }
+
     private static func run(_ options: BuildOptions, diagnostics: DiagnosticSink, state: inout Run) -> BuildReport.Outcome {
         var database: DatabaseQueue?
         do {
@@ -85,13 +93,13 @@ public enum SeedBuilder {
             }
             guard !diagnostics.hasErrors, options.writesOutput else {
                 try seed.close()
+                // A valid `validate` wrote its rows too, into its temporary seed: those the seed
+                // would hold (docs/commands.md, validate).
+                if !diagnostics.hasErrors { state.report.entities = Self.counting(loaded.rowsInserted, in: state.report.entities) }
                 return diagnostics.hasErrors ? .invalid : .success
             }
             try assemble(loaded, with: assembler, mapping: mapping, in: seed, files: files, options: options)
-            for index in loaded.rowsInserted.indices {
-                // Rows are never deleted: those inserted are those written.
-                state.report.entities[index].counts.rowsWritten = loaded.rowsInserted[index]
-            }
+            state.report.entities = Self.counting(loaded.rowsInserted, in: state.report.entities)
             state.report.output = files.output
             return .success
         } catch let stop as Stop {

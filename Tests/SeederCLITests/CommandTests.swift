@@ -128,6 +128,11 @@ struct CommandTests {
         #expect(document["command"] as? String == "validate")
         #expect((document["diagnostics"] as? [Any])?.isEmpty == true)
         #expect(validation.stdout.hasPrefix(#"{"command":"validate","outcome":"success","exitStatus":0,"output":null,"#))
+        // The rows the seed would hold, which validate writes into its temporary seed, as build's.
+        let validated = try #require(document["entities"] as? [[String: Any]])
+        #expect(validated.map { $0["rowsWritten"] as? Int } == [3, 3, 7])
+        let summary = try seeder(["validate", "tasklist.yaml", "dumps"], in: scratch.root)
+        #expect(summary.stdout.contains("User           6     3       3"), "\(summary.stdout)")
     }
 
     @Test func namesTheOutputAfterTheMappingAndCleansUpAKilledBuild() throws {
