@@ -151,19 +151,18 @@ extension ReferenceResolver {
                     ORDER BY "_file", "_offset"
                     """, arguments: StatementArguments((allowed ?? []).map(\.databaseValue)))
             let base = target.keyColumns.count + created.referenceColumns.count
-            let places: [(file: Int, offset: Int)] = rows.map { ($0[base], $0[base + 1]) }
-            let pointers = self.pointers.pointers(places.map { (store.files[$0.file], $0.offset) })
             let accepted = (allowed ?? []).map(\.description).joined(separator: ", ")
-            for (index, row) in rows.enumerated() {
+            for row in rows {
                 let key = target.keyColumns.indices.map { row[$0] as DatabaseValue }
                 let reference = createdRowReference(target, key: key, in: row, from: key.count) ?? label(target, key: key)
                 let name = target.entity.attributes[attribute].name
                 let value = SQLValue(key[part])
                 let problem = value == .text("") ? "which is not an id" : "expected one of \(accepted)"
-                diagnostics.error(
+                missingReferences.append(
                     "\(reference), which no record provides; onMissing: create cannot make it: '\(name)' is \(value), \(problem)",
-                    at: location(file: places[index].file, offset: places[index].offset), jsonPath: pointers[index])
+                    at: location(file: row[base], offset: row[base + 1]))
             }
+            reportMissing()
         }
     }
 

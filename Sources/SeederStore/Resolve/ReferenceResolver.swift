@@ -85,7 +85,9 @@ struct ReferenceResolver {
         missingReferences.append("\(owner) references \(target) \(key) (\(relationship.name)), which no record provides", at: location)
     }
 
-    /// Reports the references `missing` gathered, in the order it gathered them.
+    /// Reports the messages about missing references gathered (by `missing`, and by
+    /// `createMissingRows` of the rows it cannot make), in the order they were gathered, each
+    /// with its JSON Pointer.
     func reportMissing() {
         let gathered = missingReferences.take()
         guard !gathered.isEmpty else { return }
