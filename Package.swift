@@ -35,8 +35,12 @@ let package = Package(
                 // The C API, for hot loops on the raw statement handle.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                "CSQLiteConfig",
             ]
         ),
+        // `sqlite3_db_config`, variadic in C and so out of Swift's reach: the switch that keeps an
+        // app's triggers from running while seeder fills its tables.
+        .target(name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The signal handler that removes an interrupted build's temporary files: C, so that it
         // calls nothing but async-signal-safe functions.
         .target(name: "CSeederSignals"),

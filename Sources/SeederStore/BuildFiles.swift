@@ -17,6 +17,8 @@ struct BuildFiles {
     let work: String
     let vacuum: String
     let spill: String
+    /// The copy of the app's own schema that the seed's rows fill (`schema:`).
+    let app: String
 
     init(output: String, writesOutput: Bool) {
         self.output = output
@@ -30,10 +32,11 @@ struct BuildFiles {
         work = stem + "-work" + unique
         vacuum = stem + "-tmp" + unique
         spill = stem + "-spill" + unique
+        app = stem + "-app" + unique
     }
 
     /// Every temporary file, which the build removes before it starts and whatever happens.
-    var temporaries: [String] { [seed, work, vacuum, spill] }
+    var temporaries: [String] { [seed, work, vacuum, spill, app] }
 
     /// The lock file of a build of the output (`OutputLock`), beside it and named as its
     /// temporary files are.

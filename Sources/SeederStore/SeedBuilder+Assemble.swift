@@ -7,20 +7,27 @@ extension SeedBuilder {
     /// Join rows, metadata, constraints, indexes and checks (`SeedAssembler`); then the seed,
     /// synced, renamed over the output.
     static func assemble(
-        _ loaded: LoadedRows, with assembler: SeedAssembler, mapping: LoadedMapping, in seed: DatabaseQueue,
+        _ loaded: LoadedRows, with assembler: SeedAssembler, mapping: LoadedMapping, fit: SchemaFit?, in seed: DatabaseQueue,
         files: BuildFiles,
         options: BuildOptions
     ) throws {
         let total = loaded.totalBytes
         let records = loaded.entities.reduce(0) { $0 + $1.counts.recordsRead }
         options.progress?(BuildProgress(phase: .writing, bytesRead: total, totalBytes: total, records: records))
-        let metadata = metadata(mapping: mapping, sources: loaded.sources, sqliteVersion: loaded.sqliteVersion, options: options)
+        let metadata = metadata(mapping: mapping, fit: fit, sources: loaded.sources, sqliteVersion: loaded.sqliteVersion, options: options)
         let search = SearchIndexer(mapping: mapping.mapping, schema: assembler.schema)
         let vacuumed = try seed.inDatabase { db in
             try assembler.finish(
-                db, metadata: metadata, sources: loaded.sources, vacuumPath: files.vacuum, checks: search.tables.isEmpty)
+                db, metadata: metadata, sources: loaded.sources, vacuumPath: files.vacuum, checks: search.tables.isEmpty && fit == nil)
         }
         try seed.close()
+        if let fit {
+            // The app's schema, filled from the finished rows, is the seed (docs/mapping.md).
+            let built = vacuumed ? files.vacuum : files.seed
+            let filled = try SeedProjector(fit: fit).project(built: built, into: files.app, spare: vacuumed ? files.seed : files.vacuum)
+            try SeedAssembler.publish(filled, as: files.outputPath, shown: files.output, synced: filled == files.app)
+            return
+        }
         guard !search.tables.isEmpty else {
             // The seed itself was synced as it was checked; a vacuumed copy was not.
             try SeedAssembler.publish(vacuumed ? files.vacuum : files.seed, as: files.outputPath, shown: files.output, synced: !vacuumed)
@@ -32,7 +39,9 @@ extension SeedBuilder {
     }
 
     /// docs/seed.md's metadata keys, in key order.
-    private static func metadata(mapping: LoadedMapping, sources: [SeedSource], sqliteVersion: String, options: BuildOptions) -> [(
+    private static func metadata(
+        mapping: LoadedMapping, fit: SchemaFit?, sources: [SeedSource], sqliteVersion: String, options: BuildOptions
+    ) -> [(
         String, String
     )] {
         // inputs_sha256: one digest over every input's path and digest, in source order.
@@ -40,7 +49,7 @@ extension SeedBuilder {
         var rows: [(String, String)] = [
             ("format", "1"),
             ("inputs_sha256", sha256Hex(Array(inputs.utf8))),
-            ("mapping", MappingDescription.json(mapping.mapping)),
+            ("mapping", MappingDescription.json(fit?.described ?? mapping.mapping, fit: fit)),
             ("mapping_sha256", sha256Hex(mapping.bytes)),
             ("seeder_version", version),
             ("sqlite_version", sqliteVersion),

@@ -29,6 +29,23 @@ extension SeedBuilder {
         return LoadedMapping(mapping: mapping, bytes: bytes)
     }
 
+    /// The app's own schema (`schema:`), read and matched with the mapping (`SchemaFitter`);
+    /// `nil` without one.
+    static func fitSchema(_ mapping: Mapping, options: BuildOptions, diagnostics: DiagnosticSink) throws(Stop) -> SchemaFit? {
+        guard let source = mapping.schema else { return nil }
+        let file: AppSchemaFile
+        do {
+            file = try AppSchemaFile(source, path: source.resolved(from: options.mapping))
+        } catch {
+            diagnostics.error(error.message, at: source.location)
+            throw Stop(outcome: error.unreadable ? .failed : .invalid)
+        }
+        let fitter = SchemaFitter(
+            mapping: mapping, schema: file.schema, mode: file.mode, location: source.location, diagnostics: diagnostics)
+        guard let fit = fitter.fit(bytes: file.bytes) else { throw Stop(outcome: .invalid) }
+        return fit
+    }
+
     /// Sources -> the dump files, in source and path order (`InputPlanner`).
     static func planInputs(_ mapping: Mapping, options: BuildOptions, diagnostics: DiagnosticSink) throws(Stop) -> [InputFile] {
         var unreadable = false
@@ -45,7 +62,8 @@ extension SeedBuilder {
     {
         let output = defaultOutput(for: options, mapping: mapping)
         let files = BuildFiles(output: output, writesOutput: options.writesOutput)
-        let outputGuard = OutputGuard(mapping: options.mapping, inputs: state.inputs)
+        let outputGuard = OutputGuard(
+            mapping: options.mapping, inputs: state.inputs, appSchema: mapping.schema?.resolved(from: options.mapping))
         do {
             if let path = options.report {
                 state.reportChecked = false

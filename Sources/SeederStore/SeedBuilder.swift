@@ -79,6 +79,7 @@ public enum SeedBuilder {
         var database: DatabaseQueue?
         do {
             let mapping = try loadMapping(options, diagnostics: diagnostics)
+            let fit = try fitSchema(mapping.mapping, options: options, diagnostics: diagnostics)
             state.inputs = try planInputs(mapping.mapping, options: options, diagnostics: diagnostics)
             state.report.inputs = state.inputs.map(\.path)
             let files = try claimFiles(mapping.mapping, options: options, state: &state, diagnostics: diagnostics)
@@ -98,7 +99,7 @@ public enum SeedBuilder {
                 if !diagnostics.hasErrors { state.report.entities = Self.counting(loaded.rowsInserted, in: state.report.entities) }
                 return diagnostics.hasErrors ? .invalid : .success
             }
-            try assemble(loaded, with: assembler, mapping: mapping, in: seed, files: files, options: options)
+            try assemble(loaded, with: assembler, mapping: mapping, fit: fit, in: seed, files: files, options: options)
             state.report.entities = Self.counting(loaded.rowsInserted, in: state.report.entities)
             state.report.output = files.output
             return .success

@@ -25,6 +25,8 @@ public struct Mapping: Sendable {
     public var sources: [Source]?
     /// The oldest SQLite the seed must open in (`compatibility: { sqlite: }`, default 3.22.0).
     public var compatibility = SQLiteVersion.defaultFloor
+    /// The app's own schema the seed fits (`schema:`), if any.
+    public var schema: SchemaSource? = nil
 
     /// The index of the entity named `name`.
     public func entityIndex(named name: String) -> Int? {

@@ -55,6 +55,8 @@ struct RelationshipDraft {
     /// Its own `onMissing`, else its entity's, else the document's.
     var onMissing: MissingPolicy
     var column: (name: String, node: YAMLNode)?
+    /// A many-to-many's join table (`table:`), named as the app's schema names it.
+    var table: (name: String, node: YAMLNode)?
     var keyedBy: (name: String, node: YAMLNode)?
 }
 
@@ -290,6 +292,14 @@ extension LoadContext {
             draft.column = (column, node.value)
         }
         if let node = fields["keyedBy"], let attribute = string(node.value, key: "keyedBy") { draft.keyedBy = (attribute, node.value) }
+        if let node = fields["table"], let table = string(node.value, key: "table"), identifier(table, what: "table name", at: node.value) {
+            if draft.isToMany, draft.inverse == nil {
+                draft.table = (table, node.value)
+            } else {
+                let kind = draft.isToMany ? "a one-to-many (it has 'inverse')" : "a to-one"
+                error("'table' names the join table of a many-to-many; '\(name)' is \(kind)", at: node.key)
+            }
+        }
         let kind = draft.isToMany ? "a to-many" : "a to-one"
         if !draft.isToMany {
             if let inverse = fields["inverse"] {

@@ -83,7 +83,7 @@ extension LoadContext {
                 let draft = drafts[owner].relationships.first { $0.name == relationship.name }
                 entities[owner].relationships[index].storage = storage(
                     of: relationship, owner: entities[owner], target: entities[relationship.target],
-                    column: draft?.column?.name, naming: naming, entities: entities)
+                    column: draft?.column?.name, table: draft?.table?.name, naming: naming, entities: entities)
             }
         }
         return entities
@@ -154,7 +154,8 @@ extension LoadContext {
     }
 
     private func storage(
-        of relationship: Relationship, owner: Entity, target: Entity, column: String?, naming: NamingStyle, entities: [Entity]
+        of relationship: Relationship, owner: Entity, target: Entity, column: String?, table: String?, naming: NamingStyle,
+        entities: [Entity]
     ) -> RelationshipStorage {
         func keyColumns(stem: String, of entity: Entity, explicit: String? = nil) -> [String] {
             let identity = entity.identityAttributes
@@ -175,7 +176,7 @@ extension LoadContext {
         let targetStem = naming.joinTargetStem(relationship: relationship.name)
         return .joinTable(
             JoinTable(
-                name: naming.joinTable(ownerTable: owner.table, relationship: relationship.name),
+                name: table ?? naming.joinTable(ownerTable: owner.table, relationship: relationship.name),
                 ownerColumns: keyColumns(stem: ownerStem, of: owner),
                 targetColumns: keyColumns(stem: targetStem, of: target) + typeColumn(stem: targetStem),
                 positionColumn: relationship.isOrdered ? "position" : nil))

@@ -31,19 +31,14 @@ public struct MappingLoader {
         ]
         public static let relationship = [
             "to", "many", "from", "inverse", "ordered", "required", "onMissing", "column",
-            "keyedBy",
+            "keyedBy", "table",
         ]
         public static let source = ["path", "entity", "keyPath", "keyedBy"]
         public static let selector = ["by", "cases", "default"]
-        public static let schema = ["template"]
+        public static let schema = ["template", "room"]
         public static let search = ["fields", "engine", "tokenizer", "sync"]
         public static let compatibility = ["sqlite"]
     }
-
-    /// Features docs/mapping.md describes that this version refuses with a clear error.
-    static let notYetSupported = [
-        "schema": "fitting an existing schema ('schema: { template }')"
-    ]
 
     /// Creates a loader.
     public init() {}
@@ -211,8 +206,9 @@ struct LoadContext {
         let emptyAsNull = fields["emptyAsNull"].flatMap { boolean($0.value, key: "emptyAsNull") } ?? false
         let onMissing =
             fields["onMissing"].flatMap { choice($0.value, key: "onMissing", MissingPolicy.self, all: MissingPolicy.allCases) } ?? .error
-        if let schema = fields["schema"] {
-            notYetSupported("schema", at: schema.key)
+        let schema = fields["schema"].flatMap { self.schema($0.value) }
+        if schema != nil, let node = fields["schemaVersion"] {
+            error("'schemaVersion' does not apply with 'schema:': the seed takes the app schema's user_version", at: node.key)
         }
         let compatibility = fields["compatibility"].flatMap { self.compatibility($0.value) } ?? .defaultFloor
 
@@ -228,9 +224,17 @@ struct LoadContext {
         var entities = resolve(drafts, naming: naming)
         checkNames(&entities, drafts: drafts, naming: naming)
         let sources = fields["sources"].map { self.sources($0.value, entities: entities) }
+        if schema != nil {
+            for search in entities.compactMap(\.search) {
+                diagnostics.error(
+                    "'search' does not apply with 'schema:': the app's schema declares its own full-text tables; "
+                        + "map an entity onto one, or give it a content table that seeder fills",
+                    at: search.location)
+            }
+        }
         return Mapping(
             file: file, output: output, schemaVersion: schemaVersion, naming: naming, dates: dates,
-            timeZone: timeZone, entities: entities, sources: sources, compatibility: compatibility)
+            timeZone: timeZone, entities: entities, sources: sources, compatibility: compatibility, schema: schema)
     }
 
     // MARK: Reading nodes
@@ -341,9 +345,24 @@ struct LoadContext {
         return version
     }
 
-    func notYetSupported(_ key: String, at node: YAMLNode) {
-        let feature = MappingLoader.notYetSupported[key] ?? "'\(key)'"
-        error("\(feature) is not supported yet by this version of seeder", at: node)
+    /// `schema:` (docs/mapping.md, Fitting the app's own schema): one of `template` or `room`, a
+    /// path relative to the mapping file.
+    func schema(_ node: YAMLNode) -> SchemaSource? {
+        guard let fields = fields(of: node, allowed: MappingLoader.Keys.schema, in: "'schema'") else { return nil }
+        let given = MappingLoader.Keys.schema.compactMap { key in fields[key].map { (key, $0) } }
+        guard given.count == 1, let (key, entry) = given.first else {
+            let found = given.isEmpty ? "neither" : "both"
+            error(
+                "'schema' needs one of 'template' (an empty database the app made) or 'room' (Room's exported schema), found \(found)",
+                at: node)
+            return nil
+        }
+        guard let path = string(entry.value, key: key) else { return nil }
+        guard !path.isEmpty else {
+            error("'\(key)' needs the path of a file, relative to the mapping file", at: entry.value)
+            return nil
+        }
+        return SchemaSource(kind: key == "room" ? .room : .template, path: path, location: entry.value.location)
     }
 
     func identifier(_ name: String, what: String, at node: YAMLNode) -> Bool {

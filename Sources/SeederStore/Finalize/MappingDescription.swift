@@ -39,69 +39,91 @@ enum MappingDescription {
         }
     }
 
-    static func json(_ mapping: Mapping) -> String {
+    static func json(_ mapping: Mapping, fit: SchemaFit? = nil) -> String {
         let entities = mapping.entities
-        let value = Value.object([
-            ("format", .int(1)),
-            ("schemaVersion", .int(mapping.schemaVersion)),
-            ("naming", .string(mapping.naming.rawValue)),
-            ("dates", .string(mapping.dates.rawValue)),
-            (
-                "entities",
-                .array(
-                    entities.map { entity in
-                        .object(
-                            [
-                                ("name", .string(entity.name)),
-                                ("table", .string(entity.table)),
-                                ("primaryKey", .array(entity.primaryKeyColumns.map(Value.string))),
-                                (
-                                    "identity",
-                                    entity.identity == .none
-                                        ? .null : .array(entity.identityAttributes.map { .string(entity.attributes[$0].name) })
-                                ),
-                                ("onConflict", .string(entity.onConflict.rawValue)),
-                                ("nulls", .string(entity.nulls.rawValue)),
-                                (
-                                    "attributes",
-                                    .array(
-                                        entity.attributes.map { attribute in
-                                            .object([
-                                                ("name", .string(attribute.name)),
-                                                ("column", .string(attribute.column)),
-                                                ("type", .string(attribute.type.rawValue)),
-                                                ("required", .bool(attribute.isRequired)),
-                                                ("unique", .bool(attribute.isUnique)),
-                                                ("from", attribute.keyPath.map { .string($0.description) } ?? .null),
-                                                ("storage", attribute.type == .date ? .string(attribute.dateStorage.rawValue) : .null),
-                                            ])
-                                        })
-                                ),
-                                (
-                                    "relationships",
-                                    .array(
-                                        entity.relationships.map { relationship in
-                                            .object([
-                                                ("name", .string(relationship.name)),
-                                                ("to", target(of: relationship, entities)),
-                                                ("many", .bool(relationship.isToMany)),
-                                                ("ordered", .bool(relationship.isOrdered)),
-                                                (
-                                                    "inverse",
-                                                    relationship.inverse.map {
-                                                        .string(entities[relationship.target].relationships[$0].name)
-                                                    }
-                                                        ?? .null
-                                                ),
-                                                ("storage", storage(relationship.storage)),
-                                            ])
-                                        })
-                                ),
-                            ] + search(of: entity))
-                    })
-            ),
-        ])
+        let value = Value.object(
+            schema(of: fit) + [
+                ("format", .int(1)),
+                ("schemaVersion", .int(mapping.schemaVersion)),
+                ("naming", .string(mapping.naming.rawValue)),
+                ("dates", .string(mapping.dates.rawValue)),
+                (
+                    "entities",
+                    .array(
+                        entities.map { entity in
+                            .object(
+                                [
+                                    ("name", .string(entity.name)),
+                                    ("table", .string(entity.table)),
+                                    ("primaryKey", .array(entity.primaryKeyColumns.map(Value.string))),
+                                    (
+                                        "identity",
+                                        entity.identity == .none
+                                            ? .null : .array(entity.identityAttributes.map { .string(entity.attributes[$0].name) })
+                                    ),
+                                    ("onConflict", .string(entity.onConflict.rawValue)),
+                                    ("nulls", .string(entity.nulls.rawValue)),
+                                    (
+                                        "attributes",
+                                        .array(
+                                            entity.attributes.map { attribute in
+                                                .object([
+                                                    ("name", .string(attribute.name)),
+                                                    ("column", .string(attribute.column)),
+                                                    ("type", .string(attribute.type.rawValue)),
+                                                    ("required", .bool(attribute.isRequired)),
+                                                    ("unique", .bool(attribute.isUnique)),
+                                                    ("from", attribute.keyPath.map { .string($0.description) } ?? .null),
+                                                    ("storage", attribute.type == .date ? .string(attribute.dateStorage.rawValue) : .null),
+                                                ])
+                                            })
+                                    ),
+                                    (
+                                        "relationships",
+                                        .array(
+                                            entity.relationships.map { relationship in
+                                                .object([
+                                                    ("name", .string(relationship.name)),
+                                                    ("to", target(of: relationship, entities)),
+                                                    ("many", .bool(relationship.isToMany)),
+                                                    ("ordered", .bool(relationship.isOrdered)),
+                                                    (
+                                                        "inverse",
+                                                        relationship.inverse.map {
+                                                            .string(entities[relationship.target].relationships[$0].name)
+                                                        }
+                                                            ?? .null
+                                                    ),
+                                                    ("storage", storage(relationship.storage)),
+                                                ])
+                                            })
+                                    ),
+                                ] + search(of: entity))
+                        })
+                ),
+            ])
         return value.text
+    }
+
+    /// `schema`, only for a seed fitted to the app's own schema (so that other seeds'
+    /// descriptions stay as they were): its mode, and the columns that hold row numbers
+    /// rather than values: `diff` compares the records they point at (docs/seed.md).
+    private static func schema(of fit: SchemaFit?) -> [(String, Value)] {
+        guard let fit else { return [] }
+        return [
+            (
+                "schema",
+                .object([
+                    ("mode", .string(fit.mode.rawValue)),
+                    ("rowNumbers", .object(fit.rowNumberColumns.map { ($0.key, .string($0.value)) })),
+                    (
+                        "rowNumberReferences",
+                        .object(
+                            fit.rowNumberReferences.map { table, columns in (table, .object(columns.map { ($0.key, .string($0.value)) })) })
+                    ),
+                ])
+            )
+        ]
     }
 
     /// `search`, only for an entity that has one (so that other seeds' descriptions stay as they

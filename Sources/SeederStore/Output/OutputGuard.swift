@@ -26,6 +26,8 @@ struct OutputGuard {
     var inputs: [InputFile]
     /// What `inputs` are, as a refusal names them.
     var inputsDescription = "a dump file this build reads"
+    /// The app's schema file the mapping names (`schema:`), read like an input.
+    var appSchema: String? = nil
 
     /// Checks the output `output`.
     func checkOutput(_ output: String, force: Bool) throws(OutputError) {
@@ -66,6 +68,9 @@ struct OutputGuard {
     private func checkNotAnInput(_ status: PathStatus, _ role: String) throws(OutputError) {
         guard let identity = status.identity else { return }
         if identity == PathStatus(mapping).identity { throw OutputError("\(role) \(status.path) is the mapping file") }
+        if let appSchema, identity == PathStatus(appSchema).identity {
+            throw OutputError("\(role) \(status.path) is the app's schema that the mapping's 'schema:' names")
+        }
         if let input = inputs.first(where: { PathStatus.Identity(device: $0.device, inode: $0.inode) == identity }) {
             throw OutputError(
                 input.path == status.path

@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+import SeederCore
+
+/// The app's empty database that `schema:` names (docs/mapping.md, Fitting the app's own schema),
+/// read into memory: the file itself is never opened by SQLite, which could write beside it.
+/// A template is taken as it is; Room's exported schema is made into the database Room would
+/// create from it.
+struct AppSchemaFile {
+    /// The empty database's bytes, in rollback-journal mode.
+    var bytes: [UInt8]
+    /// Its schema.
+    var schema: AppSchema
+    var mode: SchemaFit.Mode
+
+    /// Reads `source`'s file at `path` (as the working directory sees it).
+    init(_ source: SchemaSource, path: String) throws(AppSchemaError) {
+        let shown = source.path
+        var bytes: [UInt8]
+        do {
+            bytes = try FileByteSource(path: path).readAll()
+        } catch {
+            throw AppSchemaError(
+                "cannot read the \(source.kind.rawValue) '\(shown)': \((error as? InputError)?.reason ?? "\(error)")", unreadable: true)
+        }
+        switch source.kind {
+        case .template:
+            try Self.checkTemplate(&bytes, shown: shown, path: path)
+        case .room:
+            bytes = try Self.roomDatabase(bytes, shown: shown)
+        }
+        let schema = try Self.read(bytes, shown: shown)
+        self.bytes = bytes
+        self.schema = schema
+        mode = schema.coreData != nil ? .coreData : source.kind == .room ? .room : .template
+    }
+
+    private static func read(_ bytes: [UInt8], shown: String) throws(AppSchemaError) -> AppSchema {
+        do {
+            let queue = try DatabaseQueue()
+            return try queue.inDatabase { db in
+                try RawSQLite.deserialize(bytes, into: db)
+                return try AppSchema.read(db)
+            }
+        } catch {
+            throw AppSchemaError("the template '\(shown)' is not a SQLite database SQLite can read: \(Self.reason(error))")
+        }
+    }
+
+    /// The header of an SQLite database file (SQLite's "Database File Format", 1.3).
+    private static let header = Array("SQLite format 3\0".utf8)
+
+    /// Checks that `bytes` are an SQLite database and that no `-wal` file beside it holds part
+    /// of it, then marks the copy as in rollback-journal mode (header bytes 18 and 19).
+    private static func checkTemplate(_ bytes: inout [UInt8], shown: String, path: String) throws(AppSchemaError) {
+        guard bytes.count >= 100, Array(bytes[0..<16]) == header else {
+            let what = bytes.isEmpty ? "the file is empty" : "it does not begin with SQLite's header"
+            throw AppSchemaError("the template '\(shown)' is not a SQLite database: \(what)")
+        }
+        var wal = stat()
+        if bytes[18] == 2, stat(path + "-wal", &wal) == 0, wal.st_size > 0 {
+            throw AppSchemaError(
+                "the template '\(shown)' is in WAL mode and '\(shown)-wal' beside it holds part of it: checkpoint it "
+                    + "(PRAGMA wal_checkpoint(TRUNCATE), or close every connection to it), or make it with journal_mode=DELETE")
+        }
+        bytes[18] = 1
+        bytes[19] = 1
+    }
+
+    /// The database Room creates from its exported schema `bytes` (`RoomSchema`).
+    private static func roomDatabase(_ bytes: [UInt8], shown: String) throws(AppSchemaError) -> [UInt8] {
+        do {
+            let room = try RoomSchema.parse(bytes, path: shown)
+            let queue = try DatabaseQueue()
+            return try queue.inDatabase { db in
+                try room.createDatabase(db)
+                return RawSQLite.serialize(db)
+            }
+        } catch let error as RoomSchemaError {
+            throw AppSchemaError(error.description)
+        } catch {
+            throw AppSchemaError("Room's schema '\(shown)' cannot be created: \(Self.reason(error))")
+        }
+    }
+
+    private static func reason(_ error: Error) -> String {
+        (error as? DatabaseError)?.message ?? "\(error)"
+    }
+}
+
+/// The app's schema file cannot be used; reported at the mapping's `schema:` node.
+struct AppSchemaError: Error {
+    var message: String
+    /// The file could not be read at all (an I/O failure, not bad content).
+    var unreadable = false
+
+    init(_ message: String, unreadable: Bool = false) {
+        self.message = message
+        self.unreadable = unreadable
+    }
+}

@@ -1,0 +1,73 @@
+import SeederCore
+
+/// How the rows a build merged become rows of the app's own schema (docs/mapping.md, Fitting the
+/// app's own schema): the app's empty database, and for each entity and many-to-many the app's
+/// table and where each of its columns' values come from. Made by `SchemaFitter`, carried out by
+/// `SeedProjector` once the rows are final.
+struct SchemaFit {
+    /// What kind of schema the app has.
+    enum Mode: String {
+        /// An empty database the app made (a GRDB migrator's, sqflite's, ...).
+        case template
+        /// A database made from Room's exported schema.
+        case room
+        /// An empty Core Data (or SwiftData) store.
+        case coreData = "core data"
+    }
+
+    /// Where a column's values come from, per row of the seeder-built table.
+    enum Value: Equatable {
+        /// The built table's column, as it is.
+        case column(String)
+        /// A built `date` column, converted from its storage to seconds since 2001-01-01 (Core
+        /// Data's TIMESTAMP).
+        case coreDataDate(String, DateStorage)
+        /// The row's number, from 1 in the order of the seed's rows: the rowid the app's
+        /// rows point at (Core Data's `Z_PK`, an auto-generated key).
+        case rowNumber
+        /// The number of the row of entity `entity` whose key the built `columns` hold.
+        case rowNumberOf(entity: Int, columns: [String])
+        /// The same number on every row (Core Data's `Z_ENT`, `Z_OPT`).
+        case constant(Int)
+    }
+
+    /// A column of the app's table and its value.
+    struct Fill {
+        var column: String
+        var value: Value
+    }
+
+    /// The rows of one seeder-built table, into one table of the app's.
+    struct TableFill {
+        /// The entity whose rows these are (numbered by it); for a join table, its owner.
+        var entity: Int
+        /// The table seeder built.
+        var builtTable: String
+        /// The app's table.
+        var table: String
+        var fills: [Fill]
+    }
+
+    var mode: SchemaFit.Mode
+    /// The app's empty database, as a file of it holds it (journal mode DELETE).
+    var bytes: [UInt8]
+    /// Entity tables in mapping order, then join tables.
+    var tables: [TableFill]
+    /// The primary-key columns of each entity's built table, by entity index: what its rows
+    /// are numbered by.
+    var keyColumns: [[String]]
+    /// The entities whose rows are numbered (`rowNumber`, `rowNumberOf`).
+    var numbered: [Int]
+    /// Full-text tables of the app filled from their content table once it is full.
+    var rebuilt: [String]
+    /// Core Data: `Z_PRIMARYKEY.Z_ENT` of each entity that has one, by entity index.
+    var coreDataNumbers: [Int: Int]
+    /// The mapping with the app's table and column names: what `seed_metadata.mapping`
+    /// describes, so `diff` and `inspect` read the app's tables.
+    var described: Mapping
+    /// The app's column that holds each numbered entity's row number, by table: `diff` compares
+    /// what it points at, not the number.
+    var rowNumberColumns: [String: String]
+    /// Columns that hold another entity's row number, by app table, with that entity's table.
+    var rowNumberReferences: [String: [String: String]]
+}

@@ -1,0 +1,191 @@
+import SeederCore
+
+/// The fitter's checks and messages: columns found by name, values that suit their column,
+/// `NOT NULL` columns that something fills, tables that are empty; and what the seed's
+/// metadata says of the fit.
+extension SchemaFitter {
+    func error(_ message: String, at location: SourceLocation) {
+        diagnostics.error(message, at: location)
+    }
+
+    /// `'a', 'b' and 'c'`.
+    func list(_ names: [String]) -> String {
+        guard !names.isEmpty else { return "none" }
+        let quoted = names.map { "'\($0)'" }
+        return quoted.count == 1 ? quoted[0] : quoted.dropLast().joined(separator: ", ") + " and " + quoted.last!
+    }
+
+    /// ` (did you mean 'x'?)`, or nothing.
+    func suggestion(_ name: String, _ names: [String]) -> String {
+        closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+    }
+
+    func lowerFirst(_ name: String) -> String {
+        name.prefix(1).lowercased() + name.dropFirst()
+    }
+
+    /// Whether two lists of names are the same, as SQLite compares names.
+    func same(_ a: [String], _ b: [String]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.caseInsensitiveCompare($1) == .orderedSame }
+    }
+
+    /// `what` has no column in `table`: an error listing the table's columns.
+    func missing(_ what: String, in table: AppSchema.Table, at location: SourceLocation, near name: String? = nil) {
+        let names = table.columns.map(\.name)
+        error(
+            "table '\(table.name)' of the app's schema has no \(what)\(name.map { suggestion($0, names) } ?? ""); "
+                + "name it with 'column:'; its columns: \(list(names))", at: location)
+    }
+
+    /// Copies of the built columns into the app's columns of the same names; with `single`, the
+    /// one built column into the first of `names` that `table` has. `nil` after an error.
+    func columns(
+        _ names: [String], in table: AppSchema.Table, what: String, at location: SourceLocation, single: Bool = false,
+        builtColumns: [String]? = nil
+    ) -> [SchemaFit.Fill]? {
+        let built = builtColumns ?? names
+        if single {
+            guard let column = names.lazy.compactMap({ table.column(named: $0) }).first else {
+                missing("column for \(what)", in: table, at: location, near: names[0])
+                return nil
+            }
+            return [SchemaFit.Fill(column: column.name, value: .column(built[0]))]
+        }
+        var fills: [SchemaFit.Fill] = []
+        for (name, builtColumn) in zip(names, built) {
+            guard let column = table.column(named: name) else {
+                missing("column '\(name)' for \(what)", in: table, at: location, near: name)
+                return nil
+            }
+            fills.append(SchemaFit.Fill(column: column.name, value: .column(builtColumn)))
+        }
+        return fills
+    }
+
+    /// Reports a value stored as `storedType` (seeder's declared type: TEXT, INTEGER, REAL,
+    /// BLOB) that `column`'s affinity would change or that the app would read as another type.
+    func checkSuits(
+        _ storedType: String, _ what: String, attribute: Attribute?, column: AppSchema.Column, of table: AppSchema.Table,
+        at location: SourceLocation
+    ) {
+        let affinity = column.affinity
+        let suits: Bool
+        switch (storedType, affinity) {
+        case (_, .blob), ("", _): suits = true
+        case ("INTEGER", _): suits = affinity != .text
+        case ("REAL", _): suits = affinity == .real || affinity == .numeric
+        case ("TEXT", .text): suits = true
+        case ("TEXT", .numeric): suits = attribute?.type == .decimal
+        default: suits = false
+        }
+        guard !suits else { return }
+        let declared = column.declaredType.isEmpty ? "no type" : column.declaredType
+        var message =
+            "\(what) is stored as \(storedType), which does not suit column '\(column.name)' (\(declared), "
+            + "\(affinity.rawValue) affinity) of table '\(table.name)'"
+        if attribute?.type == .date {
+            let storage: String
+            switch affinity {
+            case .text: storage = "iso8601"
+            case .real: storage = "unixepoch"
+            default: storage = "unixepoch_ms"
+            }
+            message += ": choose 'storage: \(storage)'"
+        } else if let attribute {
+            message += ": the column wants \(affinity.rawValue.lowercased()) values, and '\(attribute.name)' is \(attribute.type.rawValue)"
+        }
+        error(message, at: location)
+    }
+
+    /// Reports the `NOT NULL` columns without a default that nothing fills.
+    func checkFilled(_ fill: SchemaFit.TableFill, at location: SourceLocation) {
+        guard let table = schema.table(named: fill.table) else { return }
+        let filled = Set(fill.fills.map { $0.column.lowercased() })
+        let unfilled = table.columns.filter { column in
+            column.notNull && !column.hasDefault && !filled.contains(column.name.lowercased())
+                && column.name.caseInsensitiveCompare(table.rowidColumn ?? "") != .orderedSame
+        }
+        guard !unfilled.isEmpty else { return }
+        error(
+            "table '\(table.name)' has NOT NULL \(unfilled.count == 1 ? "column" : "columns") without a default that nothing fills: "
+                + "\(list(unfilled.map(\.name))); map an attribute onto \(unfilled.count == 1 ? "it" : "each")", at: location)
+    }
+
+    /// Reports tables seeder fills that already hold rows.
+    func checkEmpty(_ fills: [SchemaFit.TableFill]) {
+        var seen = Set<String>()
+        for fill in fills where seen.insert(fill.table.lowercased()).inserted {
+            guard let table = schema.table(named: fill.table), table.rows > 0 else { continue }
+            error(
+                "the app's schema holds \(table.rows) \(table.rows == 1 ? "row" : "rows") in table '\(table.name)', which seeder "
+                    + "fills: give an empty database, made by the app before it stores anything", at: location)
+        }
+    }
+
+    /// The app's full-text tables with a content table that seeder fills: rebuilt from it.
+    func rebuilt(filling fills: [SchemaFit.TableFill]) -> [String] {
+        let filled = Set(fills.map { $0.table.lowercased() })
+        return schema.tables.compactMap { table in
+            guard let content = table.contentTable, !content.isEmpty, filled.contains(content.lowercased()),
+                !filled.contains(table.name.lowercased())
+            else { return nil }
+            return table.name
+        }
+    }
+
+    /// The mapping renamed to the app's tables and columns.
+    func described(_ fills: [SchemaFit.TableFill], fits: [EntityFit]) -> Mapping {
+        var described = mapping
+        for (index, fit) in fits.enumerated() {
+            let fill = fills.first { $0.entity == index && $0.builtTable == mapping.entities[index].table }
+            let renamed = Dictionary(
+                (fill?.fills ?? []).compactMap { fill -> (String, String)? in
+                    if case let .column(built) = fill.value { return (built, fill.column) }
+                    if case let .coreDataDate(built, _) = fill.value { return (built, fill.column) }
+                    if case let .rowNumberOf(_, built) = fill.value, built.count == 1 { return (built[0], fill.column) }
+                    return nil
+                }, uniquingKeysWith: { first, _ in first })
+            described.entities[index].table = fit.table.name
+            for attribute in described.entities[index].attributes.indices {
+                described.entities[index].attributes[attribute].column = fit.attributeColumns[attribute] ?? ""
+            }
+            for relationship in described.entities[index].relationships.indices {
+                let storage = described.entities[index].relationships[relationship].storage
+                switch storage {
+                case let .foreignKey(columns):
+                    described.entities[index].relationships[relationship].storage = .foreignKey(columns: columns.map { renamed[$0] ?? $0 })
+                case let .joinTable(join):
+                    guard let joinFill = fills.first(where: { $0.builtTable == join.name && $0.entity == index }) else { continue }
+                    let names = Dictionary(
+                        joinFill.fills.compactMap { fill -> (String, String)? in
+                            if case let .column(built) = fill.value { return (built, fill.column) }
+                            if case let .rowNumberOf(_, built) = fill.value, built.count == 1 { return (built[0], fill.column) }
+                            return nil
+                        }, uniquingKeysWith: { first, _ in first })
+                    var renamedJoin = join
+                    renamedJoin.name = joinFill.table
+                    renamedJoin.ownerColumns = join.ownerColumns.map { names[$0] ?? $0 }
+                    renamedJoin.targetColumns = join.targetColumns.map { names[$0] ?? $0 }
+                    renamedJoin.positionColumn = join.positionColumn.map { names[$0] ?? $0 }
+                    described.entities[index].relationships[relationship].storage = .joinTable(renamedJoin)
+                default:
+                    break
+                }
+            }
+        }
+        return described
+    }
+
+    /// The app's columns that hold another entity's row number, by table, with that entity's
+    /// app table.
+    func rowNumberReferences(_ fills: [SchemaFit.TableFill], fits: [EntityFit]) -> [String: [String: String]] {
+        var references: [String: [String: String]] = [:]
+        for fill in fills {
+            for column in fill.fills {
+                guard case let .rowNumberOf(entity, _) = column.value else { continue }
+                references[fill.table, default: [:]][column.column] = fits[entity].table.name
+            }
+        }
+        return references
+    }
+}

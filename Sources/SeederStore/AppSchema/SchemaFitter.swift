@@ -1,0 +1,345 @@
+import SeederCore
+
+/// Matches a mapping against the app's own schema (docs/mapping.md, Fitting the app's own
+/// schema): each entity onto a table, each attribute and to-one onto columns, each many-to-many
+/// onto a join table, and reports at the mapping's nodes, listing what the app's schema has,
+/// everything that does not fit. The result is a `SchemaFit`, or `nil` after errors.
+struct SchemaFitter {
+    let mapping: Mapping
+    let schema: AppSchema
+    let mode: SchemaFit.Mode
+    /// Where the mapping names the schema.
+    let location: SourceLocation
+    let diagnostics: DiagnosticSink
+
+    /// What the fitter learns of one entity.
+    struct EntityFit {
+        var table: AppSchema.Table
+        var fills: [SchemaFit.Fill] = []
+        /// The app's column of each attribute, by attribute index.
+        var attributeColumns: [String?] = []
+        /// Core Data's `Z_ENT`.
+        var coreDataNumber: Int?
+    }
+
+    /// The fit of `mapping` onto `schema`, whose empty database is `bytes`.
+    func fit(bytes: [UInt8]) -> SchemaFit? {
+        let errors = diagnostics.errorCount
+        for name in ["seed_metadata", "seed_source"] where schema.names.contains(name) {
+            error("the app's schema already has a table '\(name)': it is a seed, not an empty schema; seeder adds its own", at: location)
+        }
+        var fits: [EntityFit?] = mapping.entities.indices.map { entityFit($0) }
+        var numbered = Set<Int>()
+        for index in fits.indices {
+            guard var fit = fits[index] else { continue }
+            fillAttributes(of: index, into: &fit, numbered: &numbered)
+            fits[index] = fit
+        }
+        var joins: [(fill: SchemaFit.TableFill, at: SourceLocation)] = []
+        for (owner, entity) in mapping.entities.enumerated() {
+            for relationship in entity.relationships {
+                guard fits[owner] != nil, relationship.targets.allSatisfy({ fits[$0] != nil }) else { continue }
+                switch relationship.storage {
+                case let .foreignKey(columns):
+                    if let fills = toOne(relationship, of: owner, builtColumns: columns, fits: fits, numbered: &numbered) {
+                        fits[owner]?.fills += fills
+                    }
+                case let .inverse(position?):
+                    for target in relationship.targets {
+                        guard let table = fits[target]?.table else { continue }
+                        if mode == .coreData {
+                            error("seeder cannot fill Core Data's ordered relationships; leave out 'ordered'", at: relationship.location)
+                        } else if let column = table.column(named: position) {
+                            fits[target]?.fills.append(SchemaFit.Fill(column: column.name, value: .column(position)))
+                        } else {
+                            missing(
+                                "column '\(position)' for the order of '\(entity.name).\(relationship.name)'", in: table,
+                                at: relationship.location)
+                        }
+                    }
+                case let .joinTable(join):
+                    if let fill = joinTable(join, relationship, of: owner, fits: fits, numbered: &numbered) {
+                        joins.append((fill, relationship.location))
+                    }
+                default:
+                    break
+                }
+            }
+        }
+        var tables: [SchemaFit.TableFill] = []
+        for (index, fit) in fits.enumerated() {
+            guard let fit else { continue }
+            let fill = SchemaFit.TableFill(
+                entity: index, builtTable: mapping.entities[index].table, table: fit.table.name, fills: fit.fills)
+            checkFilled(fill, at: mapping.entities[index].location)
+            tables.append(fill)
+        }
+        for (fill, at) in joins { checkFilled(fill, at: at) }
+        let all = tables + joins.map(\.fill)
+        checkEmpty(all)
+        guard diagnostics.errorCount == errors else { return nil }
+        return SchemaFit(
+            mode: mode, bytes: bytes, tables: all, keyColumns: mapping.entities.map(\.primaryKeyColumns), numbered: numbered.sorted(),
+            rebuilt: rebuilt(filling: all),
+            coreDataNumbers: Dictionary(
+                uniqueKeysWithValues: fits.enumerated().compactMap { index, fit in fit?.coreDataNumber.map { (index, $0) } }),
+            described: described(all, fits: fits.map { $0! }),
+            rowNumberColumns: Dictionary(
+                tables.compactMap { table in table.fills.first { $0.value == .rowNumber }.map { (table.table, $0.column) } },
+                uniquingKeysWith: { first, _ in first }),
+            rowNumberReferences: rowNumberReferences(all, fits: fits.map { $0! }))
+    }
+
+    // MARK: Entities and attributes
+
+    /// The app's table of entity `index` (and its Core Data entity), or `nil` after an error.
+    private func entityFit(_ index: Int) -> EntityFit? {
+        let entity = mapping.entities[index]
+        if let coreData = schema.coreData {
+            guard let found = coreData.first(where: { $0.name == entity.name }) else {
+                let names = coreData.map(\.name)
+                error(
+                    "entity '\(entity.name)' is not an entity of the Core Data store\(suggestion(entity.name, names)); "
+                        + "its entities: \(list(names))", at: entity.location)
+                return nil
+            }
+            if found.superNumber != 0 || coreData.contains(where: { $0.superNumber == found.number }) {
+                let family = coreData.filter { $0.superNumber == found.number || $0.number == found.superNumber }.map(\.name)
+                error(
+                    "entity '\(entity.name)' is part of an entity hierarchy in the Core Data store (with \(list(family))); "
+                        + "seeder cannot fill subentities, which share their root's table", at: entity.location)
+                return nil
+            }
+            guard let table = schema.table(named: "Z" + found.name.uppercased()) ?? schema.table(named: entity.table) else {
+                error("the Core Data store has no table 'Z\(found.name.uppercased())' for entity '\(entity.name)'", at: entity.location)
+                return nil
+            }
+            return EntityFit(table: table, coreDataNumber: found.number)
+        }
+        let candidates = [entity.table, entity.name, Naming.snakeCase(entity.name)]
+        guard let table = candidates.lazy.compactMap({ schema.table(named: $0) }).first else {
+            let names = schema.tables.map(\.name)
+            error(
+                "entity '\(entity.name)' has no table in the app's schema\(suggestion(entity.table, names)); "
+                    + "name it with 'table:'; the schema's tables: \(list(names))", at: entity.location)
+            return nil
+        }
+        return EntityFit(table: table)
+    }
+
+    private func fillAttributes(of index: Int, into fit: inout EntityFit, numbered: inout Set<Int>) {
+        let entity = mapping.entities[index]
+        let table = fit.table
+        if let number = fit.coreDataNumber {
+            fit.fills += [
+                SchemaFit.Fill(column: "Z_PK", value: .rowNumber), SchemaFit.Fill(column: "Z_ENT", value: .constant(number)),
+                SchemaFit.Fill(column: "Z_OPT", value: .constant(1)),
+            ]
+            numbered.insert(index)
+        }
+        let identity = Set(entity.identityAttributes)
+        for (attributeIndex, attribute) in entity.attributes.enumerated() {
+            var candidates = [attribute.column, attribute.name, Naming.snakeCase(attribute.name)]
+            if mode == .coreData { candidates.insert("Z" + attribute.name.uppercased(), at: 1) }
+            guard let column = candidates.lazy.compactMap({ table.column(named: $0) }).first else {
+                missing("column for attribute '\(attribute.name)'", in: table, at: attribute.location, near: attribute.column)
+                fit.attributeColumns.append(nil)
+                continue
+            }
+            fit.attributeColumns.append(column.name)
+            if mode == .coreData, attribute.type == .date {
+                fit.fills.append(SchemaFit.Fill(column: column.name, value: .coreDataDate(attribute.column, attribute.dateStorage)))
+            } else {
+                checkSuits(
+                    attribute.columnType, "attribute '\(attribute.name)'", attribute: attribute, column: column, of: table,
+                    at: attribute.location)
+                fit.fills.append(SchemaFit.Fill(column: column.name, value: .column(attribute.column)))
+            }
+            if column.notNull, !attribute.isRequired, !identity.contains(attributeIndex) {
+                error(
+                    "column '\(column.name)' of table '\(table.name)' is NOT NULL, but attribute '\(attribute.name)' may be missing "
+                        + "or null: make it 'required: true'", at: attribute.location)
+            }
+        }
+        // The app's rows point at its rowid: numbered unless an identity is the rowid.
+        if let rowid = table.rowidColumn, !fit.fills.contains(where: { $0.column.caseInsensitiveCompare(rowid) == .orderedSame }) {
+            fit.fills.append(SchemaFit.Fill(column: rowid, value: .rowNumber))
+            numbered.insert(index)
+        }
+    }
+
+    // MARK: Relationships
+
+    /// The fills of a to-one's columns, or `nil` after an error.
+    private func toOne(
+        _ relationship: Relationship, of owner: Int, builtColumns: [String], fits: [EntityFit?], numbered: inout Set<Int>
+    ) -> [SchemaFit.Fill]? {
+        let entity = mapping.entities[owner]
+        guard let table = fits[owner]?.table else { return nil }
+        let name = relationship.name
+        if relationship.selector != nil {
+            guard mode != .coreData else {
+                error("Core Data has no polymorphic relationships: '\(entity.name).\(name)' cannot be stored", at: relationship.location)
+                return nil
+            }
+            return columns(builtColumns, in: table, what: "relationship '\(name)'", at: relationship.location)
+        }
+        let target = relationship.target
+        var candidates = builtColumns.count == 1 ? [builtColumns[0], name, Naming.snakeCase(name), name + "Id", name + "ID"] : []
+        candidates.append(Naming.snakeCase(name) + "_id")
+        if mode == .coreData {
+            guard let column = table.column(named: "Z" + name.uppercased()) ?? candidates.lazy.compactMap({ table.column(named: $0) }).first
+            else {
+                missing("column for relationship '\(name)'", in: table, at: relationship.location, near: "Z" + name.uppercased())
+                return nil
+            }
+            numbered.insert(target)
+            return [SchemaFit.Fill(column: column.name, value: .rowNumberOf(entity: target, columns: builtColumns))]
+        }
+        guard let targetFit = fits[target] else { return nil }
+        let keys = table.foreignKeys.filter { $0.table.caseInsensitiveCompare(targetFit.table.name) == .orderedSame }
+        let byName = keys.first { key in
+            key.from.count == 1 && candidates.contains { $0.caseInsensitiveCompare(key.from[0]) == .orderedSame }
+        }
+        let toOnes = entity.relationships.filter { !$0.isToMany && $0.selector == nil && $0.target == target }
+        guard let key = byName ?? (keys.count == 1 && toOnes.count == 1 ? keys[0] : nil) else {
+            guard keys.isEmpty else {
+                let declared = keys.map { "(\($0.from.joined(separator: ", ")))" }
+                error(
+                    "relationship '\(name)' matches none of the foreign keys of table '\(table.name)' to '\(targetFit.table.name)': "
+                        + "\(list(declared)); name its column with 'column:'", at: relationship.location)
+                return nil
+            }
+            return columns(
+                builtColumns.count == 1 ? candidates : builtColumns, in: table, what: "relationship '\(name)'", at: relationship.location,
+                single: builtColumns.count == 1, builtColumns: builtColumns)
+        }
+        let parentColumns =
+            key.to.isEmpty
+            ? targetFit.table.columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map(
+                \.name)
+            : key.to
+        let identityColumns = mapping.entities[target].identityAttributes.map { targetFit.attributeColumns[$0] ?? "" }
+        if same(parentColumns, identityColumns), key.from.count == builtColumns.count {
+            if let notNull = key.from.first(where: { table.column(named: $0)?.notNull == true }), !relationship.isRequired {
+                error(
+                    "column '\(notNull)' of table '\(table.name)' is NOT NULL, but relationship '\(name)' may be missing: "
+                        + "make it 'required: true'", at: relationship.location)
+            }
+            return zip(key.from, builtColumns).map { SchemaFit.Fill(column: $0, value: .column($1)) }
+        }
+        if parentColumns.count == 1, let rowid = targetFit.table.rowidColumn, same(parentColumns, [rowid]), key.from.count == 1,
+            targetFit.fills.contains(where: { $0.column == rowid && $0.value == .rowNumber })
+        {
+            numbered.insert(target)
+            return [SchemaFit.Fill(column: key.from[0], value: .rowNumberOf(entity: target, columns: builtColumns))]
+        }
+        error(
+            "the foreign key (\(key.from.joined(separator: ", "))) of table '\(table.name)' references "
+                + "\(targetFit.table.name)(\(parentColumns.joined(separator: ", "))), which is neither entity "
+                + "'\(mapping.entities[target].name)''s identity (\(identityColumns.joined(separator: ", "))) nor its table's rowid",
+            at: relationship.location)
+        return nil
+    }
+
+    /// The fills of a many-to-many's join table, or `nil` after an error.
+    private func joinTable(
+        _ join: JoinTable, _ relationship: Relationship, of owner: Int, fits: [EntityFit?], numbered: inout Set<Int>
+    ) -> SchemaFit.TableFill? {
+        let entity = mapping.entities[owner]
+        let what = "'\(entity.name).\(relationship.name)'"
+        if mode == .coreData {
+            return coreDataJoinTable(join, relationship, of: owner, fits: fits, numbered: &numbered)
+        }
+        guard let table = schema.table(named: join.name) else {
+            let names = schema.tables.map(\.name)
+            error(
+                "the many-to-many \(what) has no join table '\(join.name)' in the app's schema\(suggestion(join.name, names)); "
+                    + "name it with 'table:'; the schema's tables: \(list(names))", at: relationship.location)
+            return nil
+        }
+        var fills: [SchemaFit.Fill] = []
+        let sides: [(entity: Int, built: [String], names: [String])] = [
+            (owner, join.ownerColumns, [Naming.snakeCase(entity.name) + "_id", lowerFirst(entity.name) + "Id"]),
+            (
+                relationship.target, join.targetColumns,
+                [
+                    Naming.singular(Naming.snakeCase(relationship.name)) + "_id",
+                    Naming.snakeCase(mapping.entities[relationship.target].name) + "_id",
+                ]
+            ),
+        ]
+        let selfJoin = owner == relationship.target
+        for side in sides {
+            guard let sideFit = fits[side.entity] else { return nil }
+            let key = selfJoin ? nil : table.foreignKeys.first { $0.table.caseInsensitiveCompare(sideFit.table.name) == .orderedSame }
+            if let key, key.from.count == 1, let rowid = sideFit.table.rowidColumn,
+                sideFit.fills.contains(where: { $0.column == rowid && $0.value == .rowNumber }), relationship.selector == nil
+            {
+                numbered.insert(side.entity)
+                fills.append(SchemaFit.Fill(column: key.from[0], value: .rowNumberOf(entity: side.entity, columns: side.built)))
+            } else if let key, key.from.count == side.built.count {
+                fills += zip(key.from, side.built).map { SchemaFit.Fill(column: $0, value: .column($1)) }
+            } else {
+                let keyColumns = relationship.selector == nil || side.entity == owner ? side.built : Array(side.built.dropLast())
+                let names = keyColumns.count == 1 ? [keyColumns[0]] + side.names : keyColumns
+                guard
+                    let found = columns(
+                        names, in: table, what: what, at: relationship.location, single: keyColumns.count == 1, builtColumns: keyColumns)
+                else { return nil }
+                fills += found
+            }
+        }
+        if relationship.selector != nil, let type = join.targetColumns.last {
+            guard let found = columns([type], in: table, what: what, at: relationship.location) else { return nil }
+            fills += found
+        }
+        if let position = join.positionColumn {
+            guard let found = columns([position], in: table, what: "the order of \(what)", at: relationship.location) else { return nil }
+            fills += found
+        }
+        return SchemaFit.TableFill(entity: owner, builtTable: join.name, table: table.name, fills: fills)
+    }
+
+    /// Core Data's join table of a many-to-many: `Z_<n><NAME>`, its columns `Z_<n><NAME>` each
+    /// holding one side's `Z_PK` (docs/guides/core-data.md).
+    private func coreDataJoinTable(
+        _ join: JoinTable, _ relationship: Relationship, of owner: Int, fits: [EntityFit?], numbered: inout Set<Int>
+    ) -> SchemaFit.TableFill? {
+        let what = "'\(mapping.entities[owner].name).\(relationship.name)'"
+        guard !relationship.isOrdered else {
+            error("seeder cannot fill Core Data's ordered relationships; leave out 'ordered' on \(what)", at: relationship.location)
+            return nil
+        }
+        guard relationship.selector == nil else {
+            error("Core Data has no polymorphic relationships: \(what) cannot be stored", at: relationship.location)
+            return nil
+        }
+        guard let ownerNumber = fits[owner]?.coreDataNumber, let targetNumber = fits[relationship.target]?.coreDataNumber else {
+            return nil
+        }
+        let targetColumn = "Z_\(targetNumber)\(relationship.name.uppercased())"
+        let candidates = schema.tables.filter { table in
+            table.name.uppercased().hasPrefix("Z_") && table.column(named: targetColumn) != nil
+                && table.columns.contains { $0.name.uppercased().hasPrefix("Z_\(ownerNumber)") && $0.name.uppercased() != targetColumn }
+        }
+        let table = schema.table(named: join.name) ?? (candidates.count == 1 ? candidates[0] : nil)
+        guard let table, let ownerColumn = table.columns.first(where: { $0.name.caseInsensitiveCompare(targetColumn) != .orderedSame })
+        else {
+            let joins = schema.tables.map(\.name).filter { $0.uppercased().hasPrefix("Z_") && !$0.uppercased().hasPrefix("Z_PRIMARYKEY") }
+            error(
+                "the Core Data store has no join table for the many-to-many \(what) (one with a column '\(targetColumn)'); "
+                    + "its join tables: \(list(joins)); name it with 'table:'", at: relationship.location)
+            return nil
+        }
+        numbered.formUnion([owner, relationship.target])
+        return SchemaFit.TableFill(
+            entity: owner, builtTable: join.name, table: table.name,
+            fills: [
+                SchemaFit.Fill(column: ownerColumn.name, value: .rowNumberOf(entity: owner, columns: join.ownerColumns)),
+                SchemaFit.Fill(
+                    column: table.column(named: targetColumn)!.name,
+                    value: .rowNumberOf(entity: relationship.target, columns: join.targetColumns)),
+            ])
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import SeederCore
+
+/// Fills the app's own schema with the rows a build finished (docs/mapping.md, Fitting the app's
+/// own schema): a copy of the app's empty database, the seed attached, each table filled with
+/// one `INSERT ... SELECT` in the seed's row order, row numbers made once per numbered entity;
+/// then Core Data's `Z_MAX`, full-text tables rebuilt from their content, seeder's metadata
+/// tables, and the file checked as any seed is.
+struct SeedProjector {
+    let fit: SchemaFit
+
+    /// Fills a copy of the app's database at `path` from the finished seed at `built`, and
+    /// checks it; returns the path of the finished file: `path`, or `spare` when it had to
+    /// be vacuumed.
+    func project(built: String, into path: String, spare: String) throws -> String {
+        guard FileManager.default.createFile(atPath: path, contents: Data(fit.bytes)) else {
+            throw OutputError.cannot("write", path, error: errno)
+        }
+        let queue = try DatabaseQueue(path: path, configuration: Self.configuration)
+        let vacuumed = try queue.inDatabase { db -> Bool in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "ATTACH DATABASE ? AS \"built\"", arguments: [built])
+            // The app's triggers would fill its logs and indexes once more (docs/mapping.md).
+            try RawSQLite.enableTriggers(false, in: db)
+            try db.execute(sql: "BEGIN")
+            try number(db)
+            for table in fit.tables { try db.execute(sql: insert(table)) }
+            for (entity, number) in fit.coreDataNumbers.sorted(by: { $0.key < $1.key }) {
+                try db.execute(
+                    sql: #"UPDATE "main"."Z_PRIMARYKEY" SET "Z_MAX" = (SELECT count(*) FROM "built"."# + SQLText.quote(builtTable(entity))
+                        + ") WHERE \"Z_ENT\" = \(number)")
+            }
+            for table in fit.rebuilt {
+                try db.execute(sql: "INSERT INTO \"main\".\(SQLText.quote(table))(\(SQLText.quote(table))) VALUES ('rebuild')")
+            }
+            for statement in SeedSchema.metadataTables { try db.execute(sql: statement) }
+            try db.execute(sql: #"INSERT INTO "main"."seed_metadata" SELECT * FROM "built"."seed_metadata" ORDER BY "key""#)
+            try db.execute(sql: #"INSERT INTO "main"."seed_source" SELECT * FROM "built"."seed_source" ORDER BY "rowid""#)
+            if fit.mode == .room { try db.execute(sql: "PRAGMA application_id = \(SeedAssembler.applicationID)") }
+            try db.execute(sql: "COMMIT")
+            try RawSQLite.enableTriggers(true, in: db)
+            try db.execute(sql: "DETACH DATABASE \"built\"")
+            try db.execute(sql: "PRAGMA journal_mode = DELETE")
+            try SeedAssembler.check(db)
+            guard try Int.fetchOne(db, sql: "PRAGMA freelist_count") != 0 else { return false }
+            try db.execute(sql: "VACUUM INTO ?", arguments: [spare])
+            return true
+        }
+        try queue.close()
+        return vacuumed ? spare : path
+    }
+
+    private static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        return configuration
+    }
+
+    private func builtTable(_ entity: Int) -> String {
+        fit.tables.first { $0.entity == entity }?.builtTable ?? ""
+    }
+
+    /// `temp."seeder_row_<n>"`: each numbered entity's keys with their row number, from 1 in the
+    /// order of the seed's rows.
+    private func number(_ db: Database) throws {
+        for entity in fit.numbered {
+            let keys = fit.keyColumns[entity]
+            let table = Self.numbers(entity)
+            let columns = keys.indices.map { "k\($0)" }
+            try db.execute(sql: "CREATE TEMP TABLE \(table) (\"n\" INTEGER PRIMARY KEY, \(SQLText.list(columns)))")
+            try db.execute(
+                sql: "INSERT INTO \(table) (\(SQLText.list(columns))) SELECT \(SQLText.list(keys)) FROM \"built\"."
+                    + "\(SQLText.quote(builtTable(entity))) ORDER BY \"rowid\"")
+            try db.execute(
+                sql: "CREATE UNIQUE INDEX \"temp\".\"seeder_row_\(entity)_key\" ON \"seeder_row_\(entity)\"(\(SQLText.list(columns)))")
+        }
+    }
+
+    private static func numbers(_ entity: Int) -> String {
+        "\"temp\".\"seeder_row_\(entity)\""
+    }
+
+    /// `INSERT INTO "main"."app table" (...) SELECT ... FROM "built"."table" AS r ORDER BY r."rowid"`.
+    func insert(_ table: SchemaFit.TableFill) -> String {
+        let values = table.fills.map { fill -> String in
+            switch fill.value {
+            case let .column(column):
+                return "r.\(SQLText.quote(column))"
+            case let .coreDataDate(column, storage):
+                return Self.referenceDate(of: "r.\(SQLText.quote(column))", storage: storage)
+            case .rowNumber:
+                return rowNumber(of: table.entity, keys: fit.keyColumns[table.entity])
+            case let .rowNumberOf(entity, columns):
+                return rowNumber(of: entity, keys: columns)
+            case let .constant(value):
+                return String(value)
+            }
+        }
+        return "INSERT INTO \"main\".\(SQLText.quote(table.table)) (\(SQLText.list(table.fills.map(\.column)))) "
+            + "SELECT \(values.joined(separator: ", ")) FROM \"built\".\(SQLText.quote(table.builtTable)) AS r ORDER BY r.\"rowid\""
+    }
+
+    /// The row number of the row of `entity` that the built row's `keys` name.
+    private func rowNumber(of entity: Int, keys: [String]) -> String {
+        let match = keys.enumerated().map { "x.\"k\($0.offset)\" = r.\(SQLText.quote($0.element))" }.joined(separator: " AND ")
+        return "(SELECT x.\"n\" FROM \(Self.numbers(entity)) AS x WHERE \(match))"
+    }
+
+    /// Seconds since 2001-01-01 00:00:00 UTC of a date stored as `storage` (Core Data's
+    /// TIMESTAMP; docs/guides/core-data.md).
+    static func referenceDate(of value: String, storage: DateStorage) -> String {
+        switch storage {
+        case .reference: return value
+        case .unixepoch: return "(\(value) - 978307200.0)"
+        case .unixepochMilliseconds: return "(\(value) / 1000.0 - 978307200.0)"
+        // julianday 2451910.5 is 2001-01-01 00:00 UTC; rounded to the millisecond that ISO text holds.
+        case .iso8601: return "(round((julianday(\(value)) - 2451910.5) * 86400000.0) / 1000.0)"
+        }
+    }
+}
