@@ -22,6 +22,8 @@ struct SchemaFit {
         /// A built `date` column, converted from its storage to seconds since 2001-01-01 (Core
         /// Data's TIMESTAMP).
         case coreDataDate(String, DateStorage)
+        /// A built `uuid` column (text), as the 16 bytes Core Data stores a UUID as.
+        case coreDataUUID(String)
         /// The row's number, from 1 in the order of the seed's rows: the rowid the app's
         /// rows point at (Core Data's `Z_PK`, an auto-generated key).
         case rowNumber

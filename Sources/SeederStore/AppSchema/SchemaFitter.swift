@@ -149,6 +149,8 @@ struct SchemaFitter {
             fit.attributeColumns.append(column.name)
             if mode == .coreData, attribute.type == .date {
                 fit.fills.append(SchemaFit.Fill(column: column.name, value: .coreDataDate(attribute.column, attribute.dateStorage)))
+            } else if mode == .coreData, attribute.type == .uuid, column.affinity == .blob {
+                fit.fills.append(SchemaFit.Fill(column: column.name, value: .coreDataUUID(attribute.column)))
             } else {
                 checkSuits(
                     attribute.columnType, "attribute '\(attribute.name)'", attribute: attribute, column: column, of: table,

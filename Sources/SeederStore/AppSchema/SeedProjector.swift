@@ -20,6 +20,7 @@ struct SeedProjector {
         let queue = try DatabaseQueue(path: path, configuration: Self.configuration)
         let vacuumed = try queue.inDatabase { db -> Bool in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            db.add(function: Self.uuidBytes)
             try db.execute(sql: "ATTACH DATABASE ? AS \"built\"", arguments: [built])
             // The app's triggers would fill its logs and indexes once more (docs/mapping.md).
             try RawSQLite.enableTriggers(false, in: db)
@@ -89,6 +90,8 @@ struct SeedProjector {
                 return "r.\(SQLText.quote(column))"
             case let .coreDataDate(column, storage):
                 return Self.referenceDate(of: "r.\(SQLText.quote(column))", storage: storage)
+            case let .coreDataUUID(column):
+                return "\(Self.uuidBytes.name)(r.\(SQLText.quote(column)))"
             case .rowNumber:
                 return rowNumber(of: table.entity, keys: fit.keyColumns[table.entity])
             case let .rowNumberOf(entity, columns):
@@ -105,6 +108,33 @@ struct SeedProjector {
     private func rowNumber(of entity: Int, keys: [String]) -> String {
         let match = keys.enumerated().map { "x.\"k\($0.offset)\" = r.\(SQLText.quote($0.element))" }.joined(separator: " AND ")
         return "(SELECT x.\"n\" FROM \(Self.numbers(entity)) AS x WHERE \(match))"
+    }
+
+    /// `seeder_uuid_bytes(text)`: a UUID's 16 bytes, from the text seeder stores (checked
+    /// canonical by the mapper: docs/mapping.md, Types).
+    static let uuidBytes = DatabaseFunction("seeder_uuid_bytes", argumentCount: 1, pure: true) { values in
+        guard let text = String.fromDatabaseValue(values[0]) else { return nil }
+        var bytes: [UInt8] = []
+        var high: UInt8?
+        for character in text.utf8 where character != UInt8(ascii: "-") {
+            guard let nibble = Self.nibble(character) else { return nil }
+            if let first = high {
+                bytes.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return bytes.count == 16 ? Data(bytes) : nil
+    }
+
+    private static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return character - UInt8(ascii: "A") + 10
+        default: return nil
+        }
     }
 
     /// Seconds since 2001-01-01 00:00:00 UTC of a date stored as `storage` (Core Data's

@@ -201,6 +201,8 @@ public struct SeedDiffer: Sendable {
             role = .entity(entity.name)
             displayName = entity.name
             pairing = .identity
+            // In the app's own schema the identity need not be the table's key (docs/seed.md).
+            if mapping?.schemaMode != nil, entity.hasIdentity { key = entity.primaryKey }
             if !entity.hasIdentity {
                 pairing = .rows(reason: "identity: none")
                 key = []
@@ -219,8 +221,12 @@ public struct SeedDiffer: Sendable {
             pairing = .rows(reason: "primary key column missing")
             key = []
         }
-        // Without identity, the synthetic source-order key is no part of a record.
-        let compared = columns.filter { !key.contains($0) && !(key.isEmpty && $0 == Entity.syntheticKeyColumn && role != .table) }
+        // Without identity, the synthetic source-order key is no part of a record; nor is a row
+        // number of the app's schema, which only says where a record stands among the others.
+        let rowNumber = mapping?.rowNumbers[name]
+        let compared = columns.filter {
+            !key.contains($0) && !(key.isEmpty && $0 == Entity.syntheticKeyColumn && role != .table) && $0 != rowNumber
+        }
         var table = TableDiff(
             index: index, table: name, name: displayName, role: role, pairing: pairing, keyColumns: key,
             fieldColumns: compared)
@@ -243,9 +249,13 @@ public struct SeedDiffer: Sendable {
     ) throws -> DiffCounts {
         let shared = table.keyColumns + table.fieldColumns
         let oldColumns = shared + table.oldOnlyColumns, newColumns = shared + table.newOnlyColumns
-        let order = (table.keyColumns.isEmpty ? shared : table.keyColumns).map { SQLText.quote($0) + " COLLATE BINARY" }
+        let references = (new.mapping ?? old.mapping).map { RowNumberReferences(mapping: $0, table: table.table) }
         func select(_ columns: [String]) -> String {
-            "SELECT \(SQLText.list(columns)) FROM \(SQLText.quote(table.table))"
+            let values = columns.map { references?.value(of: $0) ?? SQLText.quote($0) }
+            let order = (table.keyColumns.isEmpty ? shared : table.keyColumns).map {
+                (references?.value(of: $0) ?? SQLText.quote($0)) + " COLLATE BINARY"
+            }
+            return "SELECT \(values.joined(separator: ", ")) FROM \(SQLText.quote(table.table)) AS t"
                 + (order.isEmpty ? "" : " ORDER BY " + order.joined(separator: ", "))
         }
         var before = old.tables.contains { $0.name == table.table } ? try RowCursor(db: oldDB, sql: select(oldColumns)) : nil

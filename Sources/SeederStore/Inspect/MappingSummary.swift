@@ -65,6 +65,13 @@ public struct MappingSummary: Sendable, Hashable {
     public var joinTables: [JoinTable]
     /// Columns of selectors, in mapping order.
     public var selectorColumns: [SelectorColumns] = []
+    /// How the seed's schema was made: `template`, `room` or `core data` when it is the app's
+    /// own (docs/seed.md); `nil` for the schema seeder generates.
+    public var schemaMode: String?
+    /// The column of each app table that holds its rows' numbers (`Z_PK`, an auto-generated id).
+    public var rowNumbers: [String: String] = [:]
+    /// By app table, its columns that hold another table's row numbers, with that table.
+    public var rowNumberReferences: [String: [String: String]] = [:]
 
     /// Reads the description; `nil` when it is not JSON of the shape `MappingDescription` writes.
     init?(json: String) {
@@ -74,6 +81,20 @@ public struct MappingSummary: Sendable, Hashable {
         schemaVersion = document.root["schemaVersion"]?.numberText.flatMap { Int($0) } ?? 0
         self.entities = []
         joinTables = []
+        if let schema = document.root["schema"] {
+            schemaMode = schema["mode"]?.string
+            if let numbers = schema["rowNumbers"], numbers.kind == .object {
+                for (table, column) in numbers.members { if let table = table.string { rowNumbers[table] = column.string } }
+            }
+            if let references = schema["rowNumberReferences"], references.kind == .object {
+                for (table, columns) in references.members where columns.kind == .object {
+                    for (column, target) in columns.members {
+                        guard let table = table.string, let column = column.string else { continue }
+                        rowNumberReferences[table, default: [:]][column] = target.string
+                    }
+                }
+            }
+        }
         for entity in entities.elements {
             guard let name = entity["name"]?.string, let table = entity["table"]?.string else { return nil }
             let primaryKey = entity["primaryKey"].map(Self.strings) ?? []

@@ -77,8 +77,9 @@ public struct SeedCatalog: Sendable {
     /// The tables that describe a seed rather than hold its records.
     public static let metadataTables: Set<String> = ["seed_metadata", "seed_source"]
 
-    /// `true` when the file carries the seed application id and a `seed_metadata` table.
-    public var isSeed: Bool { applicationID == Self.seedApplicationID && !metadata.isEmpty }
+    /// `true` when the file has a `seed_metadata` table and carries the seed application id, or
+    /// the app's own (a seed built on the app's schema keeps its `application_id`, docs/seed.md).
+    public var isSeed: Bool { !metadata.isEmpty && (applicationID == Self.seedApplicationID || mapping?.schemaMode != nil) }
 
     /// The value of a metadata key.
     public func metadata(_ key: String) -> String? {
