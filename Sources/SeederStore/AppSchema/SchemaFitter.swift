@@ -41,7 +41,10 @@ struct SchemaFitter {
                 guard fits[owner] != nil, relationship.targets.allSatisfy({ fits[$0] != nil }) else { continue }
                 switch relationship.storage {
                 case let .foreignKey(columns):
-                    if let fills = toOne(relationship, of: owner, builtColumns: columns, fits: fits, numbered: &numbered) {
+                    if let fills = toOne(relationship, of: owner, builtColumns: columns, fits: fits, numbered: &numbered),
+                        let table = fits[owner]?.table
+                    {
+                        checkToOne(fills, relationship, in: table)
                         fits[owner]?.fills += fills
                     }
                 case let .inverse(position?):
@@ -223,11 +226,6 @@ struct SchemaFitter {
             : key.to
         let identityColumns = mapping.entities[target].identityAttributes.map { targetFit.attributeColumns[$0] ?? "" }
         if same(parentColumns, identityColumns), key.from.count == builtColumns.count {
-            if let notNull = key.from.first(where: { table.column(named: $0)?.notNull == true }), !relationship.isRequired {
-                error(
-                    "column '\(notNull)' of table '\(table.name)' is NOT NULL, but relationship '\(name)' may be missing: "
-                        + "make it 'required: true'", at: relationship.location)
-            }
             return zip(key.from, builtColumns).map { SchemaFit.Fill(column: $0, value: .column($1)) }
         }
         if parentColumns.count == 1, let rowid = targetFit.table.rowidColumn, same(parentColumns, [rowid]), key.from.count == 1,
