@@ -161,6 +161,17 @@ struct RoomSchemaTests {
             ])
     }
 
+    /// Positions, not just membership, as Android 5 and later compare them.
+    @Test func primaryKeyOrder() throws {
+        var json = try Self.edited("`id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `albumId`", "`id` INTEGER NOT NULL, `albumId`")
+        json = try Self.edited("ON DELETE CASCADE )", "ON DELETE CASCADE , PRIMARY KEY(`albumId`, `id`))", in: json)
+        #expect(
+            try Self.differences(createdFrom: json) == [
+                "table 'Song': column 'id': Room expects it at position 1 of the primary key, the seed has it at position 2 of the primary key",
+                "table 'Song': column 'albumId': Room expects it outside the primary key, the seed has it at position 1 of the primary key",
+            ])
+    }
+
     @Test func missingColumn() throws {
         let found = try Self.differences(createdFrom: Self.edited(", `plays` INTEGER NOT NULL DEFAULT 0", ""))
         #expect(found == ["table 'Song': column 'plays' is missing from the seed"])
@@ -212,8 +223,10 @@ struct RoomSchemaTests {
     // MARK: Indices (TableInfo.Index.equals)
 
     @Test func indexColumns() throws {
-        let found = try Self.differences(createdFrom: Self.edited("(`albumId`)\"", "(`albumId`, `title`)\""))
-        #expect(found == ["table 'Song': index 'index_Song_albumId': Room expects columns (albumId), the seed has (albumId, title)"])
+        let found = try Self.differences(createdFrom: Self.edited("(`albumId`)\"", "(`title`)\""))
+        #expect(found == ["table 'Song': index 'index_Song_albumId': Room expects columns (albumId), the seed has (title)"])
+        let more = try Self.differences(createdFrom: Self.edited("(`albumId`)\"", "(`albumId`, `title`)\""))
+        #expect(more == ["table 'Song': index 'index_Song_albumId': Room expects columns (albumId), the seed has (albumId, title)"])
     }
 
     @Test func indexOrders() throws {
