@@ -1,0 +1,34 @@
+import SeederCore
+
+/// A Room schema file that seeder cannot use: which file, where in it, and what is wrong.
+public struct RoomSchemaError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The schema file, as given.
+    public var path: String
+    /// 1-based line and column of the problem; `nil` when it concerns the file as a whole.
+    public var line: Int?
+    public var column: Int?
+    /// What is wrong (`/database/entities/2/fields/0/affinity is missing`).
+    public var message: String
+
+    /// A problem with the file as a whole (it cannot be read).
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// A problem at byte `offset` of `bytes`, the file's text.
+    init(path: String, offset: Int, in bytes: [UInt8], message: String) {
+        self.path = path
+        self.message = message
+        if case let .lineColumn(line, column)? = (try? LineLocator.locate([offset], in: MemoryByteSource(bytes)))?[offset] {
+            self.line = line
+            self.column = column
+        }
+    }
+
+    /// `path:line:col: message`, as a compiler says it.
+    public var description: String {
+        guard let line, let column else { return "\(path): \(message)" }
+        return "\(path):\(line):\(column): \(message)"
+    }
+}
