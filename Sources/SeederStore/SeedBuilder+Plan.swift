@@ -37,12 +37,13 @@ extension SeedBuilder {
         do {
             file = try AppSchemaFile(source, path: source.resolved(from: options.mapping))
         } catch {
-            diagnostics.error(error.message, at: source.location)
+            for message in error.messages { diagnostics.error(message, at: source.location) }
             throw Stop(outcome: error.unreadable ? .failed : .invalid)
         }
         let fitter = SchemaFitter(
             mapping: mapping, schema: file.schema, mode: file.mode, location: source.location, diagnostics: diagnostics)
-        guard let fit = fitter.fit(bytes: file.bytes) else { throw Stop(outcome: .invalid) }
+        guard var fit = fitter.fit(bytes: file.bytes) else { throw Stop(outcome: .invalid) }
+        fit.room = file.room
         return fit
     }
 

@@ -11,7 +11,9 @@ struct AppSchema {
         /// The declared type, as written (`VARCHAR`, `TIMESTAMP`, `INTEGER`, ``).
         var declaredType: String
         var notNull: Bool
-        var hasDefault: Bool
+        /// The default's SQL text, as declared.
+        var defaultValue: String?
+        var hasDefault: Bool { defaultValue != nil }
         /// 1-based position in the primary key; 0 when not part of it.
         var primaryKeyPosition: Int
 
@@ -94,7 +96,7 @@ struct AppSchema {
         let quoted = SQLText.literal(name)
         let columns = try Row.fetchAll(db, sql: "SELECT * FROM pragma_table_info(\(quoted))").map { row in
             Column(
-                name: row["name"], declaredType: row["type"] ?? "", notNull: row["notnull"] as Bool, hasDefault: row["dflt_value"] != nil,
+                name: row["name"], declaredType: row["type"] ?? "", notNull: row["notnull"] as Bool, defaultValue: row["dflt_value"],
                 primaryKeyPosition: row["pk"])
         }
         var keys: [Int: ForeignKey] = [:]

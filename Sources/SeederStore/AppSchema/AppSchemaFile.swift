@@ -12,11 +12,15 @@ struct AppSchemaFile {
     /// Its schema.
     var schema: AppSchema
     var mode: SchemaFit.Mode
+    /// Room's exported schema, for `schema: { room }`: the seed is checked against it as Room
+    /// checks the database it opens.
+    var room: RoomSchema?
 
     /// Reads `source`'s file at `path` (as the working directory sees it).
     init(_ source: SchemaSource, path: String) throws(AppSchemaError) {
         let shown = source.path
         var bytes: [UInt8]
+        var room: RoomSchema?
         do {
             bytes = try FileByteSource(path: path).readAll()
         } catch {
@@ -27,11 +31,14 @@ struct AppSchemaFile {
         case .template:
             try Self.checkTemplate(&bytes, shown: shown, path: path)
         case .room:
-            bytes = try Self.roomDatabase(bytes, shown: shown)
+            let schema = try Self.roomSchema(bytes, shown: shown)
+            bytes = try Self.roomDatabase(schema, shown: shown)
+            room = schema
         }
         let schema = try Self.read(bytes, shown: shown)
         self.bytes = bytes
         self.schema = schema
+        self.room = room
         mode = schema.coreData != nil ? .coreData : source.kind == .room ? .room : .template
     }
 
@@ -67,20 +74,34 @@ struct AppSchemaFile {
         bytes[19] = 1
     }
 
-    /// The database Room creates from its exported schema `bytes` (`RoomSchema`).
-    private static func roomDatabase(_ bytes: [UInt8], shown: String) throws(AppSchemaError) -> [UInt8] {
+    /// Room's exported schema in `bytes`.
+    private static func roomSchema(_ bytes: [UInt8], shown: String) throws(AppSchemaError) -> RoomSchema {
         do {
-            let room = try RoomSchema.parse(bytes, path: shown)
+            return try RoomSchema(json: bytes, path: shown)
+        } catch {
+            throw AppSchemaError("Room's exported schema \(error)")
+        }
+    }
+
+    /// The database Room creates from `room`, checked as Room checks a database it opens
+    /// (`RoomSchema.differences`): a difference here is one between the schema's `createSql`
+    /// and its fields, which Room would reject on the device.
+    private static func roomDatabase(_ room: RoomSchema, shown: String) throws(AppSchemaError) -> [UInt8] {
+        let differences: [RoomSchemaDifference]
+        let bytes: [UInt8]
+        do {
             let queue = try DatabaseQueue()
-            return try queue.inDatabase { db in
+            (bytes, differences) = try queue.inDatabase { db in
                 try room.createDatabase(db)
-                return RawSQLite.serialize(db)
+                return (RawSQLite.serialize(db), try room.differences(in: db))
             }
-        } catch let error as RoomSchemaError {
-            throw AppSchemaError(error.description)
         } catch {
             throw AppSchemaError("Room's schema '\(shown)' cannot be created: \(Self.reason(error))")
         }
+        guard differences.isEmpty else {
+            throw AppSchemaError(messages: differences.map { "Room would reject the database made from '\(shown)': \($0)" })
+        }
+        return bytes
     }
 
     private static func reason(_ error: Error) -> String {
@@ -90,12 +111,17 @@ struct AppSchemaFile {
 
 /// The app's schema file cannot be used; reported at the mapping's `schema:` node.
 struct AppSchemaError: Error {
-    var message: String
+    /// One message per problem.
+    var messages: [String]
     /// The file could not be read at all (an I/O failure, not bad content).
     var unreadable = false
 
     init(_ message: String, unreadable: Bool = false) {
-        self.message = message
+        self.init(messages: [message], unreadable: unreadable)
+    }
+
+    init(messages: [String], unreadable: Bool = false) {
+        self.messages = messages
         self.unreadable = unreadable
     }
 }

@@ -19,6 +19,9 @@ struct SchemaFit {
     enum Value: Equatable {
         /// The built table's column, as it is.
         case column(String)
+        /// The built table's column, or where it is null the column's declared default (SQL text):
+        /// a `NOT NULL DEFAULT` column that an optional attribute fills.
+        case columnOrDefault(String, String)
         /// A built `date` column, converted from its storage to seconds since 2001-01-01 (Core
         /// Data's TIMESTAMP).
         case coreDataDate(String, DateStorage)
@@ -51,6 +54,8 @@ struct SchemaFit {
     }
 
     var mode: SchemaFit.Mode
+    /// Room's exported schema, which the filled database is checked against once more.
+    var room: RoomSchema? = nil
     /// The app's empty database, as a file of it holds it (journal mode DELETE).
     var bytes: [UInt8]
     /// Entity tables in mapping order, then join tables.

@@ -156,6 +156,7 @@ extension SchemaFitter {
             let renamed = Dictionary(
                 (fill?.fills ?? []).compactMap { fill -> (String, String)? in
                     if case let .column(built) = fill.value { return (built, fill.column) }
+                    if case let .columnOrDefault(built, _) = fill.value { return (built, fill.column) }
                     if case let .coreDataDate(built, _) = fill.value { return (built, fill.column) }
                     if case let .coreDataUUID(built) = fill.value { return (built, fill.column) }
                     if case let .rowNumberOf(_, built) = fill.value, built.count == 1 { return (built[0], fill.column) }

@@ -158,9 +158,14 @@ struct SchemaFitter {
                 checkSuits(
                     attribute.columnType, "attribute '\(attribute.name)'", attribute: attribute, column: column, of: table,
                     at: attribute.location)
-                fit.fills.append(SchemaFit.Fill(column: column.name, value: .column(attribute.column)))
+                let optional = !attribute.isRequired && !identity.contains(attributeIndex)
+                let value: SchemaFit.Value =
+                    column.notNull && optional
+                    ? column.defaultValue.map { .columnOrDefault(attribute.column, $0) } ?? .column(attribute.column)
+                    : .column(attribute.column)
+                fit.fills.append(SchemaFit.Fill(column: column.name, value: value))
             }
-            if column.notNull, !attribute.isRequired, !identity.contains(attributeIndex) {
+            if column.notNull, !column.hasDefault, !attribute.isRequired, !identity.contains(attributeIndex) {
                 error(
                     "column '\(column.name)' of table '\(table.name)' is NOT NULL, but attribute '\(attribute.name)' may be missing "
                         + "or null: make it 'required: true'", at: attribute.location)

@@ -43,6 +43,9 @@ struct SeedProjector {
             try RawSQLite.enableTriggers(true, in: db)
             try db.execute(sql: "DETACH DATABASE \"built\"")
             try db.execute(sql: "PRAGMA journal_mode = DELETE")
+            if let room = fit.room, case let differences = try room.differences(in: db), !differences.isEmpty {
+                throw AssemblyError(message: "Room would reject the seed: " + differences.map(\.description).joined(separator: "; "))
+            }
             try SeedAssembler.check(db)
             guard try Int.fetchOne(db, sql: "PRAGMA freelist_count") != 0 else { return false }
             try db.execute(sql: "VACUUM INTO ?", arguments: [spare])
@@ -90,6 +93,8 @@ struct SeedProjector {
                 return "r.\(SQLText.quote(column))"
             case let .coreDataDate(column, storage):
                 return Self.referenceDate(of: "r.\(SQLText.quote(column))", storage: storage)
+            case let .columnOrDefault(column, value):
+                return "coalesce(r.\(SQLText.quote(column)), \(value))"
             case let .coreDataUUID(column):
                 return "\(Self.uuidBytes.name)(r.\(SQLText.quote(column)))"
             case .rowNumber:
