@@ -115,6 +115,14 @@ extension SchemaFitter {
     /// Reports the `NOT NULL` columns without a default that nothing fills.
     func checkFilled(_ fill: SchemaFit.TableFill, at location: SourceLocation) {
         guard let table = schema.table(named: fill.table) else { return }
+        var counts: [String: Int] = [:]
+        for column in fill.fills { counts[column.column.lowercased(), default: 0] += 1 }
+        let twice = table.columns.map(\.name).filter { (counts[$0.lowercased()] ?? 0) > 1 }
+        if !twice.isEmpty {
+            error(
+                "more than one attribute or relationship fills \(list(twice)) of table '\(table.name)'; "
+                    + "name the column of each with 'column:'", at: location)
+        }
         let filled = Set(fill.fills.map { $0.column.lowercased() })
         let unfilled = table.columns.filter { column in
             column.notNull && !column.hasDefault && !filled.contains(column.name.lowercased())
@@ -126,9 +134,17 @@ extension SchemaFitter {
                 + "\(list(unfilled.map(\.name))); map an attribute onto \(unfilled.count == 1 ? "it" : "each")", at: location)
     }
 
-    /// Reports tables seeder fills that already hold rows.
+    /// Reports tables seeder fills that already hold rows, and tables two things fill.
     func checkEmpty(_ fills: [SchemaFit.TableFill]) {
         var seen = Set<String>()
+        for fill in fills where !seen.insert(fill.table.lowercased()).inserted {
+            let owners = fills.filter { $0.table.caseInsensitiveCompare(fill.table) == .orderedSame }.map { owner in
+                owner.builtTable == mapping.entities[owner.entity].table
+                    ? "entity '\(mapping.entities[owner.entity].name)'" : "the join table of an '\(mapping.entities[owner.entity].name)' relationship"
+            }
+            error("\(list(owners)) fill one table '\(fill.table)' of the app's schema; each needs a table of its own", at: location)
+        }
+        seen = []
         for fill in fills where seen.insert(fill.table.lowercased()).inserted {
             guard let table = schema.table(named: fill.table), table.rows > 0 else { continue }
             error(
