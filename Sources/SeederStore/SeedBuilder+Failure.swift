@@ -29,6 +29,9 @@ extension SeedBuilder {
                     }
                 } ?? []
             diagnostics.error(StorageFailure(error, files: named).message(database))
+        case let error as SchemaFitError:
+            diagnostics.error(error.message, at: error.location)
+            return .invalid
         case let error as AssemblyError:
             diagnostics.error(error.message)
         default:

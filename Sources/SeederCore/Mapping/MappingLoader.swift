@@ -351,6 +351,8 @@ struct LoadContext {
         guard let fields = fields(of: node, allowed: MappingLoader.Keys.schema, in: "'schema'") else { return nil }
         let given = MappingLoader.Keys.schema.compactMap { key in fields[key].map { (key, $0) } }
         guard given.count == 1, let (key, entry) = given.first else {
+            // An unknown key was reported, with its suggestion.
+            if given.isEmpty, node.pairs?.isEmpty == false { return nil }
             let found = given.isEmpty ? "neither" : "both"
             error(
                 "'schema' needs one of 'template' (an empty database the app made) or 'room' (Room's exported schema), found \(found)",

@@ -63,6 +63,8 @@ struct AppSchema {
     var names: Set<String>
     /// The entities of `Z_PRIMARYKEY`, when the schema is a Core Data store's.
     var coreData: [CoreDataEntity]?
+    /// `PRAGMA user_version`.
+    var userVersion = 0
 
     /// The table named `name`, compared as SQLite compares names.
     func table(named name: String) -> Table? {
@@ -89,7 +91,8 @@ struct AppSchema {
                 CoreDataEntity(number: $0["Z_ENT"], name: $0["Z_NAME"] ?? "", superNumber: $0["Z_SUPER"] ?? 0)
             }
         }
-        return AppSchema(tables: tables, names: names, coreData: coreData)
+        let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        return AppSchema(tables: tables, names: names, coreData: coreData, userVersion: userVersion)
     }
 
     private static func readTable(_ name: String, sql: String, virtual: Bool, _ db: Database) throws -> Table {
@@ -113,7 +116,8 @@ struct AppSchema {
             ? primaryKey[0].name : nil
         let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"main\".\(SQLText.quote(name))") ?? 0
         return Table(
-            name: name, columns: columns, foreignKeys: keys.keys.sorted().compactMap { keys[$0] },
+            // SQLite numbers a table's foreign keys from the last declared.
+            name: name, columns: columns, foreignKeys: keys.keys.sorted(by: >).compactMap { keys[$0] },
             module: virtual ? module(of: sql) : nil, contentTable: virtual ? option("content", in: sql) : nil,
             rowidColumn: rowidColumn, rows: rows)
     }

@@ -54,6 +54,8 @@ struct SchemaFit {
     }
 
     var mode: SchemaFit.Mode
+    /// Where the mapping names the app's schema: what a row the schema refuses is reported at.
+    var location: SourceLocation
     /// Room's exported schema, which the filled database is checked against once more.
     var room: RoomSchema? = nil
     /// The app's empty database, as a file of it holds it (journal mode DELETE).
@@ -77,4 +79,11 @@ struct SchemaFit {
     var rowNumberColumns: [String: String]
     /// Columns that hold another entity's row number, by app table, with that entity's table.
     var rowNumberReferences: [String: [String: String]]
+}
+
+/// The app's schema refuses the rows seeder built (a `UNIQUE`, `CHECK` or `NOT NULL` of its own
+/// that the mapping does not know): reported at the mapping's `schema:` node, as the data's fault.
+struct SchemaFitError: Error {
+    var message: String
+    var location: SourceLocation
 }

@@ -30,23 +30,26 @@ extension SchemaFitter {
     }
 
     /// `what` has no column in `table`: an error listing the table's columns.
-    func missing(_ what: String, in table: AppSchema.Table, at location: SourceLocation, near name: String? = nil) {
+    func missing(
+        _ what: String, in table: AppSchema.Table, at location: SourceLocation, near name: String? = nil,
+        advice: String = "name it with 'column:'"
+    ) {
         let names = table.columns.map(\.name)
         error(
             "table '\(table.name)' of the app's schema has no \(what)\(name.map { suggestion($0, names) } ?? ""); "
-                + "name it with 'column:'; its columns: \(list(names))", at: location)
+                + "\(advice); its columns: \(list(names))", at: location)
     }
 
     /// Copies of the built columns into the app's columns of the same names; with `single`, the
     /// one built column into the first of `names` that `table` has. `nil` after an error.
     func columns(
         _ names: [String], in table: AppSchema.Table, what: String, at location: SourceLocation, single: Bool = false,
-        builtColumns: [String]? = nil
+        builtColumns: [String]? = nil, advice: String = "name it with 'column:'"
     ) -> [SchemaFit.Fill]? {
         let built = builtColumns ?? names
         if single {
             guard let column = names.lazy.compactMap({ table.column(named: $0) }).first else {
-                missing("column for \(what)", in: table, at: location, near: names[0])
+                missing("column for \(what)", in: table, at: location, near: names[0], advice: advice)
                 return nil
             }
             return [SchemaFit.Fill(column: column.name, value: .column(built[0]))]
@@ -54,7 +57,7 @@ extension SchemaFitter {
         var fills: [SchemaFit.Fill] = []
         for (name, builtColumn) in zip(names, built) {
             guard let column = table.column(named: name) else {
-                missing("column '\(name)' for \(what)", in: table, at: location, near: name)
+                missing("column '\(name)' for \(what)", in: table, at: location, near: name, advice: advice)
                 return nil
             }
             fills.append(SchemaFit.Fill(column: column.name, value: .column(builtColumn)))
@@ -75,7 +78,8 @@ extension SchemaFitter {
         case ("INTEGER", _): suits = affinity != .text
         case ("REAL", _): suits = affinity == .real || affinity == .numeric
         case ("TEXT", .text): suits = true
-        case ("TEXT", .numeric): suits = attribute?.type == .decimal
+        // A NUMERIC column keeps text that is not a number as it is (GRDB's DATETIME holds ISO 8601).
+        case ("TEXT", .numeric): suits = attribute?.type == .decimal || attribute?.type == .date
         default: suits = false
         }
         guard !suits else { return }
@@ -87,10 +91,10 @@ extension SchemaFitter {
             let storage: String
             switch affinity {
             case .text: storage = "iso8601"
-            case .real: storage = "unixepoch"
-            default: storage = "unixepoch_ms"
+            case .real: storage = "unixepoch' (seconds since 1970)"
+            default: storage = "unixepoch_ms' (milliseconds since 1970, as Room's converters store them)"
             }
-            message += ": choose 'storage: \(storage)'"
+            message += ": choose 'storage: \(storage)"
         } else if let attribute {
             message += ": the column wants \(affinity.rawValue.lowercased()) values, and '\(attribute.name)' is \(attribute.type.rawValue)"
         }
@@ -140,7 +144,8 @@ extension SchemaFitter {
         for fill in fills where !seen.insert(fill.table.lowercased()).inserted {
             let owners = fills.filter { $0.table.caseInsensitiveCompare(fill.table) == .orderedSame }.map { owner in
                 owner.builtTable == mapping.entities[owner.entity].table
-                    ? "entity '\(mapping.entities[owner.entity].name)'" : "the join table of an '\(mapping.entities[owner.entity].name)' relationship"
+                    ? "entity '\(mapping.entities[owner.entity].name)'"
+                    : "the join table of an '\(mapping.entities[owner.entity].name)' relationship"
             }
             error("\(list(owners)) fill one table '\(fill.table)' of the app's schema; each needs a table of its own", at: location)
         }
@@ -167,6 +172,7 @@ extension SchemaFitter {
     /// The mapping renamed to the app's tables and columns.
     func described(_ fills: [SchemaFit.TableFill], fits: [EntityFit]) -> Mapping {
         var described = mapping
+        described.schemaVersion = schema.userVersion
         for (index, fit) in fits.enumerated() {
             let fill = fills.first { $0.entity == index && $0.builtTable == mapping.entities[index].table }
             let renamed = Dictionary(

@@ -52,12 +52,13 @@ struct SchemaFitter {
                         guard let table = fits[target]?.table else { continue }
                         if mode == .coreData {
                             error("seeder cannot fill Core Data's ordered relationships; leave out 'ordered'", at: relationship.location)
-                        } else if let column = table.column(named: position) {
+                        } else if let column = positionColumn(position, relationship, target: target, in: table) {
                             fits[target]?.fills.append(SchemaFit.Fill(column: column.name, value: .column(position)))
                         } else {
                             missing(
                                 "column '\(position)' for the order of '\(entity.name).\(relationship.name)'", in: table,
-                                at: relationship.location)
+                                at: relationship.location, near: position,
+                                advice: "seeder looks for '<inverse>_position' or '<inverse>Position'")
                         }
                     }
                 case let .joinTable(join):
@@ -82,7 +83,8 @@ struct SchemaFitter {
         checkEmpty(all)
         guard diagnostics.errorCount == errors else { return nil }
         return SchemaFit(
-            mode: mode, bytes: bytes, tables: all, keyColumns: mapping.entities.map(\.primaryKeyColumns), numbered: numbered.sorted(),
+            mode: mode, location: location, bytes: bytes, tables: all, keyColumns: mapping.entities.map(\.primaryKeyColumns),
+            numbered: numbered.sorted(),
             rebuilt: rebuilt(filling: all),
             coreDataNumbers: Dictionary(
                 uniqueKeysWithValues: fits.enumerated().compactMap { index, fit in fit?.coreDataNumber.map { (index, $0) } }),
@@ -179,6 +181,16 @@ struct SchemaFitter {
     }
 
     // MARK: Relationships
+
+    /// The app's column for the order of an ordered one-to-many, on its children: seeder's name
+    /// for it, or the inverse's name with `_position` or `Position`.
+    private func positionColumn(_ position: String, _ relationship: Relationship, target: Int, in table: AppSchema.Table) -> AppSchema
+        .Column?
+    {
+        guard let inverse = relationship.inverse(on: target) else { return table.column(named: position) }
+        let name = mapping.entities[target].relationships[inverse].name
+        return [position, Naming.snakeCase(name) + "_position", name + "Position"].lazy.compactMap { table.column(named: $0) }.first
+    }
 
     /// The fills of a to-one's columns, or `nil` after an error.
     private func toOne(
@@ -290,17 +302,25 @@ struct SchemaFitter {
                 let names = keyColumns.count == 1 ? [keyColumns[0]] + side.names : keyColumns
                 guard
                     let found = columns(
-                        names, in: table, what: what, at: relationship.location, single: keyColumns.count == 1, builtColumns: keyColumns)
+                        names, in: table, what: what, at: relationship.location, single: keyColumns.count == 1, builtColumns: keyColumns,
+                        advice: "declare its foreign keys to the owner's and the target's tables, or name the columns as seeder does")
                 else { return nil }
                 fills += found
             }
         }
         if relationship.selector != nil, let type = join.targetColumns.last {
-            guard let found = columns([type], in: table, what: what, at: relationship.location) else { return nil }
+            guard
+                let found = columns(
+                    [type], in: table, what: what, at: relationship.location, advice: "seeder stores the chosen entity's name in it")
+            else { return nil }
             fills += found
         }
         if let position = join.positionColumn {
-            guard let found = columns([position], in: table, what: "the order of \(what)", at: relationship.location) else { return nil }
+            guard
+                let found = columns(
+                    [position], in: table, what: "the order of \(what)", at: relationship.location,
+                    advice: "seeder fills a column 'position'")
+            else { return nil }
             fills += found
         }
         return SchemaFit.TableFill(entity: owner, builtTable: join.name, table: table.name, fills: fills)
@@ -331,7 +351,9 @@ struct SchemaFitter {
         let table = schema.table(named: join.name) ?? (candidates.count == 1 ? candidates[0] : nil)
         guard let table, let ownerColumn = table.columns.first(where: { $0.name.caseInsensitiveCompare(targetColumn) != .orderedSame })
         else {
-            let joins = schema.tables.map(\.name).filter { $0.uppercased().hasPrefix("Z_") && !$0.uppercased().hasPrefix("Z_PRIMARYKEY") }
+            let joins = schema.tables.map(\.name).filter {
+                $0.uppercased().hasPrefix("Z_") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains($0.uppercased())
+            }
             error(
                 "the Core Data store has no join table for the many-to-many \(what) (one with a column '\(targetColumn)'); "
                     + "its join tables: \(list(joins)); name it with 'table:'", at: relationship.location)

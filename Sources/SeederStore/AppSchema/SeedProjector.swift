@@ -25,21 +25,26 @@ struct SeedProjector {
             // The app's triggers would fill its logs and indexes once more (docs/mapping.md).
             try RawSQLite.enableTriggers(false, in: db)
             try db.execute(sql: "BEGIN")
-            try number(db)
-            for table in fit.tables { try db.execute(sql: insert(table)) }
-            for (entity, number) in fit.coreDataNumbers.sorted(by: { $0.key < $1.key }) {
-                try db.execute(
-                    sql: #"UPDATE "main"."Z_PRIMARYKEY" SET "Z_MAX" = (SELECT count(*) FROM "built"."# + SQLText.quote(builtTable(entity))
-                        + ") WHERE \"Z_ENT\" = \(number)")
+            do {
+                try fill(db)
+                for (entity, number) in fit.coreDataNumbers.sorted(by: { $0.key < $1.key }) {
+                    try db.execute(
+                        sql: #"UPDATE "main"."Z_PRIMARYKEY" SET "Z_MAX" = (SELECT count(*) FROM "built"."#
+                            + SQLText.quote(builtTable(entity))
+                            + ") WHERE \"Z_ENT\" = \(number)")
+                }
+                for table in fit.rebuilt {
+                    try db.execute(sql: "INSERT INTO \"main\".\(SQLText.quote(table))(\(SQLText.quote(table))) VALUES ('rebuild')")
+                }
+                for statement in SeedSchema.metadataTables { try db.execute(sql: statement) }
+                try db.execute(sql: #"INSERT INTO "main"."seed_metadata" SELECT * FROM "built"."seed_metadata" ORDER BY "key""#)
+                try db.execute(sql: #"INSERT INTO "main"."seed_source" SELECT * FROM "built"."seed_source" ORDER BY "rowid""#)
+                if fit.mode == .room { try db.execute(sql: "PRAGMA application_id = \(SeedAssembler.applicationID)") }
+                try db.execute(sql: "COMMIT")
+            } catch {
+                try? db.execute(sql: "ROLLBACK")
+                throw error
             }
-            for table in fit.rebuilt {
-                try db.execute(sql: "INSERT INTO \"main\".\(SQLText.quote(table))(\(SQLText.quote(table))) VALUES ('rebuild')")
-            }
-            for statement in SeedSchema.metadataTables { try db.execute(sql: statement) }
-            try db.execute(sql: #"INSERT INTO "main"."seed_metadata" SELECT * FROM "built"."seed_metadata" ORDER BY "key""#)
-            try db.execute(sql: #"INSERT INTO "main"."seed_source" SELECT * FROM "built"."seed_source" ORDER BY "rowid""#)
-            if fit.mode == .room { try db.execute(sql: "PRAGMA application_id = \(SeedAssembler.applicationID)") }
-            try db.execute(sql: "COMMIT")
             try RawSQLite.enableTriggers(true, in: db)
             try db.execute(sql: "DETACH DATABASE \"built\"")
             try db.execute(sql: "PRAGMA journal_mode = DELETE")
@@ -53,6 +58,21 @@ struct SeedProjector {
         }
         try queue.close()
         return vacuumed ? spare : path
+    }
+
+    /// Numbers the rows and fills each table; a row the app's schema refuses is the data's fault,
+    /// reported naming the table and SQLite's reason.
+    private func fill(_ db: Database) throws {
+        try number(db)
+        for table in fit.tables {
+            do {
+                try db.execute(sql: insert(table))
+            } catch let error as DatabaseError {
+                throw SchemaFitError(
+                    message: "the app's schema refuses the rows of table '\(table.table)': \(error.message ?? "\(error)")",
+                    location: fit.location)
+            }
+        }
     }
 
     private static var configuration: Configuration {
