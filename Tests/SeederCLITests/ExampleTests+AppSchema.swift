@@ -8,7 +8,7 @@ import Testing
 /// reads an existing example's dumps (`tasklist-grdb` reads `seeds/tasklist`) into the empty
 /// database in `mappings/templates/`, and is built and checked as the other examples are.
 extension ExampleTests {
-    static let fittedExamples = ["tasklist-grdb", "catalog-coredata"]
+    static let fittedExamples = ["tasklist-grdb", "catalog-coredata", "tasklist-room"]
 
     @Test(arguments: fittedExamples)
     func buildsTheFittedExample(_ name: String) throws {
@@ -145,10 +145,9 @@ extension ExampleTests {
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") } == 2)
     }
 
-    /// The Room example is in place for Room's schema reader; until it reads the exported
-    /// schema, the build stops at `schema:` (docs/guides/room.md).
-    @Test(.disabled("Room's exported schema is not read yet: mappings/tasklist-room.yaml builds once it is"))
-    func roomExampleRows() throws {
+    /// The Room example: the database Room makes from its exported schema, its version and
+    /// seeder's application id, every task in Room's table (docs/guides/room.md).
+    @Test func roomExampleRows() throws {
         let scratch = try Workspace()
         let output = scratch.root + "/tasklist-room.sqlite"
         let run = try seeder(["build", "mappings/tasklist-room.yaml", "seeds/tasklist", "-o", output])
