@@ -204,6 +204,9 @@ public struct SeedDiffer: Sendable {
             if !entity.hasIdentity {
                 pairing = .rows(reason: "identity: none")
                 key = []
+            } else if mapping?.rowNumbers[name] != nil, primaryKey != nil {
+                // The app's own table: its key is the row number; the record's identity is the mapping's.
+                key = entity.primaryKey
             }
         } else if let join = mapping?.joinTable(name) {
             role = .links(join)
@@ -219,8 +222,11 @@ public struct SeedDiffer: Sendable {
             pairing = .rows(reason: "primary key column missing")
             key = []
         }
-        // Without identity, the synthetic source-order key is no part of a record.
-        let compared = columns.filter { !key.contains($0) && !(key.isEmpty && $0 == Entity.syntheticKeyColumn && role != .table) }
+        // Without identity, the synthetic source-order key is no part of a record; nor is a row number.
+        let rowNumber = role == .table ? nil : mapping?.rowNumbers[name]
+        let compared = columns.filter {
+            !key.contains($0) && !(key.isEmpty && $0 == Entity.syntheticKeyColumn && role != .table) && $0 != rowNumber
+        }
         var table = TableDiff(
             index: index, table: name, name: displayName, role: role, pairing: pairing, keyColumns: key,
             fieldColumns: compared)
@@ -243,13 +249,14 @@ public struct SeedDiffer: Sendable {
     ) throws -> DiffCounts {
         let shared = table.keyColumns + table.fieldColumns
         let oldColumns = shared + table.oldOnlyColumns, newColumns = shared + table.newOnlyColumns
-        let order = (table.keyColumns.isEmpty ? shared : table.keyColumns).map { SQLText.quote($0) + " COLLATE BINARY" }
-        func select(_ columns: [String]) -> String {
-            "SELECT \(SQLText.list(columns)) FROM \(SQLText.quote(table.table))"
+        func select(_ columns: [String], _ seed: SeedCatalog) -> String {
+            let value = { (column: String) in Self.value(of: column, in: table.table, mapping: seed.mapping) }
+            let order = (table.keyColumns.isEmpty ? shared : table.keyColumns).map { value($0) + " COLLATE BINARY" }
+            return "SELECT \(columns.map(value).joined(separator: ", ")) FROM \(SQLText.quote(table.table)) AS r"
                 + (order.isEmpty ? "" : " ORDER BY " + order.joined(separator: ", "))
         }
-        var before = old.tables.contains { $0.name == table.table } ? try RowCursor(db: oldDB, sql: select(oldColumns)) : nil
-        var after = new.tables.contains { $0.name == table.table } ? try RowCursor(db: newDB, sql: select(newColumns)) : nil
+        var before = old.tables.contains { $0.name == table.table } ? try RowCursor(db: oldDB, sql: select(oldColumns, old)) : nil
+        var after = new.tables.contains { $0.name == table.table } ? try RowCursor(db: newDB, sql: select(newColumns, new)) : nil
         let keyCount = table.keyColumns.count, sharedCount = shared.count
         // Pairing whole rows orders and compares by every shared column.
         let orderCount = keyCount == 0 ? sharedCount : keyCount
@@ -312,6 +319,20 @@ public struct SeedDiffer: Sendable {
             }
         }
         return counts
+    }
+}
+
+extension SeedDiffer {
+    /// `r."column"`; for a column that holds the row number of an entity with a one-column
+    /// identity (a seed fitted to the app's own schema), that row's identity: two builds number
+    /// the same records differently when their dumps' order differs.
+    static func value(of column: String, in table: String, mapping: MappingSummary?) -> String {
+        let own = "r." + SQLText.quote(column)
+        guard let mapping, let target = mapping.rowNumberReferences[table]?[column], let number = mapping.rowNumbers[target],
+            let identity = mapping.entity(table: target), identity.hasIdentity, identity.primaryKey.count == 1
+        else { return own }
+        return "(SELECT x.\(SQLText.quote(identity.primaryKey[0])) FROM \(SQLText.quote(target)) AS x "
+            + "WHERE x.\(SQLText.quote(number)) = \(own))"
     }
 }
 

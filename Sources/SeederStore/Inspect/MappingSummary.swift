@@ -65,6 +65,11 @@ public struct MappingSummary: Sendable, Hashable {
     public var joinTables: [JoinTable]
     /// Columns of selectors, in mapping order.
     public var selectorColumns: [SelectorColumns] = []
+    /// A seed fitted to the app's own schema (`schema:`): the column of each table that holds its
+    /// rows' numbers, which are no part of a record.
+    public var rowNumbers: [String: String] = [:]
+    /// Columns that hold another table's row number, by table: column -> the table it points at.
+    public var rowNumberReferences: [String: [String: String]] = [:]
 
     /// Reads the description; `nil` when it is not JSON of the shape `MappingDescription` writes.
     init?(json: String) {
@@ -74,6 +79,15 @@ public struct MappingSummary: Sendable, Hashable {
         schemaVersion = document.root["schemaVersion"]?.numberText.flatMap { Int($0) } ?? 0
         self.entities = []
         joinTables = []
+        if let numbers = document.root["schema"]?["rowNumbers"], let references = document.root["schema"]?["rowNumberReferences"] {
+            for (table, column) in numbers.members { if let table = table.string { rowNumbers[table] = column.string } }
+            for (table, columns) in references.members {
+                guard let table = table.string else { continue }
+                for (column, target) in columns.members {
+                    if let column = column.string { rowNumberReferences[table, default: [:]][column] = target.string }
+                }
+            }
+        }
         for entity in entities.elements {
             guard let name = entity["name"]?.string, let table = entity["table"]?.string else { return nil }
             let primaryKey = entity["primaryKey"].map(Self.strings) ?? []

@@ -1,6 +1,6 @@
+import CSQLiteConfig
 import Foundation
 import GRDB
-import CSQLiteConfig
 import GRDBSQLite
 import SeederCore
 
