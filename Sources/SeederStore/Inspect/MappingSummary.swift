@@ -70,6 +70,8 @@ public struct MappingSummary: Sendable, Hashable {
     public var rowNumbers: [String: String] = [:]
     /// Columns that hold another table's row number, by table: column -> the table it points at.
     public var rowNumberReferences: [String: [String: String]] = [:]
+    /// The seed is the app's own schema filled (`schema:`), which keeps the app's `application_id`.
+    public var fitsAppSchema = false
 
     /// Reads the description; `nil` when it is not JSON of the shape `MappingDescription` writes.
     init?(json: String) {
@@ -79,6 +81,7 @@ public struct MappingSummary: Sendable, Hashable {
         schemaVersion = document.root["schemaVersion"]?.numberText.flatMap { Int($0) } ?? 0
         self.entities = []
         joinTables = []
+        fitsAppSchema = document.root["schema"] != nil
         if let numbers = document.root["schema"]?["rowNumbers"], let references = document.root["schema"]?["rowNumberReferences"] {
             for (table, column) in numbers.members { if let table = table.string { rowNumbers[table] = column.string } }
             for (table, columns) in references.members {

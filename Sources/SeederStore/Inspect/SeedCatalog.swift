@@ -77,8 +77,11 @@ public struct SeedCatalog: Sendable {
     /// The tables that describe a seed rather than hold its records.
     public static let metadataTables: Set<String> = ["seed_metadata", "seed_source"]
 
-    /// `true` when the file carries the seed application id and a `seed_metadata` table.
-    public var isSeed: Bool { applicationID == Self.seedApplicationID && !metadata.isEmpty }
+    /// `true` when the file has a `seed_metadata` table and carries the seed application id, or
+    /// is the app's own schema filled (`schema:`), which keeps the app's id.
+    public var isSeed: Bool {
+        !metadata.isEmpty && (applicationID == Self.seedApplicationID || mapping?.fitsAppSchema == true)
+    }
 
     /// The value of a metadata key.
     public func metadata(_ key: String) -> String? {
