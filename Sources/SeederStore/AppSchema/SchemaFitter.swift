@@ -44,12 +44,14 @@ struct SchemaFitter {
                     if let fills = toOne(relationship, of: owner, builtColumns: columns, fits: fits, numbered: &numbered) {
                         fits[owner]?.fills += fills
                     }
+                case .inverse(_?) where mode == .coreData:
+                    error(
+                        "seeder cannot fill Core Data's ordered relationships; leave out 'ordered' on '\(entity.name).\(relationship.name)'",
+                        at: relationship.location)
                 case let .inverse(position?):
                     for target in relationship.targets {
                         guard let table = fits[target]?.table else { continue }
-                        if mode == .coreData {
-                            error("seeder cannot fill Core Data's ordered relationships; leave out 'ordered'", at: relationship.location)
-                        } else if let column = table.column(named: position) {
+                        if let column = table.column(named: position) {
                             fits[target]?.fills.append(SchemaFit.Fill(column: column.name, value: .column(position)))
                         } else {
                             missing(
@@ -236,8 +238,8 @@ struct SchemaFitter {
         }
         error(
             "the foreign key (\(key.from.joined(separator: ", "))) of table '\(table.name)' references "
-                + "\(targetFit.table.name)(\(parentColumns.joined(separator: ", "))), which is neither entity "
-                + "'\(mapping.entities[target].name)''s identity (\(identityColumns.joined(separator: ", "))) nor its table's rowid",
+                + "\(targetFit.table.name)(\(parentColumns.joined(separator: ", "))), which is neither the identity of entity "
+                + "'\(mapping.entities[target].name)' (\(identityColumns.joined(separator: ", "))) nor its table's rowid",
             at: relationship.location)
         return nil
     }
