@@ -47,12 +47,14 @@ struct SchemaFitter {
                         checkToOne(fills, relationship, in: table)
                         fits[owner]?.fills += fills
                     }
+                case .inverse(_?) where mode == .coreData:
+                    error(
+                        "seeder cannot fill Core Data's ordered relationships; leave out 'ordered' on '\(entity.name).\(relationship.name)'",
+                        at: relationship.location)
                 case let .inverse(position?):
                     for target in relationship.targets {
                         guard let table = fits[target]?.table else { continue }
-                        if mode == .coreData {
-                            error("seeder cannot fill Core Data's ordered relationships; leave out 'ordered'", at: relationship.location)
-                        } else if let column = positionColumn(position, relationship, target: target, in: table) {
+                        if let column = positionColumn(position, relationship, target: target, in: table) {
                             fits[target]?.fills.append(SchemaFit.Fill(column: column.name, value: .column(position)))
                         } else {
                             missing(
@@ -226,10 +228,10 @@ struct SchemaFitter {
         let toOnes = entity.relationships.filter { !$0.isToMany && $0.selector == nil && $0.target == target }
         guard let key = byName ?? (keys.count == 1 && toOnes.count == 1 ? keys[0] : nil) else {
             guard keys.isEmpty else {
-                let declared = keys.map { "(\($0.from.joined(separator: ", ")))" }
+                let declared = keys.map { "(" + $0.from.joined(separator: ", ") + ")" }.joined(separator: ", ")
                 error(
-                    "relationship '\(name)' matches none of the foreign keys of table '\(table.name)' to '\(targetFit.table.name)': "
-                        + "\(list(declared)); name its column with 'column:'", at: relationship.location)
+                    "relationship '\(name)' matches none of the foreign keys of table '\(table.name)' to '\(targetFit.table.name)', "
+                        + "on \(declared); name its column with 'column:'", at: relationship.location)
                 return nil
             }
             return columns(
@@ -253,8 +255,8 @@ struct SchemaFitter {
         }
         error(
             "the foreign key (\(key.from.joined(separator: ", "))) of table '\(table.name)' references "
-                + "\(targetFit.table.name)(\(parentColumns.joined(separator: ", "))), which is neither entity "
-                + "'\(mapping.entities[target].name)''s identity (\(identityColumns.joined(separator: ", "))) nor its table's rowid",
+                + "\(targetFit.table.name)(\(parentColumns.joined(separator: ", "))), which is neither the identity of entity "
+                + "'\(mapping.entities[target].name)' (\(identityColumns.joined(separator: ", "))) nor its table's rowid",
             at: relationship.location)
         return nil
     }
