@@ -92,7 +92,12 @@ struct SeedProjector {
             let keys = fit.keyColumns[entity]
             let table = Self.numbers(entity)
             let columns = keys.indices.map { "k\($0)" }
-            try db.execute(sql: "CREATE TEMP TABLE \(table) (\"n\" INTEGER PRIMARY KEY, \(SQLText.list(columns)))")
+            // Declared as the keys are: a key column without the keys' affinity would be
+            // converted in each lookup, and its index never used.
+            let declared = try Row.fetchAll(db, sql: "PRAGMA \"built\".table_info(\(SQLText.quote(builtTable(entity))))")
+            let types = Dictionary(declared.map { ($0["name"] as String, $0["type"] as String? ?? "") }, uniquingKeysWith: { first, _ in first })
+            let definitions = zip(columns, keys).map { "\(SQLText.quote($0)) \(types[$1] ?? "")" }.joined(separator: ", ")
+            try db.execute(sql: "CREATE TEMP TABLE \(table) (\"n\" INTEGER PRIMARY KEY, \(definitions))")
             try db.execute(
                 sql: "INSERT INTO \(table) (\(SQLText.list(columns))) SELECT \(SQLText.list(keys)) FROM \"built\"."
                     + "\(SQLText.quote(builtTable(entity))) ORDER BY \"rowid\"")
