@@ -6,7 +6,8 @@ import Testing
 
 /// The examples fitted to an app's own schema (docs/mapping.md, Fitting the app's own schema): each
 /// reads an existing example's dumps (`tasklist-grdb` reads `seeds/tasklist`) into the empty
-/// database in `mappings/templates/`, and is built and checked as the other examples are.
+/// database in `mappings/templates/` (or the one Room makes from `mappings/schemas/`), and is
+/// built and checked as the other examples are.
 extension ExampleTests {
     static let fittedExamples = ["tasklist-grdb", "catalog-coredata", "tasklist-room"]
 
@@ -66,9 +67,9 @@ extension ExampleTests {
             ])
         #expect(
             try rows("SELECT id, remoteId, projectId, projectPosition, dueAt, completed, assignedUserId FROM task ORDER BY id") == [
-                "[id:1 remoteId:1 projectId:1 projectPosition:0 dueAt:1310316663 completed:1 assignedUserId:1]",
-                "[id:2 remoteId:5 projectId:1 projectPosition:1 dueAt:1311120000 completed:0 assignedUserId:2]",
-                "[id:3 remoteId:6 projectId:1 projectPosition:2 dueAt:1311249600 completed:0 assignedUserId:1]",
+                "[id:1 remoteId:1 projectId:1 projectPosition:0 dueAt:\"2011-07-10T16:51:03.000Z\" completed:1 assignedUserId:1]",
+                "[id:2 remoteId:5 projectId:1 projectPosition:1 dueAt:\"2011-07-20T00:00:00.000Z\" completed:0 assignedUserId:2]",
+                "[id:3 remoteId:6 projectId:1 projectPosition:2 dueAt:\"2011-07-21T12:00:00.000Z\" completed:0 assignedUserId:1]",
                 "[id:4 remoteId:7 projectId:1 projectPosition:3 dueAt:NULL completed:0 assignedUserId:3]",
                 "[id:5 remoteId:8 projectId:2 projectPosition:0 dueAt:NULL completed:1 assignedUserId:2]",
                 "[id:6 remoteId:9 projectId:2 projectPosition:1 dueAt:NULL completed:0 assignedUserId:2]",
@@ -87,7 +88,7 @@ extension ExampleTests {
             [try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "PRAGMA application_id")]
         }
         #expect(header == [0, 0])
-        // An app's Date decodes the stored seconds since 1970.
+        // An app's Date decodes the stored ISO 8601 text.
         let due = try queue.read { db in try Date.fetchOne(db, sql: "SELECT dueAt FROM task WHERE remoteId = 1") }
         #expect(due == Date(timeIntervalSince1970: 1_310_316_663))
     }
@@ -145,8 +146,9 @@ extension ExampleTests {
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") } == 2)
     }
 
-    /// The Room example: the database Room makes from its exported schema, its version and
-    /// seeder's application id, every task in Room's table (docs/guides/room.md).
+    /// The Room example (docs/guides/room.md): the database Room makes from its exported schema,
+    /// with Room's header, the server's ids as the keys and the order of a one-to-many in its
+    /// column.
     @Test func roomExampleRows() throws {
         let scratch = try Workspace()
         let output = scratch.root + "/tasklist-room.sqlite"
@@ -157,9 +159,17 @@ extension ExampleTests {
             [try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "PRAGMA application_id")]
         }
         #expect(header == [3, 0x5345_4544])
+        func rows(_ sql: String) throws -> [String] { try queue.read { db in try Row.fetchAll(db, sql: sql).map(\.description) } }
         #expect(
-            try queue.read { db in try Row.fetchAll(db, sql: "SELECT id, project_id, project_position, due_at FROM tasks ORDER BY id").count
-            }
-                == 7)
+            try rows("SELECT id, project_id, project_position, due_at FROM tasks ORDER BY id") == [
+                "[id:1 project_id:123 project_position:0 due_at:1310316663000]",
+                "[id:5 project_id:123 project_position:1 due_at:1311120000000]",
+                "[id:6 project_id:123 project_position:2 due_at:1311249600000]",
+                "[id:7 project_id:123 project_position:3 due_at:NULL]", "[id:8 project_id:456 project_position:0 due_at:NULL]",
+                "[id:9 project_id:456 project_position:1 due_at:NULL]", "[id:10 project_id:456 project_position:2 due_at:NULL]",
+            ])
+        #expect(
+            try rows("SELECT id, identity_hash FROM room_master_table") == [#"[id:42 identity_hash:"8f3c2b6e41d95a07c1e4f7a2b9d06e53"]"#]
+        )
     }
 }
