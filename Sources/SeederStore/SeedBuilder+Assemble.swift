@@ -5,7 +5,8 @@ import SeederCore
 /// The last stage: the seed file finished around its rows and renamed into place.
 extension SeedBuilder {
     /// Join rows, metadata, constraints, indexes and checks (`SeedAssembler`); then the seed,
-    /// synced, renamed over the output.
+    /// synced, renamed over the output. A validation comes here only to fill the app's own
+    /// schema, which is then left in the temporary files.
     static func assemble(
         _ loaded: LoadedRows, with assembler: SeedAssembler, mapping: LoadedMapping, fit: SchemaFit?, in seed: DatabaseQueue,
         files: BuildFiles,
@@ -25,6 +26,7 @@ extension SeedBuilder {
             // The app's schema, filled from the finished rows, is the seed (docs/mapping.md).
             let built = vacuumed ? files.vacuum : files.seed
             let filled = try SeedProjector(fit: fit).project(built: built, into: files.app, spare: vacuumed ? files.seed : files.vacuum)
+            guard options.writesOutput else { return }
             try SeedAssembler.publish(filled, as: files.outputPath, shown: files.output, synced: filled == files.app)
             return
         }

@@ -92,7 +92,8 @@ public enum SeedBuilder {
                 let count = diagnostics.warningCount
                 diagnostics.error("--strict: \(count) \(count == 1 ? "warning counts" : "warnings count") as errors")
             }
-            guard !diagnostics.hasErrors, options.writesOutput else {
+            // A validation fills the app's schema too: its own UNIQUE or CHECK may refuse a row.
+            guard !diagnostics.hasErrors, options.writesOutput || fit != nil else {
                 try seed.close()
                 // A valid `validate` wrote its rows too, into its temporary seed: those the seed
                 // would hold (docs/commands.md, validate).
@@ -101,7 +102,7 @@ public enum SeedBuilder {
             }
             try assemble(loaded, with: assembler, mapping: mapping, fit: fit, in: seed, files: files, options: options)
             state.report.entities = Self.counting(loaded.rowsInserted, in: state.report.entities)
-            state.report.output = files.output
+            if options.writesOutput { state.report.output = files.output }
             return .success
         } catch let stop as Stop {
             return stop.outcome

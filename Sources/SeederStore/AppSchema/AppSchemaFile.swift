@@ -25,7 +25,8 @@ struct AppSchemaFile {
             bytes = try FileByteSource(path: path).readAll()
         } catch {
             throw AppSchemaError(
-                "cannot read the \(source.kind.rawValue) '\(shown)': \((error as? InputError)?.reason ?? "\(error)")", unreadable: true)
+                "cannot read \(source.kind == .room ? "Room's exported schema" : "the template") '\(shown)': \((error as? InputError)?.reason ?? "\(error)")",
+                unreadable: true)
         }
         switch source.kind {
         case .template:

@@ -90,7 +90,7 @@ extension SchemaFitter {
         if attribute?.type == .date {
             let storage: String
             switch affinity {
-            case .text: storage = "iso8601"
+            case .text: storage = "iso8601'"
             case .real: storage = "unixepoch' (seconds since 1970)"
             default: storage = "unixepoch_ms' (milliseconds since 1970, as Room's converters store them)"
             }
@@ -147,7 +147,8 @@ extension SchemaFitter {
                     ? "entity '\(mapping.entities[owner.entity].name)'"
                     : "the join table of an '\(mapping.entities[owner.entity].name)' relationship"
             }
-            error("\(list(owners)) fill one table '\(fill.table)' of the app's schema; each needs a table of its own", at: location)
+            let named = owners.dropLast().joined(separator: ", ") + " and " + owners.last!
+            error("\(named) fill one table '\(fill.table)' of the app's schema; each needs a table of its own", at: location)
         }
         seen = []
         for fill in fills where seen.insert(fill.table.lowercased()).inserted {

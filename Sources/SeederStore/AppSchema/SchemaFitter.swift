@@ -60,7 +60,9 @@ struct SchemaFitter {
                             missing(
                                 "column '\(position)' for the order of '\(entity.name).\(relationship.name)'", in: table,
                                 at: relationship.location, near: position,
-                                advice: "seeder looks for '<inverse>_position' or '<inverse>Position'")
+                                advice:
+                                    "seeder looks for \(list(positionNames(position, relationship, target: target)).replacingOccurrences(of: " and ", with: " or "))"
+                            )
                         }
                     }
                 case let .joinTable(join):
@@ -189,9 +191,17 @@ struct SchemaFitter {
     private func positionColumn(_ position: String, _ relationship: Relationship, target: Int, in table: AppSchema.Table) -> AppSchema
         .Column?
     {
-        guard let inverse = relationship.inverse(on: target) else { return table.column(named: position) }
+        positionNames(position, relationship, target: target).lazy.compactMap { table.column(named: $0) }.first
+    }
+
+    private func positionNames(_ position: String, _ relationship: Relationship, target: Int) -> [String] {
+        guard let inverse = relationship.inverse(on: target) else { return [position] }
         let name = mapping.entities[target].relationships[inverse].name
-        return [position, Naming.snakeCase(name) + "_position", name + "Position"].lazy.compactMap { table.column(named: $0) }.first
+        var names: [String] = []
+        for candidate in [position, Naming.snakeCase(name) + "_position", name + "Position"] where !names.contains(candidate) {
+            names.append(candidate)
+        }
+        return names
     }
 
     /// The fills of a to-one's columns, or `nil` after an error.

@@ -95,7 +95,8 @@ struct SeedProjector {
             // Declared as the keys are: a key column without the keys' affinity would be
             // converted in each lookup, and its index never used.
             let declared = try Row.fetchAll(db, sql: "PRAGMA \"built\".table_info(\(SQLText.quote(builtTable(entity))))")
-            let types = Dictionary(declared.map { ($0["name"] as String, $0["type"] as String? ?? "") }, uniquingKeysWith: { first, _ in first })
+            let types = Dictionary(
+                declared.map { ($0["name"] as String, $0["type"] as String? ?? "") }, uniquingKeysWith: { first, _ in first })
             let definitions = zip(columns, keys).map { "\(SQLText.quote($0)) \(types[$1] ?? "")" }.joined(separator: ", ")
             try db.execute(sql: "CREATE TEMP TABLE \(table) (\"n\" INTEGER PRIMARY KEY, \(definitions))")
             try db.execute(
@@ -119,7 +120,7 @@ struct SeedProjector {
             case let .coreDataDate(column, storage):
                 return Self.referenceDate(of: "r.\(SQLText.quote(column))", storage: storage)
             case let .columnOrDefault(column, value):
-                return "coalesce(r.\(SQLText.quote(column)), \(value))"
+                return "coalesce(r.\(SQLText.quote(column)), \(Self.defaultExpression(value)))"
             case let .coreDataUUID(column):
                 return "\(Self.uuidBytes.name)(r.\(SQLText.quote(column)))"
             case .rowNumber:
@@ -132,6 +133,13 @@ struct SeedProjector {
         }
         return "INSERT INTO \"main\".\(SQLText.quote(table.table)) (\(SQLText.list(table.fills.map(\.column)))) "
             + "SELECT \(values.joined(separator: ", ")) FROM \"built\".\(SQLText.quote(table.builtTable)) AS r ORDER BY r.\"rowid\""
+    }
+
+    /// A column's declared default as an expression of a query: a double-quoted default is a
+    /// string in `CREATE TABLE` (SQLite's quirk for compatibility) but would name a column here.
+    static func defaultExpression(_ declared: String) -> String {
+        guard declared.count >= 2, declared.hasPrefix("\""), declared.hasSuffix("\"") else { return declared }
+        return SQLText.literal(String(declared.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\""))
     }
 
     /// The row number of the row of `entity` that the built row's `keys` name.
