@@ -20,6 +20,9 @@ struct SeedProjector {
         let queue = try DatabaseQueue(path: path, configuration: Self.configuration)
         let vacuumed = try queue.inDatabase { db -> Bool in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            // The copy is a temporary file until it is renamed: no journal beside it for a killed
+            // build to leave behind; a failed fill is rolled back in memory, and the copy removed.
+            try db.execute(sql: "PRAGMA journal_mode = MEMORY")
             db.add(function: Self.uuidBytes)
             try db.execute(sql: "ATTACH DATABASE ? AS \"built\"", arguments: [built])
             // The app's triggers would fill its logs and indexes once more (docs/mapping.md).
