@@ -61,6 +61,9 @@ public struct Entity: Sendable {
     public var ignoredKeys: [IgnoredKey] = []
     /// Its full-text index (`search:`), if any.
     public var search: SearchSpec? = nil
+    /// Where `table:` names its table, when the mapping names it: the app's schema must then
+    /// have that table (docs/mapping.md, Fitting the app's own schema).
+    public var namedTable: SourceLocation? = nil
 
     /// The index of the attribute named `name`.
     public func attributeIndex(named name: String) -> Int? {
@@ -137,6 +140,8 @@ public struct Attribute: Sendable {
     /// The empty string `""` reads as `null` (`emptyAsNull:`, from the attribute, its entity or
     /// the document).
     public var emptyAsNull = false
+    /// Where `column:` names its column, when the mapping names it.
+    public var namedColumn: SourceLocation? = nil
 
     public init(
         name: String,
@@ -210,6 +215,10 @@ public struct Relationship: Sendable {
     public var keyedBy: Int? = nil
     /// Where the relationship is declared.
     public var location: SourceLocation
+    /// Where `column:` names a to-one's column, or `table:` a many-to-many's join table, when
+    /// the mapping names it.
+    public var namedColumn: SourceLocation? = nil
+    public var namedTable: SourceLocation? = nil
 
     /// The entities its targets may be: the selector's, else the one target.
     public var targets: [Int] { selector?.entities ?? [target] }

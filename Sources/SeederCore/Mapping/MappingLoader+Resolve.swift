@@ -9,10 +9,11 @@ extension LoadContext {
                 attributes: draft.attributes.map { attributeDraft in
                     var attribute = attributeDraft.attribute
                     attribute.column = attributeDraft.column?.name ?? naming.column(for: attribute.name)
+                    attribute.namedColumn = attributeDraft.column?.node.location
                     return attribute
                 },
                 relationships: [], onConflict: draft.onConflict, nulls: draft.nulls, location: draft.nameNode.location,
-                ignoredKeys: draft.ignoredKeys, search: draft.search)
+                ignoredKeys: draft.ignoredKeys, search: draft.search, namedTable: draft.table?.node.location)
         }
         for index in entities.indices {
             for attribute in entities[index].identityAttributes {
@@ -84,6 +85,8 @@ extension LoadContext {
                 entities[owner].relationships[index].storage = storage(
                     of: relationship, owner: entities[owner], target: entities[relationship.target],
                     column: draft?.column?.name, table: draft?.table?.name, naming: naming, entities: entities)
+                entities[owner].relationships[index].namedColumn = draft?.column?.node.location
+                entities[owner].relationships[index].namedTable = draft?.table?.node.location
             }
         }
         return entities

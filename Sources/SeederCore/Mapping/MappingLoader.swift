@@ -348,6 +348,12 @@ struct LoadContext {
     /// `schema:` (docs/mapping.md, Fitting the app's own schema): one of `template` or `room`, a
     /// path relative to the mapping file.
     func schema(_ node: YAMLNode) -> SchemaSource? {
+        if let path = node.scalar {
+            error(
+                "'schema' is a mapping: 'schema: { template: \(path) }' (an empty database the app made) or 'schema: { room: \(path) }'",
+                at: node)
+            return nil
+        }
         guard let fields = fields(of: node, allowed: MappingLoader.Keys.schema, in: "'schema'") else { return nil }
         let given = MappingLoader.Keys.schema.compactMap { key in fields[key].map { (key, $0) } }
         guard given.count == 1, let (key, entry) = given.first else {

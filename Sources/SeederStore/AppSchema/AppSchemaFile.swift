@@ -18,7 +18,8 @@ struct AppSchemaFile {
 
     /// Reads `source`'s file at `path` (as the working directory sees it).
     init(_ source: SchemaSource, path: String) throws(AppSchemaError) {
-        let shown = source.path
+        // Named as the working directory sees it, as dump files are.
+        let shown = path
         var bytes: [UInt8]
         var room: RoomSchema?
         do {

@@ -82,6 +82,12 @@ extension SchemaFitter {
         case ("TEXT", .numeric): suits = attribute?.type == .decimal || attribute?.type == .date
         default: suits = false
         }
+        if suits, storedType == "TEXT", affinity == .numeric, attribute?.type == .decimal, let attribute {
+            diagnostics.warning(
+                "decimal '\(attribute.name)' goes into column '\(column.name)' (\(affinity.rawValue) affinity) of table '\(table.name)', "
+                    + "which stores it as a number: exact to 15 significant digits; a TEXT column keeps every digit",
+                at: location)
+        }
         guard !suits else { return }
         let declared = column.declaredType.isEmpty ? "no type" : column.declaredType
         var message =
@@ -142,13 +148,20 @@ extension SchemaFitter {
     func checkEmpty(_ fills: [SchemaFit.TableFill]) {
         var seen = Set<String>()
         for fill in fills where !seen.insert(fill.table.lowercased()).inserted {
-            let owners = fills.filter { $0.table.caseInsensitiveCompare(fill.table) == .orderedSame }.map { owner in
-                owner.builtTable == mapping.entities[owner.entity].table
-                    ? "entity '\(mapping.entities[owner.entity].name)'"
-                    : "the join table of an '\(mapping.entities[owner.entity].name)' relationship"
+            let sharing = fills.filter { $0.table.caseInsensitiveCompare(fill.table) == .orderedSame }
+            let owners = sharing.map { owner in
+                let entity = mapping.entities[owner.entity]
+                guard owner.builtTable != entity.table else { return "entity '\(entity.name)'" }
+                let relationship = entity.relationships.first {
+                    if case let .joinTable(join) = $0.storage { join.name == owner.builtTable } else { false }
+                }
+                return "the join table of '\(entity.name).\(relationship?.name ?? owner.builtTable)'"
             }
             let named = owners.dropLast().joined(separator: ", ") + " and " + owners.last!
-            error("\(named) fill one table '\(fill.table)' of the app's schema; each needs a table of its own", at: location)
+            let advice =
+                sharing.allSatisfy { $0.builtTable != mapping.entities[$0.entity].table }
+                ? "map one side of a many-to-many only" : "each needs a table of its own"
+            error("\(named) fill one table '\(fill.table)' of the app's schema; \(advice)", at: location)
         }
         seen = []
         for fill in fills where seen.insert(fill.table.lowercased()).inserted {

@@ -119,18 +119,21 @@ struct SchemaFitter {
                         + "seeder cannot fill subentities, which share their root's table", at: entity.location)
                 return nil
             }
-            guard let table = schema.table(named: "Z" + found.name.uppercased()) ?? schema.table(named: entity.table) else {
+            let named = entity.namedTable != nil ? schema.table(named: entity.table) : nil
+            guard let table = named ?? schema.table(named: "Z" + found.name.uppercased()) else {
                 error("the Core Data store has no table 'Z\(found.name.uppercased())' for entity '\(entity.name)'", at: entity.location)
                 return nil
             }
             return EntityFit(table: table, coreDataNumber: found.number)
         }
-        let candidates = [entity.table, entity.name, Naming.snakeCase(entity.name)]
+        // A table the mapping names is the one; else the names seeder tries (docs/mapping.md).
+        let candidates = entity.namedTable != nil ? [entity.table] : [entity.table, entity.name, Naming.snakeCase(entity.name)]
         guard let table = candidates.lazy.compactMap({ schema.table(named: $0) }).first else {
             let names = schema.tables.map(\.name)
             error(
-                "entity '\(entity.name)' has no table in the app's schema\(suggestion(entity.table, names)); "
-                    + "name it with 'table:'; the schema's tables: \(list(names))", at: entity.location)
+                "entity '\(entity.name)' has no table\(entity.namedTable != nil ? " '\(entity.table)'" : "") in the app's schema"
+                    + "\(suggestion(entity.table, names)); \(entity.namedTable != nil ? "correct" : "name it with") 'table:'; "
+                    + "the schema's tables: \(list(names))", at: entity.namedTable ?? entity.location)
             return nil
         }
         return EntityFit(table: table)
@@ -150,8 +153,15 @@ struct SchemaFitter {
         for (attributeIndex, attribute) in entity.attributes.enumerated() {
             var candidates = [attribute.column, attribute.name, Naming.snakeCase(attribute.name)]
             if mode == .coreData { candidates.insert("Z" + attribute.name.uppercased(), at: 1) }
+            if attribute.namedColumn != nil { candidates = [attribute.column] }
             guard let column = candidates.lazy.compactMap({ table.column(named: $0) }).first else {
-                missing("column for attribute '\(attribute.name)'", in: table, at: attribute.location, near: attribute.column)
+                if let named = attribute.namedColumn {
+                    missing(
+                        "column '\(attribute.column)' for attribute '\(attribute.name)'", in: table, at: named, near: attribute.column,
+                        advice: "correct its 'column:'")
+                } else {
+                    missing("column for attribute '\(attribute.name)'", in: table, at: attribute.location, near: attribute.column)
+                }
                 fit.attributeColumns.append(nil)
                 continue
             }
@@ -221,6 +231,7 @@ struct SchemaFitter {
         let target = relationship.target
         var candidates = builtColumns.count == 1 ? [builtColumns[0], name, Naming.snakeCase(name), name + "Id", name + "ID"] : []
         candidates.append(Naming.snakeCase(name) + "_id")
+        if relationship.namedColumn != nil { candidates = builtColumns.count == 1 ? [builtColumns[0]] : [] }
         if mode == .coreData {
             guard let column = table.column(named: "Z" + name.uppercased()) ?? candidates.lazy.compactMap({ table.column(named: $0) }).first
             else {
@@ -232,11 +243,19 @@ struct SchemaFitter {
         }
         guard let targetFit = fits[target] else { return nil }
         let keys = table.foreignKeys.filter { $0.table.caseInsensitiveCompare(targetFit.table.name) == .orderedSame }
-        let byName = keys.first { key in
-            key.from.count == 1 && candidates.contains { $0.caseInsensitiveCompare(key.from[0]) == .orderedSame }
-        }
+        // The key whose column comes first among the names, not the first key declared.
+        let byName = candidates.lazy.compactMap { candidate in
+            keys.first { $0.from.count == 1 && $0.from[0].caseInsensitiveCompare(candidate) == .orderedSame }
+        }.first
         let toOnes = entity.relationships.filter { !$0.isToMany && $0.selector == nil && $0.target == target }
-        guard let key = byName ?? (keys.count == 1 && toOnes.count == 1 ? keys[0] : nil) else {
+        let only = keys.count == 1 && toOnes.count == 1 && relationship.namedColumn == nil ? keys[0] : nil
+        guard let key = byName ?? only else {
+            if let named = relationship.namedColumn, builtColumns.count == 1, table.column(named: builtColumns[0]) == nil {
+                missing(
+                    "column '\(builtColumns[0])' for relationship '\(name)'", in: table, at: named, near: builtColumns[0],
+                    advice: "correct its 'column:'")
+                return nil
+            }
             guard keys.isEmpty else {
                 let declared = keys.map { "(" + $0.from.joined(separator: ", ") + ")" }.joined(separator: ", ")
                 error(
@@ -284,7 +303,8 @@ struct SchemaFitter {
             let names = schema.tables.map(\.name)
             error(
                 "the many-to-many \(what) has no join table '\(join.name)' in the app's schema\(suggestion(join.name, names)); "
-                    + "name it with 'table:'; the schema's tables: \(list(names))", at: relationship.location)
+                    + "\(relationship.namedTable != nil ? "correct" : "name it with") 'table:'; the schema's tables: \(list(names))",
+                at: relationship.namedTable ?? relationship.location)
             return nil
         }
         var fills: [SchemaFit.Fill] = []
@@ -360,15 +380,22 @@ struct SchemaFitter {
             table.name.uppercased().hasPrefix("Z_") && table.column(named: targetColumn) != nil
                 && table.columns.contains { $0.name.uppercased().hasPrefix("Z_\(ownerNumber)") && $0.name.uppercased() != targetColumn }
         }
-        let table = schema.table(named: join.name) ?? (candidates.count == 1 ? candidates[0] : nil)
-        guard let table, let ownerColumn = table.columns.first(where: { $0.name.caseInsensitiveCompare(targetColumn) != .orderedSame })
+        let table = relationship.namedTable != nil ? schema.table(named: join.name) : (candidates.count == 1 ? candidates[0] : nil)
+        guard let table, let target = table.column(named: targetColumn),
+            let ownerColumn = table.columns.first(where: { $0.name.caseInsensitiveCompare(targetColumn) != .orderedSame })
         else {
             let joins = schema.tables.map(\.name).filter {
                 $0.uppercased().hasPrefix("Z_") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains($0.uppercased())
             }
-            error(
-                "the Core Data store has no join table for the many-to-many \(what) (one with a column '\(targetColumn)'); "
-                    + "its join tables: \(list(joins)); name it with 'table:'", at: relationship.location)
+            if let named = relationship.namedTable {
+                error(
+                    "'\(join.name)', which 'table:' names, is no join table of the many-to-many \(what) in the Core Data store "
+                        + "(it has no column '\(targetColumn)' beside one of the owner's); its join tables: \(list(joins))", at: named)
+            } else {
+                error(
+                    "the Core Data store has no join table for the many-to-many \(what) (one with a column '\(targetColumn)'); "
+                        + "its join tables: \(list(joins)); name it with 'table:'", at: relationship.location)
+            }
             return nil
         }
         numbered.formUnion([owner, relationship.target])
@@ -377,7 +404,7 @@ struct SchemaFitter {
             fills: [
                 SchemaFit.Fill(column: ownerColumn.name, value: .rowNumberOf(entity: owner, columns: join.ownerColumns)),
                 SchemaFit.Fill(
-                    column: table.column(named: targetColumn)!.name,
+                    column: target.name,
                     value: .rowNumberOf(entity: relationship.target, columns: join.targetColumns)),
             ])
     }

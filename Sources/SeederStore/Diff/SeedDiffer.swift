@@ -211,6 +211,8 @@ public struct SeedDiffer: Sendable {
             role = .links(join)
             displayName = "\(join.owner).\(join.relationship)"
             pairing = .identity
+            // The app's join table may declare its key target first; a link is owner, then target.
+            if mapping?.schemaMode != nil { key = join.ownerColumns + join.targetColumns }
         }
         if primaryKey == nil {
             pairing = .rows(reason: "primary key changed")
