@@ -71,11 +71,45 @@ struct SeedProjector {
             do {
                 try db.execute(sql: insert(table))
             } catch let error as DatabaseError {
+                let reason = error.message ?? "\(error)"
+                let records = (try? duplicates(of: table, reason: reason, db)).map { " (\($0))" } ?? ""
                 throw SchemaFitError(
-                    message: "the app's schema refuses the rows of table '\(table.table)': \(error.message ?? "\(error)")",
-                    location: fit.location)
+                    message: "the app's schema refuses the rows of table '\(table.table)': \(reason)\(records)", location: fit.location)
             }
         }
+    }
+
+    /// For a `UNIQUE constraint failed: t.a, t.b` of an entity's table, the first records that
+    /// share those values, by identity: `Author a1 and Author a2 both have name "Ann"`; `nil`
+    /// when the reason names no such columns.
+    private func duplicates(of table: SchemaFit.TableFill, reason: String, _ db: Database) throws -> String? {
+        let prefix = "UNIQUE constraint failed: "
+        let entity = fit.described.entities[table.entity]
+        guard reason.hasPrefix(prefix), table.builtTable == fit.tables.first(where: { $0.entity == table.entity })?.builtTable,
+            entity.identity != .none
+        else { return nil }
+        let appColumns = reason.dropFirst(prefix.count).split(separator: ",").map {
+            String($0.trimmingCharacters(in: .whitespaces).split(separator: ".").last ?? "")
+        }
+        let built = appColumns.compactMap { column -> String? in
+            guard case let .column(name)? = table.fills.first(where: { $0.column.caseInsensitiveCompare(column) == .orderedSame })?.value
+            else { return nil }
+            return name
+        }
+        guard built.count == appColumns.count, !built.isEmpty else { return nil }
+        let keys = fit.keyColumns[table.entity]
+        let source = "\"built\".\(SQLText.quote(table.builtTable))"
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT \(SQLText.list(keys + built)) FROM \(source) WHERE (\(SQLText.list(built))) IN "
+                + "(SELECT \(SQLText.list(built)) FROM \(source) GROUP BY \(SQLText.list(built)) HAVING count(*) > 1) "
+                + "ORDER BY \(SQLText.list(built)), \"rowid\" LIMIT 2")
+        guard rows.count == 2 else { return nil }
+        let names = rows.map { row in
+            entity.name + " " + keys.indices.map { (row[$0] as String?) ?? "\(row[$0] as DatabaseValue)" }.joined(separator: " ")
+        }
+        let values = zip(appColumns, built.indices).map { "\($0) \(rows[0][keys.count + $1] as DatabaseValue)" }
+        return "\(names[0]) and \(names[1]) both have \(values.joined(separator: ", "))"
     }
 
     private static var configuration: Configuration {
