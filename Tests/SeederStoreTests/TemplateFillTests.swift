@@ -59,4 +59,27 @@ struct TemplateFillTests {
                 #"[id:1 remote_id:"a1" status:"old"]"#, #"[id:2 remote_id:"a2" status:"new"]"#, #"[id:3 remote_id:"a3" status:"new"]"#,
             ])
     }
+
+    /// The records are named by identity whatever its type: an integer identity (this crashed).
+    @Test func theRecordsARefusedRowSharesValuesWithAreNamedByAnyIdentity() throws {
+        let workspace = try TemplateSchemaErrorTests.workspace(
+            """
+            seeder: 1
+            schema: { template: app.sqlite }
+            entities:
+              Item:
+                attributes: { id: integer, title: string }
+            sources:
+              - { path: items.json, entity: Item }
+            """,
+            sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, title TEXT UNIQUE);")
+        try FileManager.default.removeItem(atPath: workspace.path("dumps/authors.json"))
+        try workspace.write("dumps/items.json", #"[{"id": 1, "title": "a"}, {"id": 2, "title": "a"}]"#)
+        TemplateSchemaErrorTests.expectErrors(
+            workspace,
+            [
+                "mapping.yaml:2:21: error: the app's schema refuses the rows of table 'item': UNIQUE constraint failed: item.title "
+                    + #"(Item 1 and Item 2 both have title "a")"#
+            ])
+    }
 }

@@ -53,6 +53,36 @@ struct TemplateNamingTests {
         #expect(try workspace.rows(#"SELECT buyerId, purchaserId FROM "order""#) == ["[buyerId:NULL purchaserId:2]"])
     }
 
+    /// A `column:` naming a column that declares no key: it holds the target's identity, though
+    /// the table has a key to the target's table elsewhere.
+    @Test func aNamedColumnWithoutAKeyHoldsTheIdentity() throws {
+        let sql = Self.orders + "ALTER TABLE \"order\" ADD COLUMN legacyBuyer TEXT;"
+        let workspace = try Self.workspace(Self.mapping(buyer: "{ to: User, column: legacyBuyer }"), sql: sql)
+        #expect(workspace.build().messages(workspace) == [])
+        #expect(
+            try workspace.rows(#"SELECT buyerId, purchaserId, legacyBuyer FROM "order""#) == [
+                #"[buyerId:NULL purchaserId:NULL legacyBuyer:"u2"]"#
+            ])
+    }
+
+    /// In a Core Data store too, a to-one's `column:` is the one, not `Z<NAME>`.
+    @Test func aCoreDataToOnesNamedColumnIsTheOne() throws {
+        let workspace = try Workspace.withDumps()
+        try CoreDataStoreTests.makeStore(at: workspace.path("Store.sqlite"))
+        try workspace.write(
+            "mapping.yaml",
+            CoreDataStoreTests.mapping().replacingOccurrences(of: "author: { to: Author }", with: "author: { to: Author, column: ZAUTHR }"))
+        try workspace.write("dumps/authors.json", "[]")
+        try workspace.write("dumps/posts.json", "[]")
+        TemplateSchemaErrorTests.expectErrors(
+            workspace,
+            [
+                "mapping.yaml:19:37: error: table 'ZPOST' of the app's schema has no column 'ZAUTHR' for relationship 'author' "
+                    + "(did you mean 'ZAUTHOR'?); correct its 'column:'; its columns: 'Z_PK', 'Z_ENT', 'Z_OPT', 'ZAUTHOR', "
+                    + "'ZPUBLISHEDAT', 'ZRATING', 'ZREMOTEID' and 'ZTITLE'"
+            ])
+    }
+
     /// A `column:` that names no column is an error at it, for a to-one and for an attribute,
     /// though another column would match the name.
     @Test func aNamedColumnThatIsNotThereIsAnErrorAtIt() throws {

@@ -80,7 +80,7 @@ struct TemplateSchemaErrorTests {
                 #"mapping.yaml:6:63: error: table 'author' of the app's schema has no column for attribute 'nickname'; name it with 'column:'; its columns: 'id', 'remote_id', 'name' and 'born'"#,
                 #"mapping.yaml:12:7: error: relationship 'editor' matches none of the foreign keys of table 'book' to 'author', on (author_id); name its column with 'column:'"#,
                 #"mapping.yaml:13:7: error: the many-to-many 'Book.tags' has no join table 'book_tags' in the app's schema (did you mean 'book_tag'?); name it with 'table:'; the schema's tables: 'author', 'book', 'book_tag', 'tag' and 'review'"#,
-                #"mapping.yaml:7:3: error: table 'book' has NOT NULL column without a default that nothing fills: 'isbn'; map an attribute onto it"#,
+                #"mapping.yaml:7:3: error: table 'book' has a NOT NULL column without a default that nothing fills: 'isbn'; map an attribute onto it"#,
             ])
     }
 

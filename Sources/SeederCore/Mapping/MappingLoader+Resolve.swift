@@ -194,7 +194,8 @@ extension LoadContext {
         func claimTable(_ name: String, by owner: String, at node: YAMLNode) {
             checkReserved(name, what: "table", of: owner, at: node)
             if let other = tables[name.lowercased()] {
-                error("\(owner) and \(other) both become table '\(name)'", at: node)
+                let joins = owner.hasPrefix("the join table") && other.hasPrefix("the join table")
+                error("\(owner) and \(other) both become table '\(name)'\(joins ? "; map one side of a many-to-many only" : "")", at: node)
             } else {
                 tables[name.lowercased()] = owner
             }

@@ -348,7 +348,7 @@ struct LoadContext {
     /// `schema:` (docs/mapping.md, Fitting the app's own schema): one of `template` or `room`, a
     /// path relative to the mapping file.
     func schema(_ node: YAMLNode) -> SchemaSource? {
-        if let path = node.scalar {
+        if let path = node.scalar, !path.isEmpty {
             error(
                 "'schema' is a mapping: 'schema: { template: \(path) }' (an empty database the app made) or 'schema: { room: \(path) }'",
                 at: node)

@@ -140,7 +140,7 @@ extension SchemaFitter {
         }
         guard !unfilled.isEmpty else { return }
         error(
-            "table '\(table.name)' has NOT NULL \(unfilled.count == 1 ? "column" : "columns") without a default that nothing fills: "
+            "table '\(table.name)' has \(unfilled.count == 1 ? "a NOT NULL column" : "NOT NULL columns") without a default that nothing fills: "
                 + "\(list(unfilled.map(\.name))); map an attribute onto \(unfilled.count == 1 ? "it" : "each")", at: location)
     }
 

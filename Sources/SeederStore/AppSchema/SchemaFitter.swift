@@ -233,9 +233,16 @@ struct SchemaFitter {
         candidates.append(Naming.snakeCase(name) + "_id")
         if relationship.namedColumn != nil { candidates = builtColumns.count == 1 ? [builtColumns[0]] : [] }
         if mode == .coreData {
-            guard let column = table.column(named: "Z" + name.uppercased()) ?? candidates.lazy.compactMap({ table.column(named: $0) }).first
-            else {
-                missing("column for relationship '\(name)'", in: table, at: relationship.location, near: "Z" + name.uppercased())
+            let names = relationship.namedColumn != nil ? candidates : ["Z" + name.uppercased()] + candidates
+            guard let column = names.lazy.compactMap({ table.column(named: $0) }).first else {
+                if let named = relationship.namedColumn {
+                    missing(
+                        "column '\(builtColumns.first ?? name)' for relationship '\(name)'", in: table, at: named,
+                        near: builtColumns.first ?? name,
+                        advice: "correct its 'column:'")
+                } else {
+                    missing("column for relationship '\(name)'", in: table, at: relationship.location, near: "Z" + name.uppercased())
+                }
                 return nil
             }
             numbered.insert(target)
@@ -250,11 +257,15 @@ struct SchemaFitter {
         let toOnes = entity.relationships.filter { !$0.isToMany && $0.selector == nil && $0.target == target }
         let only = keys.count == 1 && toOnes.count == 1 && relationship.namedColumn == nil ? keys[0] : nil
         guard let key = byName ?? only else {
-            if let named = relationship.namedColumn, builtColumns.count == 1, table.column(named: builtColumns[0]) == nil {
-                missing(
-                    "column '\(builtColumns[0])' for relationship '\(name)'", in: table, at: named, near: builtColumns[0],
-                    advice: "correct its 'column:'")
-                return nil
+            if let named = relationship.namedColumn, builtColumns.count == 1 {
+                guard let column = table.column(named: builtColumns[0]) else {
+                    missing(
+                        "column '\(builtColumns[0])' for relationship '\(name)'", in: table, at: named, near: builtColumns[0],
+                        advice: "correct its 'column:'")
+                    return nil
+                }
+                // A column the mapping names that declares no key holds the target's identity.
+                return [SchemaFit.Fill(column: column.name, value: .column(builtColumns[0]))]
             }
             guard keys.isEmpty else {
                 let declared = keys.map { "(" + $0.from.joined(separator: ", ") + ")" }.joined(separator: ", ")

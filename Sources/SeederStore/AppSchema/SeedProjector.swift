@@ -106,10 +106,16 @@ struct SeedProjector {
                 + "ORDER BY \(SQLText.list(built)), \"rowid\" LIMIT 2")
         guard rows.count == 2 else { return nil }
         let names = rows.map { row in
-            entity.name + " " + keys.indices.map { (row[$0] as String?) ?? "\(row[$0] as DatabaseValue)" }.joined(separator: " ")
+            entity.name + " " + keys.indices.map { Self.text(row[$0]) }.joined(separator: " ")
         }
         let values = zip(appColumns, built.indices).map { "\($0) \(rows[0][keys.count + $1] as DatabaseValue)" }
         return "\(names[0]) and \(names[1]) both have \(values.joined(separator: ", "))"
+    }
+
+    /// A key as messages write it: a string as it is, any other value as SQL would.
+    private static func text(_ value: DatabaseValue) -> String {
+        if case let .string(string) = value.storage { return string }
+        return value.description
     }
 
     private static var configuration: Configuration {
