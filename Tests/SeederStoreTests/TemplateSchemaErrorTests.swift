@@ -213,8 +213,14 @@ struct TemplateSchemaErrorTests {
         Self.expectErrors(
             workspace,
             [
-                #"mapping.yaml:2:21: error: the app's schema already has a table 'seed_metadata': it is a seed, not an empty schema; seeder adds its own"#,
-                #"mapping.yaml:2:21: error: the app's schema holds 1 row in table 'author', which seeder fills: give an empty database, made by the app before it stores anything"#,
+                #"mapping.yaml:2:21: error: the app's schema already has a table 'seed_metadata': it is a seed, not an empty schema; seeder adds its own"#
+            ])
+        // Without seeder's tables, the rows are the error.
+        let rows = try Self.workspace(Self.minimal, sql: Self.templateSQL + "INSERT INTO author (remote_id, name) VALUES ('a1', 'Iain');")
+        Self.expectErrors(
+            rows,
+            [
+                #"mapping.yaml:2:21: error: the app's schema holds 1 row in table 'author', which seeder fills: give an empty database, made by the app before it stores anything"#
             ])
     }
 

@@ -25,8 +25,10 @@ struct SchemaFitter {
     /// The fit of `mapping` onto `schema`, whose empty database is `bytes`.
     func fit(bytes: [UInt8]) -> SchemaFit? {
         let errors = diagnostics.errorCount
-        for name in ["seed_metadata", "seed_source"] where schema.names.contains(name) {
+        // A seed given as the template: one error, not one per table it fills.
+        if let name = ["seed_metadata", "seed_source"].first(where: { schema.names.contains($0) }) {
             error("the app's schema already has a table '\(name)': it is a seed, not an empty schema; seeder adds its own", at: location)
+            return nil
         }
         var fits: [EntityFit?] = mapping.entities.indices.map { entityFit($0) }
         var numbered = Set<Int>()

@@ -66,8 +66,11 @@ public struct SeedDiffer: Sendable {
         // Entities in mapping order, then join tables, then every other table by name.
         var order: [String] = []
         let mapped = (mapping?.entities.map(\.table) ?? []) + (mapping?.joinTables.map(\.table) ?? [])
+        // A table of the app's bookkeeping follows from the records (Core Data's `Z_MAX` from the
+        // row counts): no records of its own (docs/commands.md, diff).
+        let bookkeeping = Set((mapping?.bookkeeping ?? [:]).filter { $0.value.isEmpty }.keys)
         for name in mapped + Set(oldTables.keys).union(newTables.keys).sorted()
-        where selected.contains(name) && !order.contains(name) {
+        where selected.contains(name) && !order.contains(name) && !bookkeeping.contains(name) {
             order.append(name)
         }
 
@@ -226,8 +229,10 @@ public struct SeedDiffer: Sendable {
         // Without identity, the synthetic source-order key is no part of a record; nor is a row
         // number of the app's schema, which only says where a record stands among the others.
         let rowNumber = mapping?.rowNumbers[name]
+        let bookkeeping = Set(mapping?.bookkeeping[name] ?? [])
         let compared = columns.filter {
             !key.contains($0) && !(key.isEmpty && $0 == Entity.syntheticKeyColumn && role != .table) && $0 != rowNumber
+                && !bookkeeping.contains($0)
         }
         var table = TableDiff(
             index: index, table: name, name: displayName, role: role, pairing: pairing, keyColumns: key,

@@ -117,6 +117,14 @@ enum MappingDescription {
                     ("mode", .string(fit.mode.rawValue)),
                     ("rowNumbers", .object(fit.rowNumberColumns.map { ($0.key, .string($0.value)) })),
                     (
+                        "bookkeeping",
+                        .object(
+                            fit.tables.compactMap { table in
+                                let columns = table.fills.filter { if case .constant = $0.value { true } else { false } }.map(\.column)
+                                return columns.isEmpty ? nil : (table.table, .array(columns.map(Value.string)))
+                            } + (fit.mode == .coreData ? [("Z_PRIMARYKEY", .array([]))] : []))
+                    ),
+                    (
                         "rowNumberReferences",
                         .object(
                             fit.rowNumberReferences.map { table, columns in (table, .object(columns.map { ($0.key, .string($0.value)) })) })

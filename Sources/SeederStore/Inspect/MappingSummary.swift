@@ -70,6 +70,9 @@ public struct MappingSummary: Sendable, Hashable {
     public var schemaMode: String?
     /// The column of each app table that holds its rows' numbers (`Z_PK`, an auto-generated id).
     public var rowNumbers: [String: String] = [:]
+    /// By app table, the columns that hold the same bookkeeping value on every row (Core Data's
+    /// `Z_ENT`, `Z_OPT`); a table with none listed is bookkeeping as a whole (`Z_PRIMARYKEY`).
+    public var bookkeeping: [String: [String]] = [:]
     /// By app table, its columns that hold another table's row numbers, with that table.
     public var rowNumberReferences: [String: [String: String]] = [:]
 
@@ -85,6 +88,9 @@ public struct MappingSummary: Sendable, Hashable {
             schemaMode = schema["mode"]?.string
             if let numbers = schema["rowNumbers"], numbers.kind == .object {
                 for (table, column) in numbers.members { if let table = table.string { rowNumbers[table] = column.string } }
+            }
+            if let tables = schema["bookkeeping"], tables.kind == .object {
+                for (table, columns) in tables.members { if let table = table.string { bookkeeping[table] = Self.strings(columns) } }
             }
             if let references = schema["rowNumberReferences"], references.kind == .object {
                 for (table, columns) in references.members where columns.kind == .object {
