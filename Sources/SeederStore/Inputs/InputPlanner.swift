@@ -109,7 +109,7 @@ public struct InputPlanner {
         }
     }
 
-    private func inputFile(
+    func inputFile(
         _ path: String, root: String, entity: Int, keyPath: [String], diagnostics: DiagnosticSink, unreadable: inout Bool
     ) -> InputFile? {
         let absolute = root + "/" + path

@@ -1,0 +1,115 @@
+/// Drafts one entity from its observer: an attribute or a relationship per key, in the order
+/// the keys were first seen (docs/commands.md, `seeder infer`).
+struct EntityDrafting {
+    typealias Entity = InferredMapping.Entity
+    typealias Attribute = InferredMapping.Attribute
+    typealias Relationship = InferredMapping.Relationship
+
+    let observer: ShapeObserver
+    let identities: [String: IdentityChoice]
+    let entities: [ShapeObserver]
+
+    func entity() -> Entity {
+        let identity = identities[observer.name]!
+        let records = observer.records
+        var entity = Entity(name: observer.name, identity: identity.key, identityEvidence: identity.evidence, records: records)
+        entity.onConflictFirst = identity.conflicts > 0
+        for stats in observer.keys {
+            if stats.key == ShapeObserver.recordKey {
+                guard identity.key == ShapeObserver.recordKey, let name = identity.attribute else { continue }
+                let type: AttributeType
+                if case let .scalar(scalar, nil, _) = stats.shape, scalar == .integer || scalar == .uuid { type = scalar } else { type = .string }
+                entity.attributes.append(Attribute(name: name, type: type, from: nil, evidence: "the keys of the object, \(count(stats.present))"))
+                entity.identity = name
+                continue
+            }
+            var evidence = "\(count(stats.present)) of \(count(records))" + (stats.nulls > 0 ? "; \(count(stats.nulls)) null" : "")
+            let name = DraftNaming.memberName(fromKey: stats.key)
+            let required = stats.present == records && stats.nulls == 0 && stats.key != identity.key
+            switch stats.shape {
+            case .object, .arrayOfObjects:
+                guard let child = MappingInference.nestedEntity(stats) else {
+                    let keys = stats.child?.keys.count ?? 0
+                    entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: \(count(keys)) different keys, data rather than fields"))
+                    entity.notes.append("'\(stats.key)' is json: its objects hold \(count(keys)) different keys")
+                    continue
+                }
+                let target = identities[child.name]!
+                var relationship = Relationship(name: name, target: child.name, from: stats.key, evidence: evidence)
+                relationship.onMissingCreate = target.referencesOnly > 0 && child.keys.count > 1
+                if case .arrayOfObjects = stats.shape {
+                    relationship.many = true
+                    relationship.evidence += "; \(count(stats.elementObjects)) objects in arrays"
+                    if target.key == nil {
+                        relationship.inverse = backReferenceName(in: child)
+                        relationship.ordered = true
+                        relationship.evidence += ", each its own (identity: none)"
+                    }
+                } else if target.key == nil {
+                    relationship.evidence += "; embedded, no identity"
+                }
+                if relationship.onMissingCreate {
+                    relationship.evidence += "; \(count(target.referencesOnly)) hold only the identity: onMissing: create"
+                }
+                entity.relationships.append(relationship)
+            case .arrayOfScalars:
+                if let (target, stem) = referenceTarget(stats, plural: true) {
+                    let name = DraftNaming.plural(DraftNaming.memberName(fromKey: stem))
+                    entity.relationships.append(
+                        Relationship(
+                            name: name, target: target, many: true, from: stats.key,
+                            evidence: evidence + "; \(count(stats.values!.count)) distinct ids, all identities of \(target)"))
+                } else {
+                    entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: arrays of scalars"))
+                }
+            case let .json(reason):
+                entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: " + reason))
+                entity.notes.append("'\(stats.key)' is json: \(reason)")
+            case let .scalar(type, format, reason):
+                if stats.key != identity.key, type == .integer || type == .string, let (target, stem) = referenceTarget(stats, plural: false) {
+                    entity.relationships.append(
+                        Relationship(
+                            name: DraftNaming.memberName(fromKey: stem), target: target, from: stats.key,
+                            evidence: evidence + "; \(count(stats.values!.count)) distinct values, all identities of \(target)"))
+                    continue
+                }
+                if !reason.isEmpty { evidence += "; " + reason }
+                entity.attributes.append(
+                    Attribute(name: name, type: type, from: stats.key, format: format, required: required, evidence: evidence))
+            }
+        }
+        return entity
+    }
+
+    /// The entity a `*_id` or `*_ids` key refers to: one named by the key's last words
+    /// (`assigned_user_id` -> `AssignedUser`, then `User`), else this entity itself (`parent_id`),
+    /// whose identities hold every value of the key. With the key's stem (`assigned_user`).
+    func referenceTarget(_ stats: KeyStats, plural: Bool) -> (String, String)? {
+        guard let values = stats.values, !values.overflowed, values.count > 0 else { return nil }
+        var words = DraftNaming.words(of: stats.key)
+        guard words.count > 1, words.last!.lowercased() == (plural ? "ids" : "id") else { return nil }
+        words.removeLast()
+        var names = words.indices.map { DraftNaming.entityName(fromWords: Array(words[$0...])) }
+        names.append(observer.name)
+        for name in names {
+            guard let identity = identities[name], identity.key != nil, let targetValues = identity.values,
+                !targetValues.overflowed, targetValues.containsAll(of: values)
+            else { continue }
+            return (name, words.joined(separator: "_"))
+        }
+        return nil
+    }
+
+    /// The name of a child's to-one back to this entity: `character` for Character, unless a
+    /// key of the child's records would be read for it.
+    func backReferenceName(in child: ShapeObserver) -> String {
+        let base = DraftNaming.lowerFirst(observer.name)
+        var name = base
+        var suffix = 1
+        while child.keys.contains(where: { [Naming.lookupKey(name), Naming.lookupKey(name + "Id")].contains(Naming.lookupKey($0.key)) }) {
+            suffix += 1
+            name = base + "\(suffix)"
+        }
+        return name
+    }
+}

@@ -1,0 +1,69 @@
+/// The mapping `seeder infer` drafts: entities, their attributes, identities and
+/// relationships, and the sources that feed them, each with the evidence it was chosen from
+/// (what `MappingDraftWriter` writes as comments).
+public struct InferredMapping: Sendable {
+    /// One attribute: `name: type`, or a mapping when it needs more.
+    public struct Attribute: Sendable {
+        public var name: String
+        public var type: AttributeType
+        /// The JSON key, when the name does not read it by itself.
+        public var from: String?
+        /// `format:` of a date read from unix timestamps (`unix`, `unix_ms`).
+        public var format: String?
+        public var required = false
+        /// What the type was chosen from: `12,000 records; 3 null`.
+        public var evidence: String
+    }
+
+    /// One relationship, as docs/mapping.md writes it.
+    public struct Relationship: Sendable {
+        public var name: String
+        public var target: String
+        public var many = false
+        public var inverse: String?
+        public var ordered = false
+        public var from: String?
+        /// The foreign-key column, when the default one is taken.
+        public var column: String?
+        /// `onMissing: create`: some occurrences of the target held nothing but its identity.
+        public var onMissingCreate = false
+        /// The to-one a one-to-many's `inverse` names, on its child: its name is fixed.
+        public var isBackReference = false
+        public var evidence: String
+    }
+
+    /// One entity.
+    public struct Entity: Sendable {
+        public var name: String
+        /// The identity attribute; `nil` for `identity: none`.
+        public var identity: String?
+        /// Why this identity (or none).
+        public var identityEvidence: String
+        public var attributes: [Attribute] = []
+        public var relationships: [Relationship] = []
+        /// `onConflict: first` when one identity held different records.
+        public var onConflictFirst = false
+        /// `onMissing: create` when some occurrences held nothing but the identity.
+        public var onMissingCreate = false
+        /// Records seen.
+        public var records: Int
+        /// Notes on keys left as `json` or skipped.
+        public var notes: [String] = []
+    }
+
+    /// One source.
+    public struct Source: Sendable {
+        /// A path relative to the dumps directory, or a glob for a group of files.
+        public var path: String
+        public var entity: String
+        public var keyPath: [String] = []
+        public var keyedBy: String?
+        /// What was found: `2 files, 3 records`.
+        public var evidence: String
+    }
+
+    public var entities: [Entity] = []
+    public var sources: [Source] = []
+    /// Dump files read for nothing (no records), and why.
+    public var notes: [String] = []
+}

@@ -1,0 +1,107 @@
+/// The type rules of `seeder infer` (docs/commands.md), over every value a key held: the
+/// narrowest type that every value coerces to, by docs/mapping.md's type table.
+extension KeyStats {
+    /// What a key's values are: a scalar type, records (objects or arrays of objects), or
+    /// `json` for shapes that mix.
+    enum Shape: Equatable {
+        case scalar(AttributeType, format: String?, reason: String)
+        /// Every non-null value an object.
+        case object
+        /// Every non-null value an array of objects (`null` elements aside).
+        case arrayOfObjects
+        /// Every non-null value an array of scalars.
+        case arrayOfScalars
+        case json(reason: String)
+    }
+
+    /// Unix timestamps in seconds (or milliseconds) must fall from 1973 to 2100 to be dates.
+    static let plausibleSeconds = 100_000_000.0...4_102_444_800.0
+
+    /// The key names a date (`created_at`, `dueDate`, `timestamp`), so numbers may be one.
+    var namesADate: Bool {
+        let words = DraftNaming.words(of: key).map { $0.lowercased() }
+        guard let last = words.last else { return false }
+        return ["at", "date", "timestamp", "time", "on"].contains(last) && (words.count > 1 || last == "timestamp")
+    }
+
+    var shape: Shape {
+        let nonNull = nonNull
+        guard nonNull > 0 else { return .scalar(.string, format: nil, reason: "always null: string") }
+        if objects > 0 || arrays > 0 {
+            if objects == nonNull { return .object }
+            if arrays == nonNull {
+                if elementArrays > 0 { return .json(reason: "arrays of arrays") }
+                if elementObjects > 0, elementScalars > 0 { return .json(reason: "arrays mixing objects and scalars") }
+                if elementObjects > 0 { return .arrayOfObjects }
+                if elementScalars > 0 { return .arrayOfScalars }
+                return .json(reason: "always an empty array")
+            }
+            return .json(reason: "mixed shapes: \(describeKinds())")
+        }
+        let numbers = integers + fractions
+        if booleans == nonNull { return .scalar(.boolean, format: nil, reason: "") }
+        if booleans > 0 {
+            if booleans + booleanWords + bits == nonNull, booleanWords == strings, bits == numbers {
+                return .scalar(.boolean, format: nil, reason: "boolean: \(count(booleans)) true/false, the rest 0/1 or words")
+            }
+            return .scalar(.string, format: nil, reason: "string: \(describeKinds())")
+        }
+        if numbers > 0, numericStrings == strings {
+            let described = strings > 0 ? "\(count(numbers)) numbers and \(count(strings)) numeric strings" : "\(count(numbers)) numbers"
+            if let date = unixDate { return .scalar(.date, format: date, reason: "date: \(described), unix \(date == "unix" ? "seconds" : "milliseconds") from \(Int(minimum)) to \(Int(maximum)), and the key names a date") }
+            if fractions == 0, numericFractions == 0 {
+                if wideIntegers > 0 { return .scalar(.decimal, format: nil, reason: "decimal: \(count(wideIntegers)) past 64 bits") }
+                return .scalar(.integer, format: nil, reason: strings > 0 ? "integer: \(described)" : "")
+            }
+            if strings > 0 {
+                return .scalar(.decimal, format: nil, reason: "decimal: \(described), with fractions: money-like, kept exact")
+            }
+            if maxDigits > 15 || wideIntegers > 0 {
+                return .scalar(.decimal, format: nil, reason: "decimal: up to \(maxDigits) digits, more than a double holds")
+            }
+            return .scalar(.real, format: nil, reason: integers > 0 ? "real: \(count(fractions)) with a fraction, \(count(integers)) without" : "")
+        }
+        if numbers > 0 { return .scalar(.string, format: nil, reason: "string: \(describeKinds())") }
+        // Strings only.
+        if dates == strings { return .scalar(.date, format: nil, reason: "date: \(count(dates)) of \(count(strings)) values ISO 8601") }
+        if uuids == strings { return .scalar(.uuid, format: nil, reason: "uuid: \(count(uuids)) of \(count(strings)) values") }
+        if urls == strings { return .scalar(.url, format: nil, reason: "url: \(count(urls)) of \(count(strings)) values absolute URLs") }
+        if numericStrings == strings {
+            if let date = unixDate { return .scalar(.date, format: date, reason: "date: \(count(strings)) numeric strings, unix \(date == "unix" ? "seconds" : "milliseconds"), and the key names a date") }
+            if numericFractions == strings {
+                return .scalar(.decimal, format: nil, reason: "decimal: \(count(strings)) numeric strings with fractions: money-like, kept exact")
+            }
+        }
+        return .scalar(.string, format: nil, reason: "")
+    }
+
+    /// `unix` or `unix_ms` when every number is a plausible timestamp and the key names a date.
+    private var unixDate: String? {
+        guard namesADate, minimum <= maximum else { return nil }
+        if Self.plausibleSeconds.contains(minimum), Self.plausibleSeconds.contains(maximum) { return "unix" }
+        if Self.plausibleSeconds.contains(minimum / 1000), Self.plausibleSeconds.contains(maximum / 1000) { return "unix_ms" }
+        return nil
+    }
+
+    func describeKinds() -> String {
+        var parts: [String] = []
+        for (number, what) in [
+            (strings, "strings"), (integers, "integers"), (fractions, "reals"), (booleans, "booleans"), (objects, "objects"),
+            (arrays, "arrays"),
+        ] where number > 0 {
+            parts.append("\(count(number)) \(what)")
+        }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// `12000` -> `12,000`.
+func count(_ number: Int) -> String {
+    let digits = Array(String(number.magnitude))
+    var text = ""
+    for (index, digit) in digits.enumerated() {
+        if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+        text.append(digit)
+    }
+    return (number < 0 ? "-" : "") + text
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// Everything one key of one kind of record held, counted over every occurrence: the evidence
+/// `seeder infer` chooses a type, `required`, an identity and relationships from
+/// (docs/commands.md, `seeder infer`).
+///
+/// Each check on strings (ISO 8601, URL, UUID, number, Boolean) runs only while every string so
+/// far passed it, so a key costs one check per value once its type is settled.
+final class KeyStats {
+    /// The JSON key.
+    let key: String
+    /// Occurrences of the key, `null` included, and those that were `null`.
+    var present = 0
+    var nulls = 0
+    var booleans = 0
+    /// Numbers without a fraction or exponent, and the others.
+    var integers = 0
+    var fractions = 0
+    /// Integers past 64 bits, and the most significant digits of a number with a fraction.
+    var wideIntegers = 0
+    var maxDigits = 0
+    var strings = 0
+    var objects = 0
+    var arrays = 0
+    /// Strings that are, each: RFC 8259 number text (and of those, with a fraction), a Boolean
+    /// word as `boolean` reads it, an ISO 8601 date, an absolute URL, a UUID.
+    var numericStrings = 0
+    var numericFractions = 0
+    var booleanWords = 0
+    var dates = 0
+    var urls = 0
+    var uuids = 0
+    /// Numbers 0 and 1, which `boolean` reads.
+    var bits = 0
+    /// The least and greatest number (numbers and numeric strings), for unix timestamps.
+    var minimum = Double.infinity
+    var maximum = -Double.infinity
+    /// Records in which this key was the only one: a reference to an identity, not a record.
+    var soleKey = 0
+    /// Elements of arrays: objects, scalars (not null), arrays.
+    var elementObjects = 0
+    var elementScalars = 0
+    var elementArrays = 0
+    /// The records the key's objects (or arrays' objects) are.
+    var child: ShapeObserver?
+    /// The distinct scalar values (of arrays: of their elements), for keys named like ids.
+    var values: ValueSet?
+
+    private static let utc = TimeZone(identifier: "UTC")!
+
+    init(key: String) {
+        self.key = key
+        if Self.isIdentityLike(key) { values = ValueSet() }
+    }
+
+    /// Non-null occurrences.
+    var nonNull: Int { present - nulls }
+
+    /// Keys named like identities or references: their values are kept (`ValueSet`).
+    static func isIdentityLike(_ key: String) -> Bool {
+        let lower = key.lowercased()
+        if ["id", "uuid", "guid", "key", "slug", "handle", "username", "login", "name"].contains(lower) { return true }
+        return lower.hasSuffix("_id") || lower.hasSuffix("_ids") || key.hasSuffix("Id") || key.hasSuffix("ID")
+            || key.hasSuffix("Ids") || key.hasSuffix("IDs") || lower.hasSuffix("uuid")
+    }
+
+    /// Counts one value of the key; nested records go to `catalog`'s observers.
+    func observe(_ value: JSONValue, in catalog: ShapeCatalog, record: () -> UInt64, fromSource: Bool, soleMember: Bool) {
+        present += 1
+        if soleMember { soleKey += 1 }
+        switch value.kind {
+        case .null:
+            nulls += 1
+        case .true, .false:
+            booleans += 1
+        case .number:
+            observeNumber(value)
+        case .string:
+            observeString(value)
+        case .object:
+            objects += 1
+            if child == nil { child = catalog.observer(forKey: key) }
+            child!.observe(value, fromSource: fromSource && soleMember)
+        case .array:
+            arrays += 1
+            for element in value.elements {
+                switch element.kind {
+                case .null: break
+                case .object:
+                    elementObjects += 1
+                    if child == nil { child = catalog.observer(forKey: key) }
+                    child!.observe(element, fromSource: false)
+                case .array: elementArrays += 1
+                default:
+                    elementScalars += 1
+                    if let hash = element.identityHash { values?.insert(hash, record: 0, fromSource: false) }
+                }
+            }
+            return
+        }
+        if values != nil, let hash = value.identityHash { values!.insert(hash, record: record(), fromSource: fromSource) }
+    }
+
+    private func observeNumber(_ value: JSONValue) {
+        value.withBytes { text in
+            if value.isIntegralNumber {
+                integers += 1
+                if let small = Coercion.smallInteger(text) {
+                    if small == 0 || small == 1 { bits += 1 }
+                    note(Double(small))
+                } else if let number = DecimalNumber(text: text) {
+                    if number.int64 == nil { wideIntegers += 1 }
+                    note(number.double ?? 0)
+                }
+            } else {
+                fractions += 1
+                var digits = 0
+                var leading = true
+                for byte in text {
+                    if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+                    guard byte &- UInt8(ascii: "0") < 10 else { continue }
+                    if leading, byte == UInt8(ascii: "0") { continue }
+                    leading = false
+                    digits += 1
+                }
+                maxDigits = max(maxDigits, digits)
+                if let double = Coercion.finiteDouble(text) { note(double) } else { wideIntegers += 1 }
+            }
+        }
+    }
+
+    private func note(_ number: Double) {
+        minimum = min(minimum, number)
+        maximum = max(maximum, number)
+    }
+
+    private func observeString(_ value: JSONValue) {
+        let before = strings
+        strings += 1
+        value.withDecodedBytes { text in
+            if numericStrings == before, let first = text.first, first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10,
+                let number = DecimalNumber(text: text)
+            {
+                numericStrings += 1
+                if !number.isIntegral { numericFractions += 1 }
+                if number.int64 == nil, number.isIntegral { wideIntegers += 1 }
+                note(number.double ?? 0)
+            }
+            if booleanWords == before,
+                ["true", "false", "yes", "no", "t", "f", "y", "n", "1", "0"].contains(String(decoding: text, as: UTF8.self).lowercased())
+            {
+                booleanWords += 1
+            }
+            if dates == before, let milliseconds = DateCoding.parseISO8601(text, zone: Self.utc),
+                DateCoding.formatISO8601(milliseconds: milliseconds) != nil
+            {
+                dates += 1
+            }
+            if urls == before, Coercion.isAbsoluteURL(String(decoding: text, as: UTF8.self)) { urls += 1 }
+            if uuids == before, text.count == 36, Coercion.canonicalUUID(String(decoding: text, as: UTF8.self)) != nil { uuids += 1 }
+        }
+    }
+}
+
+extension JSONValue {
+    /// Calls `body` with a string's decoded UTF-8: its bytes in place when it holds no escape.
+    func withDecodedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if node.flags & JSONNode.escaped == 0 { return withBytes(body) }
+        return unescapedBytes().withUnsafeBufferPointer(body)
+    }
+}

@@ -1,0 +1,181 @@
+/// The rules that turn what `ShapeObserver`s saw into an `InferredMapping` (docs/commands.md,
+/// `seeder infer`): which records are entities, each one's identity, attributes and their
+/// types, relationships, and the sources.
+///
+///     let mapping = MappingInference(catalog: catalog, sources: observed).mapping()
+public struct MappingInference {
+    /// Where one source's records were found, as the reader saw them.
+    public struct ObservedSource: Sendable {
+        /// A file, or a glob for a numbered group of files, relative to the dumps directory.
+        public var path: String
+        /// The observer (`ShapeCatalog`) its records went to.
+        public var observer: String
+        public var keyPath: [String]
+        /// Whether the key path reaches an object keyed by its records.
+        public var keyed: Bool
+        public var files: Int
+
+        public init(path: String, observer: String, keyPath: [String], keyed: Bool, files: Int) {
+            self.path = path
+            self.observer = observer
+            self.keyPath = keyPath
+            self.keyed = keyed
+            self.files = files
+        }
+    }
+
+    /// Objects with more keys than this are data, not a schema: `json`.
+    static let maxKeys = 64
+
+    let catalog: ShapeCatalog
+    let observed: [ObservedSource]
+
+    public init(catalog: ShapeCatalog, sources: [ObservedSource]) {
+        self.catalog = catalog
+        self.observed = sources
+    }
+
+    /// The draft: entities in the order their records were first seen.
+    public func mapping() -> InferredMapping {
+        var result = InferredMapping()
+        // Sources, their wrapping keys unwrapped: `[{"project": {...}}]` is Project records.
+        var sourceObservers: [(ObservedSource, ShapeObserver)] = []
+        for var source in observed {
+            var observer = catalog.observer(named: source.observer)
+            if !source.keyed, observer.keys.count == 1, observer.maxKeys == 1, let only = observer.keys.first,
+                only.present == observer.records, only.objects == only.present, let child = only.child
+            {
+                source.keyPath.append(only.key)
+                observer = child
+            }
+            sourceObservers.append((source, observer))
+        }
+        let entities = reachableEntities(from: sourceObservers.map(\.1))
+        let identities = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, IdentityChoice(of: $0, keyed: keyedObservers(sourceObservers).contains($0.name))) })
+        var drafts: [String: InferredMapping.Entity] = [:]
+        for observer in entities {
+            drafts[observer.name] = EntityDrafting(observer: observer, identities: identities, entities: entities).entity()
+        }
+        // The back references of one-to-many relationships, on their children.
+        for observer in entities {
+            for relationship in drafts[observer.name]!.relationships {
+                guard let inverse = relationship.inverse else { continue }
+                drafts[relationship.target]!.relationships.append(
+                    .init(name: inverse, target: observer.name, evidence: "the owner of \(observer.name).\(relationship.name)"))
+            }
+        }
+        for observer in entities {
+            var entity = drafts[observer.name]!
+            EntityDrafting.resolveNames(&entity, keys: observer.keys.map(\.key))
+            result.entities.append(entity)
+        }
+        for (source, observer) in sourceObservers {
+            let identity = identities[observer.name]!
+            let records = observer.sourceRecords
+            let files = source.files == 1 ? "" : "\(count(source.files)) files, "
+            result.sources.append(
+                .init(
+                    path: source.path, entity: observer.name, keyPath: source.keyPath,
+                    keyedBy: source.keyed ? identity.attribute : nil,
+                    evidence: "\(files)\(count(records)) \(records == 1 ? "record" : "records")"))
+        }
+        return result
+    }
+
+    private func keyedObservers(_ sources: [(ObservedSource, ShapeObserver)]) -> Set<String> {
+        Set(sources.filter { $0.0.keyed }.map { $0.1.name })
+    }
+
+    /// The entities: every source's records, and the records nested in them that are not
+    /// left as `json`, in first-seen order.
+    func reachableEntities(from roots: [ShapeObserver]) -> [ShapeObserver] {
+        var reached = Set<String>()
+        var pending = roots
+        while let observer = pending.popLast() {
+            guard reached.insert(observer.name).inserted else { continue }
+            for stats in observer.keys {
+                if let child = Self.nestedEntity(stats) { pending.append(child) }
+            }
+        }
+        return catalog.observers.filter { reached.contains($0.name) }
+    }
+
+    /// The entity a key's objects (or arrays of objects) are, when they are one.
+    static func nestedEntity(_ stats: KeyStats) -> ShapeObserver? {
+        guard let child = stats.child, child.keys.count <= maxKeys, child.keys.count > 0 else { return nil }
+        switch stats.shape {
+        case .object, .arrayOfObjects: return child
+        default: return nil
+        }
+    }
+}
+
+/// Which key of an entity's records is its identity (docs/commands.md, `seeder infer`): `id`
+/// when every record has it, non-null, and no two records hold it with different contents;
+/// else the first such key named like an identity; else `identity: none`.
+struct IdentityChoice: Sendable {
+    /// The identity key, as the records spell it; `nil` for none.
+    var key: String?
+    /// The attribute a keyed source's keys become (the identity of a keyed entity).
+    var attribute: String?
+    /// Repeated identities whose records differ, among embedded occurrences.
+    var conflicts = 0
+    /// Occurrences that held nothing but the identity (references, not records).
+    var referencesOnly = 0
+    var evidence: String
+    /// The values of the identity, for `*_id` references.
+    var values: ValueSet?
+
+    /// Keys tried, in order, after `id` and `<entity>_id`.
+    static let names = ["uuid", "guid", "key", "slug", "handle", "username", "login", "name"]
+
+    init(of observer: ShapeObserver, keyed: Bool) {
+        let records = observer.records
+        if keyed, let keyStats = observer.stats(ShapeObserver.recordKey) {
+            let own = observer.keysEqualToRecordKey?.first
+            key = own ?? ShapeObserver.recordKey
+            attribute = own ?? ["id", "key", "recordKey"].first { name in
+                !observer.keys.contains { Naming.lookupKey($0.key) == Naming.lookupKey(name) }
+            }!
+            values = keyStats.values
+            evidence = own.map { "keyed by '\($0)': every record's key is its '\($0)'" } ?? "keyed by '\(attribute!)': the keys of the object"
+            return
+        }
+        let entityID = Naming.lookupKey(observer.name + "id")
+        let order: [String] = ["id", entityID] + Self.names
+        var rejected: [String] = []
+        for name in order {
+            guard let stats = observer.keys.first(where: { Naming.lookupKey($0.key) == name }) else { continue }
+            guard let values = stats.values else { continue }
+            var why: String?
+            if stats.present < records {
+                why = "missing in \(count(records - stats.present)) records"
+            } else if stats.nulls > 0 {
+                why = "null in \(count(stats.nulls)) records"
+            } else if stats.booleans + stats.fractions + stats.objects + stats.arrays > 0 {
+                why = "not always an integer or a string"
+            } else if values.overflowed {
+                why = "more than \(count(ValueSet.limit)) values, not checked"
+            } else if values.sourceConflicts > 0 {
+                why = "not unique: \(count(values.sourceConflicts)) values repeat with other records"
+            } else if stats.key != "id", values.embeddedConflicts > 0 {
+                why = "\(count(values.embeddedConflicts)) values repeat with other records"
+            }
+            if let why {
+                rejected.append("'\(stats.key)' \(why)")
+                continue
+            }
+            key = stats.key
+            conflicts = values.embeddedConflicts
+            referencesOnly = stats.soleKey
+            self.values = values
+            let repeats = records - values.count
+            evidence =
+                "'\(stats.key)': \(count(values.count)) distinct values in \(count(records)) records"
+                + (repeats > 0 ? " (\(count(repeats)) repeated occurrences merge)" : "")
+                + (rejected.isEmpty ? "" : "; " + rejected.joined(separator: "; "))
+            return
+        }
+        evidence = "no key named like an identity is in every record and unique" + (rejected.isEmpty ? "" : ": " + rejected.joined(separator: "; "))
+    }
+}

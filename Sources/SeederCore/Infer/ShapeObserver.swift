@@ -1,0 +1,107 @@
+/// The records of one kind (a dump's records, or the objects under one key wherever it
+/// occurs): how many there were and what each key held (`KeyStats`), keys in first-seen order.
+public final class ShapeObserver {
+    /// The entity name the records suggest (`Owner` for objects under `owner`).
+    public let name: String
+    /// Records seen, and of those a source's own (not embedded in another record).
+    public internal(set) var records = 0
+    var sourceRecords = 0
+    /// The most keys one record had.
+    var maxKeys = 0
+    /// The keys in the order they were first seen.
+    var keys: [KeyStats] = []
+    private var index: [String: Int] = [:]
+    unowned let catalog: ShapeCatalog
+
+    init(name: String, catalog: ShapeCatalog) {
+        self.name = name
+        self.catalog = catalog
+    }
+
+    /// The stats of `key`, if any record had it.
+    func stats(_ key: String) -> KeyStats? { index[key].map { keys[$0] } }
+
+    /// Counts one record (an object); `fromSource` when a source reads it, not embedded.
+    public func observe(_ object: JSONValue, fromSource: Bool) {
+        records += 1
+        if fromSource { sourceRecords += 1 }
+        // The record's hash, computed once, when a key named like an identity needs it.
+        var recordHash: UInt64?
+        let hash = {
+            if recordHash == nil { recordHash = object.textHash }
+            return recordHash!
+        }
+        let count = object.count
+        maxKeys = max(maxKeys, count)
+        var position = 0
+        for member in object.members {
+            // Records of one kind mostly list their keys in one order: try the key seen at this
+            // position first, and only then look the key up by its text.
+            let stats: KeyStats
+            if position < keys.count, member.key.stringEquals(keys[position].key) {
+                stats = keys[position]
+            } else {
+                let key = member.key.string ?? ""
+                if let found = index[key] {
+                    stats = keys[found]
+                } else {
+                    stats = KeyStats(key: key)
+                    index[key] = keys.count
+                    keys.append(stats)
+                }
+            }
+            stats.observe(member.value, in: catalog, record: hash, fromSource: fromSource, soleMember: count == 1)
+            position += 1
+        }
+    }
+
+    /// The stats of the keys of an object keyed by its records (`keyedBy`), under a name no
+    /// JSON key of a record is looked up by.
+    static let recordKey = "\u{1}key"
+    /// The keys of the record that held its own key as their value in every keyed record so
+    /// far (Firebase repeats it: `"blake": {"handle": "blake"}`); `nil` before the first.
+    var keysEqualToRecordKey: [String]?
+
+    /// Counts a record of an object keyed by its records (`keyedBy`): its key, then the record.
+    public func observe(_ object: JSONValue, key: JSONValue, fromSource: Bool) {
+        let stats: KeyStats
+        if let found = index[Self.recordKey] {
+            stats = keys[found]
+        } else {
+            stats = KeyStats(key: Self.recordKey)
+            stats.values = ValueSet()
+            index[Self.recordKey] = keys.count
+            keys.append(stats)
+        }
+        stats.observe(key, in: catalog, record: { object.textHash }, fromSource: fromSource, soleMember: false)
+        let text = key.string ?? ""
+        let equal = object.members.compactMap { $0.value.string == text ? $0.key.string : nil }
+        keysEqualToRecordKey = keysEqualToRecordKey.map { $0.filter(equal.contains) } ?? equal
+        observe(object, fromSource: fromSource)
+    }
+}
+
+/// Every `ShapeObserver` of one inference, one per entity name, in first-seen order: objects
+/// under keys of one name are one kind of record wherever they occur (an `owner` in every
+/// repository is one `Owner` entity).
+public final class ShapeCatalog {
+    /// The observers in the order they were made.
+    public private(set) var observers: [ShapeObserver] = []
+    private var byName: [String: ShapeObserver] = [:]
+
+    public init() {}
+
+    /// The observer of records named `name`, made if new.
+    public func observer(named name: String) -> ShapeObserver {
+        if let found = byName[name] { return found }
+        let observer = ShapeObserver(name: name, catalog: self)
+        byName[name] = observer
+        observers.append(observer)
+        return observer
+    }
+
+    /// The observer of the objects under `key`: `owner` -> `Owner`, `tasks` -> `Task`.
+    func observer(forKey key: String) -> ShapeObserver {
+        observer(named: DraftNaming.entityName(fromWords: DraftNaming.words(of: key)))
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import SeederCore
+import SeederStore
+
+/// `seeder infer`: read every dump and draft a mapping that builds as it is.
+struct Infer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draft a mapping from a directory of JSON dumps.",
+        discussion: """
+            Reads every dump file (.json, .jsonl, .ndjson, each also .gz or .zst) and writes a mapping \
+            that builds as it is on those dumps: entities, types, identities and relationships guessed \
+            from every value, each guess commented with its evidence. Without -o the draft goes to \
+            standard output; an existing file is replaced only with --force.
+            """
+    )
+
+    @Argument(help: "The directory holding the JSON dump files.")
+    var dumps: String
+
+    @Option(help: ArgumentHelp("Where the records are in every file (a dotted key path), instead of finding them.", valueName: "path"))
+    var keyPath: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the draft to this file, not standard output.", valueName: "file"))
+    var output: String?
+
+    @Flag(help: "Replace an existing output file.")
+    var force = false
+
+    @Option(help: "Show a progress line: auto (on a terminal), always or never.")
+    var progress: ProgressMode = .auto
+
+    func run() throws {
+        var options = InferOptions(dumps: dumps, keyPath: keyPath.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) })
+        let console = Console()
+        options.progress = console.progressReporter(progress)
+        if let output {
+            // Refused before the dumps are read: a long read must not end in a refusal.
+            try MappingInferrer.checkOutput(output, inputs: [], force: force)
+        }
+        let report = MappingInferrer.infer(options)
+        console.finishProgress()
+        console.print(report.diagnostics, suppressed: 0, mapping: "")
+        guard report.outcome == .success, let draft = report.draft else { throw ExitCode(Int32(report.outcome.rawValue)) }
+        if let output {
+            try MappingInferrer.checkOutput(output, inputs: report.inputs, force: force)
+            try AtomicFile.write(Array(draft.utf8), to: output, willCreate: Interruption.removeOnInterrupt)
+            let entities = report.mapping?.entities.count ?? 0
+            StandardError.write(
+                "drafted \(output): \(entities) \(entities == 1 ? "entity" : "entities") from \(report.files) dump "
+                    + "\(report.files == 1 ? "file" : "files"), \(report.records) records\n")
+        } else {
+            try StandardOutput.write(draft)
+        }
+    }
+}
