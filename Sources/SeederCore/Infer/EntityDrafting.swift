@@ -18,8 +18,13 @@ struct EntityDrafting {
             if stats.key == ShapeObserver.recordKey {
                 guard identity.key == ShapeObserver.recordKey, let name = identity.attribute else { continue }
                 let type: AttributeType
-                if case let .scalar(scalar, nil, _) = stats.shape, scalar == .integer || scalar == .uuid { type = scalar } else { type = .string }
-                entity.attributes.append(Attribute(name: name, type: type, from: nil, evidence: "the keys of the object, \(count(stats.present))"))
+                if case let .scalar(scalar, nil, _) = stats.shape, scalar == .integer || scalar == .uuid {
+                    type = scalar
+                } else {
+                    type = .string
+                }
+                entity.attributes.append(
+                    Attribute(name: name, type: type, from: nil, evidence: "the keys of the object, \(count(stats.present))"))
                 entity.identity = name
                 continue
             }
@@ -30,7 +35,10 @@ struct EntityDrafting {
             case .object, .arrayOfObjects:
                 guard let child = MappingInference.nestedEntity(stats) else {
                     let keys = stats.child?.keys.count ?? 0
-                    entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: \(count(keys)) different keys, data rather than fields"))
+                    entity.attributes.append(
+                        Attribute(
+                            name: name, type: .json, from: stats.key,
+                            evidence: evidence + "; json: \(count(keys)) different keys, data rather than fields"))
                     entity.notes.append("'\(stats.key)' is json: its objects hold \(count(keys)) different keys")
                     continue
                 }
@@ -60,13 +68,16 @@ struct EntityDrafting {
                             name: name, target: target, many: true, from: stats.key,
                             evidence: evidence + "; \(count(stats.values!.count)) distinct ids, all identities of \(target)"))
                 } else {
-                    entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: arrays of scalars"))
+                    entity.attributes.append(
+                        Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: arrays of scalars"))
                 }
             case let .json(reason):
                 entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: " + reason))
                 entity.notes.append("'\(stats.key)' is json: \(reason)")
             case let .scalar(type, format, reason):
-                if stats.key != identity.key, type == .integer || type == .string, let (target, stem) = referenceTarget(stats, plural: false) {
+                if stats.key != identity.key, type == .integer || type == .string,
+                    let (target, stem) = referenceTarget(stats, plural: false)
+                {
                     entity.relationships.append(
                         Relationship(
                             name: DraftNaming.memberName(fromKey: stem), target: target, from: stats.key,

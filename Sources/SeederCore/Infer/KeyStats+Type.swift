@@ -48,7 +48,13 @@ extension KeyStats {
         }
         if numbers > 0, numericStrings == strings {
             let described = strings > 0 ? "\(count(numbers)) numbers and \(count(strings)) numeric strings" : "\(count(numbers)) numbers"
-            if let date = unixDate { return .scalar(.date, format: date, reason: "date: \(described), unix \(date == "unix" ? "seconds" : "milliseconds") from \(Int(minimum)) to \(Int(maximum)), and the key names a date") }
+            if let date = unixDate {
+                return .scalar(
+                    .date, format: date,
+                    reason:
+                        "date: \(described), unix \(date == "unix" ? "seconds" : "milliseconds") from \(Int(minimum)) to \(Int(maximum)), and the key names a date"
+                )
+            }
             if fractions == 0, numericFractions == 0 {
                 if wideIntegers > 0 { return .scalar(.decimal, format: nil, reason: "decimal: \(count(wideIntegers)) past 64 bits") }
                 return .scalar(.integer, format: nil, reason: strings > 0 ? "integer: \(described)" : "")
@@ -59,7 +65,8 @@ extension KeyStats {
             if maxDigits > 15 || wideIntegers > 0 {
                 return .scalar(.decimal, format: nil, reason: "decimal: up to \(maxDigits) digits, more than a double holds")
             }
-            return .scalar(.real, format: nil, reason: integers > 0 ? "real: \(count(fractions)) with a fraction, \(count(integers)) without" : "")
+            return .scalar(
+                .real, format: nil, reason: integers > 0 ? "real: \(count(fractions)) with a fraction, \(count(integers)) without" : "")
         }
         if numbers > 0 { return .scalar(.string, format: nil, reason: "string: \(describeKinds())") }
         // Strings only.
@@ -67,9 +74,16 @@ extension KeyStats {
         if uuids == strings { return .scalar(.uuid, format: nil, reason: "uuid: \(count(uuids)) of \(count(strings)) values") }
         if urls == strings { return .scalar(.url, format: nil, reason: "url: \(count(urls)) of \(count(strings)) values absolute URLs") }
         if numericStrings == strings {
-            if let date = unixDate { return .scalar(.date, format: date, reason: "date: \(count(strings)) numeric strings, unix \(date == "unix" ? "seconds" : "milliseconds"), and the key names a date") }
+            if let date = unixDate {
+                return .scalar(
+                    .date, format: date,
+                    reason:
+                        "date: \(count(strings)) numeric strings, unix \(date == "unix" ? "seconds" : "milliseconds"), and the key names a date"
+                )
+            }
             if numericFractions == strings {
-                return .scalar(.decimal, format: nil, reason: "decimal: \(count(strings)) numeric strings with fractions: money-like, kept exact")
+                return .scalar(
+                    .decimal, format: nil, reason: "decimal: \(count(strings)) numeric strings with fractions: money-like, kept exact")
             }
         }
         return .scalar(.string, format: nil, reason: "")

@@ -64,6 +64,13 @@ final class KeyStats {
             || key.hasSuffix("Ids") || key.hasSuffix("IDs") || lower.hasSuffix("uuid")
     }
 
+    /// `id` and keys named like references (`user_id`, `tag_ids`, `userId`).
+    static func isReferenceLike(_ key: String) -> Bool {
+        let lower = key.lowercased()
+        return lower == "id" || lower.hasSuffix("_id") || lower.hasSuffix("_ids") || key.hasSuffix("Id") || key.hasSuffix("ID")
+            || key.hasSuffix("Ids") || key.hasSuffix("IDs")
+    }
+
     /// Counts one value of the key; nested records go to `catalog`'s observers.
     func observe(_ value: JSONValue, in catalog: ShapeCatalog, record: () -> UInt64, fromSource: Bool, soleMember: Bool) {
         present += 1
@@ -142,7 +149,7 @@ final class KeyStats {
                 let number = DecimalNumber(text: text)
             {
                 numericStrings += 1
-                if !number.isIntegral { numericFractions += 1 }
+                if !number.isIntegral || text.contains(UInt8(ascii: ".")) { numericFractions += 1 }
                 if number.int64 == nil, number.isIntegral { wideIntegers += 1 }
                 note(number.double ?? 0)
             }

@@ -68,7 +68,8 @@ public struct MappingDraftWriter {
         if let from = attribute.from { parts.append("from: \(Self.keyPath([from]))") }
         if let format = attribute.format { parts.append("format: \(format)") }
         if attribute.required { parts.append("required: true") }
-        return parts.isEmpty ? attribute.type.rawValue : "{ " + (["type: \(attribute.type.rawValue)"] + parts).joined(separator: ", ") + " }"
+        return parts.isEmpty
+            ? attribute.type.rawValue : "{ " + (["type: \(attribute.type.rawValue)"] + parts).joined(separator: ", ") + " }"
     }
 
     private func value(of relationship: InferredMapping.Relationship) -> String {

@@ -51,7 +51,10 @@ public struct MappingInference {
             sourceObservers.append((source, observer))
         }
         let entities = reachableEntities(from: sourceObservers.map(\.1))
-        let identities = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, IdentityChoice(of: $0, keyed: keyedObservers(sourceObservers).contains($0.name))) })
+        let identities = Dictionary(
+            uniqueKeysWithValues: entities.map {
+                ($0.name, IdentityChoice(of: $0, keyed: keyedObservers(sourceObservers).contains($0.name)))
+            })
         var drafts: [String: InferredMapping.Entity] = [:]
         for observer in entities {
             drafts[observer.name] = EntityDrafting(observer: observer, identities: identities, entities: entities).entity()
@@ -134,11 +137,13 @@ struct IdentityChoice: Sendable {
         if keyed, let keyStats = observer.stats(ShapeObserver.recordKey) {
             let own = observer.keysEqualToRecordKey?.first
             key = own ?? ShapeObserver.recordKey
-            attribute = own ?? ["id", "key", "recordKey"].first { name in
-                !observer.keys.contains { Naming.lookupKey($0.key) == Naming.lookupKey(name) }
-            }!
+            attribute =
+                own ?? ["id", "key", "recordKey"].first { name in
+                    !observer.keys.contains { Naming.lookupKey($0.key) == Naming.lookupKey(name) }
+                }!
             values = keyStats.values
-            evidence = own.map { "keyed by '\($0)': every record's key is its '\($0)'" } ?? "keyed by '\(attribute!)': the keys of the object"
+            evidence =
+                own.map { "keyed by '\($0)': every record's key is its '\($0)'" } ?? "keyed by '\(attribute!)': the keys of the object"
             return
         }
         let entityID = Naming.lookupKey(observer.name + "id")
@@ -176,6 +181,8 @@ struct IdentityChoice: Sendable {
                 + (rejected.isEmpty ? "" : "; " + rejected.joined(separator: "; "))
             return
         }
-        evidence = "no key named like an identity is in every record and unique" + (rejected.isEmpty ? "" : ": " + rejected.joined(separator: "; "))
+        evidence =
+            "no key named like an identity is in every record and unique"
+            + (rejected.isEmpty ? "" : ": " + rejected.joined(separator: "; "))
     }
 }

@@ -31,8 +31,10 @@ public final class ShapeObserver {
             if recordHash == nil { recordHash = object.textHash }
             return recordHash!
         }
-        let count = object.count
-        maxKeys = max(maxKeys, count)
+        // Whether the record has one key: its first member is also its last (no walk).
+        var members = object.members.makeIterator()
+        let empty = members.next() == nil
+        let sole = !empty && members.next() == nil
         var position = 0
         for member in object.members {
             // Records of one kind mostly list their keys in one order: try the key seen at this
@@ -46,13 +48,17 @@ public final class ShapeObserver {
                     stats = keys[found]
                 } else {
                     stats = KeyStats(key: key)
+                    // `name` is an identity candidate only where there is no `id`: its
+                    // values (most often all distinct) are not kept for nothing.
+                    if stats.values != nil, key.lowercased() == "name", index["id"] != nil { stats.values = nil }
                     index[key] = keys.count
                     keys.append(stats)
                 }
             }
-            stats.observe(member.value, in: catalog, record: hash, fromSource: fromSource, soleMember: count == 1)
+            stats.observe(member.value, in: catalog, record: hash, fromSource: fromSource, soleMember: sole)
             position += 1
         }
+        maxKeys = max(maxKeys, position)
     }
 
     /// The stats of the keys of an object keyed by its records (`keyedBy`), under a name no

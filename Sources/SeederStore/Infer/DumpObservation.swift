@@ -60,7 +60,9 @@ struct DumpObservation {
                     break
                 }
                 if seen & 4095 == 0, let progress {
-                    progress(BuildProgress(phase: .reading, bytesRead: bytesRead + counter.count, totalBytes: totalBytes, records: records + seen))
+                    progress(
+                        BuildProgress(
+                            phase: .reading, bytesRead: bytesRead + counter.count, totalBytes: totalBytes, records: records + seen))
                 }
             }
             records += seen

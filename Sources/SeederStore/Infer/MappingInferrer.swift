@@ -88,7 +88,10 @@ public enum MappingInferrer {
         for group in groups {
             var layouts: [[RecordLayout.Collection]?] = []
             for path in group.paths {
-                guard let file = planner.inputFile(path, root: root, entity: 0, keyPath: [], diagnostics: diagnostics, unreadable: &unreadable) else { continue }
+                guard
+                    let file = planner.inputFile(
+                        path, root: root, entity: 0, keyPath: [], diagnostics: diagnostics, unreadable: &unreadable)
+                else { continue }
                 files.append(file)
                 reader.totalBytes += file.size
             }

@@ -10,7 +10,9 @@ extension OutputGuard {
         if let reason = status.notRegularReason ?? status.processFileReason {
             throw OutputError("the output \(output) may not be written: \(reason)")
         }
-        if let identity = status.identity, let input = guardian.inputs.first(where: { PathStatus.Identity(device: $0.device, inode: $0.inode) == identity }) {
+        if let identity = status.identity,
+            let input = guardian.inputs.first(where: { PathStatus.Identity(device: $0.device, inode: $0.inode) == identity })
+        {
             throw OutputError("the output \(output) is \(input.path), a dump file infer reads")
         }
         if status.exists, !force {

@@ -11,7 +11,7 @@ struct Infer: ParsableCommand {
             Reads every dump file (.json, .jsonl, .ndjson, each also .gz or .zst) and writes a mapping \
             that builds as it is on those dumps: entities, types, identities and relationships guessed \
             from every value, each guess commented with its evidence. Without -o the draft goes to \
-            standard output; an existing file is replaced only with --force.
+            standard output; an existing file is replaced only when --force is given.
             """
     )
 
@@ -31,7 +31,8 @@ struct Infer: ParsableCommand {
     var progress: ProgressMode = .auto
 
     func run() throws {
-        var options = InferOptions(dumps: dumps, keyPath: keyPath.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) })
+        var options = InferOptions(
+            dumps: dumps, keyPath: keyPath.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) })
         let console = Console()
         options.progress = console.progressReporter(progress)
         if let output {

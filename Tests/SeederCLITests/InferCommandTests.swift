@@ -1,0 +1,74 @@
+import Foundation
+import SeederTestSupport
+import Testing
+
+/// `seeder infer` end to end, with the real binary: the draft of every example's dumps and of
+/// the bench's workloads builds as it is, with every record in the seed (docs/commands.md).
+@Suite struct InferCommandTests {
+    /// The `seeder-bench` binary beside `seeder`.
+    func benchBinary() throws -> String {
+        let path = URL(fileURLWithPath: try seederBinary()).deletingLastPathComponent().appendingPathComponent("seeder-bench").path
+        return try #require(FileManager.default.isExecutableFile(atPath: path) ? path : nil, "no seeder-bench at \(path)")
+    }
+
+    @Test(arguments: ["accounts", "catalog", "marvel", "pods", "social", "tasklist"])
+    func exampleDraftBuilds(_ example: String) throws {
+        let workspace = try Workspace()
+        let draft = workspace.path("m.yaml")
+        let inferred = try seeder(["infer", "seeds/" + example, "-o", draft])
+        #expect(inferred.status == 0, "\(inferred.stderr)")
+        let built = try seeder(["build", draft, "seeds/" + example, "-o", workspace.path("seed.sqlite"), "--progress", "never"])
+        #expect(built.status == 0, "\(built.stderr)\n\(built.stdout)")
+    }
+
+    @Test(arguments: [("flat", "Flat", 300), ("graph", "Task", 300), ("pages", "Character", 300)])
+    func benchWorkloadDraftBuilds(_ workload: String, _ entity: String, _ rows: Int) throws {
+        let workspace = try Workspace()
+        let generate = Process()
+        generate.executableURL = URL(fileURLWithPath: try benchBinary())
+        generate.arguments = ["generate", workload, "\(rows)", workspace.path("dumps")]
+        generate.standardOutput = FileHandle.nullDevice
+        try generate.run()
+        generate.waitUntilExit()
+        let inferred = try seeder(["infer", workspace.path("dumps"), "-o", workspace.path("m.yaml")])
+        #expect(inferred.status == 0, "\(inferred.stderr)")
+        let built = try seeder([
+            "build", workspace.path("m.yaml"), workspace.path("dumps"), "-o", workspace.path("seed.sqlite"), "--progress", "never",
+        ])
+        #expect(built.status == 0, "\(built.stderr)")
+        let line = built.stdout.split(separator: "\n").first { $0.hasPrefix(entity + " ") } ?? ""
+        #expect(line.split(separator: " ").dropFirst(2).first.map(String.init) == "\(rows)", "\(built.stdout)")
+    }
+
+    @Test func draftGoesToStandardOutputWithoutOutput() throws {
+        let run = try seeder(["infer", "seeds/catalog"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("seeder: 1"))
+    }
+
+    @Test func existingOutputNeedsForce() throws {
+        let workspace = try Workspace()
+        try workspace.write("m.yaml", "mine\n")
+        let refused = try seeder(["infer", "seeds/catalog", "-o", workspace.path("m.yaml")])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("exists; --force replaces it"))
+        #expect(try String(contentsOfFile: workspace.path("m.yaml"), encoding: .utf8) == "mine\n")
+        let forced = try seeder(["infer", "seeds/catalog", "-o", workspace.path("m.yaml"), "--force"])
+        #expect(forced.status == 0)
+    }
+
+    @Test func outputThatIsADirectoryIsRefused() throws {
+        let workspace = try Workspace(directories: ["out"])
+        let run = try seeder(["infer", "seeds/catalog", "-o", workspace.path("out"), "--force"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("not a regular file"))
+    }
+
+    @Test func invalidJSONExitsOne() throws {
+        let workspace = try Workspace()
+        try workspace.write("dumps/users.json", "[{\"id\": 1},]")
+        let run = try seeder(["infer", workspace.path("dumps")])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("users.json:1:"))
+    }
+}
