@@ -179,6 +179,22 @@ func buildDraft(_ draft: String, in workspace: Workspace) throws -> [String: Int
         _ = try buildDraft(draft, in: workspace)
     }
 
+    /// A key named for no entity whose values are the identities of exactly one: a relationship
+    /// to it; when the values are identities of two entities, no guess.
+    @Test func idKeysNamedOtherwiseFollowTheirValues() throws {
+        let (draft, workspace) = try inferDraft([
+            "repositories.json": #"[{"id": "r1"}, {"id": "r2"}]"#,
+            "builds.json": #"[{"id": 10, "repo_id": "r1"}, {"id": 11, "repo_id": "r2"}]"#,
+        ])
+        #expect(draftLine(draft, "repo").contains("{ to: Repository }"))
+        #expect(try buildDraft(draft, in: workspace)["Build"] == 2)
+        let (ambiguous, _) = try inferDraft([
+            "users.json": #"[{"id": 1}, {"id": 2}]"#, "teams.json": #"[{"id": 1}, {"id": 2}]"#,
+            "tasks.json": #"[{"id": 10, "owner_id": 1}]"#,
+        ])
+        #expect(draftLine(ambiguous, "ownerId").contains("integer"))
+    }
+
     @Test func idKeysThatMatchNoIdentityStayAttributes() throws {
         let (draft, _) = try inferDraft([
             "users.json": #"[{"id": 1}, {"id": 2}]"#, "tasks.json": #"[{"id": 10, "user_id": 3}]"#,

@@ -94,7 +94,8 @@ struct EntityDrafting {
 
     /// The entity a `*_id` or `*_ids` key refers to: one named by the key's last words
     /// (`assigned_user_id` -> `AssignedUser`, then `User`), else this entity itself (`parent_id`),
-    /// whose identities hold every value of the key. With the key's stem (`assigned_user`).
+    /// else the only entity of any name, whose identities hold every value of the key. With the
+    /// key's stem (`assigned_user`).
     func referenceTarget(_ stats: KeyStats, plural: Bool) -> (String, String)? {
         guard let values = stats.values, !values.overflowed, values.count > 0 else { return nil }
         var words = DraftNaming.words(of: stats.key)
@@ -102,13 +103,15 @@ struct EntityDrafting {
         words.removeLast()
         var names = words.indices.map { DraftNaming.entityName(fromWords: Array(words[$0...])) }
         names.append(observer.name)
-        for name in names {
-            guard let identity = identities[name], identity.key != nil, let targetValues = identity.values,
-                !targetValues.overflowed, targetValues.containsAll(of: values)
-            else { continue }
-            return (name, words.joined(separator: "_"))
+        func holdsEveryValue(_ name: String) -> Bool {
+            guard let identity = identities[name], identity.key != nil, let targetValues = identity.values else { return false }
+            return !targetValues.overflowed && targetValues.containsAll(of: values)
         }
-        return nil
+        if let name = names.first(where: holdsEveryValue) { return (name, words.joined(separator: "_")) }
+        // Named otherwise (`repo_id` of a Repository): the one entity whose identities hold every
+        // value; none when several do, which would be a guess.
+        let holders = identities.keys.sorted().filter(holdsEveryValue)
+        return holders.count == 1 ? (holders[0], words.joined(separator: "_")) : nil
     }
 
     /// The name of a child's to-one back to this entity: `character` for Character, unless a

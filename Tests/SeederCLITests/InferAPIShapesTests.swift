@@ -1,0 +1,44 @@
+import Foundation
+import SeederTestSupport
+import Testing
+
+/// `seeder infer` on dumps shaped like public APIs (docs/commands.md, infer): the draft builds as
+/// it is, and its seed holds every record. The dumps are in `Fixtures/infer/`: GitHub's repository
+/// search (a page under `items`, the owner repeated in each repository), a Marvel page under
+/// `data.results` (with its dates, one of them Marvel's `-0001-11-30`), a Firebase export keyed by
+/// id, and JSON Lines events with nullable and missing fields.
+struct InferAPIShapesTests {
+    static let fixtures = repository + "/Tests/SeederCLITests/Fixtures/infer/"
+
+    /// (fixture, the entities the seed must hold with their rows).
+    static let cases: [(String, [String: Int])] = [
+        ("github", ["Repository": 3, "Owner": 2, "License": 2]),
+        ("marvel", ["Character": 3]),
+        ("firebase", ["User": 3]),
+        ("events", ["Event": 5]),
+    ]
+
+    @Test(arguments: cases.map(\.0))
+    func theDraftBuildsAndHoldsEveryRecord(_ name: String) throws {
+        let expected = try #require(Self.cases.first { $0.0 == name }?.1)
+        let scratch = try Workspace()
+        let dumps = Self.fixtures + name
+        let infer = try seeder(["infer", dumps, "-o", scratch.path("mapping.yaml")])
+        #expect(infer.status == 0, "\(infer.stderr)")
+        let draft = try String(contentsOfFile: scratch.path("mapping.yaml"), encoding: .utf8)
+        let build = try seeder(["build", scratch.path("mapping.yaml"), dumps, "-o", scratch.path("seed.sqlite")])
+        #expect(build.status == 0, "\(build.stderr)\n\(draft)")
+        let inspect = try seeder(["inspect", scratch.path("seed.sqlite"), "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        let tables = try #require(document["tables"] as? [[String: Any]])
+        var rows: [String: Int] = [:]
+        for table in tables { if let holds = table["holds"] as? String, let count = table["rows"] as? Int { rows[holds] = count } }
+        for (entity, count) in expected {
+            #expect(rows[entity] == count, "\(entity) in \(rows)\n\(draft)")
+        }
+        // Never over a file it was not asked to replace.
+        let again = try seeder(["infer", dumps, "-o", scratch.path("mapping.yaml")])
+        #expect(again.status == 2)
+        #expect(try String(contentsOfFile: scratch.path("mapping.yaml"), encoding: .utf8) == draft)
+    }
+}
