@@ -44,6 +44,12 @@ import Testing
         let run = try seeder(["infer", "seeds/catalog"])
         #expect(run.status == 0)
         #expect(run.stdout.contains("seeder: 1"))
+        // `-o -` is standard output too, never a file named `-`.
+        let scratch = try Workspace()
+        let dash = try seeder(["infer", repository + "/seeds/catalog", "-o", "-"], in: scratch.root)
+        #expect(
+            dash.status == 0 && dash.stdout == run.stdout.replacingOccurrences(of: "seeds/catalog", with: repository + "/seeds/catalog"))
+        #expect(scratch.files == [])
     }
 
     @Test func existingOutputNeedsForce() throws {

@@ -101,13 +101,16 @@ struct EntityDrafting {
         var words = DraftNaming.words(of: stats.key)
         guard words.count > 1, words.last!.lowercased() == (plural ? "ids" : "id") else { return nil }
         words.removeLast()
-        var names = words.indices.map { DraftNaming.entityName(fromWords: Array(words[$0...])) }
-        names.append(observer.name)
+        let named = words.indices.map { DraftNaming.entityName(fromWords: Array(words[$0...])) }
         func holdsEveryValue(_ name: String) -> Bool {
             guard let identity = identities[name], identity.key != nil, let targetValues = identity.values else { return false }
             return !targetValues.overflowed && targetValues.containsAll(of: values)
         }
-        if let name = names.first(where: holdsEveryValue) { return (name, words.joined(separator: "_")) }
+        if let name = named.first(where: holdsEveryValue) { return (name, words.joined(separator: "_")) }
+        // A key that names an entity which does not hold its values (a `User` without identity)
+        // is no reference to another: no guess.
+        if named.contains(where: { identities[$0] != nil && $0 != observer.name }) { return nil }
+        if holdsEveryValue(observer.name) { return (observer.name, words.joined(separator: "_")) }
         // Named otherwise (`repo_id` of a Repository): the one entity whose identities hold every
         // value; none when several do, which would be a guess.
         let holders = identities.keys.sorted().filter(holdsEveryValue)

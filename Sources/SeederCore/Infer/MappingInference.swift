@@ -72,7 +72,15 @@ public struct MappingInference {
             EntityDrafting.resolveNames(&entity, keys: observer.keys.map(\.key))
             result.entities.append(entity)
         }
-        for (source, observer) in sourceObservers {
+        // An entity with nothing to store (a file of no records, of empty objects) would be
+        // rows of nothing: left out, with its sources, and said why.
+        let empty = Set(result.entities.filter { $0.attributes.isEmpty && $0.relationships.isEmpty }.map(\.name))
+        result.entities.removeAll { empty.contains($0.name) }
+        for index in result.entities.indices { result.entities[index].relationships.removeAll { empty.contains($0.target) } }
+        for (source, observer) in sourceObservers where empty.contains(observer.name) {
+            result.notes.append("\(source.path): left out, its records hold no value to map")
+        }
+        for (source, observer) in sourceObservers where !empty.contains(observer.name) {
             let identity = identities[observer.name]!
             let records = observer.sourceRecords
             let files = source.files == 1 ? "" : "\(count(source.files)) files, "

@@ -247,6 +247,13 @@ extension LoadContext {
                 }
             }
         }
+        // After another error an attribute may be missing for it: no knock-on report.
+        for (index, columns) in columnsByTable.enumerated()
+        where entities[index].identity == .none && columns.count == 1 && !diagnostics.hasErrors {
+            error(
+                "entity '\(entities[index].name)' stores nothing: with 'identity: none' and no attribute or to-one, its rows "
+                    + "would hold no value; give it an attribute, or leave it out", at: drafts[index].nameNode)
+        }
         for (index, columns) in columnsByTable.enumerated() {
             var seen: [String: String] = [:]
             for (column, owner, node) in columns {

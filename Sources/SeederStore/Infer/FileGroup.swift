@@ -15,8 +15,8 @@ struct FileGroup {
 
     /// Words of a file name that name no kind of record.
     static let genericWords: Set<String> = [
-        "page", "pages", "part", "parts", "chunk", "chunks", "batch", "export", "dump", "dumps", "data", "results", "result",
-        "response", "items", "all", "search", "of", "json", "jsonl", "ndjson", "file", "gz", "zst",
+        "page", "pages", "part", "parts", "chunk", "chunks", "batch", "export", "dump", "dumps", "data", "response", "all",
+        "search", "of", "json", "jsonl", "ndjson", "file", "gz", "zst",
     ]
 
     /// The groups of `dumps` (sorted by path) in the order of their first file. A glob is used
@@ -69,8 +69,14 @@ struct FileGroup {
             let words = DraftNaming.words(of: candidate).filter { word in
                 !word.allSatisfy(\.isNumber) && !genericWords.contains(word.lowercased())
             }
-            if !words.isEmpty { return DraftNaming.entityName(fromWords: words) }
+            if !words.isEmpty { return unreserved(DraftNaming.entityName(fromWords: words)) }
         }
         return "Record"
+    }
+
+    /// A name whose table SQLite or seeder reserves (`seed_metadata.json`) gets `Dump` before it.
+    static func unreserved(_ name: String) -> String {
+        let table = Naming.snakeCase(name)
+        return table.hasPrefix("seed_") || table.hasPrefix("sqlite_") ? "Dump" + name : name
     }
 }

@@ -113,7 +113,7 @@ public enum MappingInferrer {
             return report
         }
         var mapping = MappingInference(catalog: catalog, sources: observed).mapping()
-        mapping.notes = notes
+        mapping.notes = notes + mapping.notes
         let header = [
             "Drafted by seeder infer from \(MappingDraftWriter.grouped(files.count)) dump \(files.count == 1 ? "file" : "files") in \(options.dumps), "
                 + "\(MappingDraftWriter.grouped(reader.records)) records.",
@@ -171,6 +171,8 @@ public enum MappingInferrer {
 extension Mapping {
     /// A mapping with no entities, for listing dump files without one.
     static var empty: Mapping {
-        MappingLoader().load(yaml: "seeder: 1\nentities:\n  Dump: { identity: none }\n", file: "<none>", diagnostics: DiagnosticSink())!
+        MappingLoader().load(
+            yaml: "seeder: 1\nentities:\n  Dump: { identity: none, attributes: { value: json } }\n", file: "<none>",
+            diagnostics: DiagnosticSink())!
     }
 }

@@ -21,7 +21,9 @@ struct Infer: ParsableCommand {
     @Option(help: ArgumentHelp("Where the records are in every file (a dotted key path), instead of finding them.", valueName: "path"))
     var keyPath: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the draft to this file, not standard output.", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Write the draft to this file, not standard output ('-': standard output).", valueName: "file"))
     var output: String?
 
     @Flag(help: "Replace an existing output file.")
@@ -35,6 +37,7 @@ struct Infer: ParsableCommand {
             dumps: dumps, keyPath: keyPath.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) })
         let console = Console()
         options.progress = console.progressReporter(progress)
+        let output = self.output == "-" ? nil : self.output
         if let output {
             // Refused before the dumps are read: a long read must not end in a refusal.
             try MappingInferrer.checkOutput(output, inputs: [], force: force)
