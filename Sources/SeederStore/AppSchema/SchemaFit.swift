@@ -34,9 +34,20 @@ struct SchemaFit {
         case rowNumberOf(entity: Int, columns: [String])
         /// The same number on every row (Core Data's `Z_ENT`, `Z_OPT`).
         case constant(Int)
+
+        /// The one built column whose value this is, converted or not; `nil` for a number
+        /// seeder makes or a key of several columns.
+        var builtColumn: String? {
+            switch self {
+            case let .column(name), let .columnOrDefault(name, _), let .coreDataDate(name, _), let .coreDataUUID(name): return name
+            case let .rowNumberOf(_, columns): return columns.count == 1 ? columns[0] : nil
+            case .rowNumber, .constant: return nil
+            }
+        }
     }
 
     /// A column of the app's table and its value.
+
     struct Fill {
         var column: String
         var value: Value

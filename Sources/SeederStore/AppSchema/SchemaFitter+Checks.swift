@@ -189,15 +189,7 @@ extension SchemaFitter {
         described.schemaVersion = schema.userVersion
         for (index, fit) in fits.enumerated() {
             let fill = fills.first { $0.entity == index && $0.builtTable == mapping.entities[index].table }
-            let renamed = Dictionary(
-                (fill?.fills ?? []).compactMap { fill -> (String, String)? in
-                    if case let .column(built) = fill.value { return (built, fill.column) }
-                    if case let .columnOrDefault(built, _) = fill.value { return (built, fill.column) }
-                    if case let .coreDataDate(built, _) = fill.value { return (built, fill.column) }
-                    if case let .coreDataUUID(built) = fill.value { return (built, fill.column) }
-                    if case let .rowNumberOf(_, built) = fill.value, built.count == 1 { return (built[0], fill.column) }
-                    return nil
-                }, uniquingKeysWith: { first, _ in first })
+            let renamed = Self.appNames(fill?.fills ?? [])
             described.entities[index].table = fit.table.name
             for attribute in described.entities[index].attributes.indices {
                 described.entities[index].attributes[attribute].column = fit.attributeColumns[attribute] ?? ""
@@ -209,12 +201,7 @@ extension SchemaFitter {
                     described.entities[index].relationships[relationship].storage = .foreignKey(columns: columns.map { renamed[$0] ?? $0 })
                 case let .joinTable(join):
                     guard let joinFill = fills.first(where: { $0.builtTable == join.name && $0.entity == index }) else { continue }
-                    let names = Dictionary(
-                        joinFill.fills.compactMap { fill -> (String, String)? in
-                            if case let .column(built) = fill.value { return (built, fill.column) }
-                            if case let .rowNumberOf(_, built) = fill.value, built.count == 1 { return (built[0], fill.column) }
-                            return nil
-                        }, uniquingKeysWith: { first, _ in first })
+                    let names = Self.appNames(joinFill.fills)
                     var renamedJoin = join
                     renamedJoin.name = joinFill.table
                     renamedJoin.ownerColumns = join.ownerColumns.map { names[$0] ?? $0 }
@@ -227,6 +214,11 @@ extension SchemaFitter {
             }
         }
         return described
+    }
+
+    /// The app's column of each built column that a fill reads, by the built column's name.
+    static func appNames(_ fills: [SchemaFit.Fill]) -> [String: String] {
+        Dictionary(fills.compactMap { fill in fill.value.builtColumn.map { ($0, fill.column) } }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The app's columns that hold another entity's row number, by table, with that entity's
