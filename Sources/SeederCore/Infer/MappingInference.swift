@@ -14,13 +14,16 @@ public struct MappingInference {
         /// Whether the key path reaches an object keyed by its records.
         public var keyed: Bool
         public var files: Int
+        /// The records read from it.
+        public var records: Int
 
-        public init(path: String, observer: String, keyPath: [String], keyed: Bool, files: Int) {
+        public init(path: String, observer: String, keyPath: [String], keyed: Bool, files: Int, records: Int) {
             self.path = path
             self.observer = observer
             self.keyPath = keyPath
             self.keyed = keyed
             self.files = files
+            self.records = records
         }
     }
 
@@ -82,7 +85,7 @@ public struct MappingInference {
         }
         for (source, observer) in sourceObservers where !empty.contains(observer.name) {
             let identity = identities[observer.name]!
-            let records = observer.sourceRecords
+            let records = source.records
             let files = source.files == 1 ? "" : "\(count(source.files)) files, "
             result.sources.append(
                 .init(

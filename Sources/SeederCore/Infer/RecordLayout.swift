@@ -7,6 +7,11 @@
 /// - else the array of objects that holds the most records, up to three keys deep
 ///   (`data.results`, `items`, `result`): the page's records;
 /// - else the object itself is one record.
+///
+/// It is found from the file's outer levels, streamed (`JSONReader.forEachStructure`), so a
+/// page of any size is never held whole:
+///
+///     let layout = try RecordLayout(reading: JSONReader(source: source))
 public struct RecordLayout: Sendable, Equatable {
     /// One place holding records.
     public struct Collection: Sendable, Equatable {
@@ -27,75 +32,134 @@ public struct RecordLayout: Sendable, Equatable {
 
     /// How deep a page's array of records is looked for.
     static let maxDepth = 3
+    /// An object with more keys than this is data (records keyed by id, or values), not a
+    /// wrapper around a page: no array under it is a page's records, and as a record its keys
+    /// are too many to compare (`MappingInference.maxKeys`).
+    static let maxKeys = 64
 
-    /// The layout of `root`, an object.
-    public init(of root: JSONValue) {
-        var keyed: [Collection] = []
-        var arrays: [Collection] = []
-        for member in root.members {
-            guard let key = member.key.string else { continue }
-            if Self.isKeyedRecords(member.value) {
-                keyed.append(Collection(keyPath: [key], keyed: true, records: member.value.count))
-            } else {
-                Self.findArrays(member.value, path: [key], into: &arrays)
-            }
-        }
-        if !keyed.isEmpty {
-            // In the file's order: the root's keys, in order.
-            let order: [String] = root.members.compactMap { $0.key.string }
-            let found: [Collection] = keyed + arrays.filter { $0.keyPath.count == 1 }
-            collections = found.sorted { (first: Collection, second: Collection) -> Bool in
-                let a: Int = order.firstIndex(of: first.keyPath[0]) ?? 0
-                let b: Int = order.firstIndex(of: second.keyPath[0]) ?? 0
-                return a < b
-            }
-        } else if Self.isKeyedRecords(root) {
-            collections = [Collection(keyPath: [], keyed: true, records: root.count)]
-        } else if let largest = arrays.max(by: { $0.records < $1.records }) {
-            collections = [largest]
-        } else {
-            collections = []
-        }
+    /// The layout of the JSON document `reader` reads, an object.
+    public init(reading reader: JSONReader) throws {
+        var scanner = Scanner()
+        try reader.forEachStructure(streamingDepth: Self.maxDepth + 1) { scanner.consume($0) }
+        collections = scanner.layout()
     }
 
-    /// Arrays whose elements are mostly objects, under `value`.
-    private static func findArrays(_ value: JSONValue, path: [String], into arrays: inout [Collection]) {
-        switch value.kind {
-        case .array:
-            var objects = 0
-            var others = 0
-            for element in value.elements {
-                if element.kind == .object { objects += 1 } else if !element.isNull { others += 1 }
-            }
-            if objects > 0, others == 0 { arrays.append(Collection(keyPath: path, keyed: false, records: objects)) }
-        case .object:
-            guard path.count < maxDepth else { return }
-            for member in value.members {
-                guard let key = member.key.string else { continue }
-                findArrays(member.value, path: path + [key], into: &arrays)
-            }
-        default:
-            break
+    /// What the outer levels' events say, kept as bounded summaries: no more than `maxKeys`
+    /// keys an object, and the arrays of objects under objects that are not data.
+    struct Scanner {
+        /// An object being read: its keys (up to `maxKeys + 1`), and whether its members are
+        /// records keyed by their keys (`Members`).
+        struct Object {
+            var path: [String]
+            var keys: [String] = []
+            var count = 0
+            var members = Members()
+            var key: String?
+            var wide: Bool { count > RecordLayout.maxKeys }
         }
-    }
 
-    /// An object of at least two members, all objects (or `null`, which a build skips) that share most of their keys: records
-    /// keyed by an id, not the fields of one record.
-    static func isKeyedRecords(_ value: JSONValue) -> Bool {
-        guard value.kind == .object else { return false }
-        var keySets: [Set<String>] = []
-        for member in value.members where !member.value.isNull {
-            guard member.value.kind == .object else { return false }
-            keySets.append(Set(member.value.members.compactMap { $0.key.string }))
+        /// Whether the members of an object are records keyed by their keys: at least two
+        /// non-null members, all objects, each sharing at least half of its keys with the first.
+        struct Members {
+            var records = 0
+            var allObjects = true
+            var first: Set<String>?
+            var similar = true
+
+            mutating func add(object keys: Set<String>?) {
+                records += 1
+                // An object too wide to compare is no record of this kind.
+                guard let keys, !keys.isEmpty || first == nil else {
+                    similar = false
+                    return
+                }
+                if let first {
+                    let shared = keys.intersection(first).count
+                    if shared * 2 < max(keys.count, first.count) { similar = false }
+                } else {
+                    first = keys
+                }
+            }
+
+            var areRecords: Bool {
+                guard allObjects, similar, records >= 2, let first else { return false }
+                return !first.isEmpty
+            }
         }
-        guard keySets.count >= 2 else { return false }
-        let all = keySets.reduce(Set<String>()) { $0.union($1) }
-        guard !all.isEmpty else { return false }
-        // Every record shares at least half of the keys of the first.
-        let first = keySets[0]
-        return keySets.allSatisfy { set in
-            let shared = set.intersection(first).count
-            return shared * 2 >= max(set.count, first.count)
+
+        private var objects: [Object] = []
+        /// The array being read (never nested: an array's elements are read whole).
+        private var array: (path: [String], objects: Int, others: Int)?
+        /// The root's members that are records keyed by their keys, and arrays of objects, with
+        /// the order of the root's key each one is under.
+        private var keyed: [Collection] = []
+        private var arrays: [Collection] = []
+        private var root: Object?
+
+        mutating func consume(_ event: JSONReader.Structure) {
+            switch event {
+            case .objectStart:
+                objects.append(Object(path: objects.last.map { $0.path + [$0.key ?? ""] } ?? []))
+            case let .key(key):
+                objects[objects.count - 1].key = key
+                objects[objects.count - 1].count += 1
+                if objects[objects.count - 1].count <= RecordLayout.maxKeys + 1 {
+                    objects[objects.count - 1].keys.append(key)
+                }
+                if objects[objects.count - 1].count == RecordLayout.maxKeys + 1 {
+                    // Data, not a wrapper: what was found under it was not a page's records.
+                    let path = objects[objects.count - 1].path
+                    arrays.removeAll { $0.keyPath.starts(with: path) }
+                    if path.isEmpty { keyed.removeAll() }
+                }
+            case .objectEnd:
+                let object = objects.removeLast()
+                if object.path.count == 1, object.members.areRecords, !(objects.last?.wide ?? false) {
+                    keyed.append(Collection(keyPath: object.path, keyed: true, records: object.count))
+                }
+                guard !objects.isEmpty else {
+                    root = object
+                    return
+                }
+                objects[objects.count - 1].members.add(object: object.wide ? nil : Set(object.keys))
+            case .arrayStart:
+                array = (objects.last.map { $0.path + [$0.key ?? ""] } ?? [], 0, 0)
+            case .arrayEnd:
+                let found = array!
+                array = nil
+                if !objects.isEmpty { objects[objects.count - 1].members.allObjects = false }
+                if found.objects > 0, found.others == 0, !found.path.isEmpty, found.path.count <= RecordLayout.maxDepth,
+                    !objects.contains(where: \.wide)
+                {
+                    arrays.append(Collection(keyPath: found.path, keyed: false, records: found.objects))
+                }
+            case let .value(kind):
+                if array != nil {
+                    if kind == .object { array!.objects += 1 } else if kind != .null { array!.others += 1 }
+                } else if !objects.isEmpty {
+                    if kind == .object {
+                        // An object read whole, too deep to stream: a record, its keys unknown.
+                        objects[objects.count - 1].members.add(object: nil)
+                    } else if kind != .null {
+                        objects[objects.count - 1].members.allObjects = false
+                    }
+                }
+            }
+        }
+
+        /// The places found, once the document has been read.
+        func layout() -> [Collection] {
+            if !keyed.isEmpty {
+                // The root's keyed objects and arrays, in the file's order.
+                let order = root?.keys ?? []
+                let found = keyed + arrays.filter { $0.keyPath.count == 1 }
+                return found.sorted { (order.firstIndex(of: $0.keyPath[0]) ?? 0) < (order.firstIndex(of: $1.keyPath[0]) ?? 0) }
+            }
+            if let root, root.members.areRecords {
+                return [Collection(keyPath: [], keyed: true, records: root.count)]
+            }
+            if let largest = arrays.max(by: { $0.records < $1.records }) { return [largest] }
+            return []
         }
     }
 }

@@ -79,21 +79,18 @@ public final class JSONReader {
     /// `lineSyntaxError` item); I/O errors are thrown as they come.
     public func forEachItem(_ body: (Item) throws -> Void) throws {
         do {
-            _ = try buffer.refill(keeping: 0)
-            // A first block shorter than a byte-order mark would leave part of it unseen.
-            while buffer.count < 3, try buffer.refill(keeping: 0) != nil {}
-            position = JSONParser.skipByteOrderMark(buffer.base, buffer.count)
             switch format {
             case .json:
-                syncLimit()
-                guard try skipWhitespace() else {
-                    throw JSONSyntaxError(offset: 0, message: "the file holds no JSON value")
-                }
+                try startDocument()
                 try walk(keyPath[...], depth: 0, body)
                 if try skipWhitespace() {
                     throw try unexpected(" after the JSON value")
                 }
             case .jsonLines:
+                _ = try buffer.refill(keeping: 0)
+                // A first block shorter than a byte-order mark would leave part of it unseen.
+                while buffer.count < 3, try buffer.refill(keeping: 0) != nil {}
+                position = JSONParser.skipByteOrderMark(buffer.base, buffer.count)
                 while try nextLine() {
                     pointer = JSONPointer()
                     do {
@@ -111,6 +108,83 @@ public final class JSONReader {
             }
         } catch let failure as JSONParser.Failure {
             throw syntaxError(failure)
+        }
+    }
+
+    /// What `forEachStructure` reports of a JSON file's outer levels, in file order.
+    public enum Structure {
+        case objectStart
+        /// A member's key; its value's events follow.
+        case key(String)
+        case objectEnd
+        case arrayStart
+        case arrayEnd
+        /// A value read whole: an array's element, or any value `streamingDepth` deep.
+        case value(JSONKind)
+    }
+
+    /// Streams the outer levels of a JSON document (`format` must be `.json`; the key path is
+    /// not followed): objects fewer than `streamingDepth` levels deep and not inside an array are
+    /// reported key by key, arrays that deep element by element, every other value read whole
+    /// (one array element, one deep value, at a time). It finds where a file's records are
+    /// without holding the file (docs/commands.md, `seeder infer`).
+    public func forEachStructure(streamingDepth: Int, _ body: (Structure) throws -> Void) throws {
+        do {
+            try startDocument()
+            try walkStructure(depth: 0, inArray: false, streamingDepth: streamingDepth, body)
+            if try skipWhitespace() {
+                throw try unexpected(" after the JSON value")
+            }
+        } catch let failure as JSONParser.Failure {
+            throw syntaxError(failure)
+        }
+    }
+
+    /// The first byte of a JSON document after any byte-order mark and whitespace (`{` for an
+    /// object), `nil` when the file holds nothing else. Reads no further than that byte.
+    public static func firstByte(of source: ByteSource) throws -> UInt8? {
+        let buffer = ByteBuffer(source: source, capacity: 4096)
+        _ = try buffer.refill(keeping: 0)
+        while buffer.count < 3, try buffer.refill(keeping: 0) != nil {}
+        var position = JSONParser.skipByteOrderMark(buffer.base, buffer.count)
+        while true {
+            position = JSONParser.skipWhitespace(buffer.base, from: position, to: buffer.count)
+            if position < buffer.count { return buffer.base[position] }
+            guard let shift = try buffer.refill(keeping: position) else { return nil }
+            position -= shift
+        }
+    }
+
+    /// Reads the first block and the whitespace before the document's value.
+    private func startDocument() throws {
+        _ = try buffer.refill(keeping: 0)
+        // A first block shorter than a byte-order mark would leave part of it unseen.
+        while buffer.count < 3, try buffer.refill(keeping: 0) != nil {}
+        position = JSONParser.skipByteOrderMark(buffer.base, buffer.count)
+        syncLimit()
+        guard try skipWhitespace() else {
+            throw JSONSyntaxError(offset: 0, message: "the file holds no JSON value")
+        }
+    }
+
+    private func walkStructure(depth: Int, inArray: Bool, streamingDepth: Int, _ body: (Structure) throws -> Void) throws {
+        let byte = buffer.base[position]
+        if depth < streamingDepth, !inArray, byte == UInt8(ascii: "{") {
+            try body(.objectStart)
+            try streamObject(depth: depth) { key, depth in
+                try body(.key(key))
+                try walkStructure(depth: depth, inArray: false, streamingDepth: streamingDepth, body)
+                return true
+            }
+            try body(.objectEnd)
+        } else if depth < streamingDepth, !inArray, byte == UInt8(ascii: "[") {
+            try body(.arrayStart)
+            try streamArray(depth: depth) { depth in
+                try walkStructure(depth: depth, inArray: true, streamingDepth: streamingDepth, body)
+            }
+            try body(.arrayEnd)
+        } else {
+            try body(.value(try parseDocument(depth: depth).root.kind))
         }
     }
 

@@ -3,8 +3,19 @@ import SeederCore
 
 /// Reads dump files into a `ShapeCatalog`, one record at a time (docs/commands.md,
 /// `seeder infer`): an array's elements and JSON Lines' lines stream through `JSONReader`; a
-/// file whose root is an object is read whole, and its records found by `RecordLayout`.
+/// file whose root is an object is read once for where its records are (`RecordLayout`, from
+/// its outer levels) and once more for each place that holds them, streamed as well.
 struct DumpObservation {
+    /// Where one file's records were, and how many.
+    struct FileRecords {
+        /// The places in a root object; `nil` for a file of records (an array, JSON Lines, or
+        /// `--key-path`).
+        var layout: [RecordLayout.Collection]?
+        var records = 0
+        /// The file holds no JSON value at all: left out, as nothing could read it.
+        var empty = false
+    }
+
     let catalog: ShapeCatalog
     /// `--key-path`: the records' place in every file.
     let keyPath: [String]?
@@ -31,41 +42,26 @@ struct DumpObservation {
     }
 
     /// Reads `file`, its records going to the observer `name` (or, for a root object, to
-    /// those its layout names). Returns the root object's layout; `nil` for a file of records
-    /// (an array, JSON Lines, or `--key-path`).
-    mutating func read(_ file: InputFile, named name: String, diagnostics: DiagnosticSink) -> [RecordLayout.Collection]? {
+    /// those its layout names).
+    mutating func read(_ file: InputFile, named name: String, diagnostics: DiagnosticSink) -> FileRecords {
         let counter = CountingByteSource()
-        var layout: [RecordLayout.Collection]?
-        let observer = catalog.observer(named: name)
+        var result = FileRecords()
         do {
-            let source = try file.openBytes { counter.wrapping($0) }
-            let reader = JSONReader(source: source, format: file.format, keyPath: keyPath ?? [])
-            var seen = 0
-            try reader.forEachItem { item in
-                switch item {
-                case let .record(value):
-                    if keyPath == nil, file.format == .json, value.document.path.components.isEmpty {
-                        layout = observe(root: value, group: name)
-                    } else {
-                        observer.observe(value, fromSource: true)
-                        seen += 1
-                    }
-                case let .lineSyntaxError(error):
-                    diagnostics.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
-                case let .notARecord(value):
+            if keyPath == nil, file.format == .json {
+                switch try JSONReader.firstByte(of: file.openBytes()) {
+                case nil:
                     diagnostics.warning(
-                        "a \(Self.kindName(value.kind)) where a record (an object) was expected: infer reads objects only",
-                        at: SourceLocation(file: file.path, offset: value.fileOffset))
-                case .skippedNull, .keyPathNotFound, .keyedRecord:
+                        "this dump holds no JSON value (build would stop at it); it is left out", at: SourceLocation(file: file.path))
+                    result.empty = true
+                case UInt8(ascii: "{"):
+                    result.layout = try readObject(file, named: name, counter: counter)
+                default:
                     break
                 }
-                if seen & 4095 == 0, let progress {
-                    progress(
-                        BuildProgress(
-                            phase: .reading, bytesRead: bytesRead + counter.count, totalBytes: totalBytes, records: records + seen))
-                }
             }
-            records += seen
+            if result.layout == nil, !result.empty {
+                result.records = try readRecords(file, named: name, counter: counter, diagnostics: diagnostics)
+            }
         } catch let error as JSONSyntaxError {
             diagnostics.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
         } catch let error as DecompressionError {
@@ -78,35 +74,70 @@ struct DumpObservation {
             unreadable = true
         }
         bytesRead += file.size
-        progress?(BuildProgress(phase: .reading, bytesRead: bytesRead, totalBytes: totalBytes, records: records))
-        return layout
+        report(records: records)
+        return result
     }
 
-    /// Observes the records of a root object, where its layout finds them.
-    private mutating func observe(root: JSONValue, group: String) -> [RecordLayout.Collection] {
-        let layout = RecordLayout(of: root)
-        if layout.collections.isEmpty {
-            catalog.observer(named: group).observe(root, fromSource: true)
-            records += 1
-            return [RecordLayout.Collection(keyPath: [], keyed: false, records: 1)]
-        }
-        for collection in layout.collections {
-            let observer = catalog.observer(named: Self.observerName(for: collection, group: group))
-            var value = root
-            for key in collection.keyPath { value = value[key]! }
-            if collection.keyed {
-                for member in value.members where member.value.kind == .object {
-                    observer.observe(member.value, key: member.key, fromSource: true)
-                    records += 1
-                }
-            } else {
-                for element in value.elements where element.kind == .object {
-                    observer.observe(element, fromSource: true)
-                    records += 1
-                }
+    private func report(records: Int, counter: CountingByteSource? = nil) {
+        progress?(BuildProgress(phase: .reading, bytesRead: bytesRead + (counter?.count ?? 0), totalBytes: totalBytes, records: records))
+    }
+
+    /// Streams a file of records (an array, JSON Lines, or the records at `--key-path`).
+    private mutating func readRecords(
+        _ file: InputFile, named name: String, counter: CountingByteSource, diagnostics: DiagnosticSink
+    ) throws -> Int {
+        let observer = catalog.observer(named: name)
+        let reader = JSONReader(source: try file.openBytes { counter.wrapping($0) }, format: file.format, keyPath: keyPath ?? [])
+        var seen = 0
+        try reader.forEachItem { item in
+            switch item {
+            case let .record(value):
+                observer.observe(value, fromSource: true)
+                seen += 1
+            case let .lineSyntaxError(error):
+                diagnostics.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
+            case let .notARecord(value):
+                diagnostics.warning(
+                    "a \(Self.kindName(value.kind)) where a record (an object) was expected: infer reads objects only",
+                    at: SourceLocation(file: file.path, offset: value.fileOffset))
+            case .skippedNull, .keyPathNotFound, .keyedRecord:
+                break
             }
+            if seen & 4095 == 0 { report(records: records + seen, counter: counter) }
         }
-        return layout.collections
+        records += seen
+        return seen
+    }
+
+    /// Reads a file whose root is an object: its layout first, then the records of each place.
+    private mutating func readObject(_ file: InputFile, named group: String, counter: CountingByteSource) throws
+        -> [RecordLayout.Collection]
+    {
+        let layout = try RecordLayout(reading: JSONReader(source: try file.openBytes { counter.wrapping($0) }))
+        // No place holds records: the object is one record.
+        let collections = layout.collections.isEmpty ? [RecordLayout.Collection(keyPath: [], keyed: false, records: 1)] : layout.collections
+        var read: [RecordLayout.Collection] = []
+        for var collection in collections {
+            let observer = catalog.observer(named: Self.observerName(for: collection, group: group))
+            let reader = JSONReader(source: try file.openBytes(), keyPath: collection.keyPath, keyed: collection.keyed)
+            var seen = 0
+            try reader.forEachItem { item in
+                switch item {
+                case let .record(value):
+                    observer.observe(value, fromSource: true)
+                case let .keyedRecord(key, value) where value.kind == .object:
+                    observer.observe(value, key: key, fromSource: true)
+                default:
+                    return
+                }
+                seen += 1
+                if seen & 4095 == 0 { report(records: records + seen, counter: counter) }
+            }
+            records += seen
+            collection.records = seen
+            read.append(collection)
+        }
+        return read
     }
 
     static func kindName(_ kind: JSONKind) -> String {

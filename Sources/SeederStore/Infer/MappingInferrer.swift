@@ -33,8 +33,8 @@ public struct InferReport: Sendable {
 /// Drafts a mapping from a directory of dumps (docs/commands.md, `seeder infer`).
 ///
 /// Stages: the dumps directory -> dump files (`InputPlanner`'s listing, numbered files grouped
-/// under one glob) -> each file's records, streamed (`JSONReader`; a file whose root is an
-/// object is read whole and its records found by `RecordLayout`) -> `ShapeObserver`s, one per
+/// under one glob) -> each file's records, streamed (`JSONReader`; in a file whose root is an
+/// object, `RecordLayout` finds them first) -> `ShapeObserver`s, one per
 /// kind of record -> `MappingInference` -> `InferredMapping` -> `MappingDraftWriter` -> YAML
 /// text -> `MappingLoader`, which must accept it.
 ///
@@ -86,7 +86,7 @@ public enum MappingInferrer {
         var notes: [String] = []
         var unreadable = false
         for group in groups {
-            var layouts: [[RecordLayout.Collection]?] = []
+            var readings: [DumpObservation.FileRecords] = []
             for path in group.paths {
                 guard
                     let file = planner.inputFile(
@@ -96,10 +96,10 @@ public enum MappingInferrer {
                 reader.totalBytes += file.size
             }
             for file in files.suffix(group.paths.count) where group.paths.contains(file.relativePath) {
-                layouts.append(reader.read(file, named: group.name, diagnostics: diagnostics))
+                readings.append(reader.read(file, named: group.name, diagnostics: diagnostics))
             }
             if diagnostics.hasErrors { continue }
-            observed += sources(of: group, layouts: layouts, reader: reader, notes: &notes)
+            observed += sources(of: group, readings: readings, reader: reader, notes: &notes)
         }
         report.files = files.count
         report.inputs = files
@@ -137,31 +137,41 @@ public enum MappingInferrer {
     }
 
     /// The sources of one group of files: one per place holding records, with the group's glob
-    /// when every file holds them in the same places, else one per file.
+    /// when every file holds them in the same places, else one per file. A file that holds no
+    /// JSON value is in none (nothing could read it), and so its group is listed file by file.
     private static func sources(
-        of group: FileGroup, layouts: [[RecordLayout.Collection]?], reader: DumpObservation, notes: inout [String]
+        of group: FileGroup, readings: [DumpObservation.FileRecords], reader: DumpObservation, notes: inout [String]
     ) -> [MappingInference.ObservedSource] {
-        func places(_ layout: [RecordLayout.Collection]?) -> [[String]: Bool]? {
-            layout.map { Dictionary($0.map { ($0.keyPath, $0.keyed) }, uniquingKeysWith: { first, _ in first }) }
+        func places(_ reading: DumpObservation.FileRecords) -> [[String]: Bool]? {
+            reading.layout.map { Dictionary($0.map { ($0.keyPath, $0.keyed) }, uniquingKeysWith: { first, _ in first }) }
         }
-        let first = layouts.first ?? nil
-        let uniform = layouts.allSatisfy { places($0) == places(first) }
+        let files = zip(group.paths, readings).filter { !$0.1.empty }
+        for (path, reading) in zip(group.paths, readings) where reading.empty {
+            notes.append("\(path) holds no JSON value: it is left out")
+        }
+        guard let first = files.first?.1 else { return [] }
+        let uniform = files.count == group.paths.count && files.allSatisfy { places($0.1) == places(first) }
+        // Each unit: its path, its files' readings.
+        let units: [(String, [DumpObservation.FileRecords])] =
+            uniform ? [(group.pattern, files.map(\.1))] : files.map { ($0.0, [$0.1]) }
         var result: [MappingInference.ObservedSource] = []
-        let units: [(String, [RecordLayout.Collection]?, Int)] =
-            uniform
-            ? [(group.pattern, first, group.paths.count)]
-            : zip(group.paths, layouts).map { ($0, $1, 1) }
-        for (path, layout, files) in units {
-            guard let layout else {
-                result.append(.init(path: path, observer: group.name, keyPath: reader.keyPath ?? [], keyed: false, files: files))
+        for (path, readings) in units {
+            guard let layout = readings[0].layout else {
+                result.append(
+                    .init(
+                        path: path, observer: group.name, keyPath: reader.keyPath ?? [], keyed: false, files: readings.count,
+                        records: readings.reduce(0) { $0 + $1.records }))
                 continue
             }
             if layout.isEmpty { notes.append("\(path) holds no records: it is left out") }
             for collection in layout {
+                let records = readings.reduce(0) { total, reading in
+                    total + (reading.layout?.first { $0.keyPath == collection.keyPath }?.records ?? 0)
+                }
                 result.append(
                     .init(
                         path: path, observer: DumpObservation.observerName(for: collection, group: group.name), keyPath: collection.keyPath,
-                        keyed: collection.keyed, files: files))
+                        keyed: collection.keyed, files: readings.count, records: records))
             }
         }
         return result

@@ -28,6 +28,40 @@ extension FuzzTargets {
             }
         }
         problems += wholeDocumentAgreement(bytes)
+        problems += structureAgreement(bytes)
+        return problems
+    }
+
+    /// The outer levels `infer` reads a root object by (`forEachStructure`): the same events and
+    /// error whatever the block size, and an error exactly when the whole-document parser has one.
+    static func structureAgreement(_ bytes: [UInt8]) -> [String] {
+        func events(blockSize: Int) -> (events: [String], error: JSONSyntaxError?, other: Error?) {
+            var events: [String] = []
+            do {
+                let reader = JSONReader(source: MemoryByteSource(bytes), blockSize: blockSize)
+                try reader.forEachStructure(streamingDepth: 3) { events.append("\($0)") }
+                return (events, nil, nil)
+            } catch let error as JSONSyntaxError {
+                return (events, error, nil)
+            } catch {
+                return (events, nil, error)
+            }
+        }
+        let expected = events(blockSize: bytes.count + 1)
+        if let other = expected.other { return ["unexpected error \(other)"] }
+        var problems: [String] = []
+        for blockSize in blockSizes {
+            let actual = events(blockSize: blockSize)
+            if actual.events != expected.events || actual.error != expected.error {
+                problems.append("structure, block size \(blockSize): \(firstDifference(actual.events, expected.events))")
+            }
+        }
+        let whole = (try? JSONDocument(parsing: bytes)) == nil
+        if whole != (expected.error != nil) {
+            problems.append(
+                "structure \(whole ? "accepts what the parser rejects" : "rejects what the parser accepts"): \(expected.error.map { "\($0)" } ?? "")"
+            )
+        }
         return problems
     }
 
