@@ -7,9 +7,11 @@ import Testing
 struct RecordLayoutTests {
     static func layout(_ text: String, blockSize: Int = 1 << 20) throws -> [String] {
         let reader = JSONReader(source: MemoryByteSource(text), blockSize: blockSize)
-        return try RecordLayout(reading: reader).collections.map {
-            "\($0.keyPath.joined(separator: "."))\($0.keyed ? " keyed" : "") \($0.records)"
-        }
+        return try RecordLayout(reading: reader).collections.map(describe)
+    }
+
+    static func describe(_ collection: RecordLayout.Collection) -> String {
+        "\(collection.keyPath.joined(separator: "."))\(collection.keyed ? " keyed" : "") \(collection.records)"
     }
 
     /// Each row: a document, and the places it holds records in (key path, keyed, how many).
@@ -42,6 +44,9 @@ struct RecordLayoutTests {
         #expect(try Self.layout(text) == expected)
         // The same through blocks of 8 bytes: every value and key crosses a block's end.
         #expect(try Self.layout(text, blockSize: 8) == expected)
+        // The same from the object parsed whole.
+        let root = try JSONDocument(parsing: Array(text.utf8)).root
+        #expect(RecordLayout(of: root).collections.map(Self.describe) == expected)
     }
 
     /// An object of more keys than a record has is data: records keyed by id (found, however
@@ -51,7 +56,9 @@ struct RecordLayoutTests {
         #expect(try Self.layout(#"{"users": {\#(records.joined(separator: ", "))}}"#) == ["users keyed 200"])
         #expect(try Self.layout("{\(records.joined(separator: ", "))}") == [" keyed 200"])
         let fields = (0..<70).map { #""f\#($0)": \#($0)"# }
-        #expect(try Self.layout(#"{\#(fields.joined(separator: ", ")), "items": [{"a": 1}]}"#) == [])
+        let wide = #"{\#(fields.joined(separator: ", ")), "items": [{"a": 1}]}"#
+        #expect(try Self.layout(wide) == [])
+        #expect(RecordLayout(of: try JSONDocument(parsing: Array(wide.utf8)).root).collections == [])
     }
 
     /// The reader's events for the outer levels: objects and arrays streamed, array elements and

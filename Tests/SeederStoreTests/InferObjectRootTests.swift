@@ -9,13 +9,32 @@ import Testing
 /// (docs/commands.md, `seeder infer`): records found where they are, streamed, and counted per
 /// source.
 struct InferObjectRootTests {
+    /// Object-root files streamed (every file is over a limit of 0 bytes), and parsed whole.
+    static let limits = [0, DumpObservation.wholeFileLimit]
+
+    /// Drafts as `inferDraft` does, object-root files over `limit` bytes streamed.
+    func draft(_ files: [String: String], limit: Int) throws -> (draft: String, workspace: Workspace) {
+        let workspace = try Workspace()
+        for (name, text) in files { try workspace.write("dumps/" + name, text) }
+        let report = infer(workspace, limit: limit)
+        #expect(report.outcome == .success, "\(report.diagnostics.map(\.description))")
+        return (try #require(report.draft), workspace)
+    }
+
+    func infer(_ workspace: Workspace, limit: Int) -> InferReport {
+        var options = InferOptions(dumps: workspace.path("dumps"))
+        options.wholeFileLimit = limit
+        return MappingInferrer.infer(options)
+    }
+
     /// A source's comment counts its own records, not its entity's: two sources of one entity
     /// say 2 and 3, the entity 5.
-    @Test func eachSourceCountsItsOwnRecords() throws {
-        let (draft, workspace) = try inferDraft([
-            "page-1.json": #"[{"id": 1}, {"id": 2}]"#,
-            "page-2.json": #"{"data": {"total": 3, "results": [{"id": 3}, {"id": 4}, {"id": 5}]}}"#,
-        ])
+    @Test(arguments: limits) func eachSourceCountsItsOwnRecords(limit: Int) throws {
+        let (draft, workspace) = try draft(
+            [
+                "page-1.json": #"[{"id": 1}, {"id": 2}]"#,
+                "page-2.json": #"{"data": {"total": 3, "results": [{"id": 3}, {"id": 4}, {"id": 5}]}}"#,
+            ], limit: limit)
         let lines = draft.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
         #expect(lines.contains("Record: # 5 records"))
         #expect(lines.contains("- path: page-1.json # 2 records"))
@@ -24,13 +43,14 @@ struct InferObjectRootTests {
     }
 
     /// An export of several collections: each is a source, its records counted apart.
-    @Test func exportCollectionsAreCountedApart() throws {
-        let (draft, workspace) = try inferDraft([
-            "export.json": #"""
-            {"users": {"u1": {"name": "Ann"}, "u2": {"name": "Bo"}},
-             "posts": {"p1": {"title": "a", "author": "u1"}, "p2": {"title": "b", "author": "u2"}, "p3": {"title": "c", "author": "u1"}}}
-            """#
-        ])
+    @Test(arguments: limits) func exportCollectionsAreCountedApart(limit: Int) throws {
+        let (draft, workspace) = try draft(
+            [
+                "export.json": #"""
+                {"users": {"u1": {"name": "Ann"}, "u2": {"name": "Bo"}},
+                 "posts": {"p1": {"title": "a", "author": "u1"}, "p2": {"title": "b", "author": "u2"}, "p3": {"title": "c", "author": "u1"}}}
+                """#
+            ], limit: limit)
         #expect(draft.contains("keyPath: users"))
         #expect(draft.contains("keyPath: posts"))
         let comments = draft.split(separator: "\n").filter { $0.contains("- path: export.json") }
@@ -41,14 +61,14 @@ struct InferObjectRootTests {
     }
 
     /// A compressed page (gzip, zstd) is read twice (its layout, then its records), decompressed each time.
-    @Test func compressedPagesAreFoundAndRead() throws {
+    @Test(arguments: limits) func compressedPagesAreFoundAndRead(limit: Int) throws {
         let workspace = try Workspace()
         let records = (1...500).map { #"{"id": \#($0), "name": "n\#($0)"}"# }.joined(separator: ",")
         try workspace.write("dumps/items.json", #"{"meta": {"count": 500}, "items": [\#(records)]}"#)
         for compressor in Compressor.allCases { try compressor.compress(workspace.path("dumps/items.json")) }
         try FileManager.default.removeItem(atPath: workspace.path("dumps/items.json"))
         try FileManager.default.moveItem(atPath: workspace.path("dumps/items.json.zst"), toPath: workspace.path("dumps/things.json.zst"))
-        let report = MappingInferrer.infer(InferOptions(dumps: workspace.path("dumps")))
+        let report = infer(workspace, limit: limit)
         #expect(report.outcome == .success, "\(report.diagnostics)")
         let draft = try #require(report.draft)
         #expect(draft.contains("path: items.json.gz") && draft.contains("path: things.json.zst"))

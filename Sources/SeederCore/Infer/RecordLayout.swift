@@ -9,7 +9,7 @@
 /// - else the object itself is one record.
 ///
 /// It is found from the file's outer levels, streamed (`JSONReader.forEachStructure`), so a
-/// page of any size is never held whole:
+/// page of any size is never held whole; or from an object already parsed, by the same rules:
 ///
 ///     let layout = try RecordLayout(reading: JSONReader(source: source))
 public struct RecordLayout: Sendable, Equatable {
@@ -42,6 +42,33 @@ public struct RecordLayout: Sendable, Equatable {
         var scanner = Scanner()
         try reader.forEachStructure(streamingDepth: Self.maxDepth + 1) { scanner.consume($0) }
         collections = scanner.layout()
+    }
+
+    /// The layout of `root`, an object already in memory: the events its outer levels would
+    /// give when streamed, so both ways find the same places.
+    public init(of root: JSONValue) {
+        var scanner = Scanner()
+        Self.emit(root, depth: 0, inArray: false, into: &scanner)
+        collections = scanner.layout()
+    }
+
+    private static func emit(_ value: JSONValue, depth: Int, inArray: Bool, into scanner: inout Scanner) {
+        let streamed = depth <= maxDepth && !inArray
+        switch value.kind {
+        case .object where streamed:
+            scanner.consume(.objectStart)
+            for member in value.members {
+                scanner.consume(.key(member.key.string ?? ""))
+                emit(member.value, depth: depth + 1, inArray: false, into: &scanner)
+            }
+            scanner.consume(.objectEnd)
+        case .array where streamed:
+            scanner.consume(.arrayStart)
+            for element in value.elements { emit(element, depth: depth + 1, inArray: true, into: &scanner) }
+            scanner.consume(.arrayEnd)
+        default:
+            scanner.consume(.value(value.kind))
+        }
     }
 
     /// What the outer levels' events say, kept as bounded summaries: no more than `maxKeys`

@@ -26,6 +26,8 @@ struct DumpObservation {
     private(set) var records = 0
     /// Whether a file could not be read (an I/O failure, exit 2).
     private(set) var unreadable = false
+    /// The largest object-root file parsed whole (`wholeFileLimit`; tests stream smaller ones).
+    var wholeFileLimit = Self.wholeFileLimit
 
     init(catalog: ShapeCatalog, keyPath: [String]?, progress: (@Sendable (BuildProgress) -> Void)?) {
         self.catalog = catalog
@@ -79,7 +81,9 @@ struct DumpObservation {
     }
 
     private func report(records: Int, counter: CountingByteSource? = nil) {
-        progress?(BuildProgress(phase: .reading, bytesRead: bytesRead + (counter?.count ?? 0), totalBytes: totalBytes, records: records))
+        progress?(
+            BuildProgress(
+                phase: .reading, bytesRead: min(bytesRead + (counter?.count ?? 0), totalBytes), totalBytes: totalBytes, records: records))
     }
 
     /// Streams a file of records (an array, JSON Lines, or the records at `--key-path`).
@@ -109,10 +113,20 @@ struct DumpObservation {
         return seen
     }
 
+    /// The JSON text of an object-root file this small or smaller is parsed whole, once: cheaper
+    /// than reading it twice, and its memory bounded (bench/README.md, infer).
+    static let wholeFileLimit = 8 << 20
+
     /// Reads a file whose root is an object: its layout first, then the records of each place.
     private mutating func readObject(_ file: InputFile, named group: String, counter: CountingByteSource) throws
         -> [RecordLayout.Collection]
     {
+        // A text file's size is known; a compressed one's only once read.
+        if file.compression != .none || file.size <= wholeFileLimit,
+            let text = try Self.text(of: file.openBytes { counter.wrapping($0) }, limit: wholeFileLimit)
+        {
+            return try readWhole(text, named: group)
+        }
         let layout = try RecordLayout(reading: JSONReader(source: try file.openBytes { counter.wrapping($0) }))
         // No place holds records: the object is one record.
         let collections = layout.collections.isEmpty ? [RecordLayout.Collection(keyPath: [], keyed: false, records: 1)] : layout.collections
@@ -138,6 +152,54 @@ struct DumpObservation {
             read.append(collection)
         }
         return read
+    }
+
+    /// Observes the records of an object-root file held in memory, where its layout finds them.
+    private mutating func readWhole(_ text: [UInt8], named group: String) throws -> [RecordLayout.Collection] {
+        var parsed: JSONValue?
+        try JSONReader(source: MemoryByteSource(text)).forEachItem { item in
+            if case let .record(value) = item { parsed = value }
+        }
+        let root = parsed!
+        let layout = RecordLayout(of: root).collections
+        if layout.isEmpty {
+            catalog.observer(named: group).observe(root, fromSource: true)
+            records += 1
+            return [RecordLayout.Collection(keyPath: [], keyed: false, records: 1)]
+        }
+        var read: [RecordLayout.Collection] = []
+        for var collection in layout {
+            let observer = catalog.observer(named: Self.observerName(for: collection, group: group))
+            var value = root
+            for key in collection.keyPath { value = value[key]! }
+            collection.records = 0
+            if collection.keyed {
+                for member in value.members where member.value.kind == .object {
+                    observer.observe(member.value, key: member.key, fromSource: true)
+                    collection.records += 1
+                }
+            } else {
+                for element in value.elements where element.kind == .object {
+                    observer.observe(element, fromSource: true)
+                    collection.records += 1
+                }
+            }
+            records += collection.records
+            read.append(collection)
+        }
+        return read
+    }
+
+    /// All of `source`'s bytes when there are at most `limit`, else `nil`.
+    static func text(of source: ByteSource, limit: Int) throws -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count <= limit {
+            let read = try block.withUnsafeMutableBytes { try source.read(into: $0) }
+            if read == 0 { return bytes }
+            bytes += block[0..<read]
+        }
+        return nil
     }
 
     static func kindName(_ kind: JSONKind) -> String {

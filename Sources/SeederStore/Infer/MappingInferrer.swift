@@ -9,6 +9,8 @@ public struct InferOptions: Sendable {
     public var keyPath: [String]?
     /// Called now and then while the dumps are read.
     public var progress: (@Sendable (BuildProgress) -> Void)?
+    /// The largest object-root file parsed whole rather than streamed (tests set it lower).
+    var wholeFileLimit = DumpObservation.wholeFileLimit
 
     public init(dumps: String, keyPath: [String]? = nil) {
         self.dumps = dumps
@@ -81,6 +83,7 @@ public enum MappingInferrer {
         }
         let catalog = ShapeCatalog()
         var reader = DumpObservation(catalog: catalog, keyPath: options.keyPath, progress: options.progress)
+        reader.wholeFileLimit = options.wholeFileLimit
         reader.totalBytes = 0
         var observed: [MappingInference.ObservedSource] = []
         var notes: [String] = []
