@@ -135,6 +135,30 @@ extension InferEdgeTests {
         #expect(try buildDraft(draft, in: workspace) == ["Team": 2, "Member": 2])
     }
 
+    /// Records keyed by data beside a source of records of that name are an entity of their own.
+    @Test func recordsKeyedByDataBesideASourceOfTheirNameAreNamedApart() throws {
+        let teams = #"""
+            [{"id": 1, "members": {"rachit": {"role": "admin"}, "blake": {"role": "dev"}}},
+             {"id": 2, "members": {"sam": {"role": "dev"}}}, {"id": 3, "members": {"jeff": {"role": "dev"}}}]
+            """#
+        let members = #"[{"username": "rachit", "name": "Rachit"}, {"username": "blake", "name": "Blake"}]"#
+        let (draft, workspace) = try inferDraft(["teams.json": teams, "members.json": members])
+        #expect(draftValue(draft, "members") == "members: { to: Member2, many: true, keyedBy: id }")
+        #expect(draftValue(draft, "identity") == "identity: username")
+        #expect(try buildDraft(draft, in: workspace) == ["Team": 3, "Member": 2, "Member2": 4])
+    }
+
+    /// Past the records held back to decide, a value that is no record like the others makes
+    /// the key json: every record still builds.
+    @Test func recordsKeyedByDataThenAScalarAreJSON() throws {
+        var teams = (1...70).map { #"{"id": \#($0), "members": {"m\#($0)": {"role": "dev"}, "m\#($0 + 1)": {"role": "admin"}}}"# }
+        teams.append(#"{"id": 71, "members": {"m1": "dev"}}"#)
+        let (draft, workspace) = try inferDraft(["teams.json": "[\(teams.joined(separator: ",\n"))]"])
+        #expect(draftValue(draft, "members") == "members: json")
+        #expect(draft.contains("json: an object keyed by data, not fields: more than 64 different keys, but not every value is a record like the others"))
+        #expect(try buildDraft(draft, in: workspace) == ["Team": 71])
+    }
+
     /// Keys in every object are fields, whatever their values: HAL's `_links` stays an entity
     /// of `self` and `html`.
     @Test func halLinksStayFields() throws {
@@ -194,18 +218,18 @@ extension InferEdgeTests {
     }
 
     /// An entity's own records are read before records that embed a copy of it: under
-    /// `onConflict: first` the full record wins over `posts.json`'s partial `user`; on a cycle
-    /// the files keep their order.
+    /// `onConflict: first` the full record wins over `posts.json`'s partial, stale `user`; on a
+    /// cycle the files keep their order.
     @Test func ownRecordsAreReadBeforeTheirEmbeddedCopies() throws {
         let (draft, workspace) = try inferDraft([
-            "posts.json": #"[{"id": 1, "user": {"id": 7, "name": "Ann"}}, {"id": 2, "user": {"id": 7, "name": "Ann"}}]"#,
+            "posts.json": #"[{"id": 1, "user": {"id": 7, "name": "A."}}, {"id": 2, "user": {"id": 7, "name": "A."}}]"#,
             "users.json": #"[{"id": 7, "name": "Ann", "email": "ann@example.com"}]"#,
         ])
         #expect(draft.contains("    onConflict: first"))
         let paths = draft.split(separator: "\n").filter { $0.hasPrefix("  - path: ") }.map { draftValue(String($0), "- path") }
         #expect(paths == ["- path: users.json", "- path: posts.json"])
         #expect(try buildDraft(draft, in: workspace) == ["Post": 2, "User": 1])
-        #expect(try seedColumn("SELECT email FROM user WHERE id = 7", in: workspace) == ["ann@example.com"])
+        #expect(try seedColumn("SELECT name || ' ' || email FROM user WHERE id = 7", in: workspace) == ["Ann ann@example.com"])
         let (cycle, _) = try inferDraft([
             "authors.json": #"[{"id": 1, "book": {"id": 2, "title": "t"}}]"#, "books.json": #"[{"id": 2, "author": {"id": 1}}]"#,
         ])

@@ -95,9 +95,9 @@ extension ShapeObserver {
     }
 
     /// Counts a record whose values are records keyed by data: each goes to `keyedRecords` with
-    /// its key, while every value is a record sharing keys with those before.
+    /// its key, while every value is a record sharing keys with those before. The record is no
+    /// record of this observer's (not counted in `records`): a source's records of that name may be.
     func observeKeyed(_ object: JSONValue) {
-        records += 1
         guard keyed.decision == .keyed else { return }
         let allRecords = object.members.allSatisfy { $0.value.kind == .object || $0.value.isNull }
         for member in object.members where !member.value.isNull {

@@ -31,19 +31,20 @@ public final class ShapeObserver {
 
     /// Counts one record (an object); `fromSource` when a source reads it, not embedded. An
     /// embedded record whose values are all records may be held back until it is known
-    /// whether its keys are data (`ShapeObserver+KeyedData.swift`).
+    /// whether its keys are data (`ShapeObserver+KeyedData.swift`); a source's records are
+    /// fields, and have no say in it.
     public func observe(_ object: JSONValue, fromSource: Bool) {
+        guard !fromSource else { return walk(object, fromSource: true) }
         switch keyed.decision {
         case .undecided:
-            if !fromSource, holdBack(object) { return }
+            if holdBack(object) { return }
             settle(keyedBy: nil)
         case .keyed, .contradicted:
-            observeKeyed(object)
-            return
+            return observeKeyed(object)
         case .fields:
             break
         }
-        walk(object, fromSource: fromSource)
+        walk(object, fromSource: false)
     }
 
     /// Counts one record as fields: each key's value.
