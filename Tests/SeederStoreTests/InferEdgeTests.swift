@@ -71,34 +71,35 @@ func seedColumn(_ sql: String, in workspace: Workspace) throws -> [String?] {
 /// keyed by their keys are a to-many with `keyedBy`, anything else keyed by data is `json`, and
 /// keys that are fields (in every object) stay fields.
 extension InferEdgeTests {
+    /// Three teams whose members are keyed by username, `rachit` in the first two, the second
+    /// time with the role `role`.
+    static func teams(rachitsSecondRole role: String) -> String {
+        #"""
+        [{"id": 1, "members": {"rachit": {"role": "admin"}, "blake": {"role": "dev"}}},
+         {"id": 2, "members": {"rachit": {"role": "\#(role)"}, "sam": {"role": "dev"}}},
+         {"id": 3, "members": {"jeff": {"role": "admin"}}}]
+        """#
+    }
+
     /// A key held by two records with different contents (`rachit` in two teams) is no
     /// identity: each member is its own, embedded, its key an attribute.
     @Test func recordsKeyedByRepeatedKeysAreEmbedded() throws {
-        let teams = #"""
-            [{"id": 1, "members": {"rachit": {"role": "admin"}, "blake": {"role": "dev"}}},
-             {"id": 2, "members": {"rachit": {"role": "dev"}, "sam": {"role": "dev"}}},
-             {"id": 3, "members": {"jeff": {"role": "admin"}}}]
-            """#
-        let (draft, workspace) = try inferDraft(["teams.json": teams])
+        let (draft, workspace) = try inferDraft(["teams.json": Self.teams(rachitsSecondRole: "dev")])
         #expect(draftValue(draft, "members") == "members: { to: Member, many: true, keyedBy: key, inverse: team, ordered: true }")
         #expect(draftValue(draft, "identity") == "identity: none")
         #expect(draftValue(draft, "key") == "key: string")
         #expect(!draft.contains("rachit:") && !draft.contains("Rachit"))
         #expect(try buildDraft(draft, in: workspace) == ["Team": 3, "Member": 5])
-        #expect(try seedColumn("SELECT key || ' ' || role FROM member ORDER BY team_id, team_position", in: workspace) == [
-            "rachit admin", "blake dev", "rachit dev", "sam dev", "jeff admin",
-        ])
+        #expect(
+            try seedColumn("SELECT key || ' ' || role FROM member ORDER BY team_id, team_position", in: workspace) == [
+                "rachit admin", "blake dev", "rachit dev", "sam dev", "jeff admin",
+            ])
     }
 
     /// Keys that name one record wherever they occur are its identity: the members merge, and
     /// each team links them.
     @Test func recordsKeyedByUniqueKeysHaveThemAsIdentity() throws {
-        let teams = #"""
-            [{"id": 1, "members": {"rachit": {"role": "admin"}, "blake": {"role": "dev"}}},
-             {"id": 2, "members": {"rachit": {"role": "admin"}, "sam": {"role": "dev"}}},
-             {"id": 3, "members": {"jeff": {"role": "admin"}}}]
-            """#
-        let (draft, workspace) = try inferDraft(["teams.json": teams])
+        let (draft, workspace) = try inferDraft(["teams.json": Self.teams(rachitsSecondRole: "admin")])
         #expect(draftValue(draft, "members") == "members: { to: Member, many: true, keyedBy: id }")
         #expect(draft.contains("    # identity: keyed by 'id': the keys of the object\n"))
         #expect(draftValue(draft, "id") == "id: integer")
@@ -155,7 +156,9 @@ extension InferEdgeTests {
         teams.append(#"{"id": 71, "members": {"m1": "dev"}}"#)
         let (draft, workspace) = try inferDraft(["teams.json": "[\(teams.joined(separator: ",\n"))]"])
         #expect(draftValue(draft, "members") == "members: json")
-        #expect(draft.contains("json: an object keyed by data, not fields: more than 64 different keys, but not every value is a record like the others"))
+        #expect(
+            draft.contains(
+                "json: an object keyed by data, not fields: more than 64 different keys, but not every value is a record like the others"))
         #expect(try buildDraft(draft, in: workspace) == ["Team": 71])
     }
 
@@ -183,12 +186,15 @@ extension InferEdgeTests {
             """#
         let (draft, workspace) = try inferDraft(["posts.json": posts])
         #expect(draftValue(draft, "likes") == "likes: json")
-        #expect(draftLine(draft, "likes").hasSuffix("# 3 of 3; json: an object keyed by data, not fields: its keys vary: 3 different keys in 3 objects"))
+        #expect(
+            draftLine(draft, "likes").hasSuffix(
+                "# 3 of 3; json: an object keyed by data, not fields: its keys vary: 3 different keys in 3 objects"))
         #expect(draftValue(draft, "tags") == "tags: json")
         #expect(draft.contains("    # 'tags' is json: an object keyed by data, not fields: its keys vary: 4 different keys in 3 objects\n"))
         #expect(draftValue(draft, "settings") == "settings: { to: Setting }")
         #expect(try buildDraft(draft, in: workspace) == ["Post": 3, "Setting": 3])
-        #expect(try seedColumn("SELECT tags FROM post ORDER BY id", in: workspace) == [#"{"swift":3}"#, #"{"go":1,"rust":2}"#, #"{"zig":5}"#])
+        #expect(
+            try seedColumn("SELECT tags FROM post ORDER BY id", in: workspace) == [#"{"swift":3}"#, #"{"go":1,"rust":2}"#, #"{"zig":5}"#])
     }
 }
 
@@ -198,14 +204,15 @@ extension InferEdgeTests {
     @Test func countsOfOneAreSingular() throws {
         let (draft, workspace) = try inferDraft([
             "items.json": #"""
-                [{"id": 1, "p": 1.5, "d": "2024-01-01", "u": "6F9619FF-8B86-D011-B42D-00C04FC964FF", "w": "https://a.b/c",
-                  "s": "a", "parts": [{"sku": "x"}], "owner": {"id": 1, "n": "a"}},
-                 {"id": 2, "p": "2.5", "s": 3, "owner": {"id": 1, "n": "b"}, "note": null}]
-                """#,
+            [{"id": 1, "p": 1.5, "d": "2024-01-01", "u": "6F9619FF-8B86-D011-B42D-00C04FC964FF", "w": "https://a.b/c",
+              "s": "a", "parts": [{"sku": "x"}], "owner": {"id": 1, "n": "a"}},
+             {"id": 2, "p": "2.5", "s": 3, "owner": {"id": 1, "n": "b"}, "note": null}]
+            """#,
             "logs.json": #"[{"id": 1, "slug": "a", "item_id": 1}, {"id": 1, "item_id": 2}]"#,
         ])
         let comments = draft.split(separator: "\n").compactMap { line in line.range(of: "# ").map { String(line[$0.upperBound...]) } }
-        let plural = #/(^|[^0-9,])1 (records|values|numbers|numeric strings|strings|integers|objects|keys|different keys|distinct values|distinct ids|repeated occurrences|files)\b|1 values repeat|1 hold /#
+        let plural =
+            #/(^|[^0-9,])1 (records|values|numbers|numeric strings|strings|integers|objects|keys|different keys|distinct values|distinct ids|repeated occurrences|files)\b|1 values repeat|1 hold /#
         for comment in comments { #expect(comment.firstMatch(of: plural) == nil, "\(comment)") }
         for phrase in [
             "1 number and 1 numeric string", "date: 1 of 1 value ISO 8601", "uuid: 1 of 1 value", "url: 1 of 1 value absolute URLs",

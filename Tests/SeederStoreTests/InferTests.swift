@@ -110,7 +110,8 @@ func buildDraft(_ draft: String, in workspace: Workspace) throws -> [String: Int
     /// `<entity>_id`, before `uuid`, `key` and the others.
     @Test(arguments: [("user_uuid", "userUuid"), ("userUuid", "userUuid"), ("user_key", "userKey"), ("UserKey", "userKey")])
     func entityUUIDAndKeyAreIdentities(_ key: String, _ attribute: String) throws {
-        let users = #"[{"id": 1, "key": "k", "KEY": "u-1"}, {"id": 1, "key": "k", "KEY": "u-2"}]"#.replacingOccurrences(of: "KEY", with: key)
+        let users = #"[{"id": 1, "key": "k", "KEY": "u-1"}, {"id": 1, "key": "k", "KEY": "u-2"}]"#.replacingOccurrences(
+            of: "KEY", with: key)
         let (draft, workspace) = try inferDraft(["users.json": users])
         #expect(draftValue(draft, "identity") == "identity: \(attribute)", "\(draft)")
         #expect(try buildDraft(draft, in: workspace)["User"] == 2)

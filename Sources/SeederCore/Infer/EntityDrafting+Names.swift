@@ -37,8 +37,8 @@ extension EntityDrafting {
             columns.insert(Naming.snakeCase(name + "Id").lowercased())
             columns.insert(Naming.snakeCase(name + "Position").lowercased())
         }
-        // The identity and the attribute keys become name a key (`from`), or an attribute of
-        // their own (the keys of an object keyed by its records).
+        // The identity, and the attribute the keys of an object keyed by these records become,
+        // name a key of the records (`from`) or an attribute of their own: both follow renaming.
         let identityKey = entity.identity
         let keyAttribute = entity.keyAttribute
         for index in entity.attributes.indices {

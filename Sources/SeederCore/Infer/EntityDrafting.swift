@@ -45,7 +45,8 @@ struct EntityDrafting {
                         count > MappingInference.maxKeys
                         ? "more than \(MappingInference.maxKeys) different keys" : counted(count, "different key")
                     entity.attributes.append(
-                        Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: \(keys), data rather than fields"))
+                        Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: \(keys), data rather than fields")
+                    )
                     entity.notes.append("'\(stats.key)' is json: its objects hold \(keys)")
                     continue
                 }
@@ -64,7 +65,8 @@ struct EntityDrafting {
                     relationship.evidence += "; embedded, no identity"
                 }
                 if relationship.onMissingCreate {
-                    relationship.evidence += "; \(target.referencesOnly == 1 ? "1 holds" : "\(count(target.referencesOnly)) hold") only the identity: onMissing: create"
+                    let holds = target.referencesOnly == 1 ? "holds" : "hold"
+                    relationship.evidence += "; \(count(target.referencesOnly)) \(holds) only the identity: onMissing: create"
                 }
                 entity.relationships.append(relationship)
             case .arrayOfScalars:

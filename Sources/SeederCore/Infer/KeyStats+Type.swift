@@ -73,7 +73,9 @@ extension KeyStats {
         // Strings only.
         if dates == strings { return .scalar(.date, format: nil, reason: "date: \(count(dates)) of \(counted(strings, "value")) ISO 8601") }
         if uuids == strings { return .scalar(.uuid, format: nil, reason: "uuid: \(count(uuids)) of \(counted(strings, "value"))") }
-        if urls == strings { return .scalar(.url, format: nil, reason: "url: \(count(urls)) of \(counted(strings, "value")) absolute URLs") }
+        if urls == strings {
+            return .scalar(.url, format: nil, reason: "url: \(count(urls)) of \(counted(strings, "value")) absolute URLs")
+        }
         if numericStrings == strings {
             if let date = unixDate {
                 return .scalar(
@@ -123,6 +125,6 @@ func count(_ number: Int) -> String {
 
 /// `counted(1, "record")` -> `1 record`, `counted(12000, "record")` -> `12,000 records`: the
 /// draft's comments never say "1 records".
-func counted(_ number: Int, _ noun: String, plural: String? = nil) -> String {
-    "\(count(number)) \(number == 1 ? noun : plural ?? noun + "s")"
+func counted(_ number: Int, _ noun: String) -> String {
+    "\(count(number)) \(number == 1 ? noun : noun + "s")"
 }

@@ -186,7 +186,8 @@ struct IdentityChoice: Sendable {
             let unique = repeats == 0 && !keyValues.overflowed
             attribute = own ?? Self.keyAttribute(of: observer, preferring: unique ? ["id", "key"] : ["key", "id"])
             attributeIsField = own != nil
-            let keyedBy = own.map { "keyed by '\($0)': every record's key is its '\($0)'" } ?? "keyed by '\(attribute!)': the keys of the object"
+            let keyedBy =
+                own.map { "keyed by '\($0)': every record's key is its '\($0)'" } ?? "keyed by '\(attribute!)': the keys of the object"
             guard unique else {
                 evidence =
                     keyedBy + "; no identity: "
@@ -227,7 +228,7 @@ struct IdentityChoice: Sendable {
             let repeats = records - values.count
             evidence =
                 "'\(stats.key)': \(counted(values.count, "distinct value")) in \(counted(records, "record"))"
-                + (repeats > 0 ? " (\(repeats == 1 ? "1 repeated occurrence merges" : "\(count(repeats)) repeated occurrences merge"))" : "")
+                + (repeats > 0 ? " (\(counted(repeats, "repeated occurrence")) \(repeats == 1 ? "merges" : "merge"))" : "")
                 + (rejected.isEmpty ? "" : "; " + rejected.joined(separator: "; "))
             return
         }
@@ -242,7 +243,7 @@ struct IdentityChoice: Sendable {
     }
 
     /// The name of the attribute the keys become: the first of `names`, then `recordKey`, that
-    /// reads no key of the records (`id2`... past them all).
+    /// reads no key of the records (`recordKey2`... past them all).
     static func keyAttribute(of observer: ShapeObserver, preferring names: [String]) -> String {
         let taken = Set(observer.keys.map { Naming.lookupKey($0.key) })
         if let free = (names + ["recordKey"]).first(where: { !taken.contains(Naming.lookupKey($0)) }) { return free }
