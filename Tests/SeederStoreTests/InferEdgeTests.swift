@@ -162,6 +162,20 @@ extension InferEdgeTests {
         #expect(try buildDraft(draft, in: workspace) == ["Team": 71])
     }
 
+    /// `keyedBy` names the attribute as the draft names it: a repeated key `user_name` is the
+    /// attribute `userName`, for a source and for a to-many alike.
+    @Test func keyedByNamesTheAttributeAsDrafted() throws {
+        let export = #"""
+            {"users": {"blake": {"user_name": "blake", "n": 1}, "jeff": {"user_name": "jeff", "n": 2}},
+             "teams": {"t1": {"name": "a", "members": {"blake": {"user_name": "blake"}, "jeff": {"user_name": "jeff"}}},
+                       "t2": {"name": "b", "members": {"sam": {"user_name": "sam"}}}}}
+            """#
+        let (draft, workspace) = try inferDraft(["export.json": export])
+        #expect(draftValue(draft, "keyedBy") == "keyedBy: userName")
+        #expect(draftValue(draft, "members") == "members: { to: Member, many: true, keyedBy: userName }")
+        #expect(try buildDraft(draft, in: workspace) == ["User": 2, "Team": 2, "Member": 3])
+    }
+
     /// Keys in every object are fields, whatever their values: HAL's `_links` stays an entity
     /// of `self` and `html`.
     @Test func halLinksStayFields() throws {
