@@ -20,4 +20,12 @@ struct CommandDocsTests {
                 "docs/commands.md does not mention \(option) of \(subcommand)")
         }
     }
+
+    /// The draft docs/commands.md shows for `seeder infer seeds/accounts` is the one it writes.
+    @Test func inferExampleIsTheDraftWritten() throws {
+        let reference = try String(contentsOfFile: repository + "/docs/commands.md", encoding: .utf8)
+        let run = try seeder(["infer", "seeds/accounts"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(reference.contains("$ cat accounts.yaml\n" + run.stdout + "$ seeder build accounts.yaml seeds/accounts\n"), "\(run.stdout)")
+    }
 }

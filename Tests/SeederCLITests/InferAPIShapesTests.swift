@@ -6,7 +6,8 @@ import Testing
 /// it is, and its seed holds every record. The dumps are in `Fixtures/infer/`: GitHub's repository
 /// search (a page under `items`, the owner repeated in each repository), a Marvel page under
 /// `data.results` (with its dates, one of them Marvel's `-0001-11-30`), a Firebase export keyed by
-/// id, and JSON Lines events with nullable and missing fields.
+/// push id (posts holding comments keyed by push id and a map of likes), JSON Lines events with
+/// nullable and missing fields, and teams whose members are keyed by username, one in two teams.
 struct InferAPIShapesTests {
     static let fixtures = repository + "/Tests/SeederCLITests/Fixtures/infer/"
 
@@ -14,8 +15,9 @@ struct InferAPIShapesTests {
     static let cases: [(String, [String: Int])] = [
         ("github", ["Repository": 3, "Owner": 2, "License": 2]),
         ("marvel", ["Character": 3]),
-        ("firebase", ["User": 3]),
+        ("firebase", ["User": 3, "Post": 3, "Comment": 3]),
         ("events", ["Event": 5]),
+        ("teams", ["Team": 4, "Member": 5]),
     ]
 
     @Test(arguments: cases.map(\.0))

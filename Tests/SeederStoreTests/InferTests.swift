@@ -106,6 +106,19 @@ func buildDraft(_ draft: String, in workspace: Workspace) throws -> [String: Int
         #expect(draft.contains("identity: slug"))
     }
 
+    /// `<entity>_uuid` and `<entity>_key`, however spelled, are tried right after
+    /// `<entity>_id`, before `uuid`, `key` and the others.
+    @Test(arguments: [("user_uuid", "userUuid"), ("userUuid", "userUuid"), ("user_key", "userKey"), ("UserKey", "userKey")])
+    func entityUUIDAndKeyAreIdentities(_ key: String, _ attribute: String) throws {
+        let users = #"[{"id": 1, "key": "k", "KEY": "u-1"}, {"id": 1, "key": "k", "KEY": "u-2"}]"#.replacingOccurrences(
+            of: "KEY", with: key)
+        let (draft, workspace) = try inferDraft(["users.json": users])
+        #expect(draftValue(draft, "identity") == "identity: \(attribute)", "\(draft)")
+        #expect(try buildDraft(draft, in: workspace)["User"] == 2)
+        let (withID, _) = try inferDraft(["users.json": #"[{"user_uuid": "a", "user_id": 1}, {"user_uuid": "b", "user_id": 2}]"#])
+        #expect(draftValue(withID, "identity") == "identity: userId")
+    }
+
     @Test func identityIsNoneWithoutAUniqueKey() throws {
         let (draft, workspace) = try inferDraft(["events.json": #"[{"id": 1, "kind": "a"}, {"id": 1, "kind": "b"}]"#])
         #expect(draft.contains("identity: none"))

@@ -37,15 +37,17 @@ extension EntityDrafting {
             columns.insert(Naming.snakeCase(name + "Id").lowercased())
             columns.insert(Naming.snakeCase(name + "Position").lowercased())
         }
+        // The identity, and the attribute the keys of an object keyed by these records become,
+        // name a key of the records (`from`) or an attribute of their own: both follow renaming.
         let identityKey = entity.identity
+        let keyAttribute = entity.keyAttribute
         for index in entity.attributes.indices {
             let attribute = entity.attributes[index]
             let name = claim(attribute.name) { Naming.snakeCase($0) }
             entity.attributes[index].name = name
-            if let key = attribute.from {
-                if key == identityKey { entity.identity = name }
-                if readsByName(name, key: key, among: keys) { entity.attributes[index].from = nil }
-            }
+            if (attribute.from ?? attribute.name) == identityKey { entity.identity = name }
+            if (attribute.from ?? attribute.name) == keyAttribute { entity.keyAttribute = name }
+            if let key = attribute.from, readsByName(name, key: key, among: keys) { entity.attributes[index].from = nil }
         }
         for index in entity.relationships.indices where !entity.relationships[index].isBackReference {
             let relationship = entity.relationships[index]
@@ -62,6 +64,22 @@ extension EntityDrafting {
             let matching = keys.filter { forms.contains(Naming.lookupKey($0)) }
             let readFirst = keys.filter { Naming.lookupKey($0) == forms[0] }
             if matching == [key], readFirst.isEmpty || readFirst == [key] { entity.relationships[index].from = nil }
+        }
+    }
+
+    /// Makes each `keyedBy` (of a to-many, of a source) name its entity's attribute as
+    /// `resolveNames` named it.
+    static func resolveKeyedBy(_ mapping: inout InferredMapping) {
+        var keyAttributes: [String: String] = [:]
+        for entity in mapping.entities { keyAttributes[entity.name] = entity.keyAttribute }
+        for entity in mapping.entities.indices {
+            for index in mapping.entities[entity].relationships.indices where mapping.entities[entity].relationships[index].keyedBy != nil {
+                let target = mapping.entities[entity].relationships[index].target
+                mapping.entities[entity].relationships[index].keyedBy = keyAttributes[target]
+            }
+        }
+        for index in mapping.sources.indices where mapping.sources[index].keyedBy != nil {
+            mapping.sources[index].keyedBy = keyAttributes[mapping.sources[index].entity]
         }
     }
 

@@ -14,9 +14,10 @@ struct EntityDrafting {
         let records = observer.records
         var entity = Entity(name: observer.name, identity: identity.key, identityEvidence: identity.evidence, records: records)
         entity.onConflictFirst = identity.conflicts > 0
+        entity.keyAttribute = identity.attribute
         for stats in observer.keys {
             if stats.key == ShapeObserver.recordKey {
-                guard identity.key == ShapeObserver.recordKey, let name = identity.attribute else { continue }
+                guard !identity.attributeIsField, let name = identity.attribute else { continue }
                 let type: AttributeType
                 if case let .scalar(scalar, nil, _) = stats.shape, scalar == .integer || scalar == .uuid {
                     type = scalar
@@ -25,21 +26,28 @@ struct EntityDrafting {
                 }
                 entity.attributes.append(
                     Attribute(name: name, type: type, from: nil, evidence: "the keys of the object, \(count(stats.present))"))
-                entity.identity = name
+                if identity.key != nil { entity.identity = name }
                 continue
             }
             var evidence = "\(count(stats.present)) of \(count(records))" + (stats.nulls > 0 ? "; \(count(stats.nulls)) null" : "")
             let name = DraftNaming.memberName(fromKey: stats.key)
             let required = stats.present == records && stats.nulls == 0 && stats.key != identity.key
+            if case .object = stats.shape, let keyed = stats.child?.keyedData {
+                draft(keyed, stats: stats, name: name, evidence: evidence, into: &entity)
+                continue
+            }
             switch stats.shape {
             case .object, .arrayOfObjects:
                 guard let child = MappingInference.nestedEntity(stats) else {
-                    let keys = stats.child?.keys.count ?? 0
+                    // Past `maxKeys`, keys are no longer counted (`ShapeObserver.walk`).
+                    let count = stats.child?.keys.count ?? 0
+                    let keys =
+                        count > MappingInference.maxKeys
+                        ? "more than \(MappingInference.maxKeys) different keys" : counted(count, "different key")
                     entity.attributes.append(
-                        Attribute(
-                            name: name, type: .json, from: stats.key,
-                            evidence: evidence + "; json: \(count(keys)) different keys, data rather than fields"))
-                    entity.notes.append("'\(stats.key)' is json: its objects hold \(count(keys)) different keys")
+                        Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: \(keys), data rather than fields")
+                    )
+                    entity.notes.append("'\(stats.key)' is json: its objects hold \(keys)")
                     continue
                 }
                 let target = identities[child.name]!
@@ -47,7 +55,7 @@ struct EntityDrafting {
                 relationship.onMissingCreate = target.referencesOnly > 0 && child.keys.count > 1
                 if case .arrayOfObjects = stats.shape {
                     relationship.many = true
-                    relationship.evidence += "; \(count(stats.elementObjects)) objects in arrays"
+                    relationship.evidence += "; \(counted(stats.elementObjects, "object")) in arrays"
                     if target.key == nil {
                         relationship.inverse = backReferenceName(in: child)
                         relationship.ordered = true
@@ -57,7 +65,8 @@ struct EntityDrafting {
                     relationship.evidence += "; embedded, no identity"
                 }
                 if relationship.onMissingCreate {
-                    relationship.evidence += "; \(count(target.referencesOnly)) hold only the identity: onMissing: create"
+                    let holds = target.referencesOnly == 1 ? "holds" : "hold"
+                    relationship.evidence += "; \(count(target.referencesOnly)) \(holds) only the identity: onMissing: create"
                 }
                 entity.relationships.append(relationship)
             case .arrayOfScalars:
@@ -66,7 +75,7 @@ struct EntityDrafting {
                     entity.relationships.append(
                         Relationship(
                             name: name, target: target, many: true, from: stats.key,
-                            evidence: evidence + "; \(count(stats.values!.count)) distinct ids, all identities of \(target)"))
+                            evidence: evidence + "; \(counted(stats.values!.count, "distinct id")), all identities of \(target)"))
                 } else {
                     entity.attributes.append(
                         Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: arrays of scalars"))
@@ -81,7 +90,7 @@ struct EntityDrafting {
                     entity.relationships.append(
                         Relationship(
                             name: DraftNaming.memberName(fromKey: stem), target: target, from: stats.key,
-                            evidence: evidence + "; \(count(stats.values!.count)) distinct values, all identities of \(target)"))
+                            evidence: evidence + "; \(counted(stats.values!.count, "distinct value")), all identities of \(target)"))
                     continue
                 }
                 if !reason.isEmpty { evidence += "; " + reason }

@@ -20,6 +20,9 @@ public struct InferredMapping: Sendable {
         public var name: String
         public var target: String
         public var many = false
+        /// `keyedBy:`, for a to-many whose value is an object keyed by its records: the
+        /// target's attribute each key becomes.
+        public var keyedBy: String?
         public var inverse: String?
         public var ordered = false
         public var from: String?
@@ -43,6 +46,9 @@ public struct InferredMapping: Sendable {
         public var relationships: [Relationship] = []
         /// `onConflict: first` when one identity held different records.
         public var onConflictFirst = false
+        /// The attribute the keys of an object keyed by these records become (`keyedBy`), when
+        /// they are keyed.
+        public var keyAttribute: String?
         /// `onMissing: create` when some occurrences held nothing but the identity.
         public var onMissingCreate = false
         /// Records seen.

@@ -47,7 +47,8 @@ extension KeyStats {
             return .scalar(.string, format: nil, reason: "string: \(describeKinds())")
         }
         if numbers > 0, numericStrings == strings {
-            let described = strings > 0 ? "\(count(numbers)) numbers and \(count(strings)) numeric strings" : "\(count(numbers)) numbers"
+            let described =
+                strings > 0 ? "\(counted(numbers, "number")) and \(counted(strings, "numeric string"))" : counted(numbers, "number")
             if let date = unixDate {
                 return .scalar(
                     .date, format: date,
@@ -70,20 +71,22 @@ extension KeyStats {
         }
         if numbers > 0 { return .scalar(.string, format: nil, reason: "string: \(describeKinds())") }
         // Strings only.
-        if dates == strings { return .scalar(.date, format: nil, reason: "date: \(count(dates)) of \(count(strings)) values ISO 8601") }
-        if uuids == strings { return .scalar(.uuid, format: nil, reason: "uuid: \(count(uuids)) of \(count(strings)) values") }
-        if urls == strings { return .scalar(.url, format: nil, reason: "url: \(count(urls)) of \(count(strings)) values absolute URLs") }
+        if dates == strings { return .scalar(.date, format: nil, reason: "date: \(count(dates)) of \(counted(strings, "value")) ISO 8601") }
+        if uuids == strings { return .scalar(.uuid, format: nil, reason: "uuid: \(count(uuids)) of \(counted(strings, "value"))") }
+        if urls == strings {
+            return .scalar(.url, format: nil, reason: "url: \(count(urls)) of \(counted(strings, "value")) absolute URLs")
+        }
         if numericStrings == strings {
             if let date = unixDate {
                 return .scalar(
                     .date, format: date,
                     reason:
-                        "date: \(count(strings)) numeric strings, unix \(date == "unix" ? "seconds" : "milliseconds"), and the key names a date"
+                        "date: \(counted(strings, "numeric string")), unix \(date == "unix" ? "seconds" : "milliseconds"), and the key names a date"
                 )
             }
             if numericFractions == strings {
                 return .scalar(
-                    .decimal, format: nil, reason: "decimal: \(count(strings)) numeric strings with fractions: money-like, kept exact")
+                    .decimal, format: nil, reason: "decimal: \(counted(strings, "numeric string")) with fractions: money-like, kept exact")
             }
         }
         return .scalar(.string, format: nil, reason: "")
@@ -100,10 +103,10 @@ extension KeyStats {
     func describeKinds() -> String {
         var parts: [String] = []
         for (number, what) in [
-            (strings, "strings"), (integers, "integers"), (fractions, "reals"), (booleans, "booleans"), (objects, "objects"),
-            (arrays, "arrays"),
+            (strings, "string"), (integers, "integer"), (fractions, "real"), (booleans, "boolean"), (objects, "object"),
+            (arrays, "array"),
         ] where number > 0 {
-            parts.append("\(count(number)) \(what)")
+            parts.append(counted(number, what))
         }
         return parts.joined(separator: ", ")
     }
@@ -118,4 +121,10 @@ func count(_ number: Int) -> String {
         text.append(digit)
     }
     return (number < 0 ? "-" : "") + text
+}
+
+/// `counted(1, "record")` -> `1 record`, `counted(12000, "record")` -> `12,000 records`: the
+/// draft's comments never say "1 records".
+func counted(_ number: Int, _ noun: String) -> String {
+    "\(count(number)) \(number == 1 ? noun : noun + "s")"
 }

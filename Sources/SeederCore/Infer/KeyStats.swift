@@ -61,7 +61,7 @@ final class KeyStats {
         let lower = key.lowercased()
         if ["id", "uuid", "guid", "key", "slug", "handle", "username", "login", "name"].contains(lower) { return true }
         return lower.hasSuffix("_id") || lower.hasSuffix("_ids") || key.hasSuffix("Id") || key.hasSuffix("ID")
-            || key.hasSuffix("Ids") || key.hasSuffix("IDs") || lower.hasSuffix("uuid")
+            || key.hasSuffix("Ids") || key.hasSuffix("IDs") || lower.hasSuffix("uuid") || lower.hasSuffix("_key") || key.hasSuffix("Key")
     }
 
     /// `id` and keys named like references (`user_id`, `tag_ids`, `userId`).

@@ -12,6 +12,10 @@ public struct MappingDraftWriter {
     /// `12000` -> `12,000`, as the draft's comments count.
     public static func grouped(_ number: Int) -> String { count(number) }
 
+    /// `1 record`, `12,000 records`: a count and its noun, singular for 1, as the draft's
+    /// comments write them.
+    public static func counted(_ number: Int, _ noun: String) -> String { SeederCore.counted(number, noun) }
+
     /// The draft's YAML text; `header` lines go first, as comments.
     public func text(of mapping: InferredMapping, header: [String]) -> String {
         var lines = header.map { "# " + $0 }
@@ -20,7 +24,7 @@ public struct MappingDraftWriter {
         lines.append("entities:")
         for (index, entity) in mapping.entities.enumerated() {
             if index > 0 { lines.append("") }
-            lines.append(commented("  \(entity.name):", "\(count(entity.records)) \(entity.records == 1 ? "record" : "records")"))
+            lines.append(commented("  \(entity.name):", Self.counted(entity.records, "record")))
             let identity: String
             if let name = entity.identity {
                 identity = name == "id" ? "" : "    identity: \(name)"
@@ -75,6 +79,7 @@ public struct MappingDraftWriter {
     private func value(of relationship: InferredMapping.Relationship) -> String {
         var parts = ["to: \(relationship.target)"]
         if relationship.many { parts.append("many: true") }
+        if let keyedBy = relationship.keyedBy { parts.append("keyedBy: \(keyedBy)") }
         if let inverse = relationship.inverse { parts.append("inverse: \(inverse)") }
         if relationship.ordered { parts.append("ordered: true") }
         if let from = relationship.from { parts.append("from: \(Self.keyPath([from]))") }

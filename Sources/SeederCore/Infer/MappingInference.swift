@@ -41,6 +41,7 @@ public struct MappingInference {
     /// The draft: entities in the order their records were first seen.
     public func mapping() -> InferredMapping {
         var result = InferredMapping()
+        catalog.settle()
         // Sources, their wrapping keys unwrapped: `[{"project": {...}}]` is Project records.
         var sourceObservers: [(ObservedSource, ShapeObserver)] = []
         for var source in observed {
@@ -54,9 +55,10 @@ public struct MappingInference {
             sourceObservers.append((source, observer))
         }
         let entities = reachableEntities(from: sourceObservers.map(\.1))
+        Self.nameApart(entities)
         let identities = Dictionary(
             uniqueKeysWithValues: entities.map {
-                ($0.name, IdentityChoice(of: $0, keyed: keyedObservers(sourceObservers).contains($0.name)))
+                ($0.name, IdentityChoice(of: $0, keyed: $0.isKeyedRecords || keyedObservers(sourceObservers).contains($0.name)))
             })
         var drafts: [String: InferredMapping.Entity] = [:]
         for observer in entities {
@@ -93,6 +95,8 @@ public struct MappingInference {
                     keyedBy: source.keyed ? identity.attribute : nil,
                     evidence: "\(files)\(count(records)) \(records == 1 ? "record" : "records")"))
         }
+        EntityDrafting.resolveKeyedBy(&result)
+        result.sources = Self.ordered(result.sources, embedding: entities)
         return result
     }
 
@@ -103,24 +107,47 @@ public struct MappingInference {
     /// The entities: every source's records, and the records nested in them that are not
     /// left as `json`, in first-seen order.
     func reachableEntities(from roots: [ShapeObserver]) -> [ShapeObserver] {
-        var reached = Set<String>()
+        var reached = Set<ObjectIdentifier>()
         var pending = roots
         while let observer = pending.popLast() {
-            guard reached.insert(observer.name).inserted else { continue }
+            guard reached.insert(ObjectIdentifier(observer)).inserted else { continue }
             for stats in observer.keys {
                 if let child = Self.nestedEntity(stats) { pending.append(child) }
             }
         }
-        return catalog.observers.filter { reached.contains($0.name) }
+        return catalog.observers.filter { reached.contains(ObjectIdentifier($0)) }
     }
 
-    /// The entity a key's objects (or arrays of objects) are, when they are one.
+    /// Gives records keyed by data a name of their own when records of that name are an entity
+    /// too (`members.json` beside `{"members": {"rachit": {...}}}`): `Member2`.
+    static func nameApart(_ entities: [ShapeObserver]) {
+        var names = Set(entities.filter { !$0.isKeyedRecords }.map(\.name))
+        for observer in entities where observer.isKeyedRecords {
+            let base = observer.name
+            var suffix = 1
+            while names.contains(observer.name) {
+                suffix += 1
+                observer.name = base + "\(suffix)"
+            }
+            names.insert(observer.name)
+        }
+    }
+
+    /// The entity a key's objects (or arrays of objects) are, when they are one: for objects
+    /// keyed by data, the records they hold (with their key, one more key than the records).
     static func nestedEntity(_ stats: KeyStats) -> ShapeObserver? {
-        guard let child = stats.child, child.keys.count <= maxKeys, child.keys.count > 0 else { return nil }
+        guard let child = stats.child else { return nil }
         switch stats.shape {
-        case .object, .arrayOfObjects: return child
+        case .object:
+            switch child.keyedData {
+            case let .records(records, _)?: return records.keys.count <= maxKeys + 1 ? records : nil
+            case .other?: return nil
+            case nil: break
+            }
+        case .arrayOfObjects: break
         default: return nil
         }
+        return child.keys.count <= maxKeys && child.keys.count > 0 ? child : nil
     }
 }
 
@@ -130,8 +157,11 @@ public struct MappingInference {
 struct IdentityChoice: Sendable {
     /// The identity key, as the records spell it; `nil` for none.
     var key: String?
-    /// The attribute a keyed source's keys become (the identity of a keyed entity).
+    /// The attribute the keys of an object keyed by its records become (`keyedBy`): the
+    /// identity, unless a key held different records.
     var attribute: String?
+    /// Whether `attribute` is a key of the records (which repeat their key in it), not one of its own.
+    var attributeIsField = false
     /// Repeated identities whose records differ, among embedded occurrences.
     var conflicts = 0
     /// Occurrences that held nothing but the identity (references, not records).
@@ -140,42 +170,55 @@ struct IdentityChoice: Sendable {
     /// The values of the identity, for `*_id` references.
     var values: ValueSet?
 
-    /// Keys tried, in order, after `id` and `<entity>_id`.
+    /// Keys tried, in order, after `id`, then `<entity>_id`, `<entity>_uuid` and `<entity>_key`
+    /// (any spelling `Naming.lookupKey` folds to them: `userUuid`, `UserKey`).
     static let names = ["uuid", "guid", "key", "slug", "handle", "username", "login", "name"]
+
+    /// The keys tried, in order, as `Naming.lookupKey` folds them, for an entity named `entity`.
+    static func order(for entity: String) -> [String] {
+        ["id"] + ["id", "uuid", "key"].map { Naming.lookupKey(entity + $0) } + names
+    }
 
     init(of observer: ShapeObserver, keyed: Bool) {
         let records = observer.records
-        if keyed, let keyStats = observer.stats(ShapeObserver.recordKey) {
+        if keyed, let keyStats = observer.stats(ShapeObserver.recordKey), let keyValues = keyStats.values {
+            // The keys are the identity unless one key held different records (`rachit` in two
+            // teams): then each record is its own, and the key only an attribute.
             let own = observer.keysEqualToRecordKey?.first
-            key = own ?? ShapeObserver.recordKey
-            attribute =
-                own ?? ["id", "key", "recordKey"].first { name in
-                    !observer.keys.contains { Naming.lookupKey($0.key) == Naming.lookupKey(name) }
-                }!
-            values = keyStats.values
-            evidence =
+            let repeats = keyValues.sourceConflicts + keyValues.embeddedConflicts
+            let unique = repeats == 0 && !keyValues.overflowed
+            attribute = own ?? Self.keyAttribute(of: observer, preferring: unique ? ["id", "key"] : ["key", "id"])
+            attributeIsField = own != nil
+            let keyedBy =
                 own.map { "keyed by '\($0)': every record's key is its '\($0)'" } ?? "keyed by '\(attribute!)': the keys of the object"
+            guard unique else {
+                evidence =
+                    keyedBy + "; no identity: "
+                    + (keyValues.overflowed ? "more than \(counted(ValueSet.limit, "key")), not checked" : Self.repeating(repeats, "key"))
+                return
+            }
+            key = own ?? ShapeObserver.recordKey
+            values = keyValues
+            evidence = keyedBy
             return
         }
-        let entityID = Naming.lookupKey(observer.name + "id")
-        let order: [String] = ["id", entityID] + Self.names
         var rejected: [String] = []
-        for name in order {
+        for name in Self.order(for: observer.name) {
             guard let stats = observer.keys.first(where: { Naming.lookupKey($0.key) == name }) else { continue }
             guard let values = stats.values else { continue }
             var why: String?
             if stats.present < records {
-                why = "missing in \(count(records - stats.present)) records"
+                why = "missing in \(counted(records - stats.present, "record"))"
             } else if stats.nulls > 0 {
-                why = "null in \(count(stats.nulls)) records"
+                why = "null in \(counted(stats.nulls, "record"))"
             } else if stats.booleans + stats.fractions + stats.objects + stats.arrays > 0 {
                 why = "not always an integer or a string"
             } else if values.overflowed {
                 why = "more than \(count(ValueSet.limit)) values, not checked"
             } else if values.sourceConflicts > 0 {
-                why = "not unique: \(count(values.sourceConflicts)) values repeat with other records"
+                why = "not unique: \(Self.repeating(values.sourceConflicts))"
             } else if stats.key != "id", values.embeddedConflicts > 0 {
-                why = "\(count(values.embeddedConflicts)) values repeat with other records"
+                why = Self.repeating(values.embeddedConflicts)
             }
             if let why {
                 rejected.append("'\(stats.key)' \(why)")
@@ -187,13 +230,28 @@ struct IdentityChoice: Sendable {
             self.values = values
             let repeats = records - values.count
             evidence =
-                "'\(stats.key)': \(count(values.count)) distinct values in \(count(records)) records"
-                + (repeats > 0 ? " (\(count(repeats)) repeated occurrences merge)" : "")
+                "'\(stats.key)': \(counted(values.count, "distinct value")) in \(counted(records, "record"))"
+                + (repeats > 0 ? " (\(counted(repeats, "repeated occurrence")) \(repeats == 1 ? "merges" : "merge"))" : "")
                 + (rejected.isEmpty ? "" : "; " + rejected.joined(separator: "; "))
             return
         }
         evidence =
             "no key named like an identity is in every record and unique"
             + (rejected.isEmpty ? "" : ": " + rejected.joined(separator: "; "))
+    }
+
+    /// `1 value repeats with other records`, `3 values repeat with other records`.
+    private static func repeating(_ values: Int, _ noun: String = "value") -> String {
+        "\(counted(values, noun)) \(values == 1 ? "repeats" : "repeat") with other records"
+    }
+
+    /// The name of the attribute the keys become: the first of `names`, then `recordKey`, that
+    /// reads no key of the records (`recordKey2`... past them all).
+    static func keyAttribute(of observer: ShapeObserver, preferring names: [String]) -> String {
+        let taken = Set(observer.keys.map { Naming.lookupKey($0.key) })
+        if let free = (names + ["recordKey"]).first(where: { !taken.contains(Naming.lookupKey($0)) }) { return free }
+        var suffix = 2
+        while taken.contains("recordkey\(suffix)") { suffix += 1 }
+        return "recordKey\(suffix)"
     }
 }

@@ -1,8 +1,9 @@
 /// The records of one kind (a dump's records, or the objects under one key wherever it
 /// occurs): how many there were and what each key held (`KeyStats`), keys in first-seen order.
 public final class ShapeObserver {
-    /// The entity name the records suggest (`Owner` for objects under `owner`).
-    public let name: String
+    /// The entity name the records suggest (`Owner` for objects under `owner`); a second
+    /// entity of one name gets a number (`Member2`) when the draft is made.
+    public internal(set) var name: String
     /// Records seen, and of those a source's own (not embedded in another record).
     public internal(set) var records = 0
     var sourceRecords = 0
@@ -12,6 +13,13 @@ public final class ShapeObserver {
     var keys: [KeyStats] = []
     private var index: [String: Int] = [:]
     unowned let catalog: ShapeCatalog
+    /// Whether the records' keys are data and their values records keyed by them (`keyedBy`),
+    /// and what was seen to tell (`ShapeObserver+KeyedData.swift`).
+    var keyed = KeyedState()
+    /// The records of the records' values, each keyed by its key, when the keys are data.
+    var keyedRecords: ShapeObserver?
+    /// Whether this observer holds the records of objects keyed by data, under a key.
+    fileprivate(set) var isKeyedRecords = false
 
     init(name: String, catalog: ShapeCatalog) {
         self.name = name
@@ -21,10 +29,34 @@ public final class ShapeObserver {
     /// The stats of `key`, if any record had it.
     func stats(_ key: String) -> KeyStats? { index[key].map { keys[$0] } }
 
-    /// Counts one record (an object); `fromSource` when a source reads it, not embedded.
+    /// Counts one record (an object); `fromSource` when a source reads it, not embedded. An
+    /// embedded record whose values are all records may be held back until it is known
+    /// whether its keys are data (`ShapeObserver+KeyedData.swift`); a source's records are
+    /// fields, and have no say in it.
     public func observe(_ object: JSONValue, fromSource: Bool) {
+        guard !fromSource else { return walk(object, fromSource: true) }
+        switch keyed.decision {
+        case .undecided:
+            if holdBack(object) { return }
+            settle(keyedBy: nil)
+        case .keyed, .contradicted:
+            return observeKeyed(object)
+        case .fields:
+            break
+        }
+        walk(object, fromSource: false)
+    }
+
+    /// Counts one record as fields: each key's value.
+    func walk(_ object: JSONValue, fromSource: Bool) {
         records += 1
         if fromSource { sourceRecords += 1 }
+        // Past `maxKeys` keys, records no source reads are json wherever they are (docs/commands.md,
+        // `seeder infer`): a map keyed by push ids must not make a key of each id.
+        if keys.count > MappingInference.maxKeys, sourceRecords == 0 {
+            maxKeys = max(maxKeys, object.count)
+            return
+        }
         // The record's hash, computed once, when a key named like an identity needs it.
         var recordHash: UInt64?
         let hash = {
@@ -104,6 +136,28 @@ public final class ShapeCatalog {
         byName[name] = observer
         observers.append(observer)
         return observer
+    }
+
+    /// A new observer of records keyed by data, named like the observer whose records' values
+    /// they are (`ShapeObserver.keyedRecords`); not found by name.
+    func keyedObserver(named name: String) -> ShapeObserver {
+        let observer = ShapeObserver(name: name, catalog: self)
+        observer.isKeyedRecords = true
+        observers.append(observer)
+        return observer
+    }
+
+    /// Settles every observer still holding records back (`ShapeObserver.settle`), and those
+    /// that records replayed then fill: done before the records are read for a draft.
+    func settle() {
+        var done = false
+        while !done {
+            done = true
+            for observer in observers where !observer.keyed.held.isEmpty {
+                observer.settle()
+                done = false
+            }
+        }
     }
 
     /// The observer of the objects under `key`: `owner` -> `Owner`, `tasks` -> `Task`.
