@@ -9,9 +9,6 @@ public struct MappingDraftWriter {
 
     public init() {}
 
-    /// `12000` -> `12,000`, as the draft's comments count.
-    public static func grouped(_ number: Int) -> String { count(number) }
-
     /// `1 record`, `12,000 records`: a count and its noun, singular for 1, as the draft's
     /// comments write them.
     public static func counted(_ number: Int, _ noun: String) -> String { SeederCore.counted(number, noun) }

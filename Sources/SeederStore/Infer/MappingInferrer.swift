@@ -118,8 +118,8 @@ public enum MappingInferrer {
         var mapping = MappingInference(catalog: catalog, sources: observed).mapping()
         mapping.notes = notes + mapping.notes
         let header = [
-            "Drafted by seeder infer from \(MappingDraftWriter.grouped(files.count)) dump \(files.count == 1 ? "file" : "files") in \(options.dumps), "
-                + "\(MappingDraftWriter.grouped(reader.records)) records.",
+            "Drafted by seeder infer from \(MappingDraftWriter.counted(files.count, "dump file")) in \(options.dumps), "
+                + "\(MappingDraftWriter.counted(reader.records, "record")).",
             "Every type, identity and relationship below is a guess from those dumps: the comments give the evidence.",
         ]
         let text = MappingDraftWriter().text(of: mapping, header: header)

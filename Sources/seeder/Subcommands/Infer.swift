@@ -51,8 +51,8 @@ struct Infer: ParsableCommand {
             try AtomicFile.write(Array(draft.utf8), to: output, willCreate: Interruption.removeOnInterrupt)
             let entities = report.mapping?.entities.count ?? 0
             StandardError.write(
-                "drafted \(output): \(entities) \(entities == 1 ? "entity" : "entities") from \(report.files) dump "
-                    + "\(report.files == 1 ? "file" : "files"), \(report.records) records\n")
+                "drafted \(output): \(entities) \(entities == 1 ? "entity" : "entities") from "
+                    + "\(MappingDraftWriter.counted(report.files, "dump file")), \(MappingDraftWriter.counted(report.records, "record"))\n")
         } else {
             try StandardOutput.write(draft)
         }
