@@ -3,17 +3,12 @@ import Foundation
 import SeederCore
 import SeederStore
 
-/// When to show the progress line.
-enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
-    case auto, always, never
-}
-
 /// The terminal side of a run: diagnostics and progress on standard error, the summary on
 /// standard output; colour only on a terminal and never with `NO_COLOR` set.
 final class Console: @unchecked Sendable {
     private let colour: Bool
     private let lock = NSLock()
-    private var progressShown = false
+    private var progress: ProgressDisplay?
 
     init() {
         colour = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
@@ -55,6 +50,18 @@ final class Console: @unchecked Sendable {
         StandardError.write(text)
     }
 
+    /// With `github`, the diagnostics also as workflow commands (`GitHubActions`), on standard
+    /// output where the runner reads them, or standard error when a document owns standard output.
+    func annotate(_ diagnostics: [Diagnostic], _ format: DiagnosticsFormat, toStandardError: Bool = false) throws(OutputError) {
+        guard format == .github, !diagnostics.isEmpty else { return }
+        let text = GitHubActions.annotations(diagnostics)
+        if toStandardError {
+            StandardError.write(text)
+        } else {
+            try StandardOutput.write(text)
+        }
+    }
+
     /// The per-entity summary (docs/commands.md: records read, rows written, occurrences merged,
     /// conflicts resolved, references resolved or dropped; rows created and records skipped when
     /// there were some), then the output. A failed run prints
@@ -94,31 +101,19 @@ final class Console: @unchecked Sendable {
 
     // MARK: Progress
 
-    /// A progress reporter for the mode, or `nil` when no line is shown.
+    /// A progress reporter for the mode (`ProgressDisplay`), or `nil` when none is shown.
     func progressReporter(_ mode: ProgressMode) -> (@Sendable (BuildProgress) -> Void)? {
-        guard mode == .always || (mode == .auto && isatty(STDERR_FILENO) == 1) else { return nil }
-        let start = Date()
-        return { [self] progress in
-            let elapsed = max(Date().timeIntervalSince(start), 0.001)
-            let percent = progress.totalBytes > 0 ? progress.bytesRead * 100 / progress.totalBytes : 100
-            let line =
-                "\(progress.phase.rawValue): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(percent)%), "
-                + "\(Int(Double(progress.records) / elapsed)) records/s"
-            lock.lock()
-            progressShown = true
-            StandardError.write("\r\u{1B}[K" + line)
-            lock.unlock()
-        }
+        guard let display = ProgressDisplay(mode: mode) else { return nil }
+        lock.lock()
+        progress = display
+        lock.unlock()
+        return { display.update($0) }
     }
 
     /// Ends the progress line, if one was shown.
     func finishProgress() {
         lock.lock()
-        if progressShown { StandardError.write("\r\u{1B}[K") }
+        progress?.finish()
         lock.unlock()
-    }
-
-    private func megabytes(_ bytes: Int) -> String {
-        bytes < 10_000_000 ? "\(bytes / 1000) kB" : "\(bytes / 1_000_000) MB"
     }
 }

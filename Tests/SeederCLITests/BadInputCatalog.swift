@@ -109,6 +109,7 @@ struct BadInputCatalog {
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        for key in ["GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE"] { environment[key] = nil }
         process.environment = environment
         let out = Pipe()
         let err = Pipe()

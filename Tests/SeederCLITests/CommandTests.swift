@@ -187,7 +187,6 @@ struct CommandTests {
         #expect(run.status == 0)
         #expect(run.stderr.contains("resolving: 1 kB of 1 kB (100%)"))
         #expect(run.stderr.contains("writing: 1 kB of 1 kB (100%)"))
-        #expect(run.stderr.hasSuffix("\r\u{1B}[K"))
         #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root).stderr == "")
     }
 

@@ -35,6 +35,8 @@ func seeder(_ arguments: [String], in directory: String = repository, environmen
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = "1"
+    // A run of the tests inside GitHub Actions must not change what the commands print.
+    for key in ["GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE"] { env[key] = nil }
     for (key, value) in environment { env[key] = value }
     process.environment = env
     let out = Pipe()

@@ -30,9 +30,6 @@ struct Build: ParsableCommand {
     @Option(help: "Override every entity's onConflict: error, first or last.")
     var onConflict: ConflictPolicy?
 
-    @Option(help: "Show a progress line: auto (on a terminal), always or never.")
-    var progress: ProgressMode = .auto
-
     @Flag(name: .shortAndLong, help: "Print no summary.")
     var quiet = false
 
@@ -44,11 +41,13 @@ struct Build: ParsableCommand {
         options.onConflict = onConflict
         options.sourceDateEpoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"]
         let console = Console()
-        options.progress = console.progressReporter(progress)
+        options.progress = console.progressReporter(check.progress)
         options.willCreateTemporaries = Interruption.removeOnInterrupt
         let report = SeedBuilder.build(options)
         console.finishProgress()
         console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
+        try console.annotate(report.diagnostics, check.diagnostics)
+        GitHubActions.appendStepSummary(GitHubActions.summary(report, command: "build"))
         let reportFailure = ReportWriter.write(report, command: "build", toFile: check.report)
         if !quiet || report.outcome != .success {
             do {

@@ -37,9 +37,23 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         let writer = try SeedDiffWriter(format: format, limit: limit)
+        // The markdown for a GitHub Actions step summary, when the run has one (docs/ci.md).
+        let summaryFile = GitHubActions.openStepSummary()
+        defer { summaryFile.map { _ = close($0) } }
+        var summary = try summaryFile.map {
+            try SeedDiffWriter(format: .markdown, limit: limit ?? GitHubActions.diffSummaryLimit, descriptor: $0)
+        }
         let diff: SeedDiff
         do {
-            diff = try SeedDiffer(old: old, new: new, entities: entity).diff(writer.add)
+            diff = try SeedDiffer(old: old, new: new, entities: entity).diff { table, change in
+                try writer.add(table, change)
+                do {
+                    try summary?.add(table, change)
+                } catch {
+                    StandardError.write("warning: cannot write the step summary: \(error)\n")
+                    summary = nil
+                }
+            }
         } catch let error as SeedFileError {
             StandardError.write("\(error)\n")
             throw ExitCode(2)
@@ -55,6 +69,11 @@ struct Diff: ParsableCommand {
             throw ExitCode(2)
         }
         try writer.finish(diff)
+        do {
+            try summary?.finish(diff)
+        } catch {
+            StandardError.write("warning: cannot write the step summary: \(error)\n")
+        }
         if !diff.holdsSameRecords { throw ExitCode(1) }
     }
 }

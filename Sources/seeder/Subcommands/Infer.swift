@@ -29,8 +29,15 @@ struct Infer: ParsableCommand {
     @Flag(help: "Replace an existing output file.")
     var force = false
 
-    @Option(help: "Show a progress line: auto (on a terminal), always or never.")
+    @Option(
+        help:
+            "Show progress: auto (a line on a terminal), always (plain lines when not on one), plain (a line every few seconds, for CI logs) or never."
+    )
     var progress: ProgressMode = .auto
+
+    @Option(
+        help: "Also print each diagnostic as a GitHub Actions annotation (github); default: github when GITHUB_ACTIONS=true, else text.")
+    var diagnostics: DiagnosticsFormat = .default()
 
     func run() throws {
         var options = InferOptions(
@@ -45,6 +52,8 @@ struct Infer: ParsableCommand {
         let report = MappingInferrer.infer(options)
         console.finishProgress()
         console.print(report.diagnostics, suppressed: 0, mapping: "")
+        // Without -o the draft owns standard output.
+        try console.annotate(report.diagnostics, diagnostics, toStandardError: output == nil)
         guard report.outcome == .success, let draft = report.draft else { throw ExitCode(Int32(report.outcome.rawValue)) }
         if let output {
             try MappingInferrer.checkOutput(output, inputs: report.inputs, force: force)

@@ -18,9 +18,14 @@ struct Validate: ParsableCommand {
         options.writesOutput = false
         options.report = check.report
         options.willCreateTemporaries = Interruption.removeOnInterrupt
-        let report = SeedBuilder.build(options)
         let console = Console()
+        // A JSON document owns standard output: progress stays on standard error, as always.
+        options.progress = console.progressReporter(check.progress)
+        let report = SeedBuilder.build(options)
+        console.finishProgress()
         if !json { console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping) }
+        try console.annotate(report.diagnostics, check.diagnostics, toStandardError: json)
+        GitHubActions.appendStepSummary(GitHubActions.summary(report, command: "validate"))
         let reportFailure = ReportWriter.write(report, command: "validate", toFile: check.report)
         if json {
             try StandardOutput.write(ReportWriter.json(report, command: "validate") + "\n")

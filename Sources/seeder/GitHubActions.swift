@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import SeederCore
+import SeederStore
+
+/// How diagnostics are printed besides the compiler-style lines (docs/ci.md).
+enum DiagnosticsFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    /// Each diagnostic also as a GitHub Actions workflow command, an annotation on its line.
+    case github
+
+    /// `github` when the run is a GitHub Actions step (`GITHUB_ACTIONS=true`), else `text`.
+    static func `default`(environment: [String: String] = ProcessInfo.processInfo.environment) -> DiagnosticsFormat {
+        environment["GITHUB_ACTIONS"] == "true" ? .github : .text
+    }
+}
+
+/// GitHub Actions' side of a run (docs/ci.md): workflow commands that annotate a pull request's
+/// lines, and the step summary.
+enum GitHubActions {
+    /// `::error file=dumps/users.json,line=1,col=20,title=seeder conflict::User 3: ...`: one
+    /// diagnostic as a workflow command. A path under `GITHUB_WORKSPACE` is made relative to it,
+    /// as GitHub places annotations by the repository's paths.
+    static func annotation(
+        _ diagnostic: Diagnostic, moreLikeThis: Int = 0, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        let workspace = environment["GITHUB_WORKSPACE"]
+        var properties: [String] = []
+        if let location = diagnostic.location {
+            properties.append("file=" + escapeProperty(repositoryPath(location.file, workspace: workspace)))
+            if case let .lineColumn(line, column) = location.position {
+                properties.append("line=\(line)")
+                properties.append("col=\(column)")
+            }
+        }
+        properties.append("title=" + escapeProperty("seeder \(diagnostic.severity.rawValue)"))
+        var message = diagnostic.message
+        if var related = diagnostic.relatedLocation {
+            related.file = repositoryPath(related.file, workspace: workspace)
+            message += " at \(related)"
+        }
+        if let path = diagnostic.jsonPath { message += "  [\(path.isEmpty ? "/" : path)]" }
+        if moreLikeThis > 0 { message += "\n... and \(moreLikeThis) more like this" }
+        return "::\(diagnostic.severity.rawValue) \(properties.joined(separator: ","))::\(escapeData(message))"
+    }
+
+    /// The workflow commands of `diagnostics`, folded as the text lines are.
+    static func annotations(_ diagnostics: [Diagnostic]) -> String {
+        DiagnosticFolding.fold(diagnostics).map { annotation($0.diagnostic, moreLikeThis: $0.moreLikeThis) + "\n" }.joined()
+    }
+
+    static func repositoryPath(_ path: String, workspace: String?) -> String {
+        guard let workspace, !workspace.isEmpty else { return path }
+        let root = workspace.hasSuffix("/") ? workspace : workspace + "/"
+        return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
+    }
+
+    /// A command's message: `%`, CR and LF escaped, as the runner unescapes them.
+    static func escapeData(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// A property's value: the message's escapes, and `:` and `,`, which end a property.
+    static func escapeProperty(_ text: String) -> String {
+        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+
+    // MARK: The step summary
+
+    /// Records listed per entity in a diff's step summary without `--limit`: GitHub takes at
+    /// most 1 MiB of summary a step.
+    static let diffSummaryLimit = 100
+
+    /// The step summary file (`GITHUB_STEP_SUMMARY`), opened for appending; `nil` when the run
+    /// has none. A path that cannot be opened, or is no regular file, is told on standard error
+    /// and the run goes on: the summary is a courtesy, not the work.
+    static func openStepSummary(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32? {
+        guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return nil }
+        // O_NONBLOCK: a FIFO there must not hang the run; it is refused below.
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            StandardError.write("warning: cannot write the step summary \(path): \(String(cString: strerror(errno)))\n")
+            return nil
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            StandardError.write("warning: cannot write the step summary \(path): it is not a regular file\n")
+            return nil
+        }
+        return descriptor
+    }
+
+    /// Appends `markdown` to the step summary, if the run has one.
+    static func appendStepSummary(_ markdown: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        guard let descriptor = openStepSummary(environment: environment) else { return }
+        defer { close(descriptor) }
+        var text = markdown
+        let failure = text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+        if failure != 0 {
+            StandardError.write(
+                "warning: cannot write the step summary \(environment["GITHUB_STEP_SUMMARY"]!): \(String(cString: strerror(failure)))\n")
+        }
+    }
+
+    /// A build's or a validation's summary as markdown: the outcome, the table of entities, and
+    /// the diagnostics (folded, at most `shown` lines).
+    static func summary(_ report: BuildReport, command: String, shown: Int = 50) -> String {
+        let errors = report.diagnostics.count { $0.severity == .error } + report.suppressedErrors
+        let warnings = report.diagnostics.count { $0.severity == .warning }
+        let counts = "\(errors) \(errors == 1 ? "error" : "errors"), \(warnings) \(warnings == 1 ? "warning" : "warnings")"
+        var text: String
+        switch (report.outcome, command) {
+        case (.success, "build"): text = "### seeder build: wrote `\(report.output ?? "")`\n\n"
+        case (.success, _): text = "### seeder validate: valid\n\n"
+        case (_, "build"): text = "### seeder build failed: \(counts); nothing was written\n\n"
+        default: text = "### seeder validate failed: \(counts)\n\n"
+        }
+        if report.outcome == .success, !report.entities.isEmpty {
+            text += "| entity | records | rows | merged | conflicts | references | dropped |\n|---|--:|--:|--:|--:|--:|--:|\n"
+            for entity in report.entities {
+                let counts = entity.counts
+                let cells = [
+                    counts.recordsRead, counts.rowsWritten, counts.occurrencesMerged, counts.conflictsResolved,
+                    counts.referencesResolved, counts.referencesDropped,
+                ]
+                text += "| \(entity.name) | " + cells.map(String.init).joined(separator: " | ") + " |\n"
+            }
+            text += "\n"
+        }
+        let folded = DiagnosticFolding.fold(report.diagnostics)
+        if !folded.isEmpty {
+            text += "```\n"
+            for line in folded.prefix(shown) {
+                text += line.diagnostic.description + "\n"
+                if line.moreLikeThis > 0 { text += "... and \(line.moreLikeThis) more like this\n" }
+            }
+            if folded.count > shown { text += "... \(folded.count - shown) more not shown here\n" }
+            text += "```\n\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import SeederStore
+
+/// When and how to show progress (docs/commands.md, Progress).
+enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
+    /// The line on a terminal, nothing otherwise.
+    case auto
+    /// The line on a terminal, plain lines otherwise.
+    case always
+    /// A plain line every few seconds: for CI logs, no carriage return or escape code.
+    case plain
+    case never
+}
+
+/// The progress of a long run on standard error: one line redrawn in place on a terminal, or
+/// plain lines now and then. The rate is the current one, over the last second or so (over the
+/// last interval for plain lines), not the average since the start.
+final class ProgressDisplay: @unchecked Sendable {
+    enum Style {
+        /// Redrawn in place (`\r` and erase-line).
+        case line
+        /// One line at the start of each phase, then one every `plainInterval` seconds.
+        case plain
+    }
+
+    static let plainInterval = 5.0
+    /// How long a rate is measured over on the redrawn line.
+    static let lineWindow = 1.0
+
+    let style: Style
+    private let clock: () -> Double
+    private let write: (String) -> Void
+    private let lock = NSLock()
+    private var phase: BuildProgress.Phase?
+    /// When the current rate's window began, and the records counted then.
+    private var windowStart = (time: 0.0, records: 0)
+    private var rate: Int?
+    private var lastLine = -Double.infinity
+    private var shown = false
+
+    /// The display for `mode`, or `nil` when none is shown; `isTerminal` says where standard
+    /// error goes.
+    convenience init?(mode: ProgressMode, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
+        let style: Style
+        switch mode {
+        case .never: return nil
+        case .auto:
+            guard isTerminal else { return nil }
+            style = .line
+        case .always: style = isTerminal ? .line : .plain
+        case .plain: style = .plain
+        }
+        self.init(style: style, clock: { ProcessInfo.processInfo.systemUptime }, write: StandardError.write)
+    }
+
+    init(style: Style, clock: @escaping () -> Double, write: @escaping (String) -> Void) {
+        self.style = style
+        self.clock = clock
+        self.write = write
+    }
+
+    /// Takes one report of the work: shows it when it is time to.
+    func update(_ progress: BuildProgress) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = clock()
+        let window = style == .line ? Self.lineWindow : Self.plainInterval
+        let newPhase = progress.phase != phase
+        if newPhase {
+            phase = progress.phase
+            windowStart = (now, progress.records)
+            rate = nil
+        } else if now - windowStart.time >= window {
+            rate = Int(Double(progress.records - windowStart.records) / max(now - windowStart.time, 0.001))
+            windowStart = (now, progress.records)
+        }
+        switch style {
+        case .line:
+            shown = true
+            write("\r\u{1B}[K" + Self.text(progress, rate: rate))
+        case .plain:
+            guard newPhase || now - lastLine >= Self.plainInterval else { return }
+            lastLine = now
+            write(Self.text(progress, rate: rate) + "\n")
+        }
+    }
+
+    /// Ends the redrawn line, if one was shown.
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if shown { write("\r\u{1B}[K") }
+        shown = false
+    }
+
+    /// `reading: 120 MB of 523 MB (23%), 1,204,000 records, 210,000 records/s`.
+    static func text(_ progress: BuildProgress, rate: Int?) -> String {
+        let percent = progress.totalBytes > 0 ? progress.bytesRead * 100 / progress.totalBytes : 100
+        return "\(progress.phase.rawValue): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(percent)%), "
+            + "\(grouped(progress.records)) records" + (rate.map { ", \(grouped($0)) records/s" } ?? "")
+    }
+
+    private static func megabytes(_ bytes: Int) -> String {
+        bytes < 10_000_000 ? "\(bytes / 1000) kB" : "\(bytes / 1_000_000) MB"
+    }
+
+    /// `1204000` -> `1,204,000`.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return (number < 0 ? "-" : "") + text
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import SeederTestSupport
+import Testing
+
+/// GitHub Actions (docs/ci.md): diagnostics as workflow commands on the pull request's lines, and
+/// the step summary, through the real binary.
+struct GitHubActionsTests {
+    /// The tasklist example with two errors: a wrong type and a conflict.
+    static func broken() throws -> Workspace {
+        let scratch = try CommandTests.tasklist()
+        let tasks = scratch.path("dumps/task_list.json")
+        try String(contentsOfFile: tasks, encoding: .utf8).replacingOccurrences(of: #""completed": true"#, with: #""completed": "maybe""#)
+            .write(toFile: tasks, atomically: true, encoding: .utf8)
+        let users = scratch.path("dumps/users.json")
+        try String(contentsOfFile: users, encoding: .utf8).replacingOccurrences(of: "Rachit Shukla", with: "Rachit, 100%: Shukla")
+            .write(toFile: users, atomically: true, encoding: .utf8)
+        return scratch
+    }
+
+    static let annotations = [
+        #"::error file=dumps/task_list.json,line=5,col=129,title=seeder error::Task 1: 'completed' is "maybe", expected boolean "#
+            + "(true, false, yes, no, t, f, y, n, 1 or 0)  [/0/project/tasks/0/completed]",
+        #"::error file=dumps/task_list.json,line=18,col=31,title=seeder error::User 3: 'name' conflicts: "Rachit Shukla" here, "#
+            + #""Rachit, 100%25: Shukla" at dumps/users.json:4:21"#,
+    ]
+
+    /// With `GITHUB_ACTIONS=true` each diagnostic is also a workflow command on standard output,
+    /// its message escaped; the compiler-style lines stay on standard error.
+    @Test func annotatesByDefaultInGitHubActions() throws {
+        let scratch = try Self.broken()
+        let run = try seeder(["build", "tasklist.yaml", "dumps"], in: scratch.root, environment: ["GITHUB_ACTIONS": "true"])
+        #expect(run.status == 1)
+        #expect(run.stdout == Self.annotations.joined(separator: "\n") + "\n")
+        #expect(run.stderr.contains("dumps/task_list.json:5:129: error: Task 1: 'completed' is \"maybe\""))
+        #expect(run.stderr.hasSuffix("build failed: 2 errors, 0 warnings; nothing was written\n"))
+        // Asked for text, or outside GitHub Actions: no workflow command.
+        let text = try seeder(
+            ["build", "tasklist.yaml", "dumps", "--diagnostics", "text"], in: scratch.root, environment: ["GITHUB_ACTIONS": "true"])
+        #expect(text.status == 1 && text.stdout == "")
+        #expect(try seeder(["validate", "tasklist.yaml", "dumps"], in: scratch.root).stdout == "")
+        let asked = try seeder(["validate", "tasklist.yaml", "dumps", "--diagnostics", "github"], in: scratch.root)
+        #expect(asked.status == 1)
+        #expect(asked.stdout == Self.annotations.joined(separator: "\n") + "\n")
+    }
+
+    /// Paths under `GITHUB_WORKSPACE` are the repository's; commas and colons in a path are
+    /// escaped, as the runner splits properties at them.
+    @Test func pathsAreTheRepositorys() throws {
+        let scratch = try Self.broken()
+        try FileManager.default.moveItem(atPath: scratch.path("dumps"), toPath: scratch.path("dumps,v1:a"))
+        let run = try seeder(
+            ["validate", scratch.path("tasklist.yaml"), scratch.path("dumps,v1:a"), "--diagnostics", "github"], in: "/",
+            environment: ["GITHUB_WORKSPACE": scratch.root])
+        #expect(run.status == 1)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("::error file=dumps%2Cv1%3Aa/task_list.json,line=5,col=129,title=seeder error::") == true)
+        #expect(lines.last?.hasSuffix(" at dumps,v1:a/users.json:4:21") == true)
+    }
+
+    /// A message repeated over many records is annotated three times, the last saying how many
+    /// more there are; the report keeps every one.
+    @Test func repeatedMessagesAreFolded() throws {
+        let scratch = try CommandTests.tasklist()
+        try BadInputCatalog.writeLines((1...40).map { #"{"id": \#($0), "name": "U\#($0)", "age": "\#($0) years"}"# }, in: scratch.root)
+        let run = try seeder(["validate", "lines.yaml", "lines", "--diagnostics", "github"], in: scratch.root)
+        #expect(run.status == 1)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { $0.hasPrefix("::error file=lines/users.jsonl,line=") })
+        #expect(lines.last?.hasSuffix("%0A... and 37 more like this") == true)
+    }
+
+    /// A JSON document on standard output keeps it to itself: the annotations go to standard error.
+    @Test func aJSONDocumentKeepsStandardOutput() throws {
+        let scratch = try Self.broken()
+        let run = try seeder(["validate", "tasklist.yaml", "dumps", "--json", "--diagnostics", "github"], in: scratch.root)
+        #expect(run.status == 1)
+        #expect(run.stdout.hasPrefix("{"))
+        #expect(!run.stdout.contains("::error"))
+        #expect(run.stderr == Self.annotations.joined(separator: "\n") + "\n")
+    }
+
+    /// `GITHUB_STEP_SUMMARY` gets build's and validate's summary appended, as markdown.
+    @Test func buildAppendsItsSummary() throws {
+        let scratch = try CommandTests.tasklist()
+        let summary = scratch.path("summary.md")
+        try "earlier step\n".write(toFile: summary, atomically: true, encoding: .utf8)
+        let built = try seeder(
+            ["build", "tasklist.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root, environment: ["GITHUB_STEP_SUMMARY": summary])
+        #expect(built.status == 0)
+        #expect(
+            try String(contentsOfFile: summary, encoding: .utf8) == """
+                earlier step
+                ### seeder build: wrote `seed.sqlite`
+
+                | entity | records | rows | merged | conflicts | references | dropped |
+                |---|--:|--:|--:|--:|--:|--:|
+                | User | 6 | 3 | 3 | 0 | 0 | 0 |
+                | Project | 3 | 3 | 0 | 0 | 3 | 0 |
+                | Task | 7 | 7 | 0 | 0 | 14 | 0 |
+
+
+                """)
+        let broken = try Self.broken()
+        let failed = try seeder(["validate", "tasklist.yaml", "dumps"], in: broken.root, environment: ["GITHUB_STEP_SUMMARY": summary])
+        #expect(failed.status == 1)
+        let text = try String(contentsOfFile: summary, encoding: .utf8)
+        #expect(text.contains("### seeder validate failed: 2 errors, 0 warnings\n\n```\n"))
+        #expect(text.contains("dumps/task_list.json:5:129: error: Task 1: 'completed' is \"maybe\""))
+    }
+
+    /// A summary path that cannot be written is told, and the build goes on.
+    @Test func anUnwritableSummaryIsAWarning() throws {
+        let scratch = try CommandTests.tasklist()
+        let run = try seeder(
+            ["build", "tasklist.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: scratch.root,
+            environment: ["GITHUB_STEP_SUMMARY": scratch.path("dumps")])
+        #expect(run.status == 0)
+        #expect(run.stderr.hasPrefix("warning: cannot write the step summary \(scratch.path("dumps")): "))
+        #expect(FileManager.default.fileExists(atPath: scratch.path("seed.sqlite")))
+    }
+
+    /// `diff` appends its markdown, whatever format it prints.
+    @Test func diffAppendsItsMarkdown() throws {
+        let scratch = try CommandTests.tasklist()
+        #expect(try seeder(["build", "tasklist.yaml", "dumps", "-o", "old.sqlite", "--quiet"], in: scratch.root).status == 0)
+        let users = scratch.path("dumps/users.json")
+        try String(contentsOfFile: users, encoding: .utf8).replacingOccurrences(of: "jeff@restkit.org", with: "jeff@example.com")
+            .write(toFile: users, atomically: true, encoding: .utf8)
+        #expect(try seeder(["build", "tasklist.yaml", "dumps", "-o", "new.sqlite", "--quiet"], in: scratch.root).status == 0)
+        let summary = scratch.path("summary.md")
+        let run = try seeder(["diff", "old.sqlite", "new.sqlite"], in: scratch.root, environment: ["GITHUB_STEP_SUMMARY": summary])
+        #expect(run.status == 1)
+        let markdown = try seeder(["diff", "old.sqlite", "new.sqlite", "--format", "markdown"], in: scratch.root)
+        #expect(try String(contentsOfFile: summary, encoding: .utf8) == markdown.stdout)
+        #expect(markdown.stdout.contains("jeff@example.com"))
+    }
+}
