@@ -220,7 +220,7 @@ extension InferEdgeTests {
             "items.json": #"""
             [{"id": 1, "p": 1.5, "d": "2024-01-01", "u": "6F9619FF-8B86-D011-B42D-00C04FC964FF", "w": "https://a.b/c",
               "s": "a", "parts": [{"sku": "x"}], "owner": {"id": 1, "n": "a"}},
-             {"id": 2, "p": "2.5", "s": 3, "owner": {"id": 1, "n": "b"}, "note": null}]
+             {"id": 2, "p": "2.5", "s": 3, "owner": {"id": 1, "n": "a"}, "note": null}]
             """#,
             "logs.json": #"[{"id": 1, "slug": "a", "item_id": 1}, {"id": 1, "item_id": 2}]"#,
         ])

@@ -69,7 +69,9 @@ public struct MappingInference {
             for relationship in drafts[observer.name]!.relationships {
                 guard let inverse = relationship.inverse else { continue }
                 drafts[relationship.target]!.relationships.append(
-                    .init(name: inverse, target: observer.name, evidence: "the owner of \(observer.name).\(relationship.name)"))
+                    .init(
+                        name: inverse, target: observer.name, isBackReference: true,
+                        evidence: "the owner of \(observer.name).\(relationship.name)"))
             }
         }
         for observer in entities {
@@ -77,6 +79,7 @@ public struct MappingInference {
             EntityDrafting.resolveNames(&entity, keys: observer.keys.map(\.key))
             result.entities.append(entity)
         }
+        Self.foldWrappers(&result.entities, sources: Set(sourceObservers.map(\.1.name)))
         // An entity with nothing to store (a file of no records, of empty objects) would be
         // rows of nothing: left out, with its sources, and said why.
         let empty = Set(result.entities.filter { $0.attributes.isEmpty && $0.relationships.isEmpty }.map(\.name))
@@ -98,6 +101,45 @@ public struct MappingInference {
         EntityDrafting.resolveKeyedBy(&result)
         result.sources = Self.ordered(result.sources, embedding: entities)
         return result
+    }
+
+    /// Embedded records with no identity that store nothing of their own (no attribute, no
+    /// to-one: only arrays of other records, as `{"items": [...]}` or GraphQL's
+    /// `{"edges": [...]}` wrap them) would be rows of nothing: their key is `json` on the records
+    /// that hold them, and the records inside, reached through them only, are left out.
+    static func foldWrappers(_ entities: inout [InferredMapping.Entity], sources: Set<String>) {
+        while true {
+            let wrappers = Set(
+                entities.filter { entity in
+                    entity.identity == nil && entity.attributes.isEmpty && !sources.contains(entity.name)
+                        && !entity.relationships.contains { !$0.many && !$0.isBackReference }
+                }.map(\.name))
+            guard !wrappers.isEmpty else { break }
+            for index in entities.indices {
+                var entity = entities[index]
+                for relationship in entity.relationships where wrappers.contains(relationship.target) && !relationship.isBackReference {
+                    let holds = "its objects hold only other records, nothing of their own to store"
+                    entity.attributes.append(
+                        .init(
+                            name: relationship.name, type: .json, from: relationship.from ?? relationship.name,
+                            evidence: relationship.evidence + "; json: " + holds))
+                    entity.notes.append("'\(relationship.from ?? relationship.name)' is json: \(holds)")
+                }
+                entity.relationships.removeAll { wrappers.contains($0.target) }
+                entities[index] = entity
+            }
+            entities.removeAll { wrappers.contains($0.name) }
+            // What only the wrappers led to goes with them.
+            var reached = sources
+            var pending = Array(sources)
+            while let name = pending.popLast() {
+                for relationship in entities.first(where: { $0.name == name })?.relationships ?? [] where !relationship.isBackReference {
+                    if reached.insert(relationship.target).inserted { pending.append(relationship.target) }
+                }
+            }
+            entities.removeAll { !reached.contains($0.name) }
+            for index in entities.indices { entities[index].relationships.removeAll { !reached.contains($0.target) } }
+        }
     }
 
     private func keyedObservers(_ sources: [(ObservedSource, ShapeObserver)]) -> Set<String> {
@@ -217,6 +259,10 @@ struct IdentityChoice: Sendable {
                 why = "more than \(count(ValueSet.limit)) values, not checked"
             } else if values.sourceConflicts > 0 {
                 why = "not unique: \(Self.repeating(values.sourceConflicts))"
+            } else if observer.sourceRecords == 0, values.sameKeysConflicts > 0 {
+                // Only ever embedded, and two records of the same keys share a value: unique
+                // within each parent (an order's line 1), not across them. Merging would lose one.
+                why = "unique only within each parent: \(Self.repeating(values.sameKeysConflicts))"
             } else if stats.key != "id", values.embeddedConflicts > 0 {
                 why = Self.repeating(values.embeddedConflicts)
             }

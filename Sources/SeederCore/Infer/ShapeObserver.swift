@@ -60,7 +60,7 @@ public final class ShapeObserver {
         // The record's hash, computed once, when a key named like an identity needs it.
         var recordHash: UInt64?
         let hash = {
-            if recordHash == nil { recordHash = object.textHash }
+            if recordHash == nil { recordHash = object.recordHash }
             return recordHash!
         }
         // Whether the record has one key: its first member is also its last (no walk).
@@ -111,7 +111,7 @@ public final class ShapeObserver {
             index[Self.recordKey] = keys.count
             keys.append(stats)
         }
-        stats.observe(key, in: catalog, record: { object.textHash }, fromSource: fromSource, soleMember: false)
+        stats.observe(key, in: catalog, record: { object.recordHash }, fromSource: fromSource, soleMember: false)
         let text = key.string ?? ""
         let equal = object.members.compactMap { $0.value.string == text ? $0.key.string : nil }
         keysEqualToRecordKey = keysEqualToRecordKey.map { $0.filter(equal.contains) } ?? equal

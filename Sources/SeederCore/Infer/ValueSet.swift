@@ -21,17 +21,25 @@ struct ValueSet {
     private(set) var sourceConflicts = 0
     /// Values seen more than once with a different record, an embedded one among them.
     private(set) var embeddedConflicts = 0
+    /// Of those, the ones whose two records have the same keys: two records, not a full record
+    /// and a partial or stale copy of it (an order's line 1 and another order's line 1).
+    private(set) var sameKeysConflicts = 0
     /// Whether values were left out past `limit`.
     private(set) var overflowed = false
 
     var count: Int { contents.count }
 
-    /// Adds the value `hash`, seen in a record whose text hashes to `record`.
+    /// Adds the value `hash`, seen in a record whose `JSONValue.recordHash` is `record`.
     mutating func insert(_ hash: UInt64, record: UInt64, fromSource: Bool) {
         let tagged = (record & ~1) | (fromSource ? 1 : 0)
         if let earlier = contents[hash] {
             guard earlier & ~1 != tagged & ~1 else { return }
-            if earlier & 1 == 1, fromSource { sourceConflicts += 1 } else { embeddedConflicts += 1 }
+            if earlier & 1 == 1, fromSource {
+                sourceConflicts += 1
+            } else {
+                embeddedConflicts += 1
+                if earlier & JSONValue.keysHashMask == tagged & JSONValue.keysHashMask { sameKeysConflicts += 1 }
+            }
             return
         }
         guard contents.count < Self.limit else {
@@ -69,6 +77,18 @@ extension JSONValue {
             return nil
         }
     }
+
+    /// What tells one record from another, and whether two have the same keys: the high 32 bits
+    /// hash the record's text as written, the low ones (but the last, which `ValueSet` uses) its
+    /// set of keys, in any order.
+    var recordHash: UInt64 {
+        var keys: UInt64 = 0
+        for member in members { keys &+= member.key.withBytes { ValueHash.of($0, seed: 3) } }
+        return (textHash & ~Self.keysHashMask) | (keys & Self.keysHashMask)
+    }
+
+    /// The bits of `recordHash` that hash the record's keys.
+    static let keysHashMask: UInt64 = 0xFFFF_FFFE
 
     /// A hash of the value's text as written: what tells one record from another.
     var textHash: UInt64 {
