@@ -39,32 +39,3 @@ struct SeederCommand: ParsableCommand {
         }
     }
 }
-
-/// The options `build` and `validate` share.
-struct CheckOptions: ParsableArguments {
-    @Argument(help: "The mapping file (YAML).")
-    var mapping: String
-
-    @Argument(help: "The directory holding the JSON dump files.")
-    var dumps: String
-
-    @Option(help: ArgumentHelp("Also write the findings and the summary as JSON to this file.", valueName: "file"))
-    var report: String?
-
-    @Option(help: "Report at most this many errors, then a count of the rest.")
-    var maxErrors = 100
-
-    @Flag(help: "Treat warnings as errors.")
-    var strict = false
-
-    func validate() throws {
-        guard maxErrors >= 0 else { throw ValidationError("--max-errors must be 0 or more, not \(maxErrors)") }
-    }
-
-    func buildOptions() -> BuildOptions {
-        var options = BuildOptions(mapping: mapping, dumps: dumps)
-        options.maxErrors = maxErrors
-        options.strict = strict
-        return options
-    }
-}

@@ -10,24 +10,13 @@ struct Validate: ParsableCommand {
 
     @OptionGroup var check: CheckOptions
 
-    @Flag(help: "Print one JSON document (findings and summary) on standard output and nothing else there.")
-    var json = false
-
     func run() throws {
         var options = check.buildOptions()
         options.writesOutput = false
-        options.report = check.report
         options.willCreateTemporaries = Interruption.removeOnInterrupt
         let report = SeedBuilder.build(options)
         let console = Console()
-        if !json { console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping) }
-        let reportFailure = ReportWriter.write(report, command: "validate", toFile: check.report)
-        if json {
-            try StandardOutput.write(ReportWriter.json(report, command: "validate") + "\n")
-        } else {
-            try console.printSummary(report, command: "validate")
-        }
-        if reportFailure != nil { throw ExitCode(2) }
-        if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
+        console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
+        try check.finish(report, command: .validate, console: console, summary: true)
     }
 }
