@@ -103,7 +103,7 @@ extension SeedBuilder {
             try guarded.checkReport(path, output: options.writesOutput ? defaultOutput(for: options, mapping: nil) : nil)
             return true
         } catch {
-            diagnostics.error(error.message)
+            diagnostics.error(error.code, error.message)
             return false
         }
     }

@@ -10,17 +10,17 @@ extension SeedBuilder {
     static func report(_ error: Error, files: BuildFiles?, database: DatabaseQueue?, diagnostics: DiagnosticSink) -> BuildReport.Outcome {
         switch error {
         case let error as JSONSyntaxError:
-            diagnostics.error(error.message)
+            diagnostics.error(.syntax, error.message)
             return .invalid
         case let error as DecompressionError:
-            diagnostics.error(error.message, at: SourceLocation(file: error.path))
+            diagnostics.error(.compression, error.message, at: SourceLocation(file: error.path))
             return .invalid
         case let error as InputError:
-            diagnostics.error("cannot read this dump file: \(error.reason)", at: SourceLocation(file: error.path))
+            diagnostics.error(.io, "cannot read this dump file: \(error.reason)", at: SourceLocation(file: error.path))
         case let error as OutputError:
             var message = error.message
             for path in files?.temporaries ?? [] { message = message.replacingOccurrences(of: path, with: files!.shown(path)) }
-            diagnostics.error(message)
+            diagnostics.error(error.code, message)
         case let error as DatabaseError:
             let named =
                 files.map { files in
@@ -28,14 +28,16 @@ extension SeedBuilder {
                         (schema: $0.0, path: $0.1, shown: files.shown($0.1))
                     }
                 } ?? []
-            diagnostics.error(StorageFailure(error, files: named).message(database))
+            let failure = StorageFailure(error, files: named)
+            diagnostics.error(failure.code, failure.message(database))
         case let error as SchemaFitError:
-            diagnostics.error(error.message, at: error.location)
+            diagnostics.error(.schema, error.message, at: error.location)
             return .invalid
         case let error as AssemblyError:
-            diagnostics.error(error.message)
+            diagnostics.error(.internal, error.message)
         default:
-            diagnostics.error("\(error)")
+            // Nothing above names it: a failure of seeder's own.
+            diagnostics.error(.internal, "\(error)")
         }
         return .failed
     }

@@ -17,7 +17,8 @@ extension SeedBuilder {
             bytes = try FileByteSource(path: options.mapping).readAll()
         } catch {
             diagnostics.error(
-                "cannot read the mapping file: \((error as? InputError)?.reason ?? "\(error)")", at: SourceLocation(file: options.mapping))
+                .io, "cannot read the mapping file: \((error as? InputError)?.reason ?? "\(error)")",
+                at: SourceLocation(file: options.mapping))
             throw Stop(outcome: .failed)
         }
         guard var mapping = MappingLoader().load(bytes: bytes, file: options.mapping, diagnostics: diagnostics) else {
@@ -37,7 +38,7 @@ extension SeedBuilder {
         do {
             file = try AppSchemaFile(source, path: source.resolved(from: options.mapping))
         } catch {
-            for message in error.messages { diagnostics.error(message, at: source.location) }
+            for message in error.messages { diagnostics.error(error.unreadable ? .io : .schema, message, at: source.location) }
             throw Stop(outcome: error.unreadable ? .failed : .invalid)
         }
         let fitter = SchemaFitter(
@@ -76,7 +77,7 @@ extension SeedBuilder {
                 state.lock = try OutputLock(path: files.lock, shownPath: files.shown(files.lock), output: output)
             }
         } catch {
-            diagnostics.error(error.message)
+            diagnostics.error(error.code, error.message)
             throw Stop(outcome: .failed)
         }
         // A killed build's leftovers go first; ours go at the end, whatever happens. The lock

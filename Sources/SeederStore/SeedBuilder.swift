@@ -90,7 +90,7 @@ public enum SeedBuilder {
             state.report.entities = loaded.entities
             if options.strict, diagnostics.warningCount > 0 {
                 let count = diagnostics.warningCount
-                diagnostics.error("--strict: \(count) \(count == 1 ? "warning counts" : "warnings count") as errors")
+                diagnostics.error(.strict, "--strict: \(count) \(count == 1 ? "warning counts" : "warnings count") as errors")
             }
             // A validation fills the app's schema too: its own UNIQUE or CHECK may refuse a row.
             guard !diagnostics.hasErrors, options.writesOutput || fit != nil else {

@@ -33,7 +33,7 @@ enum GitHubActions {
                 properties.append("col=\(column)")
             }
         }
-        properties.append("title=" + escapeProperty("seeder \(diagnostic.severity.rawValue)"))
+        properties.append("title=" + escapeProperty("seeder \(diagnostic.code)"))
         var message = diagnostic.message
         if var related = diagnostic.relatedLocation {
             related.file = repositoryPath(related.file, workspace: workspace)

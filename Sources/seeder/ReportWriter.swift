@@ -5,7 +5,7 @@ import SeederStore
 /// The `--report` and `--json` document: findings and summary, keys in a stable order.
 enum ReportWriter {
     /// Writes the document to `path` atomically (`AtomicFile`).
-    static func write(_ report: BuildReport, command: String, to path: String) throws(OutputError) {
+    static func write(_ report: BuildReport, command: JSONDocumentKind, to path: String) throws(OutputError) {
         try AtomicFile.write(Array((json(report, command: command) + "\n").utf8), to: path, willCreate: Interruption.removeOnInterrupt)
     }
 
@@ -13,7 +13,7 @@ enum ReportWriter {
     /// (`reportMayBeWritten`: it is no input, nor the output); a failure is told on standard error,
     /// with whether the seed was written (or the validation passed), and returned, for the command
     /// to exit with status 2 once its summary is out.
-    static func write(_ report: BuildReport, command: String, toFile path: String?) -> OutputError? {
+    static func write(_ report: BuildReport, command: JSONDocumentKind, toFile path: String?) -> OutputError? {
         guard let path, report.reportMayBeWritten else { return nil }
         do {
             try write(report, command: command, to: path)
@@ -21,7 +21,7 @@ enum ReportWriter {
         } catch {
             // What the run did besides, so that the message and the summary read together.
             let outcome =
-                command == "build"
+                command == .build
                 ? report.output.map { "; the seed was written to \($0)" } ?? "; no seed was written"
                 : report.outcome == .success ? "; the mapping and the dumps are valid" : ""
             StandardError.write("error: \(error.message)\(outcome)\n")
@@ -29,10 +29,11 @@ enum ReportWriter {
         }
     }
 
-    static func json(_ report: BuildReport, command: String) -> String {
+    /// The document (docs/json.md, build and validate).
+    static func json(_ report: BuildReport, command: JSONDocumentKind) -> String {
         var json = JSONStreamWriter()
         json.object { json in
-            json.member("command", command)
+            command.writeHeader(to: &json)
             json.member("outcome", ["success", "invalid", "failed"][report.outcome.rawValue])
             json.member("exitStatus", report.outcome.rawValue)
             json.member("output", report.output)
@@ -44,7 +45,7 @@ enum ReportWriter {
             }
             json.member("diagnostics") { json in
                 json.array { json in
-                    for diagnostic in report.diagnostics { write(diagnostic, to: &json) }
+                    for diagnostic in report.diagnostics { diagnostic.write(to: &json) }
                 }
             }
             json.member("suppressedErrors", report.suppressedErrors)
@@ -66,31 +67,6 @@ enum ReportWriter {
             json.member("nullsSkipped", counts.nullsSkipped)
             json.member("elementsSkipped", counts.elementsSkipped)
             json.member("unmappedKeys") { $0.array(entity.unmappedKeys) }
-        }
-    }
-
-    private static func write(_ diagnostic: Diagnostic, to json: inout JSONStreamWriter) {
-        json.object { json in
-            json.member("severity", diagnostic.severity.rawValue)
-            json.member("message", diagnostic.message)
-            json.member("location") { write(diagnostic.location, to: &$0) }
-            json.member("related") { write(diagnostic.relatedLocation, to: &$0) }
-            json.member("jsonPath", diagnostic.jsonPath)
-            json.member("text", diagnostic.description)
-        }
-    }
-
-    private static func write(_ location: SourceLocation?, to json: inout JSONStreamWriter) {
-        guard let location else { return json.null() }
-        json.object { json in
-            json.member("file", location.file)
-            switch location.position {
-            case .file: break
-            case let .lineColumn(line, column):
-                json.member("line", line)
-                json.member("column", column)
-            case let .offset(offset): json.member("offset", offset)
-            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SeederStore
 import SeederTestSupport
 import Testing
 
@@ -127,7 +128,9 @@ struct CommandTests {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(validation.stdout.utf8)) as? [String: Any])
         #expect(document["command"] as? String == "validate")
         #expect((document["diagnostics"] as? [Any])?.isEmpty == true)
-        #expect(validation.stdout.hasPrefix(#"{"command":"validate","outcome":"success","exitStatus":0,"output":null,"#))
+        #expect(
+            validation.stdout.hasPrefix(
+                #"{"seeder":"\#(SeedBuilder.version)","format":1,"command":"validate","outcome":"success","exitStatus":0,"output":null,"#))
         // The rows the seed would hold, which validate writes into its temporary seed, as build's.
         let validated = try #require(document["entities"] as? [[String: Any]])
         #expect(validated.map { $0["rowsWritten"] as? Int } == [3, 3, 7])

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SeederStore
 import SeederTestSupport
 import Testing
 
@@ -88,7 +89,7 @@ struct DiffCommandTests {
         #expect(run.status == 1)
         #expect(
             run.stdout == """
-                {"old":"v1.sqlite","new":"v2.sqlite","same":false,
+                {"seeder":"\(SeedBuilder.version)","format":1,"command":"diff","old":"v1.sqlite","new":"v2.sqlite","same":false,
                 "schema":[],
                 "metadata":[{"key":"inputs_sha256","old":"63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83","new":"3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6"}],
                 "sources":[{"path":"task_list.json","old":{"sha256":"8aa8562fb67859f09a9784e29fc85b7167d44cfca5e3e432982e1512319b0e42","bytes":1260,"records":3},"new":{"sha256":"4b0b8690f03351b562711215da856c1975d3a0acc195f5c6cb2845930675cdfb","bytes":1353,"records":3}},{"path":"users.json","old":{"sha256":"d4e9998af5230ae5dca2b625e1d3725c965d117230147b83e4d4a9e2df2474b6","bytes":188,"records":3},"new":{"sha256":"8a9d7ca92160e0c793068c96a00801c6d3801518017647be7f0c1e05367a3ca7","bytes":255,"records":4}}],
@@ -100,8 +101,10 @@ struct DiffCommandTests {
                 ]}
 
                 """)
+        // The example shows the version of its day.
         #expect(
-            try Self.documentedOutput(of: "seeder diff v1.sqlite v2.sqlite --format json --entity Task --limit 3") == run.stdout,
+            try Self.documentedOutput(of: "seeder diff v1.sqlite v2.sqlite --format json --entity Task --limit 3")
+                == run.stdout.replacingOccurrences(of: #""seeder":"\#(SeedBuilder.version)""#, with: #""seeder":"0.1.0""#),
             "docs/commands.md's example")
         // One document that a JSON parser reads.
         let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -173,7 +176,10 @@ struct DiffCommandTests {
         let json = try seeder(["diff", "v1.sqlite", "v1.sqlite", "--format", "json"], in: scratch.root)
         #expect(
             json.status == 0
-                && json.stdout.hasPrefix(#"{"old":"v1.sqlite","new":"v1.sqlite","same":true,"# + "\n\"schema\":[],\n\"metadata\":[],"))
+                && json.stdout.hasPrefix(
+                    #"{"seeder":"\#(SeedBuilder.version)","format":1,"command":"diff","old":"v1.sqlite","new":"v1.sqlite","same":true,"#
+                        + "\n\"schema\":[],\n\"metadata\":[],")
+        )
     }
 
     @Test func exitsTwoWhenTheSeedsCannotBeCompared() throws {
@@ -294,7 +300,8 @@ struct DiffCommandTests {
         let mapping = try #require(document["mapping"] as? [String: Any])
         #expect((mapping["entities"] as? [Any])?.count == 4)
         try assertSnapshot(
-            json.stdout.replacingOccurrences(of: "\"sqlite_version\":\"\(try sqliteVersion())\"", with: "\"sqlite_version\":\"…\""),
+            json.stdout.replacingOccurrences(of: "\"sqlite_version\":\"\(try sqliteVersion())\"", with: "\"sqlite_version\":\"…\"")
+                .replacingOccurrences(of: "{\"seeder\":\"\(SeedBuilder.version)\",", with: "{\"seeder\":\"…\","),
             named: "inspect-catalog-json")
     }
 

@@ -18,9 +18,9 @@ struct GitHubActionsTests {
     }
 
     static let annotations = [
-        #"::error file=dumps/task_list.json,line=5,col=129,title=seeder error::Task 1: 'completed' is "maybe", expected boolean "#
+        #"::error file=dumps/task_list.json,line=5,col=129,title=seeder type::Task 1: 'completed' is "maybe", expected boolean "#
             + "(true, false, yes, no, t, f, y, n, 1 or 0)  [/0/project/tasks/0/completed]",
-        #"::error file=dumps/task_list.json,line=18,col=31,title=seeder error::User 3: 'name' conflicts: "Rachit Shukla" here, "#
+        #"::error file=dumps/task_list.json,line=18,col=31,title=seeder conflict::User 3: 'name' conflicts: "Rachit Shukla" here, "#
             + #""Rachit, 100%25: Shukla" at dumps/users.json:4:21"#,
     ]
 
@@ -53,7 +53,7 @@ struct GitHubActionsTests {
             environment: ["GITHUB_WORKSPACE": scratch.root])
         #expect(run.status == 1)
         let lines = run.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("::error file=dumps%2Cv1%3Aa/task_list.json,line=5,col=129,title=seeder error::") == true)
+        #expect(lines.first?.hasPrefix("::error file=dumps%2Cv1%3Aa/task_list.json,line=5,col=129,title=seeder type::") == true)
         #expect(lines.last?.hasSuffix(" at dumps,v1:a/users.json:4:21") == true)
     }
 
@@ -77,7 +77,8 @@ struct GitHubActionsTests {
         #expect(run.status == 1)
         #expect(run.stdout.hasPrefix("{"))
         #expect(!run.stdout.contains("::error"))
-        #expect(run.stderr == Self.annotations.joined(separator: "\n") + "\n")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("::") } == Self.annotations)
     }
 
     /// `GITHUB_STEP_SUMMARY` gets build's and validate's summary appended, as markdown.

@@ -6,7 +6,7 @@ import Testing
 /// (docs/commands.md, Diagnostics).
 struct DiagnosticFoldingTests {
     func folded(_ messages: [String], shown: Int = 3) -> [String] {
-        DiagnosticFolding.fold(messages.map { Diagnostic.error($0) }, shown: shown).map {
+        DiagnosticFolding.fold(messages.map { Diagnostic.error(.type, $0) }, shown: shown).map {
             $0.diagnostic.message + ($0.moreLikeThis > 0 ? " (+\($0.moreLikeThis))" : "")
         }
     }
@@ -31,9 +31,9 @@ struct DiagnosticFoldingTests {
 
     @Test func masksQuotedValuesWithEscapesAndNumbers() {
         #expect(
-            DiagnosticFolding.shape(.error(#"User 12: 'name' conflicts: "a \"b\" 7" here, "c" at x:1:2"#))
+            DiagnosticFolding.shape(.error(.conflict, #"User 12: 'name' conflicts: "a \"b\" 7" here, "c" at x:1:2"#))
                 == #"error:User #: 'name' conflicts: "…" here, "…" at x:#:#"#)
-        #expect(DiagnosticFolding.shape(.warning("3 keys")) != DiagnosticFolding.shape(.error("3 keys")))
+        #expect(DiagnosticFolding.shape(.warning(.unmappedKey, "3 keys")) != DiagnosticFolding.shape(.error(.unmappedKey, "3 keys")))
     }
 
     @Test func leavesFewMessagesAlone() {

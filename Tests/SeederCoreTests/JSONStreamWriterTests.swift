@@ -31,6 +31,18 @@ struct JSONStreamWriterTests {
                 + #""empty":[],"nested":{"raw":1.5,"inner":[{},null,-7]}}"#)
     }
 
+    @Test func writesAnArrayOfOneObjectPerElement() {
+        var json = JSONStreamWriter()
+        json.object { json in
+            json.member("users", objects: [(1, "Ann"), (2, "Bo")]) { json, user in
+                json.member("id", user.0)
+                json.member("name", user.1)
+            }
+            json.member("none", objects: [Int]()) { _, _ in }
+        }
+        #expect(json.text == #"{"users":[{"id":1,"name":"Ann"},{"id":2,"name":"Bo"}],"none":[]}"#)
+    }
+
     @Test func escapesStringsAndKeysAsJSONWriterDoes() {
         let text = "quote \" backslash \\ newline \n tab \t bell \u{07} é 😀"
         var json = JSONStreamWriter()

@@ -17,6 +17,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 
     /// Error or warning.
     public var severity: Severity
+    /// What kind of problem it is, for tools (docs/json.md); the printed line leaves it out.
+    public var code: DiagnosticCode
     /// Where the problem is; `nil` for a problem of the whole run.
     public var location: SourceLocation?
     /// What is wrong, in one sentence with no trailing period.
@@ -26,22 +28,30 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// A second place the message speaks of (the other side of a conflict), printed after it.
     public var relatedLocation: SourceLocation?
 
-    /// Creates a diagnostic.
-    public init(_ severity: Severity, _ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) {
+    /// Creates a diagnostic. The code has no default: every place that reports a problem says
+    /// which kind it is.
+    public init(
+        _ severity: Severity, _ code: DiagnosticCode, _ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil
+    ) {
         self.severity = severity
+        self.code = code
         self.location = location
         self.message = message
         self.jsonPath = jsonPath
     }
 
     /// Creates an error.
-    public static func error(_ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) -> Diagnostic {
-        Diagnostic(.error, message, at: location, jsonPath: jsonPath)
+    public static func error(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil
+    ) -> Diagnostic {
+        Diagnostic(.error, code, message, at: location, jsonPath: jsonPath)
     }
 
     /// Creates a warning.
-    public static func warning(_ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) -> Diagnostic {
-        Diagnostic(.warning, message, at: location, jsonPath: jsonPath)
+    public static func warning(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil
+    ) -> Diagnostic {
+        Diagnostic(.warning, code, message, at: location, jsonPath: jsonPath)
     }
 
     /// `file:line:col: error: message  [/json/path]`.

@@ -43,13 +43,13 @@ public final class DiagnosticSink {
     }
 
     /// Records an error.
-    public func error(_ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) {
-        report(.error(message, at: location, jsonPath: jsonPath))
+    public func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) {
+        report(.error(code, message, at: location, jsonPath: jsonPath))
     }
 
     /// Records a warning.
-    public func warning(_ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) {
-        report(.warning(message, at: location, jsonPath: jsonPath))
+    public func warning(_ code: DiagnosticCode, _ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) {
+        report(.warning(code, message, at: location, jsonPath: jsonPath))
     }
 
     /// Replaces every byte-offset location by its line and column, reading each file once.

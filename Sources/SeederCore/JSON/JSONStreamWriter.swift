@@ -151,6 +151,17 @@ public struct JSONStreamWriter {
         try body(&self)
     }
 
+    /// A member whose value is an array of one object per element of `elements`, whose members
+    /// `body` writes.
+    public mutating func member<Elements: Sequence>(
+        _ key: String, objects elements: Elements, _ body: (inout JSONStreamWriter, Elements.Element) throws -> Void
+    ) rethrows {
+        self.key(key)
+        try array { json in
+            for element in elements { try json.object { try body(&$0, element) } }
+        }
+    }
+
     // MARK: Separators
 
     private static let null = Array("null".utf8)

@@ -39,14 +39,14 @@ extension Mapper {
             guard plan.recordCount > 0 else {
                 if index < rowsCreated.count, rowsCreated[index] > 0 { continue }
                 if diagnostics.hasErrors { continue }
-                diagnostics.warning("\(entity.name) got no record from any source", at: entity.location)
+                diagnostics.warning(.noRecord, "\(entity.name) got no record from any source", at: entity.location)
                 continue
             }
             let unmapped = unmappedKeys(of: index)
             if !unmapped.isEmpty {
                 let names = unmapped.map { "\(entity.name).\($0)" }.joined(separator: ", ")
                 let keys = "\(unmapped.count) \(unmapped.count == 1 ? "key is" : "keys are")"
-                diagnostics.warning("\(keys) never mapped: \(names)", at: entity.location)
+                diagnostics.warning(.unmappedKey, "\(keys) never mapped: \(names)", at: entity.location)
             }
             // Bare ids hold no key to look for (docs/mapping.md, Unmapped keys).
             let objects = plan.recordCount - plan.bareIdCount
@@ -54,7 +54,8 @@ extension Mapper {
             let records = "\(objects) \(objects == 1 ? "record" : "records")"
             func noMatch(_ name: String, _ sought: Sought, at location: SourceLocation) {
                 let suggestion = sought.nearest(among: unmapped).map { " (did you mean '\($0)'?)" } ?? ""
-                diagnostics.warning("\(entity.name).\(name): \(sought.description) matched no key in \(records)\(suggestion)", at: location)
+                diagnostics.warning(
+                    .noMatch, "\(entity.name).\(name): \(sought.description) matched no key in \(records)\(suggestion)", at: location)
             }
             for (attributeIndex, attribute) in entity.attributes.enumerated() {
                 guard attribute.defaultValue == nil, !plan.found(attribute: attributeIndex) else { continue }
@@ -96,7 +97,8 @@ extension Mapper {
             }
             for (ignoredIndex, ignored) in entity.ignoredKeys.enumerated() where !plan.ignoredKeysSeen[ignoredIndex] {
                 let suggestion = closestMatch(to: ignored.key, in: unmapped).map { " (did you mean '\($0)'?)" } ?? ""
-                diagnostics.warning("\(entity.name): ignored key '\(ignored.key)' occurs in no record\(suggestion)", at: ignored.location)
+                diagnostics.warning(
+                    .noMatch, "\(entity.name): ignored key '\(ignored.key)' occurs in no record\(suggestion)", at: ignored.location)
             }
         }
     }

@@ -12,7 +12,7 @@ extension Mapper {
             isObject
             ? choice.message(by: selector, of: "the source")
             : "a bare id has no '\(selector.by)' to pick its entity, and the source has no default (cases: \(selector.caseValues))"
-        diagnostics.error(message, at: location, jsonPath: (choice.value ?? value).pointer.description)
+        diagnostics.error(.selector, message, at: location, jsonPath: (choice.value ?? value).pointer.description)
         return nil
     }
 
@@ -21,7 +21,7 @@ extension Mapper {
     func entity(chosenBy selector: EntitySelector, in object: JSONValue?, for relationship: String, context: inout RecordContext) -> Int? {
         let choice = choose(selector, in: object)
         if let entity = choice.entity { return entity }
-        context.error(choice.message(by: selector, of: "'\(relationship)'"), at: choice.value ?? object)
+        context.error(.selector, choice.message(by: selector, of: "'\(relationship)'"), at: choice.value ?? object)
         return nil
     }
 

@@ -29,6 +29,7 @@ extension Mapper {
         guard reference.identityAttributes.count == 1 else {
             let identity = reference.identityAttributes.isEmpty ? "has 'identity: none'" : "has a composite identity"
             diagnostics.error(
+                .shape,
                 "expected a record (an object) for \(name), found \(describeKind(value.kind)); "
                     + "a bare id is a record only for an entity whose identity is one attribute, and \(name) \(identity)",
                 at: origin.location, jsonPath: value.pointer.description)
@@ -63,7 +64,7 @@ extension Mapper {
             offset: key.fileOffset, context: &context)
         if case let .value(held) = read.value, case let .value(value) = keyed.value, held != value {
             context.error(
-                "'\(attribute.pointee.name)' is \(held) here, but the record's key is \(quoted(key.string ?? ""))",
+                .conflict, "'\(attribute.pointee.name)' is \(held) here, but the record's key is \(quoted(key.string ?? ""))",
                 attribute: index, at: nil, offset: read.offset)
         }
         return keyed
@@ -84,6 +85,7 @@ extension Mapper {
         for (key, member) in value.members where !member.isNull {
             guard member.kind == .object else {
                 context.error(
+                    .shape,
                     "'\(relationship.pointee.name)' is keyed by '\(entities[first].attributes[attribute].name)'; "
                         + "expected a record (an object) of \(entities[first].entity.name), found \(describeKind(member.kind))",
                     at: member)

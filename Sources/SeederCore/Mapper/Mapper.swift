@@ -98,7 +98,7 @@ public final class Mapper {
         let reference = entities[index]
         guard value.kind == .object else {
             diagnostics.error(
-                "\(reference.entity.name): expected an object, found \(describeKind(value.kind))",
+                .shape, "\(reference.entity.name): expected an object, found \(describeKind(value.kind))",
                 at: SourceLocation(file: origin.file, offset: value.fileOffset), jsonPath: value.pointer.description)
             return nil
         }
@@ -211,7 +211,7 @@ public final class Mapper {
                 return try keyPath.evaluate(on: value)
             } catch {
                 // About the key path, not an attribute: a missing identity is still reported.
-                context.error("'\(keyPath)': \(error.message)", at: error.value ?? value)
+                context.error(.shape, "'\(keyPath)': \(error.message)", at: error.value ?? value)
                 return .absent
             }
         }
@@ -260,7 +260,8 @@ public final class Mapper {
         if nulls == .absent { return Record.Field(value: .absent, offset: context.origin.offset) }
         if attribute.pointee.isRequired {
             let null = json?.kind == .string ? "\"\" (null by 'emptyAsNull')" : "null"
-            context.error("'\(attribute.pointee.name)' is \(null), but it is required", attribute: index, at: json, offset: offset)
+            context.error(
+                .required, "'\(attribute.pointee.name)' is \(null), but it is required", attribute: index, at: json, offset: offset)
             return Record.Field(value: .absent, offset: offset)
         }
         return Record.Field(value: .value(.null), offset: offset)
@@ -278,13 +279,13 @@ public final class Mapper {
             if let allowed = attribute.pointee.allowedValues, !allowed.contains(value) {
                 let accepted = allowed.map(\.description).joined(separator: ", ")
                 context.error(
-                    "'\(attribute.pointee.name)' is \(value), expected one of \(accepted)", attribute: index, at: json,
+                    .type, "'\(attribute.pointee.name)' is \(value), expected one of \(accepted)", attribute: index, at: json,
                     offset: offset)
                 return Record.Field(value: .absent, offset: offset)
             }
             return Record.Field(value: .value(value), offset: offset)
         } catch {
-            context.error("'\(attribute.pointee.name)' \(error.message)", attribute: index, at: json, offset: offset)
+            context.error(.type, "'\(attribute.pointee.name)' \(error.message)", attribute: index, at: json, offset: offset)
             return Record.Field(value: .absent, offset: offset)
         }
     }
@@ -299,7 +300,7 @@ public final class Mapper {
                 // A coercion error was already reported for the value; report only what is missing.
                 if case .absent = fields[attribute].value, !context.reported(attribute: attribute) {
                     context.error(
-                        "missing identity attribute '\(entity.attributes[attribute].name)'", attribute: attribute, at: nil,
+                        .identity, "missing identity attribute '\(entity.attributes[attribute].name)'", attribute: attribute, at: nil,
                         offset: context.origin.offset)
                 }
                 return nil
@@ -325,7 +326,7 @@ public final class Mapper {
         case let .list(items):
             guard relationship.pointee.isToMany else {
                 context.error(
-                    "'\(relationship.pointee.name)' is a to-one, but its key path reaches a list", at: nil,
+                    .shape, "'\(relationship.pointee.name)' is a to-one, but its key path reaches a list", at: nil,
                     offset: context.origin.offset)
                 return .absent
             }
@@ -338,7 +339,7 @@ public final class Mapper {
                         return .many(keyedTargets(value, keyedBy: keyedBy, relationship: relationship, batch: &batch, context: &context))
                     }
                     context.error(
-                        "'\(relationship.pointee.name)' is a to-many; expected an array, found \(describeKind(value.kind))",
+                        .shape, "'\(relationship.pointee.name)' is a to-many; expected an array, found \(describeKind(value.kind))",
                         at: value)
                     return .absent
                 }
@@ -388,7 +389,7 @@ public final class Mapper {
         guard !identity.isEmpty else {
             let name = target.entity.name
             context.error(
-                "'\(relationship.pointee.name)' refers to \(name) by id, but \(name) has 'identity: none': it can only be embedded",
+                .shape, "'\(relationship.pointee.name)' refers to \(name) by id, but \(name) has 'identity: none': it can only be embedded",
                 at: json, offset: offset)
             return nil
         }
@@ -400,7 +401,7 @@ public final class Mapper {
                 return value
             } catch {
                 context.error(
-                    "'\(relationship.pointee.name)' \(error.message) (an id of \(target.entity.name))",
+                    .type, "'\(relationship.pointee.name)' \(error.message) (an id of \(target.entity.name))",
                     at: part.jsonValue ?? json, offset: offset)
                 return nil
             }
@@ -425,7 +426,7 @@ public final class Mapper {
             let expected = identity.count == 1 ? "an id" : "(\(names))"
             let found = json.map(describe) ?? "a list"
             context.error(
-                "'\(relationship.pointee.name)' is \(found), expected \(expected) of \(target.entity.name)",
+                .shape, "'\(relationship.pointee.name)' is \(found), expected \(expected) of \(target.entity.name)",
                 at: json, offset: offset)
             return nil
         }

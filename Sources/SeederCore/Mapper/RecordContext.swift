@@ -23,20 +23,20 @@ struct RecordContext {
     var label: String { identity.map { "\(entity) \($0)" } ?? entity }
 
     /// Reports `message` about the record, located at `value`, else at `offset`, else at the record.
-    func error(_ message: String, at value: JSONValue?, offset: Int? = nil) {
+    func error(_ code: DiagnosticCode, _ message: String, at value: JSONValue?, offset: Int? = nil) {
         let fileOffset = value?.fileOffset ?? offset ?? origin.offset
         let pointer = (value ?? record).pointer.description
-        diagnostics.error("\(label): \(message)", at: SourceLocation(file: origin.file, offset: fileOffset), jsonPath: pointer)
+        diagnostics.error(code, "\(label): \(message)", at: SourceLocation(file: origin.file, offset: fileOffset), jsonPath: pointer)
     }
 
-    func error(_ message: String, at value: JSONValue) {
-        error(message, at: Optional(value))
+    func error(_ code: DiagnosticCode, _ message: String, at value: JSONValue) {
+        error(code, message, at: Optional(value))
     }
 
     /// Reports `message` about the value of attribute `attribute` (its index).
-    mutating func error(_ message: String, attribute: Int, at value: JSONValue?, offset: Int) {
+    mutating func error(_ code: DiagnosticCode, _ message: String, attribute: Int, at value: JSONValue?, offset: Int) {
         reportedAttributes.insert(attribute)
-        error(message, at: value, offset: offset)
+        error(code, message, at: value, offset: offset)
     }
 
     /// `true` when a message was reported about attribute `attribute` (its index).

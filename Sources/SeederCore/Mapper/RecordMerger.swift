@@ -152,7 +152,7 @@ public struct RecordMerger: Sendable {
         case let .relationship(index): name = entity.relationships[index].name
         }
         var diagnostic = Diagnostic.error(
-            "\(entity.name)\(identity.map { " \($0)" } ?? ""): '\(name)' conflicts: \(conflict.incoming) here, \(conflict.kept)",
+            .conflict, "\(entity.name)\(identity.map { " \($0)" } ?? ""): '\(name)' conflicts: \(conflict.incoming) here, \(conflict.kept)",
             at: conflict.incomingLocation)
         diagnostic.relatedLocation = conflict.keptLocation
         return diagnostic

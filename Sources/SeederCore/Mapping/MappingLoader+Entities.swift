@@ -63,10 +63,12 @@ struct RelationshipDraft {
 extension LoadContext {
     mutating func entities(_ node: YAMLNode, defaults: EntityDefaults) -> [EntityDraft] {
         guard let pairs = node.pairs else {
-            error("'entities' must be a mapping from entity names to their descriptions, found \(node.kindDescription)", at: node)
+            error(
+                .mappingInvalid, "'entities' must be a mapping from entity names to their descriptions, found \(node.kindDescription)",
+                at: node)
             return []
         }
-        if pairs.isEmpty { error("'entities' is empty; a mapping declares at least one entity", at: node) }
+        if pairs.isEmpty { error(.mappingInvalid, "'entities' is empty; a mapping declares at least one entity", at: node) }
         // Names first, so that relationships may point forward.
         entityNames = pairs.compactMap(\.key.scalar)
         var drafts: [EntityDraft] = []
@@ -108,6 +110,7 @@ extension LoadContext {
                 }
             } else {
                 error(
+                    .mappingInvalid,
                     "'attributes' of entity '\(name)' must be a mapping from names to types, found \(attributes.value.kindDescription)",
                     at: attributes.value)
             }
@@ -121,6 +124,7 @@ extension LoadContext {
                 }
             } else {
                 error(
+                    .mappingInvalid,
                     "'relationships' of entity '\(name)' must be a mapping, found \(relationships.value.kindDescription)",
                     at: relationships.value)
             }
@@ -149,7 +153,9 @@ extension LoadContext {
         }
         guard let fields = fields(of: spec, allowed: MappingLoader.Keys.attribute, in: "attribute '\(entity).\(name)'") else { return nil }
         guard let typeNode = fields["type"] else {
-            error("attribute '\(entity).\(name)' needs a 'type' (\(list(AttributeType.allCases.map(\.rawValue))))", at: nameNode)
+            error(
+                .mappingInvalid, "attribute '\(entity).\(name)' needs a 'type' (\(list(AttributeType.allCases.map(\.rawValue))))",
+                at: nameNode)
             return nil
         }
         guard let type = type(typeNode.value, attribute: name) else { return nil }
@@ -168,7 +174,9 @@ extension LoadContext {
             draft.column = (column, node.value)
         }
         for key in ["format", "timeZone", "storage"] where type != .date {
-            if let node = fields[key] { error("'\(key)' applies only to date attributes; '\(name)' is \(type.rawValue)", at: node.key) }
+            if let node = fields[key] {
+                error(.mappingInvalid, "'\(key)' applies only to date attributes; '\(name)' is \(type.rawValue)", at: node.key)
+            }
         }
         if type == .date {
             if let node = fields["format"] { draft.attribute.dateFormat = dateFormat(node.value) ?? .iso8601 }
@@ -184,12 +192,12 @@ extension LoadContext {
                 let values = items.compactMap { coerce($0, to: draft.attribute, key: "values") }
                 if values.count == items.count { draft.attribute.allowedValues = values }
             } else {
-                error("'values' must be a non-empty list of accepted values", at: node.value)
+                error(.mappingInvalid, "'values' must be a non-empty list of accepted values", at: node.value)
             }
         }
         if let node = fields["default"], let value = coerce(node.value, to: draft.attribute, key: "default") {
             if let allowed = draft.attribute.allowedValues, !allowed.contains(value) {
-                error("'default' \(value) is not one of 'values'", at: node.value)
+                error(.mappingInvalid, "'default' \(value) is not one of 'values'", at: node.value)
             }
             draft.attribute.defaultValue = value
         }
@@ -198,12 +206,14 @@ extension LoadContext {
 
     private func type(_ node: YAMLNode, attribute: String) -> AttributeType? {
         guard let text = node.scalar else {
-            error("the type of '\(attribute)' must be a type name, found \(node.kindDescription)", at: node)
+            error(.mappingInvalid, "the type of '\(attribute)' must be a type name, found \(node.kindDescription)", at: node)
             return nil
         }
         if let type = AttributeType(rawValue: text) { return type }
         let suggestion = closestMatch(to: text, in: AttributeType.allCases.map(\.rawValue)).map { " (did you mean '\($0)'?)" } ?? ""
-        error("unknown type '\(text)' for '\(attribute)'\(suggestion); expected \(list(AttributeType.allCases.map(\.rawValue)))", at: node)
+        error(
+            .mappingUnknownName,
+            "unknown type '\(text)' for '\(attribute)'\(suggestion); expected \(list(AttributeType.allCases.map(\.rawValue)))", at: node)
         return nil
     }
 
@@ -219,6 +229,7 @@ extension LoadContext {
             guard Self.isDatePattern(text) else {
                 let suggestion = closestMatch(to: text, in: DateFormat.names).map { " (did you mean '\($0)'?)" } ?? ""
                 error(
+                    .mappingUnknownName,
                     "unknown date format '\(text)'\(suggestion); "
                         + "expected \(DateFormat.names.joined(separator: ", ")) or a Unicode date pattern such as 'yyyy-MM-dd HH:mm:ss Z'",
                     at: node)
@@ -248,18 +259,18 @@ extension LoadContext {
     /// A YAML value coerced as a dump value of the attribute would be.
     private func coerce(_ node: YAMLNode, to attribute: Attribute, key: String) -> SQLValue? {
         guard let text = node.jsonText(), let document = try? JSONDocument(parsing: text) else {
-            error("'\(key)' holds a value JSON cannot write, found \(node.kindDescription)", at: node)
+            error(.mappingInvalid, "'\(key)' holds a value JSON cannot write, found \(node.kindDescription)", at: node)
             return nil
         }
         do {
             let value = try Coercion().coerce(document.root, to: attribute)
             if value == .null {
-                error("'\(key)' cannot be null", at: node)
+                error(.mappingInvalid, "'\(key)' cannot be null", at: node)
                 return nil
             }
             return value
         } catch {
-            self.error("'\(key)' \(error.message)", at: node)
+            self.error(.mappingInvalid, "'\(key)' \(error.message)", at: node)
             return nil
         }
     }
@@ -276,7 +287,7 @@ extension LoadContext {
             draft.target = entityChoice(to.value, key: "to")
             draft.targetNode = to.value
         } else {
-            error("relationship '\(entity).\(name)' needs 'to' (the target entity)", at: nameNode)
+            error(.mappingInvalid, "relationship '\(entity).\(name)' needs 'to' (the target entity)", at: nameNode)
         }
         if let node = fields["many"] { draft.isToMany = boolean(node.value, key: "many") ?? false }
         if let node = fields["from"] { draft.keyPath = keyPath(node.value, key: "from") }
@@ -297,27 +308,27 @@ extension LoadContext {
                 draft.table = (table, node.value)
             } else {
                 let kind = draft.isToMany ? "a one-to-many (it has 'inverse')" : "a to-one"
-                error("'table' names the join table of a many-to-many; '\(name)' is \(kind)", at: node.key)
+                error(.mappingInvalid, "'table' names the join table of a many-to-many; '\(name)' is \(kind)", at: node.key)
             }
         }
         let kind = draft.isToMany ? "a to-many" : "a to-one"
         if !draft.isToMany {
             if let inverse = fields["inverse"] {
-                error("'inverse' applies only to a to-many relationship; '\(name)' is \(kind)", at: inverse.key)
+                error(.mappingInvalid, "'inverse' applies only to a to-many relationship; '\(name)' is \(kind)", at: inverse.key)
             }
             if let ordered = fields["ordered"] {
-                error("'ordered' applies only to a to-many relationship; '\(name)' is \(kind)", at: ordered.key)
+                error(.mappingInvalid, "'ordered' applies only to a to-many relationship; '\(name)' is \(kind)", at: ordered.key)
             }
             if let keyedBy = fields["keyedBy"] {
-                error("'keyedBy' applies only to a to-many relationship; '\(name)' is \(kind)", at: keyedBy.key)
+                error(.mappingInvalid, "'keyedBy' applies only to a to-many relationship; '\(name)' is \(kind)", at: keyedBy.key)
                 draft.keyedBy = nil
             }
         } else {
             if let required = fields["required"] {
-                error("'required' applies only to a to-one relationship; '\(name)' is \(kind)", at: required.key)
+                error(.mappingInvalid, "'required' applies only to a to-one relationship; '\(name)' is \(kind)", at: required.key)
             }
             if let column = fields["column"] {
-                error("'column' applies only to a to-one relationship; '\(name)' is \(kind)", at: column.key)
+                error(.mappingInvalid, "'column' applies only to a to-one relationship; '\(name)' is \(kind)", at: column.key)
             }
         }
         return draft

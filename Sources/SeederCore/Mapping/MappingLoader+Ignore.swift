@@ -6,18 +6,19 @@ extension LoadContext {
     /// contradiction, reported at the listed key.
     func ignoredKeys(_ node: YAMLNode, of draft: EntityDraft) -> [IgnoredKey] {
         guard let items = node.items else {
-            error("'ignore' of entity '\(draft.name)' must be a list of JSON keys, found \(node.kindDescription)", at: node)
+            error(
+                .mappingInvalid, "'ignore' of entity '\(draft.name)' must be a list of JSON keys, found \(node.kindDescription)", at: node)
             return []
         }
         var keys: [IgnoredKey] = []
         for item in items {
             guard let key = string(item, key: "ignore") else { continue }
             if keys.contains(where: { $0.key == key }) {
-                error("'\(key)' is listed twice in 'ignore' of entity '\(draft.name)'", at: item)
+                error(.mappingInvalid, "'\(key)' is listed twice in 'ignore' of entity '\(draft.name)'", at: item)
                 continue
             }
             if let reader = reader(of: key, in: draft) {
-                error("'\(key)' is in 'ignore' of entity '\(draft.name)', but \(reader) reads it", at: item)
+                error(.mappingInvalid, "'\(key)' is in 'ignore' of entity '\(draft.name)', but \(reader) reads it", at: item)
                 continue
             }
             keys.append(IgnoredKey(key: key, location: item.location))

@@ -30,7 +30,7 @@ extension LoadContext {
                 case let .entity(name, node):
                     guard let index = names.firstIndex(of: name) else {
                         let suggestion = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
-                        error("unknown entity '\(name)' in 'to'\(suggestion)", at: node)
+                        error(.mappingUnknownName, "unknown entity '\(name)' in 'to'\(suggestion)", at: node)
                         continue
                     }
                     targetIndex = index
@@ -104,6 +104,7 @@ extension LoadContext {
             let suggestion =
                 closestMatch(to: inverse.name, in: target.relationships.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
             error(
+                .mappingUnknownName,
                 "inverse '\(inverse.name)' is not a relationship of \(target.name)\(suggestion); "
                     + "it must be a to-one from \(target.name) back to \(ownerName)\(every)",
                 at: inverse.node)
@@ -112,6 +113,7 @@ extension LoadContext {
         let candidate = target.relationships[inverseIndex]
         guard !candidate.isToMany, candidate.target == owner, candidate.selector == nil else {
             error(
+                .mappingInvalid,
                 "inverse '\(inverse.name)' is not a to-one relationship from \(target.name) back to \(ownerName)\(every)", at: inverse.node)
             return nil
         }
@@ -124,6 +126,7 @@ extension LoadContext {
             if let id = names.firstIndex(of: "id") { return .attributes([id]) }
             if draft.declaredAttributeNames.contains("id") { return .none }  // declared with an error of its own
             error(
+                .mappingInvalid,
                 "entity '\(draft.name)' has no attribute 'id': name its identity ('identity: slug', or a list) or say 'identity: none'",
                 at: draft.nameNode)
             return .none
@@ -133,26 +136,28 @@ extension LoadContext {
         var indexes: [Int] = []
         for item in items {
             guard let name = item.scalar else {
-                error("'identity' must name attributes, found \(item.kindDescription)", at: item)
+                error(.mappingInvalid, "'identity' must name attributes, found \(item.kindDescription)", at: item)
                 continue
             }
             guard let index = names.firstIndex(of: name) else {
                 if draft.declaredAttributeNames.contains(name) { continue }  // declared with an error of its own
                 let suggestion = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
-                error("identity attribute '\(name)' is not declared in '\(draft.name).attributes'\(suggestion)", at: item)
+                error(
+                    .mappingUnknownName, "identity attribute '\(name)' is not declared in '\(draft.name).attributes'\(suggestion)", at: item
+                )
                 continue
             }
             if indexes.contains(index) {
-                error("identity names '\(name)' twice", at: item)
+                error(.mappingInvalid, "identity names '\(name)' twice", at: item)
                 continue
             }
             let type = draft.attributes[index].attribute.type
             if type == .json || type == .data {
-                error("identity attribute '\(name)' is \(type.rawValue); an identity must be a comparable value", at: item)
+                error(.mappingInvalid, "identity attribute '\(name)' is \(type.rawValue); an identity must be a comparable value", at: item)
             }
             indexes.append(index)
         }
-        if items.isEmpty { error("'identity' names no attribute", at: node) }
+        if items.isEmpty { error(.mappingInvalid, "'identity' names no attribute", at: node) }
         return .attributes(indexes)
     }
 
@@ -195,7 +200,9 @@ extension LoadContext {
             checkReserved(name, what: "table", of: owner, at: node)
             if let other = tables[name.lowercased()] {
                 let joins = owner.hasPrefix("the join table") && other.hasPrefix("the join table")
-                error("\(owner) and \(other) both become table '\(name)'\(joins ? "; map one side of a many-to-many only" : "")", at: node)
+                error(
+                    .mappingInvalid,
+                    "\(owner) and \(other) both become table '\(name)'\(joins ? "; map one side of a many-to-many only" : "")", at: node)
             } else {
                 tables[name.lowercased()] = owner
             }
@@ -213,6 +220,7 @@ extension LoadContext {
                     checkReserved(column, what: "column", of: "join table '\(join.name)'", at: node)
                     if columns.updateValue(column, forKey: column.lowercased()) != nil {
                         error(
+                            .mappingInvalid,
                             "the join table of '\(entity.name).\(relationship.name)' would have two columns '\(column)'; "
                                 + "rename the relationship",
                             at: node)
@@ -251,6 +259,7 @@ extension LoadContext {
         for (index, columns) in columnsByTable.enumerated()
         where entities[index].identity == .none && columns.count == 1 && !diagnostics.hasErrors {
             error(
+                .mappingInvalid,
                 "entity '\(entities[index].name)' stores nothing: with 'identity: none' and no attribute or to-one, its rows "
                     + "would hold no value; give it an attribute, or leave it out", at: drafts[index].nameNode)
         }
@@ -261,7 +270,9 @@ extension LoadContext {
                     column, what: "column", of: "table '\(entities[index].table)'", at: node,
                     allowSynthetic: column == Entity.syntheticKeyColumn && owner.hasPrefix("the synthetic"))
                 if let other = seen[column.lowercased()] {
-                    error("\(owner) and \(other) both become column '\(column)' of table '\(entities[index].table)'", at: node)
+                    error(
+                        .mappingInvalid, "\(owner) and \(other) both become column '\(column)' of table '\(entities[index].table)'",
+                        at: node)
                 } else {
                     seen[column.lowercased()] = owner
                 }
@@ -273,10 +284,11 @@ extension LoadContext {
         let lower = name.lowercased()
         if lower.hasPrefix("sqlite_") || lower.hasPrefix("seed_") {
             error(
+                .mappingInvalid,
                 "\(what) name '\(name)' of \(owner) is reserved: names starting with 'sqlite_' or 'seed_' belong to SQLite and seeder",
                 at: node)
         } else if what == "column", ["rowid", "oid", "_rowid_"].contains(lower) {
-            error("column name '\(name)' of \(owner) is reserved by SQLite", at: node)
+            error(.mappingInvalid, "column name '\(name)' of \(owner) is reserved by SQLite", at: node)
         }
     }
 

@@ -17,12 +17,14 @@ extension LoadContext {
         }
         if valid, engine.introduced > floor {
             let at = fields["engine"]?.value ?? entry.key
-            error("\(engine.rawValue) needs SQLite \(engine.introduced) or later, but 'compatibility' asks for \(floor)", at: at)
+            error(
+                .mappingInvalid, "\(engine.rawValue) needs SQLite \(engine.introduced) or later, but 'compatibility' asks for \(floor)",
+                at: at)
             valid = false
         }
         let indexes = fields["fields"].map { searchFields($0.value, of: draft, engine: engine) } ?? nil
         if fields["fields"] == nil {
-            error("'search' of entity '\(entity)' needs 'fields' (the text attributes to index)", at: entry.key)
+            error(.mappingInvalid, "'search' of entity '\(entity)' needs 'fields' (the text attributes to index)", at: entry.key)
         }
         var tokenizer: SearchTokenizer?
         if let node = fields["tokenizer"], let text = string(node.value, key: "tokenizer") {
@@ -30,11 +32,13 @@ extension LoadContext {
             case let .success(parsed):
                 tokenizer = parsed
                 for need in parsed.requirements(engine: engine) where need.version > floor {
-                    error("\(need.feature) needs SQLite \(need.version) or later, but 'compatibility' asks for \(floor)", at: node.value)
+                    error(
+                        .mappingInvalid, "\(need.feature) needs SQLite \(need.version) or later, but 'compatibility' asks for \(floor)",
+                        at: node.value)
                     valid = false
                 }
             case let .failure(problem):
-                error(problem.message, at: node.value)
+                error(.mappingInvalid, problem.message, at: node.value)
                 valid = false
             }
         }
@@ -44,7 +48,7 @@ extension LoadContext {
                 triggers = true
             } else {
                 let found = node.value.scalar.map { "'\($0)'" } ?? node.value.kindDescription
-                error("unknown value \(found) for 'sync'; expected triggers", at: node.value)
+                error(.mappingUnknownName, "unknown value \(found) for 'sync'; expected triggers", at: node.value)
                 valid = false
             }
         }
@@ -56,7 +60,7 @@ extension LoadContext {
     private func searchFields(_ node: YAMLNode, of draft: EntityDraft, engine: SearchEngine) -> [Int]? {
         guard let items = node.items, !items.isEmpty else {
             let found = node.items == nil ? "found \(node.kindDescription)" : "found an empty list"
-            error("'fields' of 'search' must be a list of the entity's text attributes, \(found)", at: node)
+            error(.mappingInvalid, "'fields' of 'search' must be a list of the entity's text attributes, \(found)", at: node)
             return nil
         }
         let names = draft.attributes.map(\.attribute.name)
@@ -70,16 +74,19 @@ extension LoadContext {
             guard let index = names.firstIndex(of: name) else {
                 valid = false
                 if draft.relationships.contains(where: { $0.name == name }) {
-                    error("'\(name)' is a relationship of entity '\(draft.name)'; 'search' indexes its text attributes", at: item)
+                    error(
+                        .mappingInvalid, "'\(name)' is a relationship of entity '\(draft.name)'; 'search' indexes its text attributes",
+                        at: item)
                 } else if !draft.declaredAttributeNames.contains(name) {
                     let suggestion = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
-                    error("unknown attribute '\(name)' in 'fields' of 'search'\(suggestion)", at: item)
+                    error(.mappingUnknownName, "unknown attribute '\(name)' in 'fields' of 'search'\(suggestion)", at: item)
                 }
                 continue
             }
             let attribute = draft.attributes[index].attribute
             guard SearchSpec.textTypes.contains(attribute.type) else {
                 error(
+                    .mappingInvalid,
                     "'\(name)' is \(attribute.type.rawValue); 'search' indexes text attributes "
                         + "(\(list(SearchSpec.textTypes.map(\.rawValue))))",
                     at: item)
@@ -87,7 +94,7 @@ extension LoadContext {
                 continue
             }
             if indexes.contains(index) {
-                error("'\(name)' is listed twice in 'fields' of 'search'", at: item)
+                error(.mappingInvalid, "'\(name)' is listed twice in 'fields' of 'search'", at: item)
                 valid = false
                 continue
             }
@@ -112,6 +119,7 @@ extension LoadContext {
                 let column = entity.attributes[field].column
                 if (search.engine.reservedColumns + [table]).contains(column.lowercased()) {
                     error(
+                        .mappingInvalid,
                         "search field '\(entity.attributes[field].name)' has column '\(column)', a name \(search.engine.rawValue) "
                             + "keeps for itself; give it another 'column'",
                         at: node)

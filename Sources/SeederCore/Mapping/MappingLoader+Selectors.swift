@@ -20,23 +20,23 @@ extension LoadContext {
         guard node.pairs != nil else { return string(node, key: key).map { .entity(name: $0, node: node) } }
         guard let fields = fields(of: node, allowed: MappingLoader.Keys.selector, in: "the selector of '\(key)'") else { return nil }
         guard let byNode = fields["by"] else {
-            error("a selector needs 'by' (the key whose value picks the entity)", at: node)
+            error(.mappingInvalid, "a selector needs 'by' (the key whose value picks the entity)", at: node)
             return nil
         }
         guard let casesNode = fields["cases"] else {
-            error("a selector needs 'cases' (each value of '\(byNode.value.scalar ?? "by")' and its entity)", at: node)
+            error(.mappingInvalid, "a selector needs 'cases' (each value of '\(byNode.value.scalar ?? "by")' and its entity)", at: node)
             return nil
         }
         guard let by = keyPath(byNode.value, key: "by", allowOperators: false) else { return nil }
         guard let pairs = casesNode.value.pairs else {
-            error("'cases' must map values to entity names, found \(casesNode.value.kindDescription)", at: casesNode.value)
+            error(.mappingInvalid, "'cases' must map values to entity names, found \(casesNode.value.kindDescription)", at: casesNode.value)
             return nil
         }
-        if pairs.isEmpty { error("'cases' is empty; a selector names at least one case", at: casesNode.value) }
+        if pairs.isEmpty { error(.mappingInvalid, "'cases' is empty; a selector names at least one case", at: casesNode.value) }
         var cases: [(value: String, entity: String, node: YAMLNode)] = []
         for (valueNode, entityNode) in pairs {
             guard let value = valueNode.scalar else {
-                error("a case of 'cases' must be a value of '\(by)', found \(valueNode.kindDescription)", at: valueNode)
+                error(.mappingInvalid, "a case of 'cases' must be a value of '\(by)', found \(valueNode.kindDescription)", at: valueNode)
                 continue
             }
             guard let entity = string(entityNode, key: "cases") else { continue }
@@ -54,7 +54,7 @@ extension LoadContext {
             if let index = names.firstIndex(of: name) { return index }
             if !entityNames.contains(name) {
                 let suggestion = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
-                error("unknown entity '\(name)' in '\(key)'\(suggestion)", at: node)
+                error(.mappingUnknownName, "unknown entity '\(name)' in '\(key)'\(suggestion)", at: node)
             }
             return nil
         }
@@ -87,6 +87,7 @@ extension LoadContext {
             guard let entity = entities.first(where: { $0.name == name }) else { continue }
             guard entity.identity != .none else {
                 error(
+                    .mappingInvalid,
                     "\(what) of '\(relationship)' is \(name), which has 'identity: none'; the cases of a to-one or a many-to-many "
                         + "are stored as (type, id) and need an identity",
                     at: node)
@@ -97,6 +98,7 @@ extension LoadContext {
         if Set(sizes.map(\.count)).count > 1 {
             let shapes = sizes.map { "\($0.name) (\($0.count))" }.joined(separator: ", ")
             error(
+                .mappingInvalid,
                 "'\(relationship)' stores one id column per identity attribute, but its selector's entities have identities of "
                     + "different sizes: \(shapes)",
                 at: draft.node)

@@ -2,18 +2,18 @@
 extension LoadContext {
     func sources(_ node: YAMLNode, entities: [Entity]) -> [Source] {
         guard let items = node.items else {
-            error("'sources' must be a list of sources, found \(node.kindDescription)", at: node)
+            error(.mappingInvalid, "'sources' must be a list of sources, found \(node.kindDescription)", at: node)
             return []
         }
         var sources: [Source] = []
         for item in items {
             guard let fields = fields(of: item, allowed: MappingLoader.Keys.source, in: "a source") else { continue }
             guard let pathNode = fields["path"] else {
-                error("a source needs 'path' (a glob relative to the dumps directory)", at: item)
+                error(.mappingInvalid, "a source needs 'path' (a glob relative to the dumps directory)", at: item)
                 continue
             }
             guard let entityNode = fields["entity"] else {
-                error("a source needs 'entity' (the entity its records are)", at: item)
+                error(.mappingInvalid, "a source needs 'entity' (the entity its records are)", at: item)
                 continue
             }
             guard let path = string(pathNode.value, key: "path"), checkGlob(path, at: pathNode.value) else { continue }
@@ -25,7 +25,7 @@ extension LoadContext {
                 guard let index = entities.firstIndex(where: { $0.name == entityName }) else {
                     if entityNames.contains(entityName) { continue }  // declared, but with errors of its own
                     let suggestion = closestMatch(to: entityName, in: entities.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-                    error("unknown entity '\(entityName)' in 'entity'\(suggestion)", at: node)
+                    error(.mappingUnknownName, "unknown entity '\(entityName)' in 'entity'\(suggestion)", at: node)
                     continue
                 }
                 entity = index
@@ -58,18 +58,18 @@ extension LoadContext {
     func keyedAttribute(_ name: String, at node: YAMLNode, of entity: Entity) -> Int? {
         if let index = entity.attributes.firstIndex(where: { $0.name == name }) { return index }
         let suggestion = closestMatch(to: name, in: entity.attributes.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-        error("unknown attribute '\(name)' in 'keyedBy' of entity '\(entity.name)'\(suggestion)", at: node)
+        error(.mappingUnknownName, "unknown attribute '\(name)' in 'keyedBy' of entity '\(entity.name)'\(suggestion)", at: node)
         return nil
     }
 
     /// A glob must stay inside the dumps directory and name a format seeder reads.
     private func checkGlob(_ path: String, at node: YAMLNode) -> Bool {
         if path.isEmpty || path.hasPrefix("/") || path.hasPrefix("~") {
-            error("source path '\(path)' must be relative to the dumps directory", at: node)
+            error(.mappingInvalid, "source path '\(path)' must be relative to the dumps directory", at: node)
             return false
         }
         if path.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
-            error("source path '\(path)' leaves the dumps directory ('..')", at: node)
+            error(.mappingInvalid, "source path '\(path)' leaves the dumps directory ('..')", at: node)
             return false
         }
         let last = path.split(separator: "/").last.map(String.init) ?? path
@@ -78,7 +78,7 @@ extension LoadContext {
         // may match `users.json.gz`, as `*` may match `users.json`.
         let stem = DumpCompression.of(file: last).stripped
         if Source.format(ofFile: last) == nil, !(isPattern && !stem.contains(".")), !stem.hasSuffix("*") {
-            error("source path '\(path)' is not a dump seeder reads: \(Source.readableSuffixes)", at: node)
+            error(.mappingInvalid, "source path '\(path)' is not a dump seeder reads: \(Source.readableSuffixes)", at: node)
             return false
         }
         return true

@@ -47,7 +47,7 @@ public struct MappingLoader {
     public func load(contentsOf path: String, file: String? = nil, diagnostics: DiagnosticSink) -> Mapping? {
         let name = file ?? path
         guard let data = FileManager.default.contents(atPath: path) else {
-            diagnostics.error("cannot read the mapping file", at: SourceLocation(file: name))
+            diagnostics.error(.io, "cannot read the mapping file", at: SourceLocation(file: name))
             return nil
         }
         return load(bytes: Array(data), file: name, diagnostics: diagnostics)
@@ -60,7 +60,7 @@ public struct MappingLoader {
         if String(validating: bytes, as: UTF8.self) == nil, let offset = Self.firstInvalidUTF8(bytes) {
             let position = Self.position(ofByte: offset, in: bytes)
             diagnostics.error(
-                "the mapping file is not UTF-8 text (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))",
+                .mappingSyntax, "the mapping file is not UTF-8 text (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))",
                 at: SourceLocation(file: file, line: position.line, column: position.column))
             return nil
         }
@@ -83,14 +83,15 @@ public struct MappingLoader {
         return withExtendedLifetime(parser) {
             guard let root else {
                 diagnostics.error(
-                    "the mapping file is empty; it needs at least 'seeder: 1' and 'entities:'",
+                    .mappingInvalid, "the mapping file is empty; it needs at least 'seeder: 1' and 'entities:'",
                     at: SourceLocation(file: file, line: 1, column: 1))
                 return nil
             }
             let node = YAMLNode(node: root, file: file)
             if let anchored = node.firstAnchored() {
                 let name = anchored.node.anchor?.rawValue ?? ""
-                diagnostics.error("anchors and aliases are not allowed in a mapping (found '&\(name)')", at: anchored.location)
+                diagnostics.error(
+                    .mappingSyntax, "anchors and aliases are not allowed in a mapping (found '&\(name)')", at: anchored.location)
                 return nil
             }
             var context = LoadContext(file: file, diagnostics: diagnostics)
@@ -101,35 +102,43 @@ public struct MappingLoader {
 
     /// The diagnostics for a YAML syntax error, at its mark; a repeated key at the repetition.
     static func diagnostics(for error: Error, file: String) -> [Diagnostic] {
-        guard let yamlError = error as? YamlError else { return [.error("\(error)", at: SourceLocation(file: file))] }
+        guard let yamlError = error as? YamlError else { return [.error(.mappingSyntax, "\(error)", at: SourceLocation(file: file))] }
         switch yamlError {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
             let detail = context.map { "\($0.text) " } ?? ""
-            return [.error("invalid YAML: \(detail)\(problem)", at: SourceLocation(file: file, line: mark.line, column: mark.column))]
+            return [
+                .error(
+                    .mappingSyntax, "invalid YAML: \(detail)\(problem)",
+                    at: SourceLocation(file: file, line: mark.line, column: mark.column))
+            ]
         case let .duplicatedKeysInMapping(duplicates, context):
             let repeated = YAMLDuplicateKey.locate(Set(duplicates), in: context.text)
             guard !repeated.isEmpty else {
                 let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
                 return [
                     .error(
-                        "duplicate key \(keys) in a YAML mapping",
+                        .mappingSyntax, "duplicate key \(keys) in a YAML mapping",
                         at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
                 ]
             }
             return repeated.map { duplicate in
                 var diagnostic = Diagnostic.error(
-                    "duplicate key '\(duplicate.key)' in a YAML mapping; the first one is",
+                    .mappingSyntax, "duplicate key '\(duplicate.key)' in a YAML mapping; the first one is",
                     at: SourceLocation(file: file, line: duplicate.line, column: duplicate.column))
                 diagnostic.relatedLocation = SourceLocation(file: file, line: duplicate.firstLine, column: duplicate.firstColumn)
                 return diagnostic
             }
         case let .reader(problem, offset, _, yaml):
             // libyaml's reader speaks in bytes of the input: a NUL or another control character.
-            guard let offset else { return [.error("invalid YAML: \(problem)", at: SourceLocation(file: file))] }
+            guard let offset else { return [.error(.mappingSyntax, "invalid YAML: \(problem)", at: SourceLocation(file: file))] }
             let position = position(ofByte: offset, in: Array(yaml.utf8))
-            return [.error("invalid YAML: \(problem)", at: SourceLocation(file: file, line: position.line, column: position.column))]
+            return [
+                .error(
+                    .mappingSyntax, "invalid YAML: \(problem)", at: SourceLocation(file: file, line: position.line, column: position.column)
+                )
+            ]
         default:
-            return [.error("invalid YAML: \(yamlError)", at: SourceLocation(file: file))]
+            return [.error(.mappingSyntax, "invalid YAML: \(yamlError)", at: SourceLocation(file: file))]
         }
     }
 
@@ -167,8 +176,8 @@ struct LoadContext {
         self.diagnostics = diagnostics
     }
 
-    func error(_ message: String, at node: YAMLNode) {
-        diagnostics.error(message, at: node.location)
+    func error(_ code: DiagnosticCode, _ message: String, at node: YAMLNode) {
+        diagnostics.error(code, message, at: node.location)
     }
 
     // MARK: The document
@@ -177,10 +186,12 @@ struct LoadContext {
         guard let fields = fields(of: root, allowed: MappingLoader.Keys.document, in: "the mapping file") else { return nil }
         if let version = fields["seeder"] {
             if let value = integer(version.value, key: "seeder"), value != MappingLoader.formatVersion {
-                error("unsupported mapping format \(value); this seeder reads format \(MappingLoader.formatVersion)", at: version.value)
+                error(
+                    .mappingInvalid, "unsupported mapping format \(value); this seeder reads format \(MappingLoader.formatVersion)",
+                    at: version.value)
             }
         } else {
-            error("missing 'seeder: \(MappingLoader.formatVersion)' (the mapping format version)", at: root)
+            error(.mappingInvalid, "missing 'seeder: \(MappingLoader.formatVersion)' (the mapping format version)", at: root)
         }
         let output = fields["output"].flatMap { string($0.value, key: "output") }
         var schemaVersion = 1
@@ -188,7 +199,7 @@ struct LoadContext {
             if (0...Int(Int32.max)).contains(value) {
                 schemaVersion = value
             } else {
-                error("'schemaVersion' must be from 0 to \(Int32.max) (it becomes PRAGMA user_version)", at: node.value)
+                error(.mappingInvalid, "'schemaVersion' must be from 0 to \(Int32.max) (it becomes PRAGMA user_version)", at: node.value)
             }
         }
         var naming = NamingStyle.snakeCase
@@ -208,7 +219,9 @@ struct LoadContext {
             fields["onMissing"].flatMap { choice($0.value, key: "onMissing", MissingPolicy.self, all: MissingPolicy.allCases) } ?? .error
         let schema = fields["schema"].flatMap { self.schema($0.value) }
         if schema != nil, let node = fields["schemaVersion"] {
-            error("'schemaVersion' does not apply with 'schema:': the seed takes the app schema's user_version", at: node.key)
+            error(
+                .mappingInvalid, "'schemaVersion' does not apply with 'schema:': the seed takes the app schema's user_version", at: node.key
+            )
         }
         let compatibility = fields["compatibility"].flatMap { self.compatibility($0.value) } ?? .defaultFloor
 
@@ -219,7 +232,7 @@ struct LoadContext {
         if let entitiesNode = fields["entities"] {
             drafts = entities(entitiesNode.value, defaults: defaults)
         } else {
-            error("missing 'entities:' (the entities the seed holds)", at: root)
+            error(.mappingInvalid, "missing 'entities:' (the entities the seed holds)", at: root)
         }
         var entities = resolve(drafts, naming: naming)
         checkNames(&entities, drafts: drafts, naming: naming)
@@ -227,6 +240,7 @@ struct LoadContext {
         if schema != nil {
             for search in entities.compactMap(\.search) {
                 diagnostics.error(
+                    .mappingInvalid,
                     "'search' does not apply with 'schema:': the app's schema declares its own full-text tables; "
                         + "map an entity onto one, or give it a content table that seeder fills",
                     at: search.location)
@@ -242,18 +256,18 @@ struct LoadContext {
     /// The pairs of a mapping node by key, after reporting unknown keys with a suggestion.
     func fields(of node: YAMLNode, allowed: [String], in context: String) -> [String: (key: YAMLNode, value: YAMLNode)]? {
         guard let pairs = node.pairs else {
-            error("expected a mapping for \(context), found \(node.kindDescription)", at: node)
+            error(.mappingInvalid, "expected a mapping for \(context), found \(node.kindDescription)", at: node)
             return nil
         }
         var result: [String: (key: YAMLNode, value: YAMLNode)] = [:]
         for pair in pairs {
             guard let key = pair.key.scalar else {
-                error("a key in \(context) must be a plain name, found \(pair.key.kindDescription)", at: pair.key)
+                error(.mappingInvalid, "a key in \(context) must be a plain name, found \(pair.key.kindDescription)", at: pair.key)
                 continue
             }
             guard allowed.contains(key) else {
                 let suggestion = closestMatch(to: key, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
-                error("unknown key '\(key)' in \(context)\(suggestion)", at: pair.key)
+                error(.mappingUnknownKey, "unknown key '\(key)' in \(context)\(suggestion)", at: pair.key)
                 continue
             }
             result[key] = pair
@@ -263,7 +277,7 @@ struct LoadContext {
 
     func string(_ node: YAMLNode, key: String) -> String? {
         guard let text = node.scalar, node.resolvedTag != .null else {
-            error("'\(key)' must be a string, found \(node.kindDescription)", at: node)
+            error(.mappingInvalid, "'\(key)' must be a string, found \(node.kindDescription)", at: node)
             return nil
         }
         return text
@@ -271,7 +285,7 @@ struct LoadContext {
 
     func integer(_ node: YAMLNode, key: String) -> Int? {
         guard let text = node.scalar, let value = Int(text) else {
-            error("'\(key)' must be an integer, found \(node.kindDescription)", at: node)
+            error(.mappingInvalid, "'\(key)' must be an integer, found \(node.kindDescription)", at: node)
             return nil
         }
         return value
@@ -280,7 +294,7 @@ struct LoadContext {
     /// A YAML 1.1 boolean (`true`, `false`, `yes`, `no`, `on`, `off`).
     func boolean(_ node: YAMLNode, key: String) -> Bool? {
         guard node.scalar != nil, node.resolvedTag == .bool, let value = node.node.bool else {
-            error("'\(key)' must be true or false, found \(node.kindDescription)", at: node)
+            error(.mappingInvalid, "'\(key)' must be true or false, found \(node.kindDescription)", at: node)
             return nil
         }
         return value
@@ -289,19 +303,19 @@ struct LoadContext {
     /// One of a fixed set of words, with a suggestion for a typo.
     func choice<T: RawRepresentable>(_ node: YAMLNode, key: String, _ type: T.Type, all: [T]) -> T? where T.RawValue == String {
         guard let text = node.scalar else {
-            error("'\(key)' must be one of \(list(all.map(\.rawValue))), found \(node.kindDescription)", at: node)
+            error(.mappingInvalid, "'\(key)' must be one of \(list(all.map(\.rawValue))), found \(node.kindDescription)", at: node)
             return nil
         }
         if let value = T(rawValue: text) { return value }
         let suggestion = closestMatch(to: text, in: all.map(\.rawValue)).map { " (did you mean '\($0)'?)" } ?? ""
-        error("unknown value '\(text)' for '\(key)'\(suggestion); expected \(list(all.map(\.rawValue)))", at: node)
+        error(.mappingUnknownName, "unknown value '\(text)' for '\(key)'\(suggestion); expected \(list(all.map(\.rawValue)))", at: node)
         return nil
     }
 
     func zone(_ node: YAMLNode) -> TimeZone? {
         guard let text = string(node, key: "timeZone") else { return nil }
         guard let zone = TimeZone(identifier: text) else {
-            error("unknown time zone '\(text)'; use an IANA name such as 'UTC' or 'America/New_York'", at: node)
+            error(.mappingUnknownName, "unknown time zone '\(text)'; use an IANA name such as 'UTC' or 'America/New_York'", at: node)
             return nil
         }
         return zone
@@ -313,7 +327,7 @@ struct LoadContext {
             let keys = items.compactMap { string($0, key: key) }
             guard keys.count == items.count else { return nil }
             guard !keys.isEmpty else {
-                error("'\(key)' must name at least one key", at: node)
+                error(.mappingInvalid, "'\(key)' must name at least one key", at: node)
                 return nil
             }
             return KeyPath(literal: keys)
@@ -322,12 +336,12 @@ struct LoadContext {
         do {
             let path = try KeyPath(parsing: text)
             if !allowOperators, path.collectionOperator != nil {
-                error("'\(key)' cannot use collection operators", at: node)
+                error(.mappingInvalid, "'\(key)' cannot use collection operators", at: node)
                 return nil
             }
             return path
         } catch {
-            self.error(error.message, at: node)
+            self.error(.mappingInvalid, error.message, at: node)
             return nil
         }
     }
@@ -339,7 +353,7 @@ struct LoadContext {
         else { return nil }
         guard let text = sqlite.value.scalar, let version = SQLiteVersion(text), version.major == 3 else {
             let found = sqlite.value.scalar.map { "'\($0)'" } ?? sqlite.value.kindDescription
-            error("'sqlite' must be an SQLite 3 release such as \"3.22.0\", found \(found)", at: sqlite.value)
+            error(.mappingInvalid, "'sqlite' must be an SQLite 3 release such as \"3.22.0\", found \(found)", at: sqlite.value)
             return nil
         }
         return version
@@ -350,6 +364,7 @@ struct LoadContext {
     func schema(_ node: YAMLNode) -> SchemaSource? {
         if let path = node.scalar, !path.isEmpty {
             error(
+                .mappingInvalid,
                 "'schema' is a mapping: 'schema: { template: \(path) }' (an empty database the app made) or 'schema: { room: \(path) }'",
                 at: node)
             return nil
@@ -361,13 +376,14 @@ struct LoadContext {
             if given.isEmpty, node.pairs?.isEmpty == false { return nil }
             let found = given.isEmpty ? "neither" : "both"
             error(
+                .mappingInvalid,
                 "'schema' needs one of 'template' (an empty database the app made) or 'room' (Room's exported schema), found \(found)",
                 at: node)
             return nil
         }
         guard let path = string(entry.value, key: key) else { return nil }
         guard !path.isEmpty else {
-            error("'\(key)' needs the path of a file, relative to the mapping file", at: entry.value)
+            error(.mappingInvalid, "'\(key)' needs the path of a file, relative to the mapping file", at: entry.value)
             return nil
         }
         return SchemaSource(kind: key == "room" ? .room : .template, path: path, location: entry.value.location)
@@ -375,7 +391,7 @@ struct LoadContext {
 
     func identifier(_ name: String, what: String, at node: YAMLNode) -> Bool {
         guard Naming.isIdentifier(name) else {
-            error("\(what) '\(name)' is not an identifier (a letter or '_', then letters, digits or '_')", at: node)
+            error(.mappingInvalid, "\(what) '\(name)' is not an identifier (a letter or '_', then letters, digits or '_')", at: node)
             return false
         }
         return true

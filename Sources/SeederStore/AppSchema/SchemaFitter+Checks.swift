@@ -5,7 +5,7 @@ import SeederCore
 /// metadata says of the fit.
 extension SchemaFitter {
     func error(_ message: String, at location: SourceLocation) {
-        diagnostics.error(message, at: location)
+        diagnostics.error(.schema, message, at: location)
     }
 
     /// `'a', 'b' and 'c'`.
@@ -84,6 +84,7 @@ extension SchemaFitter {
         }
         if suits, storedType == "TEXT", affinity == .numeric, attribute?.type == .decimal, let attribute {
             diagnostics.warning(
+                .schema,
                 "decimal '\(attribute.name)' goes into column '\(column.name)' (\(affinity.rawValue) affinity) of table '\(table.name)', "
                     + "which stores it as a number: exact to 15 significant digits; a TEXT column keeps every digit",
                 at: location)

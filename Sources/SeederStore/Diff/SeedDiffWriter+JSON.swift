@@ -37,6 +37,7 @@ extension SeedDiffWriter {
     func writeJSON(_ diff: SeedDiff) throws {
         var json = JSONStreamWriter()
         json.beginObject()
+        JSONDocumentKind.diff.writeHeader(to: &json)
         json.member("old", diff.old.path)
         json.member("new", diff.new.path)
         json.member("same", diff.holdsSameRecords)

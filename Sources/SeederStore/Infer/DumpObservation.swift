@@ -53,7 +53,8 @@ struct DumpObservation {
                 switch try JSONReader.firstByte(of: file.openBytes()) {
                 case nil:
                     diagnostics.warning(
-                        "this dump holds no JSON value (build would stop at it); it is left out", at: SourceLocation(file: file.path))
+                        .unreadFile, "this dump holds no JSON value (build would stop at it); it is left out",
+                        at: SourceLocation(file: file.path))
                     result.empty = true
                 case UInt8(ascii: "{"):
                     result.layout = try readObject(file, named: name, counter: counter)
@@ -65,14 +66,14 @@ struct DumpObservation {
                 result.records = try readRecords(file, named: name, counter: counter, diagnostics: diagnostics)
             }
         } catch let error as JSONSyntaxError {
-            diagnostics.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
+            diagnostics.error(.syntax, error.message, at: SourceLocation(file: file.path, offset: error.offset))
         } catch let error as DecompressionError {
-            diagnostics.error(error.message, at: SourceLocation(file: file.path))
+            diagnostics.error(.compression, error.message, at: SourceLocation(file: file.path))
         } catch let error as InputError {
-            diagnostics.error("cannot read this dump file: \(error.reason)", at: SourceLocation(file: error.path))
+            diagnostics.error(.io, "cannot read this dump file: \(error.reason)", at: SourceLocation(file: error.path))
             unreadable = true
         } catch {
-            diagnostics.error("cannot read this dump file: \(error)", at: SourceLocation(file: file.path))
+            diagnostics.error(.io, "cannot read this dump file: \(error)", at: SourceLocation(file: file.path))
             unreadable = true
         }
         bytesRead += file.size
@@ -99,10 +100,10 @@ struct DumpObservation {
                 observer.observe(value, fromSource: true)
                 seen += 1
             case let .lineSyntaxError(error):
-                diagnostics.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
+                diagnostics.error(.syntax, error.message, at: SourceLocation(file: file.path, offset: error.offset))
             case let .notARecord(value):
                 diagnostics.warning(
-                    "a \(Self.kindName(value.kind)) where a record (an object) was expected: infer reads objects only",
+                    .shape, "a \(Self.kindName(value.kind)) where a record (an object) was expected: infer reads objects only",
                     at: SourceLocation(file: file.path, offset: value.fileOffset))
             case .skippedNull, .keyPathNotFound, .keyedRecord:
                 break

@@ -30,6 +30,9 @@ public struct InferReport: Sendable {
     public var records = 0
     /// The dump files read, for telling the output from an input (`OutputGuard.checkDraft`).
     public var inputs: [InputFile] = []
+
+    /// A report of nothing yet: success, no draft.
+    public init() {}
 }
 
 /// Drafts a mapping from a directory of dumps (docs/commands.md, `seeder infer`).
@@ -57,7 +60,7 @@ public enum MappingInferrer {
         var status = stat()
         guard stat(root, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
             let reason = stat(root, &status) == 0 ? "it is not a directory" : FileKind.reason(errno)
-            diagnostics.error("cannot read the dumps directory: \(reason)", at: SourceLocation(file: options.dumps))
+            diagnostics.error(.io, "cannot read the dumps directory: \(reason)", at: SourceLocation(file: options.dumps))
             report.diagnostics = diagnostics.takeAll()
             report.outcome = .failed
             return report
@@ -66,7 +69,7 @@ public enum MappingInferrer {
         let paths = InputPlanner.dumpFiles(under: root, failures: &failures)
         for failure in failures {
             diagnostics.error(
-                "cannot read \(failure.path.isEmpty ? "the dumps directory" : "this directory"): \(failure.reason)",
+                .io, "cannot read \(failure.path.isEmpty ? "the dumps directory" : "this directory"): \(failure.reason)",
                 at: SourceLocation(file: failure.path.isEmpty ? options.dumps : planner.display(failure.path)))
         }
         guard failures.isEmpty else {
@@ -78,7 +81,7 @@ public enum MappingInferrer {
         var files: [InputFile] = []
         for path in paths where Source.format(ofFile: path) == nil && InputPlanner.looksCompressed(path) {
             diagnostics.warning(
-                "this dump is compressed in a way seeder does not read (it reads .gz and .zst); it is left out",
+                .unreadFile, "this dump is compressed in a way seeder does not read (it reads .gz and .zst); it is left out",
                 at: SourceLocation(file: planner.display(path)))
         }
         let catalog = ShapeCatalog()
@@ -126,7 +129,7 @@ public enum MappingInferrer {
         let check = DiagnosticSink()
         if MappingLoader().load(yaml: text, file: "<draft>", diagnostics: check) == nil {
             // A draft that does not load is seeder's failure, not the dumps'.
-            diagnostics.error("the draft mapping does not load; this is a bug of seeder infer:")
+            diagnostics.error(.internal, "the draft mapping does not load; this is a bug of seeder infer:")
             for diagnostic in check.takeAll() { diagnostics.report(diagnostic) }
             report.diagnostics = diagnostics.takeAll()
             report.draft = text

@@ -159,15 +159,15 @@ final class DumpReader: @unchecked Sendable {
                 // In a compressed dump, bad data most often decodes to text that is not JSON: the
                 // rest is decompressed, so that the corruption is named, before the symptom.
                 if file.compression != .none, let corruption = Self.corruption(after: source) {
-                    local.error(corruption.message, at: SourceLocation(file: file.path))
+                    local.error(.compression, corruption.message, at: SourceLocation(file: file.path))
                 }
-                local.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
+                local.error(.syntax, error.message, at: SourceLocation(file: file.path, offset: error.offset))
                 try send(.diagnostics(local.takeAll()))
             } catch let error as DecompressionError {
                 // An error at the file, as malformed JSON is, and the next file is read
                 // (docs/mapping.md, Compressed dumps).
                 tally.syntaxError = true
-                local.error(error.message, at: SourceLocation(file: file.path))
+                local.error(.compression, error.message, at: SourceLocation(file: file.path))
                 try send(.diagnostics(local.takeAll()))
             }
             if let firstMiss = tally.firstMiss {
@@ -183,7 +183,7 @@ final class DumpReader: @unchecked Sendable {
                     // At the first place that lacks the key, as other errors about a file's
                     // content are located (docs/mapping.md, Sources).
                     local.error(
-                        "keyPath '\(keyPath)' reaches nothing in this file: \(lack)",
+                        .shape, "keyPath '\(keyPath)' reaches nothing in this file: \(lack)",
                         at: SourceLocation(file: file.path, offset: firstMiss.fileOffset))
                     try send(.diagnostics(local.takeAll()))
                 }
@@ -267,6 +267,7 @@ final class DumpReader: @unchecked Sendable {
             if let keyedBy = file.keyedBy {
                 let attribute = mapper.mapping.entities[file.entity].attributes[keyedBy].name
                 local.error(
+                    .shape,
                     "expected an object whose keys are \(entityNames[file.entity]) records (keyedBy: \(attribute)), "
                         + "found \(describeKind(value.kind))",
                     at: SourceLocation(file: file.path, offset: value.fileOffset), jsonPath: value.pointer.description)
@@ -283,7 +284,7 @@ final class DumpReader: @unchecked Sendable {
                 return 1
             }
         case let .lineSyntaxError(error):
-            local.error(error.message, at: SourceLocation(file: file.path, offset: error.offset))
+            local.error(.syntax, error.message, at: SourceLocation(file: file.path, offset: error.offset))
             try send(.diagnostics(local.takeAll()))
         case let .keyPathNotFound(fileOffset, pointer, key):
             tally.missed += 1
@@ -304,7 +305,7 @@ final class DumpReader: @unchecked Sendable {
     private func notARecord(_ value: JSONValue, of file: InputFile) throws {
         let local = DiagnosticSink()
         local.error(
-            "expected a record (an object) for \(entityNames[file.entity]), found \(describeKind(value.kind))",
+            .shape, "expected a record (an object) for \(entityNames[file.entity]), found \(describeKind(value.kind))",
             at: SourceLocation(file: file.path, offset: value.fileOffset), jsonPath: value.pointer.description)
         try send(.diagnostics(local.takeAll()))
     }

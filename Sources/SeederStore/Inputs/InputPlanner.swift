@@ -35,7 +35,8 @@ public struct InputPlanner {
         for failure in failures {
             let what = failure.path.isEmpty ? "the dumps directory" : "this directory"
             diagnostics.error(
-                "cannot read \(what): \(failure.reason)", at: SourceLocation(file: failure.path.isEmpty ? dumps : display(failure.path)))
+                .io, "cannot read \(what): \(failure.reason)",
+                at: SourceLocation(file: failure.path.isEmpty ? dumps : display(failure.path)))
         }
         guard failures.isEmpty else {
             unreadable = true
@@ -50,7 +51,7 @@ public struct InputPlanner {
                     // The nearest file, most often the same name with or without a suffix (`.gz`).
                     let compressed = files.first { $0 == source.path + ".gz" || $0 == source.path + ".zst" }
                     let suggestion = (compressed ?? closestMatch(to: source.path, in: files)).map { " (did you mean '\($0)'?)" } ?? ""
-                    diagnostics.error("source path '\(source.path)' matches no file in \(dumps)\(suggestion)", at: source.location)
+                    diagnostics.error(.noFile, "source path '\(source.path)' matches no file in \(dumps)\(suggestion)", at: source.location)
                 }
                 for path in matches {
                     read.insert(path)  // claimed, even if it is then refused
@@ -74,6 +75,7 @@ public struct InputPlanner {
                 let text = DumpCompression.of(file: path).stripped
                 if let other = byText.updateValue(path, forKey: text) {
                     diagnostics.warning(
+                        .readTwice,
                         "\(other) is this file's text too: both feed \(mapping.entities[entity].name), and both are read "
                             + "(keep one, or name the one to read in 'sources')",
                         at: SourceLocation(file: display(path)))
@@ -84,10 +86,11 @@ public struct InputPlanner {
         }
         for path in files where !read.contains(path) {
             if Source.format(ofFile: path) != nil {
-                diagnostics.warning("no source reads this dump file", at: SourceLocation(file: display(path)))
+                diagnostics.warning(.unreadFile, "no source reads this dump file", at: SourceLocation(file: display(path)))
             } else if Self.looksCompressed(path) {
                 diagnostics.warning(
-                    "this dump is compressed in a way seeder does not read (it reads .gz and .zst)", at: SourceLocation(file: display(path))
+                    .unreadFile, "this dump is compressed in a way seeder does not read (it reads .gz and .zst)",
+                    at: SourceLocation(file: display(path))
                 )
             }
         }
@@ -118,29 +121,31 @@ public struct InputPlanner {
         // third of a second before the first byte was read.
         let resolved = Self.realPath(absolute) ?? URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
         guard resolved == root || resolved.hasPrefix(root + "/") else {
-            diagnostics.error("this dump file is a link that leaves the dumps directory", at: SourceLocation(file: display(path)))
+            diagnostics.error(
+                .inputRefused, "this dump file is a link that leaves the dumps directory", at: SourceLocation(file: display(path)))
             return nil
         }
         guard let format = Source.format(ofFile: path) else {
-            diagnostics.error("this file is not a dump seeder reads: \(Source.readableSuffixes)", at: SourceLocation(file: display(path)))
+            diagnostics.error(
+                .inputRefused, "this file is not a dump seeder reads: \(Source.readableSuffixes)", at: SourceLocation(file: display(path)))
             return nil
         }
         // A FIFO or a device is refused here, by its kind, before anything opens it: opening a
         // FIFO waits for a writer. (`FileByteSource` checks again on the open file.)
         var status = stat()
         guard stat(resolved, &status) == 0 else {
-            diagnostics.error("cannot read this dump file: \(FileKind.reason(errno))", at: SourceLocation(file: display(path)))
+            diagnostics.error(.io, "cannot read this dump file: \(FileKind.reason(errno))", at: SourceLocation(file: display(path)))
             unreadable = true
             return nil
         }
         guard FileKind.isRegular(status.st_mode) else {
             diagnostics.error(
-                "cannot read this dump file: \(FileKind.notRegularReason(status.st_mode))", at: SourceLocation(file: display(path)))
+                .io, "cannot read this dump file: \(FileKind.notRegularReason(status.st_mode))", at: SourceLocation(file: display(path)))
             unreadable = true
             return nil
         }
         guard access(resolved, R_OK) == 0 else {
-            diagnostics.error("cannot read this dump file: \(FileKind.reason(errno))", at: SourceLocation(file: display(path)))
+            diagnostics.error(.io, "cannot read this dump file: \(FileKind.reason(errno))", at: SourceLocation(file: display(path)))
             unreadable = true
             return nil
         }

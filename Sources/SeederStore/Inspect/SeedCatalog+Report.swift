@@ -36,6 +36,7 @@ extension SeedCatalog {
     public var json: String {
         var json = JSONStreamWriter()
         json.object { json in
+            JSONDocumentKind.inspect.writeHeader(to: &json)
             json.member("path", path)
             json.member("bytes", fileSize)
             json.member("applicationId", applicationID)

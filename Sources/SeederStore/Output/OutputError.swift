@@ -7,15 +7,18 @@ import SeederCore
 public struct OutputError: Error, Sendable, CustomStringConvertible {
     /// The whole message.
     public var message: String
+    /// `io` for a failure of the system, `output-refused` for a file seeder will not write.
+    public var code: DiagnosticCode
 
     public var description: String { message }
 
-    public init(_ message: String) {
+    public init(_ code: DiagnosticCode, _ message: String) {
+        self.code = code
         self.message = message
     }
 
     /// `cannot <verb> <path>: <the system's reason for error>`.
     public static func cannot(_ verb: String, _ path: String, error: Int32) -> OutputError {
-        OutputError("cannot \(verb) \(path): \(FileKind.reason(error))")
+        OutputError(.io, "cannot \(verb) \(path): \(FileKind.reason(error))")
     }
 }

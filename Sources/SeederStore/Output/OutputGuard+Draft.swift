@@ -8,15 +8,15 @@ extension OutputGuard {
         let guardian = OutputGuard(mapping: output, inputs: dumps)
         let status = PathStatus(output)
         if let reason = status.notRegularReason ?? status.processFileReason {
-            throw OutputError("the output \(output) may not be written: \(reason)")
+            throw OutputError(.outputRefused, "the output \(output) may not be written: \(reason)")
         }
         if let identity = status.identity,
             let input = guardian.inputs.first(where: { PathStatus.Identity(device: $0.device, inode: $0.inode) == identity })
         {
-            throw OutputError("the output \(output) is \(input.path), a dump file infer reads")
+            throw OutputError(.outputRefused, "the output \(output) is \(input.path), a dump file infer reads")
         }
         if status.exists, !force {
-            throw OutputError("the output \(output) exists; --force replaces it")
+            throw OutputError(.outputRefused, "the output \(output) exists; --force replaces it")
         }
     }
 }

@@ -35,11 +35,12 @@ struct OutputGuard {
         try checkKind(status, "the output")
         try checkNotAnInput(status, "the output")
         if status.exists, !force, let reason = SeedFile.notASeedReason(output) {
-            throw OutputError("the output \(output) exists and is not a seed: \(reason); --force replaces it")
+            throw OutputError(.outputRefused, "the output \(output) exists and is not a seed: \(reason); --force replaces it")
         }
         var wal = stat()
         if status.exists, stat(output + "-wal", &wal) == 0, wal.st_size > 0 {
             throw OutputError(
+                .outputRefused,
                 "the output \(output) may not be replaced: \(output)-wal beside it holds transactions not yet in it "
                     + "(a program has it open, or crashed with it open)")
         }
@@ -51,7 +52,7 @@ struct OutputGuard {
         try checkKind(status, "the report")
         try checkNotAnInput(status, "the report")
         if let output, let identity = status.identity, identity == PathStatus(output).identity {
-            throw OutputError("the report \(report) is the output")
+            throw OutputError(.outputRefused, "the report \(report) is the output")
         }
         let directory = PathText.directory(of: report)
         if access(directory.isEmpty ? "." : directory, W_OK | X_OK) != 0 {
@@ -61,18 +62,19 @@ struct OutputGuard {
 
     private func checkKind(_ status: PathStatus, _ role: String) throws(OutputError) {
         if let reason = status.notRegularReason ?? status.processFileReason {
-            throw OutputError("\(role) \(status.path) may not be written: \(reason)")
+            throw OutputError(.outputRefused, "\(role) \(status.path) may not be written: \(reason)")
         }
     }
 
     private func checkNotAnInput(_ status: PathStatus, _ role: String) throws(OutputError) {
         guard let identity = status.identity else { return }
-        if identity == PathStatus(mapping).identity { throw OutputError("\(role) \(status.path) is the mapping file") }
+        if identity == PathStatus(mapping).identity { throw OutputError(.outputRefused, "\(role) \(status.path) is the mapping file") }
         if let appSchema, identity == PathStatus(appSchema).identity {
-            throw OutputError("\(role) \(status.path) is the app's schema that the mapping's 'schema:' names")
+            throw OutputError(.outputRefused, "\(role) \(status.path) is the app's schema that the mapping's 'schema:' names")
         }
         if let input = inputs.first(where: { PathStatus.Identity(device: $0.device, inode: $0.inode) == identity }) {
             throw OutputError(
+                .outputRefused,
                 input.path == status.path
                     ? "\(role) \(status.path) is \(inputsDescription)"
                     : "\(role) \(status.path) is \(input.path), \(inputsDescription)")

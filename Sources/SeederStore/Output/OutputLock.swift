@@ -31,7 +31,9 @@ final class OutputLock {
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 let error = errno
                 close(descriptor)
-                if error == EWOULDBLOCK { throw OutputError("another build is writing \(output); try again when it is done") }
+                if error == EWOULDBLOCK {
+                    throw OutputError(.outputRefused, "another build is writing \(output); try again when it is done")
+                }
                 throw OutputError.cannot("lock", shownPath, error: error)
             }
             var locked = stat(), current = stat()

@@ -24,14 +24,22 @@ struct StorageFailure {
         self.files = files
     }
 
+    /// What failed to be done to a file: `create` or `write`; `nil` when SQLite's error is
+    /// about no file, which no input can cause.
+    private var verb: String? {
+        switch error.resultCode {
+        case .SQLITE_CANTOPEN: return "create"
+        case .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_NOLFS: return "write"
+        default: return nil
+        }
+    }
+
+    /// `io` for a file that could not be made or written, else `internal` (docs/json.md).
+    var code: DiagnosticCode { verb == nil ? .internal : .io }
+
     /// The message, read from `queue`'s connection when it is still open.
     func message(_ queue: DatabaseQueue?) -> String {
-        let verb: String
-        switch error.resultCode {
-        case .SQLITE_CANTOPEN: verb = "create"
-        case .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_NOLFS: verb = "write"
-        default: return "\(error)"
-        }
+        guard let verb else { return "\(error)" }
         var perFile: [(File, Int32)] = []
         var systemError: Int32 = 0
         queue?.inDatabase { db in

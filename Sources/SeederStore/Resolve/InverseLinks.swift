@@ -124,6 +124,7 @@ extension ReferenceResolver {
                 if policy == .error {
                     let (here, there) = (IdentityKey(ownerKey.map(SQLValue.init)), IdentityKey(existing.map(SQLValue.init)))
                     var diagnostic = Diagnostic.error(
+                        .conflict,
                         "\(label(child, key: childKey)): '\(child.entity.relationships[inverse].name)' conflicts: \(here) here, \(there)",
                         at: linkLocation)
                     diagnostic.relatedLocation = origin(ofSlot: child.slot(relationship: inverse), in: current, from: 2 + foreignKey.count)

@@ -97,7 +97,7 @@ struct ReferenceResolver {
         }
         let pointers = self.pointers.pointers(places)
         for (message, pointer) in zip(gathered, pointers) {
-            diagnostics.error(message.text, at: message.location, jsonPath: pointer)
+            diagnostics.error(.dangling, message.text, at: message.location, jsonPath: pointer)
         }
     }
 

@@ -63,7 +63,7 @@ extension ReferenceResolver {
                     + "but '\(name)' is required"
             }
             diagnostics.error(
-                message, at: location(file: origins[index].file, offset: origins[index].offset), jsonPath: pointers[index])
+                .required, message, at: location(file: origins[index].file, offset: origins[index].offset), jsonPath: pointers[index])
         }
     }
 }

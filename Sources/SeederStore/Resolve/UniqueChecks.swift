@@ -25,7 +25,7 @@ extension ReferenceResolver {
                 let here = origin(ofSlot: layout.slot(attribute: index), in: row, from: 1 + layout.keyColumns.count)
                 if let (other, otherLocation) = first[value] {
                     let message = "\(label(layout, key: key)): '\(attribute.name)' \(SQLValue(value)) is not unique; \(other) has it too"
-                    var diagnostic = Diagnostic.error(message, at: here)
+                    var diagnostic = Diagnostic.error(.unique, message, at: here)
                     diagnostic.relatedLocation = otherLocation
                     diagnostics.report(diagnostic)
                 } else {

@@ -37,7 +37,6 @@ struct Build: ParsableCommand {
         var options = check.buildOptions()
         options.output = output
         options.force = force
-        options.report = check.report
         options.onConflict = onConflict
         options.sourceDateEpoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"]
         let console = Console()
@@ -46,17 +45,9 @@ struct Build: ParsableCommand {
         let report = SeedBuilder.build(options)
         console.finishProgress()
         console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
-        try console.annotate(report.diagnostics, check.diagnostics)
+        // A JSON document owns standard output: the workflow commands then go to standard error.
+        try console.annotate(report.diagnostics, check.diagnostics, toStandardError: check.printsDocument)
         GitHubActions.appendStepSummary(GitHubActions.summary(report, command: "build"))
-        let reportFailure = ReportWriter.write(report, command: "build", toFile: check.report)
-        if !quiet || report.outcome != .success {
-            do {
-                try console.printSummary(report, command: "build")
-            } catch {
-                throw OutputError(error.message + (report.output.map { "; the seed was written to \($0)" } ?? ""))
-            }
-        }
-        if reportFailure != nil { throw ExitCode(2) }
-        if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
+        try check.finish(report, command: .build, console: console, summary: !quiet)
     }
 }

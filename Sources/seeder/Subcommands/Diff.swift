@@ -22,8 +22,11 @@ struct Diff: ParsableCommand {
     @Argument(help: "The seed to compare with it.")
     var new: String
 
-    @Option(help: "How to print the diff: text, json or markdown.")
-    var format: DiffFormat = .text
+    @Option(help: "How to print the diff: text (the default), json or markdown.")
+    var format: DiffFormat?
+
+    @Flag(help: "Print one JSON document on standard output and nothing else there (--format json).")
+    var json = false
 
     @Option(help: ArgumentHelp("Compare only this entity (or table); repeatable. Its join tables come with it.", valueName: "name"))
     var entity: [String] = []
@@ -33,10 +36,11 @@ struct Diff: ParsableCommand {
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit).") }
+        if json, let format, format != .json { throw ValidationError("--json prints JSON; it cannot go with --format \(format).") }
     }
 
     func run() throws {
-        let writer = try SeedDiffWriter(format: format, limit: limit)
+        let writer = try SeedDiffWriter(format: json ? .json : format ?? .text, limit: limit)
         // The markdown for a GitHub Actions step summary, when the run has one (docs/ci.md).
         let summaryFile = GitHubActions.openStepSummary()
         defer { summaryFile.map { _ = close($0) } }

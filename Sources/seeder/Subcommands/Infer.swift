@@ -39,31 +39,46 @@ struct Infer: ParsableCommand {
         help: "Also print each diagnostic as a GitHub Actions annotation (github); default: github when GITHUB_ACTIONS=true, else text.")
     var diagnostics: DiagnosticsFormat = .default()
 
+    @Flag(help: "Print one JSON document (the draft, the entities and sources found, the findings) on standard output.")
+    var json = false
+
     func run() throws {
         var options = InferOptions(
             dumps: dumps, keyPath: keyPath.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) })
         let console = Console()
         options.progress = console.progressReporter(progress)
         let output = self.output == "-" ? nil : self.output
-        if let output {
+        var report = InferReport()
+        var written: String?
+        do {
             // Refused before the dumps are read: a long read must not end in a refusal.
-            try MappingInferrer.checkOutput(output, inputs: [], force: force)
+            if let output { try MappingInferrer.checkOutput(output, inputs: [], force: force) }
+            report = MappingInferrer.infer(options)
+            console.finishProgress()
+            if report.outcome == .success, let output, let draft = report.draft {
+                try MappingInferrer.checkOutput(output, inputs: report.inputs, force: force)
+                try AtomicFile.write(Array(draft.utf8), to: output, willCreate: Interruption.removeOnInterrupt)
+                written = output
+            }
+        } catch {
+            // Told as the run's other problems are, and in the document.
+            report.diagnostics.append(.error(error.code, error.message))
+            report.outcome = .failed
         }
-        let report = MappingInferrer.infer(options)
-        console.finishProgress()
         console.print(report.diagnostics, suppressed: 0, mapping: "")
-        // Without -o the draft owns standard output.
-        try console.annotate(report.diagnostics, diagnostics, toStandardError: output == nil)
-        guard report.outcome == .success, let draft = report.draft else { throw ExitCode(Int32(report.outcome.rawValue)) }
-        if let output {
-            try MappingInferrer.checkOutput(output, inputs: report.inputs, force: force)
-            try AtomicFile.write(Array(draft.utf8), to: output, willCreate: Interruption.removeOnInterrupt)
+        // The draft or the document on standard output keeps it: the workflow commands go to standard error.
+        try console.annotate(report.diagnostics, diagnostics, toStandardError: json || written == nil)
+        if let written {
             let entities = report.mapping?.entities.count ?? 0
             StandardError.write(
-                "drafted \(output): \(entities) \(entities == 1 ? "entity" : "entities") from "
+                "drafted \(written): \(entities) \(entities == 1 ? "entity" : "entities") from "
                     + "\(MappingDraftWriter.counted(report.files, "dump file")), \(MappingDraftWriter.counted(report.records, "record"))\n")
-        } else {
+        }
+        if json {
+            try StandardOutput.write(report.json(dumps: dumps, output: written) + "\n")
+        } else if report.outcome == .success, written == nil, let draft = report.draft {
             try StandardOutput.write(draft)
         }
+        if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
     }
 }

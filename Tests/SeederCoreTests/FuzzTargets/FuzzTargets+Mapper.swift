@@ -113,7 +113,7 @@ extension FuzzTargets {
                     rows.add(batch, diagnostics: sink)
                 }
             } catch let error as JSONSyntaxError {
-                sink.error(error.message, at: SourceLocation(file: "dump.json", offset: error.offset))
+                sink.error(.syntax, error.message, at: SourceLocation(file: "dump.json", offset: error.offset))
             } catch {
                 problems.append("unexpected error \(error)")
             }
@@ -218,7 +218,8 @@ struct RowMerge {
         for entity in rows.indices {
             for (identity, var row) in rows[entity] {
                 for name in mergers[entity].finish(&row) {
-                    diagnostics.error("\(mapping.entities[entity].name) \(identity): '\(name)' is required", at: row.origin.location)
+                    diagnostics.error(
+                        .required, "\(mapping.entities[entity].name) \(identity): '\(name)' is required", at: row.origin.location)
                 }
             }
         }
