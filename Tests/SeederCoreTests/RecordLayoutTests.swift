@@ -36,6 +36,10 @@ struct RecordLayoutTests {
         (#"{}"#, []),
         // A single member is no collection.
         (#"{"users": {"u1": {"n": "a"}}}"#, []),
+        // Collections side by side in an object with no value of its own: each one.
+        (#"{"data": {"users": [{"id": 1}], "projects": [{"id": 2}, {"id": 3}]}}"#, ["data.users 1", "data.projects 2"]),
+        // A root with an id of its own is a record, whatever arrays it holds.
+        (#"{"id": 7, "addresses": [{"city": "a"}]}"#, []),
     ]
 
     @Test(arguments: cases.indices)

@@ -202,7 +202,7 @@ extension InferEdgeTests {
         #expect(draftValue(draft, "likes") == "likes: json")
         #expect(
             draftLine(draft, "likes").hasSuffix(
-                "# 3 of 3; json: an object keyed by data, not fields: its keys vary: 3 different keys in 3 objects"))
+                "# 3 of 3; json: an object keyed by data, not fields: every value is true: a set of 3 keys"))
         #expect(draftValue(draft, "tags") == "tags: json")
         #expect(draft.contains("    # 'tags' is json: an object keyed by data, not fields: its keys vary: 4 different keys in 3 objects\n"))
         #expect(draftValue(draft, "settings") == "settings: { to: Setting }")

@@ -31,7 +31,10 @@ public enum DraftNaming {
     public static func entityName(fromWords words: [String]) -> String {
         guard !words.isEmpty else { return "Record" }
         var words = words
-        words[words.count - 1] = Naming.singular(words[words.count - 1])
+        // `data` and `meta` name no kind of record in the singular: no `Datum`, no `Metum`.
+        if !["data", "meta"].contains(words[words.count - 1].lowercased()) {
+            words[words.count - 1] = Naming.singular(words[words.count - 1])
+        }
         var name = words.map(capitalized).joined()
         if name.first?.isNumber == true { name = "N" + name }
         return name
@@ -42,7 +45,9 @@ public enum DraftNaming {
     /// lowerCamelCase (`created_at` -> `createdAt`, `first name` -> `firstName`).
     static func memberName(fromKey key: String) -> String {
         if Naming.isIdentifier(key), !key.dropFirst().contains("_"), key.first?.isLowercase == true { return key }
-        let words = words(of: key)
+        // A sign says what the key means (GitHub's reactions `+1`, `-1`): kept as a word.
+        let sign = key.first == "+" ? ["plus"] : key.first == "-" ? ["minus"] : []
+        let words = sign + words(of: key)
         guard let first = words.first else { return "value" }
         var name = first.lowercased() + words.dropFirst().map(capitalized).joined()
         if name.first?.isNumber == true { name = "n" + name }

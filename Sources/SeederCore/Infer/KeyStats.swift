@@ -13,6 +13,8 @@ final class KeyStats {
     var present = 0
     var nulls = 0
     var booleans = 0
+    /// Of those, `true`s: a key that only ever holds `true` is a member of a set (`{"u2": true}`).
+    var trues = 0
     /// Numbers without a fraction or exponent, and the others.
     var integers = 0
     var fractions = 0
@@ -78,7 +80,10 @@ final class KeyStats {
         switch value.kind {
         case .null:
             nulls += 1
-        case .true, .false:
+        case .true:
+            booleans += 1
+            trues += 1
+        case .false:
             booleans += 1
         case .number:
             observeNumber(value)

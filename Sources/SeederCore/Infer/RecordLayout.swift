@@ -4,8 +4,13 @@
 ///   "rachit": {...}}, "comments": {...}}`): each one, with the root's arrays of records, is a
 ///   source of its own;
 /// - else the root itself keyed by its records (`{"-Kx1": {...}, "-Kx2": {...}}`);
+/// - else, when the root has an `id` of its own, the object is one record (a saved
+///   `GET /users/1`, whose arrays are its fields);
 /// - else the array of objects that holds the most records, up to three keys deep
-///   (`data.results`, `items`, `result`): the page's records;
+///   (`data.results`, `items`, `result`): the page's records; when the object holding it holds
+///   no value of its own, only arrays and objects (`{"users": [...], "projects": [...]}`), each of
+///   its arrays of objects is a source, named by its key (a page's `offset` or `total` says the
+///   array beside its records, `facets` or `links`, is not one);
 /// - else the object itself is one record.
 ///
 /// It is found from the file's outer levels, streamed (`JSONReader.forEachStructure`), so a
@@ -19,16 +24,25 @@ public struct RecordLayout: Sendable, Equatable {
         /// An object whose keys are records (`keyedBy`), rather than an array.
         public var keyed: Bool
         public var records: Int
+        /// Named by its key (`users` -> `User`) rather than by its file: one of several.
+        public var namedByKey = false
 
-        public init(keyPath: [String], keyed: Bool, records: Int) {
+        public init(keyPath: [String], keyed: Bool, records: Int, namedByKey: Bool = false) {
             self.keyPath = keyPath
             self.keyed = keyed
             self.records = records
+            self.namedByKey = namedByKey
         }
     }
 
     /// The places, in the file's order; empty when the root is one record.
     public var collections: [Collection]
+    /// Arrays of objects found and not read: elsewhere than the page's, and smaller.
+    public var leftOut: [Collection] = []
+    /// Empty arrays, where a page's records would be: a last page with none (`"items": []`).
+    public var emptyArrays: [[String]] = []
+    /// Whether the root has an `id` of its own (a number or a string).
+    public var rootHasID = false
 
     /// How deep a page's array of records is looked for.
     static let maxDepth = 3
@@ -41,7 +55,7 @@ public struct RecordLayout: Sendable, Equatable {
     public init(reading reader: JSONReader) throws {
         var scanner = Scanner()
         try reader.forEachStructure(streamingDepth: Self.maxDepth + 1) { scanner.consume($0) }
-        collections = scanner.layout()
+        self.init(scanner)
     }
 
     /// The layout of `root`, an object already in memory: the events its outer levels would
@@ -49,7 +63,13 @@ public struct RecordLayout: Sendable, Equatable {
     public init(of root: JSONValue) {
         var scanner = Scanner()
         Self.emit(root, depth: 0, inArray: false, into: &scanner)
-        collections = scanner.layout()
+        self.init(scanner)
+    }
+
+    private init(_ scanner: Scanner) {
+        (collections, leftOut) = scanner.layout()
+        emptyArrays = scanner.emptyArrays
+        rootHasID = scanner.rootHasID
     }
 
     private static func emit(_ value: JSONValue, depth: Int, inArray: Bool, into scanner: inout Scanner) {
@@ -122,6 +142,11 @@ public struct RecordLayout: Sendable, Equatable {
         private var keyed: [Collection] = []
         private var arrays: [Collection] = []
         private var root: Object?
+        private(set) var emptyArrays: [[String]] = []
+        private(set) var rootHasID = false
+        /// The objects, up to `maxDepth` keys deep, that hold a value of their own (a string,
+        /// number or boolean): a page's wrapper (`offset`, `total`), not a bundle of collections.
+        private var holdValues: Set<[String]> = []
 
         mutating func consume(_ event: JSONReader.Structure) {
             switch event {
@@ -155,12 +180,24 @@ public struct RecordLayout: Sendable, Equatable {
                 let found = array!
                 array = nil
                 if !objects.isEmpty { objects[objects.count - 1].members.allObjects = false }
-                if found.objects > 0, found.others == 0, !found.path.isEmpty, found.path.count <= RecordLayout.maxDepth,
-                    !objects.contains(where: \.wide)
-                {
-                    arrays.append(Collection(keyPath: found.path, keyed: false, records: found.objects))
+                if found.others == 0, !found.path.isEmpty, found.path.count <= RecordLayout.maxDepth, !objects.contains(where: \.wide) {
+                    if found.objects > 0 {
+                        arrays.append(Collection(keyPath: found.path, keyed: false, records: found.objects))
+                    } else if emptyArrays.count < RecordLayout.maxKeys {
+                        emptyArrays.append(found.path)
+                    }
                 }
             case let .value(kind):
+                if array == nil, objects.count == 1, let key = objects[0].key, Naming.lookupKey(key) == "id",
+                    kind == .number || kind == .string
+                {
+                    rootHasID = true
+                }
+                if array == nil, let object = objects.last, kind != .object, kind != .array, kind != .null,
+                    object.path.count < RecordLayout.maxDepth, holdValues.count < RecordLayout.maxKeys
+                {
+                    holdValues.insert(object.path)
+                }
                 if array != nil {
                     if kind == .object { array!.objects += 1 } else if kind != .null { array!.others += 1 }
                 } else if !objects.isEmpty {
@@ -174,19 +211,29 @@ public struct RecordLayout: Sendable, Equatable {
             }
         }
 
-        /// The places found, once the document has been read.
-        func layout() -> [Collection] {
+        /// The places found once the document has been read, and the arrays of objects left out.
+        func layout() -> (found: [Collection], leftOut: [Collection]) {
             if !keyed.isEmpty {
                 // The root's keyed objects and arrays, in the file's order.
                 let order = root?.keys ?? []
                 let found = keyed + arrays.filter { $0.keyPath.count == 1 }
-                return found.sorted { (order.firstIndex(of: $0.keyPath[0]) ?? 0) < (order.firstIndex(of: $1.keyPath[0]) ?? 0) }
+                return (
+                    found.sorted { (order.firstIndex(of: $0.keyPath[0]) ?? 0) < (order.firstIndex(of: $1.keyPath[0]) ?? 0) },
+                    arrays.filter { $0.keyPath.count > 1 }
+                )
             }
             if let root, root.members.areRecords {
-                return [Collection(keyPath: [], keyed: true, records: root.count)]
+                return ([Collection(keyPath: [], keyed: true, records: root.count)], [])
             }
-            if let largest = arrays.max(by: { $0.records < $1.records }) { return [largest] }
-            return []
+            if rootHasID { return ([], arrays) }
+            guard let largest = arrays.max(by: { $0.records < $1.records }) else { return ([], []) }
+            // The arrays beside it, in one object: each its own kind of record.
+            let parent = Array(largest.keyPath.dropLast())
+            let siblings = holdValues.contains(parent) ? [largest] : arrays.filter { Array($0.keyPath.dropLast()) == parent }
+            let found =
+                siblings.count == 1
+                ? [largest] : siblings.map { Collection(keyPath: $0.keyPath, keyed: false, records: $0.records, namedByKey: true) }
+            return (found, arrays.filter { array in !siblings.contains { $0.keyPath == array.keyPath } })
         }
     }
 }

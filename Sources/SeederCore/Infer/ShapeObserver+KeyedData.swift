@@ -48,6 +48,10 @@ extension ShapeObserver {
         case .contradicted:
             return .other(evidence: keyed.evidence + ", but not every value is a record like the others")
         case .undecided, .fields:
+            // Firebase's sets: every value `true` (`{"carol": true, "dave": true}`), keys of members.
+            if !keys.isEmpty, keys.allSatisfy({ $0.trues == $0.present }) {
+                return .other(evidence: "every value is true: a set of \(counted(keys.count, "key"))")
+            }
             let presence = keys.reduce(0) { $0 + $1.present }
             return Self.whyKeysAreData(keys.map(\.key), presence: presence, objects: records, keyField: nil).map {
                 .other(evidence: $0)

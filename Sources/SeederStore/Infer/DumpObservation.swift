@@ -14,6 +14,11 @@ struct DumpObservation {
         var records = 0
         /// The file holds no JSON value at all: left out, as nothing could read it.
         var empty = false
+        /// Arrays of objects in a root object that were not read (`RecordLayout.leftOut`).
+        var leftOut: [RecordLayout.Collection] = []
+        /// A root object with no records but empty arrays: a last page with none, or one record;
+        /// its group's other pages tell (`MappingInferrer`), and it is not observed until then.
+        var emptyArrays: [[String]]?
     }
 
     let catalog: ShapeCatalog
@@ -36,9 +41,10 @@ struct DumpObservation {
     }
 
     /// The observer of a collection of a file of the group named `group`: an object keyed by
-    /// its records under a key is named by the key (`users` -> `User`), else by the file.
+    /// its records under a key, or one of several arrays side by side, is named by the key
+    /// (`users` -> `User`), else by the file.
     static func observerName(for collection: RecordLayout.Collection, group: String) -> String {
-        guard collection.keyed, let key = collection.keyPath.last else { return group }
+        guard collection.keyed || collection.namedByKey, let key = collection.keyPath.last else { return group }
         let name = DraftNaming.entityName(fromWords: DraftNaming.words(of: key))
         return name == "Record" ? group : name
     }
@@ -57,7 +63,14 @@ struct DumpObservation {
                         at: SourceLocation(file: file.path))
                     result.empty = true
                 case UInt8(ascii: "{"):
-                    result.layout = try readObject(file, named: name, counter: counter)
+                    let layout = try readObject(file, named: name, counter: counter)
+                    if layout.collections.isEmpty, !layout.emptyArrays.isEmpty, !layout.rootHasID {
+                        result.emptyArrays = layout.emptyArrays
+                        result.layout = []
+                    } else {
+                        result.layout = layout.collections.isEmpty ? try readRoot(file, named: name) : layout.collections
+                    }
+                    result.leftOut = layout.leftOut
                 default:
                     break
                 }
@@ -118,21 +131,18 @@ struct DumpObservation {
     /// than reading it twice, and its memory bounded (bench/README.md, infer).
     static let wholeFileLimit = 8 << 20
 
-    /// Reads a file whose root is an object: its layout first, then the records of each place.
-    private mutating func readObject(_ file: InputFile, named group: String, counter: CountingByteSource) throws
-        -> [RecordLayout.Collection]
-    {
+    /// Reads a file whose root is an object: its layout first, then the records of each place
+    /// (none when no place holds records: the caller decides what the object is).
+    private mutating func readObject(_ file: InputFile, named group: String, counter: CountingByteSource) throws -> RecordLayout {
         // A text file's size is known; a compressed one's only once read.
         if file.compression != .none || file.size <= wholeFileLimit,
             let text = try Self.text(of: file.openBytes { counter.wrapping($0) }, limit: wholeFileLimit)
         {
             return try readWhole(text, named: group)
         }
-        let layout = try RecordLayout(reading: JSONReader(source: try file.openBytes { counter.wrapping($0) }))
-        // No place holds records: the object is one record.
-        let collections = layout.collections.isEmpty ? [RecordLayout.Collection(keyPath: [], keyed: false, records: 1)] : layout.collections
-        var read: [RecordLayout.Collection] = []
-        for var collection in collections {
+        var layout = try RecordLayout(reading: JSONReader(source: try file.openBytes { counter.wrapping($0) }))
+        for index in layout.collections.indices {
+            let collection = layout.collections[index]
             let observer = catalog.observer(named: Self.observerName(for: collection, group: group))
             let reader = JSONReader(source: try file.openBytes(), keyPath: collection.keyPath, keyed: collection.keyed)
             var seen = 0
@@ -149,46 +159,51 @@ struct DumpObservation {
                 if seen & 4095 == 0 { report(records: records + seen, counter: counter) }
             }
             records += seen
-            collection.records = seen
-            read.append(collection)
+            layout.collections[index].records = seen
         }
-        return read
+        return layout
     }
 
     /// Observes the records of an object-root file held in memory, where its layout finds them.
-    private mutating func readWhole(_ text: [UInt8], named group: String) throws -> [RecordLayout.Collection] {
+    private mutating func readWhole(_ text: [UInt8], named group: String) throws -> RecordLayout {
         var parsed: JSONValue?
         try JSONReader(source: MemoryByteSource(text)).forEachItem { item in
             if case let .record(value) = item { parsed = value }
         }
         let root = parsed!
-        let layout = RecordLayout(of: root).collections
-        if layout.isEmpty {
-            catalog.observer(named: group).observe(root, fromSource: true)
-            records += 1
-            return [RecordLayout.Collection(keyPath: [], keyed: false, records: 1)]
-        }
-        var read: [RecordLayout.Collection] = []
-        for var collection in layout {
+        var layout = RecordLayout(of: root)
+        for index in layout.collections.indices {
+            let collection = layout.collections[index]
             let observer = catalog.observer(named: Self.observerName(for: collection, group: group))
             var value = root
             for key in collection.keyPath { value = value[key]! }
-            collection.records = 0
+            var seen = 0
             if collection.keyed {
                 for member in value.members where member.value.kind == .object {
                     observer.observe(member.value, key: member.key, fromSource: true)
-                    collection.records += 1
+                    seen += 1
                 }
             } else {
                 for element in value.elements where element.kind == .object {
                     observer.observe(element, fromSource: true)
-                    collection.records += 1
+                    seen += 1
                 }
             }
-            records += collection.records
-            read.append(collection)
+            records += seen
+            layout.collections[index].records = seen
         }
-        return read
+        return layout
+    }
+
+    /// Observes a root object as one record (a file of one record, or a page whose group has
+    /// no records where it has empty arrays).
+    mutating func readRoot(_ file: InputFile, named name: String) throws -> [RecordLayout.Collection] {
+        let observer = catalog.observer(named: name)
+        try JSONReader(source: try file.openBytes()).forEachItem { item in
+            if case let .record(value) = item { observer.observe(value, fromSource: true) }
+        }
+        records += 1
+        return [RecordLayout.Collection(keyPath: [], keyed: false, records: 1)]
     }
 
     /// All of `source`'s bytes when there are at most `limit`, else `nil`.

@@ -101,10 +101,12 @@ public enum MappingInferrer {
                 files.append(file)
                 reader.totalBytes += file.size
             }
-            for file in files.suffix(group.paths.count) where group.paths.contains(file.relativePath) {
+            let groupFiles = files.suffix(group.paths.count).filter { group.paths.contains($0.relativePath) }
+            for file in groupFiles {
                 readings.append(reader.read(file, named: group.name, diagnostics: diagnostics))
             }
             if diagnostics.hasErrors { continue }
+            resolveEmptyPages(&readings, files: groupFiles, group: group, reader: &reader)
             observed += sources(of: group, readings: readings, reader: reader, notes: &notes)
         }
         report.files = files.count
@@ -142,6 +144,30 @@ public enum MappingInferrer {
         return report
     }
 
+    /// A root object with no records but empty arrays (`{"meta": {...}, "data": {"items": []}}`)
+    /// is a last page with none when the group's other files hold their records at one of those
+    /// arrays; else it is one record, observed now.
+    private static func resolveEmptyPages(
+        _ readings: inout [DumpObservation.FileRecords], files: [InputFile], group: FileGroup, reader: inout DumpObservation
+    ) {
+        let places = Set(
+            readings.compactMap { reading -> [String]? in
+                guard reading.emptyArrays == nil, let layout = reading.layout, layout.count == 1, !layout[0].keyed, layout[0].records > 0
+                else { return nil }
+                return layout[0].keyPath
+            })
+        for index in readings.indices {
+            guard let empty = readings[index].emptyArrays else { continue }
+            readings[index].emptyArrays = nil
+            if places.count == 1, let place = places.first, empty.contains(place) {
+                readings[index].layout = [RecordLayout.Collection(keyPath: place, keyed: false, records: 0)]
+            } else {
+                // Read once already: no error is left to meet.
+                readings[index].layout = (try? reader.readRoot(files[index], named: group.name)) ?? []
+            }
+        }
+    }
+
     /// The sources of one group of files: one per place holding records, with the group's glob
     /// when every file holds them in the same places, else one per file. A file that holds no
     /// JSON value is in none (nothing could read it), and so its group is listed file by file.
@@ -154,6 +180,13 @@ public enum MappingInferrer {
         let files = zip(group.paths, readings).filter { !$0.1.empty }
         for (path, reading) in zip(group.paths, readings) where reading.empty {
             notes.append("\(path) holds no JSON value: it is left out")
+        }
+        for (path, reading) in zip(group.paths, readings) where !reading.leftOut.isEmpty {
+            let arrays = reading.leftOut.map {
+                "\($0.keyPath.joined(separator: ".")) (\(MappingDraftWriter.counted($0.records, "object")))"
+            }
+            notes.append(
+                "\(path) also holds arrays of objects not read: \(arrays.joined(separator: ", ")); a source each, if they are records")
         }
         guard let first = files.first?.1 else { return [] }
         let uniform = files.count == group.paths.count && files.allSatisfy { places($0.1) == places(first) }

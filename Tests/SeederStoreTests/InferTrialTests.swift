@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import SeederTestSupport
+import Testing
+
+@testable import SeederCore
+@testable import SeederStore
+
+/// Dumps shaped like real APIs that a user's trial of `seeder infer` broke (docs/commands.md,
+/// `seeder infer`): each draft builds, and its seed holds every record.
+struct InferTrialTests {
+    /// Order lines numbered within their order: `id` is no identity across orders (merging
+    /// would keep one line 1 of three), so every line is its own row.
+    @Test func idsUniqueWithinTheirParentAreNoIdentity() throws {
+        let (draft, workspace) = try inferDraft([
+            "orders.json": #"""
+            [{"id": 100, "lines": [{"id": 1, "sku": "A", "qty": 2}, {"id": 2, "sku": "B", "qty": 1}]},
+             {"id": 101, "lines": [{"id": 1, "sku": "C", "qty": 5}]},
+             {"id": 102, "lines": [{"id": 1, "sku": "A", "qty": 1}, {"id": 2, "sku": "D", "qty": 3}, {"id": 3, "sku": "E", "qty": 9}]}]
+            """#
+        ])
+        #expect(draft.contains("'id' unique only within each parent: 3 values repeat with other records"))
+        #expect(draftLine(draft, "lines").contains("inverse: order, ordered: true"))
+        #expect(try buildDraft(draft, in: workspace) == ["Order": 3, "Line": 6])
+        let lines = try DatabaseQueue(path: workspace.path("seed.sqlite")).read { db in
+            try String.fetchAll(
+                db,
+                sql:
+                    "SELECT o.id || '|' || l.sku || '|' || l.qty FROM line l JOIN \"order\" o ON o.id = l.order_id ORDER BY o.id, l.order_position"
+            )
+        }
+        #expect(lines == ["100|A|2", "100|B|1", "101|C|5", "102|A|1", "102|D|3", "102|E|9"])
+    }
+
+    /// The same records embedded again and again, alike, still merge by `id`.
+    @Test func repeatedAlikeCopiesStillMerge() throws {
+        let (draft, workspace) = try inferDraft([
+            "repos.json": #"[{"id": 1, "owner": {"id": 7, "login": "a"}}, {"id": 2, "owner": {"id": 7, "login": "a"}}]"#
+        ])
+        #expect(draft.contains("# identity: 'id': 1 distinct value in 2 records (1 repeated occurrence merges)"))
+        #expect(try buildDraft(draft, in: workspace) == ["Repo": 2, "Owner": 1])
+    }
+
+    /// An object that holds only an array of records (`{"items": [...]}`, GraphQL's
+    /// `{"edges": [...]}`) stores nothing of its own: its key is json, and the draft loads.
+    @Test(arguments: [
+        #"[{"id": 1, "comments": {"items": [{"id": 7, "text": "x"}]}}, {"id": 2, "comments": {"items": []}}]"#,
+        #"[{"id": 1, "issues": {"edges": [{"node": {"id": 5, "title": "t"}}]}}]"#,
+    ])
+    func wrappersOfRecordsAreJSON(_ dump: String) throws {
+        let (draft, workspace) = try inferDraft(["posts.json": dump])
+        let key = dump.contains("comments") ? "comments" : "issues"
+        #expect(draftLine(draft, key).contains("json"), "\(draft)")
+        #expect(draft.contains("# '\(key)' is json: its objects hold only other records, nothing of their own to store"))
+        #expect(try buildDraft(draft, in: workspace) == ["Post": dump.contains("\"id\": 2") ? 2 : 1])
+    }
+
+    /// An empty last page is a page of no records, at the place its group's pages hold theirs,
+    /// not one record of the page's wrapper.
+    @Test(arguments: InferObjectRootTests.limits)
+    func anEmptyLastPageIsAPageOfNone(limit: Int) throws {
+        let page = { (items: String) in #"{"meta": {"page": 1, "total": 3}, "data": {"items": [\#(items)]}}"# }
+        let (draft, workspace) = try InferObjectRootTests().draft(
+            [
+                "products/page-1.json": page(#"{"id": 1, "name": "a"}, {"id": 2, "name": "b"}"#),
+                "products/page-2.json": page(#"{"id": 3, "name": "c"}"#), "products/page-3.json": page(""),
+            ], limit: limit)
+        #expect(draft.contains("- path: products/page-*.json"))
+        #expect(draft.contains("keyPath: data.items"))
+        #expect(draft.contains("# identity: 'id': 3 distinct values in 3 records"))
+        #expect(draftLine(draft, "name").contains("required: true"))
+        #expect(!draft.contains("Metum") && !draft.contains("Datum") && !draft.contains("Meta:"))
+        #expect(try buildDraft(draft, in: workspace) == ["Product": 3])
+    }
+
+    /// A root object that only holds collections (a bootstrap file) is a source per array, each
+    /// named by its key; a page's wrapper, with values of its own, is not.
+    @Test func collectionsSideBySideAreEachASource() throws {
+        let (draft, workspace) = try inferDraft([
+            "bootstrap.json": #"""
+            {"data": {"users": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}],
+                      "projects": [{"id": 10, "owner_id": 1}, {"id": 11, "owner_id": 2}, {"id": 12, "owner_id": 1}],
+                      "tags": [{"slug": "x"}]}}
+            """#
+        ])
+        for (entity, path) in [("User", "data.users"), ("Project", "data.projects"), ("Tag", "data.tags")] {
+            #expect(draft.contains("  \(entity):"))
+            #expect(draft.contains("keyPath: \(path)"))
+        }
+        #expect(try buildDraft(draft, in: workspace) == ["User": 2, "Project": 3, "Tag": 1])
+    }
+
+    /// A saved `GET /users/1` is one record whose arrays are its fields; arrays a page's records
+    /// are not read beside are named in a comment.
+    @Test func aRecordWithAnIDIsOneRecordAndArraysLeftOutAreSaid() throws {
+        let (draft, workspace) = try inferDraft([
+            "user-1.json": #"{"id": 1, "name": "U1", "addresses": [{"city": "a"}, {"city": "b"}]}"#,
+            "user-2.json": #"{"id": 2, "name": "U2", "addresses": [{"city": "c"}]}"#,
+            "feed.json": #"{"total": 2, "links": [{"rel": "next"}], "data": {"items": [{"id": 5}, {"id": 6}]}}"#,
+        ])
+        #expect(draft.contains("- path: user-*.json"))
+        #expect(draftLine(draft, "addresses").contains("to: Address, many: true"))
+        #expect(draft.contains("# feed.json also holds arrays of objects not read: links (1 object); a source each, if they are records"))
+        #expect(try buildDraft(draft, in: workspace) == ["User": 2, "Address": 3, "Feed": 2])
+    }
+
+    /// Firebase's sets (`{"carol": true}`) are json however few and however alike their keys.
+    @Test func setsOfKeysAreJSON() throws {
+        let (draft, workspace) = try inferDraft([
+            "users.json": #"""
+            [{"id": "alice", "following": {"bob": true, "carol": true}}, {"id": "bob", "following": {"alice": true, "carol": true}},
+             {"id": "carol", "following": {"alice": true, "bob": true}}]
+            """#
+        ])
+        #expect(draftLine(draft, "following").contains("following: json"))
+        #expect(draftLine(draft, "following").hasSuffix("every value is true: a set of 3 keys"))
+        #expect(try buildDraft(draft, in: workspace) == ["User": 3])
+    }
+
+    /// Names: `data` and `meta` stay as they are (no `Datum`, no `Metum`); `+1` and `-1` keep
+    /// their sign as a word.
+    @Test func namesOfDataMetaAndSigns() {
+        #expect(DraftNaming.entityName(fromWords: ["meta"]) == "Meta")
+        #expect(DraftNaming.entityName(fromWords: ["page", "data"]) == "PageData")
+        #expect(DraftNaming.memberName(fromKey: "+1") == "plus1")
+        #expect(DraftNaming.memberName(fromKey: "-1") == "minus1")
+    }
+}
