@@ -125,4 +125,48 @@ struct InferTrialTests {
         #expect(DraftNaming.memberName(fromKey: "+1") == "plus1")
         #expect(DraftNaming.memberName(fromKey: "-1") == "minus1")
     }
+
+    /// Money as text, some values whole (`"7"`), is decimal; Stripe's `created` (unix seconds)
+    /// is a date.
+    @Test func moneyStringsAndStripeTimes() throws {
+        let (draft, workspace) = try inferDraft([
+            "charges.json": #"""
+            [{"id": "ch_1", "amount": "10.00", "created": 1700000000}, {"id": "ch_2", "amount": "3.50", "created": 1700003600},
+             {"id": "ch_3", "amount": "7", "created": 1700007200}]
+            """#
+        ])
+        #expect(draftLine(draft, "amount").contains("type: decimal"))
+        #expect(draftLine(draft, "amount").hasSuffix("decimal: 3 numeric strings, 2 with fractions: money-like, kept exact"))
+        #expect(draftLine(draft, "created").contains("{ type: date, format: unix, required: true }"))
+        #expect(try buildDraft(draft, in: workspace) == ["Charge": 3])
+    }
+
+    /// A user embedded short in issues and full in users.json is one User: a source's records
+    /// are fields, however the embedded copies vary; its own source is read first.
+    @Test func shortEmbeddedCopiesOfASourcesRecordsMerge() throws {
+        let (draft, workspace) = try inferDraft([
+            // Ten short copies beside two full records: most keys are in few of the objects.
+            "issues.json": "["
+                + (10..<20).map { #"{"id": \#($0), "user": {"id": \#($0 % 2 + 1), "login": "\#($0 % 2 == 0 ? "a" : "b")"}}"# }
+                .joined(separator: ",") + "]",
+            "users.json": #"""
+            [{"id": 1, "login": "a", "name": "Ann", "email": "a@x", "bio": "b", "site": "s", "company": "c", "blog": "d"},
+             {"id": 2, "login": "b", "name": "Bo", "email": "b@x", "bio": "c", "site": "t", "company": "e", "blog": "f"}]
+            """#,
+        ])
+        #expect(draftLine(draft, "user").contains("to: User"))
+        let sources = draft.split(separator: "\n").filter { $0.contains("- path:") }
+        #expect(sources.first?.contains("users.json") == true)
+        #expect(try buildDraft(draft, in: workspace) == ["Issue": 10, "User": 2])
+        let names = try DatabaseQueue(path: workspace.path("seed.sqlite")).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM user ORDER BY id")
+        }
+        #expect(names == ["Ann", "Bo"])
+    }
+
+    /// A file of no records says so, not that its records hold nothing.
+    @Test func aFileOfNoRecordsSaysSo() throws {
+        let (draft, _) = try inferDraft(["a.ndjson": "", "b.json": #"[{"id": 1}]"#])
+        #expect(draft.contains("# a.ndjson: left out, it holds no records"))
+    }
 }

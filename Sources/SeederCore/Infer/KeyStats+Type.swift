@@ -21,7 +21,9 @@ extension KeyStats {
     var namesADate: Bool {
         let words = DraftNaming.words(of: key).map { $0.lowercased() }
         guard let last = words.last else { return false }
-        return ["at", "date", "timestamp", "time", "on"].contains(last) && (words.count > 1 || last == "timestamp")
+        // A word alone names one too when it says what happened when (Stripe's `created`).
+        if words.count == 1, ["created", "updated", "modified", "deleted", "expires", "timestamp"].contains(last) { return true }
+        return ["at", "date", "timestamp", "time", "on"].contains(last) && words.count > 1
     }
 
     var shape: Shape {
@@ -84,9 +86,12 @@ extension KeyStats {
                         "date: \(counted(strings, "numeric string")), unix \(date == "unix" ? "seconds" : "milliseconds"), and the key names a date"
                 )
             }
-            if numericFractions == strings {
+            // Money as text: some with a fraction, the rest whole (`"10.00"`, `"7"`).
+            if numericFractions > 0 {
                 return .scalar(
-                    .decimal, format: nil, reason: "decimal: \(counted(strings, "numeric string")) with fractions: money-like, kept exact")
+                    .decimal, format: nil,
+                    reason:
+                        "decimal: \(counted(strings, "numeric string")), \(count(numericFractions)) with fractions: money-like, kept exact")
             }
         }
         return .scalar(.string, format: nil, reason: "")

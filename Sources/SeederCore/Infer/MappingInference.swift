@@ -86,7 +86,8 @@ public struct MappingInference {
         result.entities.removeAll { empty.contains($0.name) }
         for index in result.entities.indices { result.entities[index].relationships.removeAll { empty.contains($0.target) } }
         for (source, observer) in sourceObservers where empty.contains(observer.name) {
-            result.notes.append("\(source.path): left out, its records hold no value to map")
+            result.notes.append(
+                "\(source.path): left out, " + (source.records == 0 ? "it holds no records" : "its records hold no value to map"))
         }
         for (source, observer) in sourceObservers where !empty.contains(observer.name) {
             let identity = identities[observer.name]!

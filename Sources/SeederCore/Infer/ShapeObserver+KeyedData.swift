@@ -48,6 +48,8 @@ extension ShapeObserver {
         case .contradicted:
             return .other(evidence: keyed.evidence + ", but not every value is a record like the others")
         case .undecided, .fields:
+            // A source's records of this name say what its keys are: fields.
+            guard sourceRecords == 0 else { return nil }
             // Firebase's sets: every value `true` (`{"carol": true, "dave": true}`), keys of members.
             if !keys.isEmpty, keys.allSatisfy({ $0.trues == $0.present }) {
                 return .other(evidence: "every value is true: a set of \(counted(keys.count, "key"))")
