@@ -24,9 +24,6 @@ import SeederCore
 ///     let report = SeedBuilder.build(options)
 ///     print(report.outcome, report.output ?? "-")
 public enum SeedBuilder {
-    /// The version written to `seed_metadata.seeder_version`.
-    public static let version = "0.1.0"
-
     /// Runs a build (or a validation) and reports what happened; never throws.
     public static func build(_ options: BuildOptions) -> BuildReport {
         let diagnostics = DiagnosticSink(maxErrors: options.maxErrors)

@@ -29,8 +29,14 @@ struct Run {
 
 /// Runs `seeder` with `arguments` in `directory`.
 func seeder(_ arguments: [String], in directory: String = repository, environment: [String: String] = [:]) throws -> Run {
+    try program(try seederBinary(), arguments, in: directory, environment: environment)
+}
+
+/// Runs the program at `path` with `arguments` in `directory`, in this environment and
+/// `environment`, with `NO_COLOR` set.
+func program(_ path: String, _ arguments: [String], in directory: String = repository, environment: [String: String] = [:]) throws -> Run {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try seederBinary())
+    process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
     var env = ProcessInfo.processInfo.environment
