@@ -1,0 +1,95 @@
+import Foundation
+import SeederTestSupport
+import Testing
+
+/// The workflows of docs/ci.md: every `seeder` command line in them, and GitLab's whole script,
+/// run in a repository laid out as they assume (the mapping in `mappings/app.yaml`, the dumps in
+/// `dumps/`, the last release's seed as `release.sqlite`).
+struct CIDocsTests {
+    /// The fenced YAML blocks of docs/ci.md, each as its lines.
+    static func yamlBlocks() throws -> [[String]] {
+        let text = try String(contentsOfFile: repository + "/docs/ci.md", encoding: .utf8)
+        var blocks: [[String]] = []
+        var current: [String]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if current == nil, line == "```yaml" {
+                current = []
+            } else if current != nil, line == "```" {
+                blocks.append(current!)
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// A repository as the workflows assume it, the release's seed one user behind.
+    static func repositoryLayout() throws -> Workspace {
+        let scratch = try Workspace()
+        try FileManager.default.createDirectory(atPath: scratch.path("mappings"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: repository + "/mappings/tasklist.yaml", toPath: scratch.path("mappings/app.yaml"))
+        try FileManager.default.copyItem(atPath: repository + "/seeds/tasklist", toPath: scratch.path("dumps"))
+        let users = scratch.path("dumps/users.json")
+        let current = try String(contentsOfFile: users, encoding: .utf8)
+        try current.replacingOccurrences(of: "jeff@restkit.org", with: "jeff@example.com").write(
+            toFile: users, atomically: true, encoding: .utf8)
+        #expect(try seeder(["build", "mappings/app.yaml", "dumps", "-o", "release.sqlite", "--quiet"], in: scratch.root).status == 0)
+        try current.write(toFile: users, atomically: true, encoding: .utf8)
+        return scratch
+    }
+
+    /// Runs `script` with bash in `directory`, `seeder` on PATH.
+    static func bash(_ script: String, in directory: String) throws -> Run {
+        let binaries = URL(fileURLWithPath: try seederBinary()).deletingLastPathComponent().path
+        return try program(
+            "/bin/bash", ["-euo", "pipefail", "-c", script], in: directory,
+            environment: [
+                "PATH": binaries + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "SEEDER_VERSION": "0.1.0",
+            ])
+    }
+
+    /// A line of a workflow that runs seeder, without its YAML (`- `, `run: `).
+    static func command(_ line: String) -> String? {
+        var text = line.trimmingCharacters(in: .whitespaces)
+        for prefix in ["- ", "run: "] where text.hasPrefix(prefix) { text.removeFirst(prefix.count) }
+        return text.firstMatch(of: #/(^|[;|&] *)seeder (build|validate|diff|inspect|infer) /#) == nil ? nil : text
+    }
+
+    @Test func everySeederCommandOfTheGitHubWorkflowRuns() throws {
+        let blocks = try Self.yamlBlocks()
+        let github = try #require(blocks.first { $0.contains("jobs:") })
+        let commands = github.compactMap(Self.command)
+        #expect(commands.count == 2, "\(commands)")
+        let scratch = try Self.repositoryLayout()
+        for command in commands {
+            let run = try Self.bash(command, in: scratch.root)
+            #expect(run.status == 0, "\(command): \(run.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: scratch.path("app.sqlite")))
+        let diff = try String(contentsOfFile: scratch.path("seed-diff.md"), encoding: .utf8)
+        #expect(diff.contains("jeff@example.com") && diff.contains("jeff@restkit.org"))
+    }
+
+    /// GitLab's script whole: the first run builds and caches the seed with its digest, the
+    /// second finds it in the cache and builds nothing.
+    @Test func theGitLabScriptRunsAndCaches() throws {
+        let blocks = try Self.yamlBlocks()
+        let gitlab = try #require(blocks.first { $0.contains("  script:") })
+        let start = try #require(gitlab.firstIndex(of: "  script:"))
+        let script = gitlab[(start + 1)...].prefix { $0.hasPrefix("    - ") }.map { String($0.dropFirst("    - ".count)) }
+        #expect(script.count == 6)
+        #expect(script.contains { Self.command($0) != nil })
+        let scratch = try Self.repositoryLayout()
+        let first = try Self.bash(script.joined(separator: "\n"), in: scratch.root)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("reading: ") || first.stderr.contains("resolving: "), "the build ran: \(first.stderr)")
+        let built = try Data(contentsOf: URL(fileURLWithPath: scratch.path("app.sqlite")))
+        try FileManager.default.removeItem(atPath: scratch.path("app.sqlite"))
+        let second = try Self.bash(script.joined(separator: "\n"), in: scratch.root)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(!second.stderr.contains("resolving: "), "the cached seed was used: \(second.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("app.sqlite"))) == built)
+        #expect(try String(contentsOfFile: scratch.path("seed-diff.md"), encoding: .utf8).contains("jeff@example.com"))
+    }
+}
