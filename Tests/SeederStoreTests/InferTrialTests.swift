@@ -100,7 +100,7 @@ struct InferTrialTests {
         ])
         #expect(draft.contains("- path: user-*.json"))
         #expect(draftLine(draft, "addresses").contains("to: Address, many: true"))
-        #expect(draft.contains("# feed.json also holds arrays of objects not read: links (1 object); a source each, if they are records"))
+        #expect(draft.contains("# feed.json also holds objects not read: links (1 object); a source each, if they are records"))
         #expect(try buildDraft(draft, in: workspace) == ["User": 2, "Address": 3, "Feed": 2])
     }
 
@@ -168,5 +168,20 @@ struct InferTrialTests {
     @Test func aFileOfNoRecordsSaysSo() throws {
         let (draft, _) = try inferDraft(["a.ndjson": "", "b.json": #"[{"id": 1}]"#])
         #expect(draft.contains("# a.ndjson: left out, it holds no records"))
+    }
+
+    /// Records keyed twice in an export (`post-comments` by post, then by comment) are no
+    /// collection seeder reads: named in a comment, not left out silently.
+    @Test func recordsKeyedTwiceAreSaid() throws {
+        let (draft, workspace) = try inferDraft([
+            "export.json": #"""
+            {"users": {"u1": {"name": "a"}, "u2": {"name": "b"}},
+             "post-comments": {"p1": {"c1": {"text": "x"}, "c2": {"text": "y"}}, "p2": {"c3": {"text": "z"}}}}
+            """#
+        ])
+        #expect(
+            draft.contains(
+                "# export.json also holds objects not read: post-comments (an object of 2 objects); a source each, if they are records"))
+        #expect(try buildDraft(draft, in: workspace) == ["User": 2])
     }
 }

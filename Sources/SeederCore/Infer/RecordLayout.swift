@@ -147,6 +147,8 @@ public struct RecordLayout: Sendable, Equatable {
         /// The objects, up to `maxDepth` keys deep, that hold a value of their own (a string,
         /// number or boolean): a page's wrapper (`offset`, `total`), not a bundle of collections.
         private var holdValues: Set<[String]> = []
+        /// The root's objects of objects that are no collection: left out, and said.
+        private var otherObjects: [Collection] = []
 
         mutating func consume(_ event: JSONReader.Structure) {
             switch event {
@@ -166,8 +168,14 @@ public struct RecordLayout: Sendable, Equatable {
                 }
             case .objectEnd:
                 let object = objects.removeLast()
-                if object.path.count == 1, object.members.areRecords, !(objects.last?.wide ?? false) {
-                    keyed.append(Collection(keyPath: object.path, keyed: true, records: object.count))
+                if object.path.count == 1, !(objects.last?.wide ?? false) {
+                    if object.members.areRecords {
+                        keyed.append(Collection(keyPath: object.path, keyed: true, records: object.count))
+                    } else if object.members.allObjects, object.members.records >= 2 {
+                        // Objects of objects that are not records alike (records keyed twice:
+                        // `{"post-comments": {"p1": {"c1": {...}}}}`): no place read, but said.
+                        otherObjects.append(Collection(keyPath: object.path, keyed: true, records: object.count))
+                    }
                 }
                 guard !objects.isEmpty else {
                     root = object
@@ -219,7 +227,7 @@ public struct RecordLayout: Sendable, Equatable {
                 let found = keyed + arrays.filter { $0.keyPath.count == 1 }
                 return (
                     found.sorted { (order.firstIndex(of: $0.keyPath[0]) ?? 0) < (order.firstIndex(of: $1.keyPath[0]) ?? 0) },
-                    arrays.filter { $0.keyPath.count > 1 }
+                    arrays.filter { $0.keyPath.count > 1 } + otherObjects
                 )
             }
             if let root, root.members.areRecords {

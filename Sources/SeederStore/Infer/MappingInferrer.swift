@@ -182,11 +182,11 @@ public enum MappingInferrer {
             notes.append("\(path) holds no JSON value: it is left out")
         }
         for (path, reading) in zip(group.paths, readings) where !reading.leftOut.isEmpty {
-            let arrays = reading.leftOut.map {
-                "\($0.keyPath.joined(separator: ".")) (\(MappingDraftWriter.counted($0.records, "object")))"
+            let places = reading.leftOut.map { place in
+                let objects = MappingDraftWriter.counted(place.records, "object")
+                return "\(place.keyPath.joined(separator: ".")) (\(place.keyed ? "an object of " + objects : objects))"
             }
-            notes.append(
-                "\(path) also holds arrays of objects not read: \(arrays.joined(separator: ", ")); a source each, if they are records")
+            notes.append("\(path) also holds objects not read: \(places.joined(separator: ", ")); a source each, if they are records")
         }
         guard let first = files.first?.1 else { return [] }
         let uniform = files.count == group.paths.count && files.allSatisfy { places($0.1) == places(first) }
