@@ -13,7 +13,8 @@ extension SeedBuilder {
         options: BuildOptions
     ) throws {
         let total = loaded.totalBytes
-        let records = loaded.entities.reduce(0) { $0 + $1.counts.recordsRead }
+        // The dumps' records, as the reading and resolving phases count them.
+        let records = loaded.sources.reduce(0) { $0 + $1.records }
         options.progress?(BuildProgress(phase: .writing, bytesRead: total, totalBytes: total, records: records))
         let metadata = metadata(mapping: mapping, fit: fit, sources: loaded.sources, sqliteVersion: loaded.sqliteVersion, options: options)
         let search = SearchIndexer(mapping: mapping.mapping, schema: assembler.schema)

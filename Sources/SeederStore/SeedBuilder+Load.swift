@@ -105,6 +105,8 @@ extension SeedBuilder {
                     report(BuildProgress(phase: .reading, bytesRead: bytes, totalBytes: total, records: records))
                 }
             })
+        // The phase begins with nothing read: a plain progress line says so even for small dumps.
+        options.progress?(BuildProgress(phase: .reading, bytesRead: 0, totalBytes: total, records: 0))
         reader.start()
         var read = DumpsRead()
         do {

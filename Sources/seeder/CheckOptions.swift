@@ -28,7 +28,7 @@ struct CheckOptions: ParsableArguments {
 
     @Option(
         help: "Also print each diagnostic as a GitHub Actions annotation (github); default: github when GITHUB_ACTIONS=true, else text.")
-    var diagnostics: DiagnosticsFormat = .default()
+    var diagnostics: DiagnosticsFormat?
 
     @Option(
         help:

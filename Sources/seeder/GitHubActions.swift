@@ -49,10 +49,17 @@ enum GitHubActions {
         DiagnosticFolding.fold(diagnostics).map { annotation($0.diagnostic, moreLikeThis: $0.moreLikeThis) + "\n" }.joined()
     }
 
+    /// `path` relative to the workspace, when it is under it: a relative path is the current
+    /// directory's (a step's `working-directory:`), and links are resolved on both sides.
     static func repositoryPath(_ path: String, workspace: String?) -> String {
         guard let workspace, !workspace.isEmpty else { return path }
-        let root = workspace.hasSuffix("/") ? workspace : workspace + "/"
-        return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
+        func real(_ path: String) -> String {
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        let root = real(workspace)
+        let full = real(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+        if full == root { return "." }
+        return full.hasPrefix(root + "/") ? String(full.dropFirst(root.count + 1)) : path
     }
 
     /// A command's message: `%`, CR and LF escaped, as the runner unescapes them.

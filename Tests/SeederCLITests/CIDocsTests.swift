@@ -56,19 +56,59 @@ struct CIDocsTests {
         return text.firstMatch(of: #/(^|[;|&] *)seeder (build|validate|diff|inspect|infer) /#) == nil ? nil : text
     }
 
-    @Test func everySeederCommandOfTheGitHubWorkflowRuns() throws {
+    /// The `run:` scripts of a GitHub workflow's steps, one line or a `|` block each.
+    static func runScripts(_ lines: [String]) -> [String] {
+        var scripts: [String] = []
+        var index = 0
+        while index < lines.count {
+            let line = lines[index]
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            index += 1
+            guard trimmed.hasPrefix("run:") || trimmed.hasPrefix("- run:") else { continue }
+            let value = trimmed.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)
+            guard value == "|" else {
+                scripts.append(value)
+                continue
+            }
+            let indent = line.prefix { $0 == " " }.count
+            var block: [String] = []
+            while index < lines.count, lines[index].prefix(while: { $0 == " " }).count > indent {
+                block.append(lines[index].trimmingCharacters(in: .whitespaces))
+                index += 1
+            }
+            scripts.append(block.joined(separator: "\n"))
+        }
+        return scripts
+    }
+
+    /// The GitHub job's steps that run seeder, whole, with `gh` stood in for: it finds the
+    /// release's seed in place and keeps the comment it is asked to post.
+    @Test func theGitHubStepsRun() throws {
         let blocks = try Self.yamlBlocks()
         let github = try #require(blocks.first { $0.contains("jobs:") })
-        let commands = github.compactMap(Self.command)
-        #expect(commands.count == 2, "\(commands)")
+        let steps = Self.runScripts(github).filter { script in script.split(separator: "\n").contains { Self.command(String($0)) != nil } }
+        #expect(steps.count == 2, "\(steps)")
         let scratch = try Self.repositoryLayout()
-        for command in commands {
-            let run = try Self.bash(command, in: scratch.root)
-            #expect(run.status == 0, "\(command): \(run.stderr)")
+        try FileManager.default.createDirectory(atPath: scratch.path("stub"), withIntermediateDirectories: false)
+        try #"""
+        #!/bin/bash
+        case "$1 $2" in
+          "release download") exit 0 ;;
+          "pr comment") shift 2; number=$1; shift
+            while [ $# -gt 0 ]; do [ "$1" = --body-file ] && cp "$2" "posted-$number.md"; shift; done; exit 0 ;;
+        esac
+        exit 1
+        """#.write(toFile: scratch.path("stub/gh"), atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.path("stub/gh"))
+        for step in steps {
+            let script =
+                "export PATH=\"$PWD/stub:$PATH\"\n" + step.replacingOccurrences(of: "${{ github.event.pull_request.number }}", with: "7")
+            let run = try Self.bash(script, in: scratch.root)
+            #expect(run.status == 0, "\(step): \(run.stderr)")
         }
-        #expect(FileManager.default.fileExists(atPath: scratch.path("app.sqlite")))
-        let diff = try String(contentsOfFile: scratch.path("seed-diff.md"), encoding: .utf8)
-        #expect(diff.contains("jeff@example.com") && diff.contains("jeff@restkit.org"))
+        let posted = try String(contentsOfFile: scratch.path("posted-7.md"), encoding: .utf8)
+        #expect(posted.contains("jeff@example.com") && posted.contains("jeff@restkit.org"))
+        #expect(posted == (try String(contentsOfFile: scratch.path("seed-diff.md"), encoding: .utf8)))
     }
 
     /// GitLab's script whole: the first run builds and caches the seed with its digest, the
@@ -78,7 +118,7 @@ struct CIDocsTests {
         let gitlab = try #require(blocks.first { $0.contains("  script:") })
         let start = try #require(gitlab.firstIndex(of: "  script:"))
         let script = gitlab[(start + 1)...].prefix { $0.hasPrefix("    - ") }.map { String($0.dropFirst("    - ".count)) }
-        #expect(script.count == 6)
+        #expect(script.count == 7)
         #expect(script.contains { Self.command($0) != nil })
         let scratch = try Self.repositoryLayout()
         let first = try Self.bash(script.joined(separator: "\n"), in: scratch.root)

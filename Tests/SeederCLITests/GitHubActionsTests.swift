@@ -57,6 +57,26 @@ struct GitHubActionsTests {
         #expect(lines.last?.hasSuffix(" at dumps,v1:a/users.json:4:21") == true)
     }
 
+    /// Relative paths are the current directory's (a step's `working-directory:`), and a
+    /// workspace named through a link is the same directory.
+    @Test func relativePathsAreUnderTheWorkingDirectory() throws {
+        let scratch = try Self.broken()
+        try FileManager.default.createDirectory(atPath: scratch.path("repo"), withIntermediateDirectories: false)
+        for name in ["dumps", "tasklist.yaml"] {
+            try FileManager.default.moveItem(atPath: scratch.path(name), toPath: scratch.path("repo/app-" + name))
+        }
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("workspace"), withDestinationPath: scratch.path("repo"))
+        let run = try seeder(
+            ["validate", "app-tasklist.yaml", "app-dumps", "--diagnostics", "github"], in: scratch.path("repo"),
+            environment: ["GITHUB_WORKSPACE": scratch.path("workspace")])
+        #expect(run.status == 1)
+        #expect(run.stdout.hasPrefix("::error file=app-dumps/task_list.json,line=5,col=129,title=seeder type::"))
+        let inside = try seeder(
+            ["validate", "../app-tasklist.yaml", "../app-dumps", "--diagnostics", "github"], in: scratch.path("repo/app-dumps"),
+            environment: ["GITHUB_WORKSPACE": scratch.path("workspace")])
+        #expect(inside.stdout.hasPrefix("::error file=app-dumps/task_list.json,line=5,col=129,title=seeder type::"), "\(inside.stdout)")
+    }
+
     /// A message repeated over many records is annotated three times, the last saying how many
     /// more there are; the report keeps every one.
     @Test func repeatedMessagesAreFolded() throws {

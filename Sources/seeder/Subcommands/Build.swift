@@ -46,7 +46,7 @@ struct Build: ParsableCommand {
         console.finishProgress()
         console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
         // A JSON document owns standard output: the workflow commands then go to standard error.
-        try console.annotate(report.diagnostics, check.diagnostics, toStandardError: check.printsDocument)
+        try console.annotate(report.diagnostics, check.diagnostics ?? .default(), toStandardError: check.printsDocument)
         GitHubActions.appendStepSummary(GitHubActions.summary(report, command: "build"))
         try check.finish(report, command: .build, console: console, summary: !quiet)
     }

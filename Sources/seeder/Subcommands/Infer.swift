@@ -37,7 +37,7 @@ struct Infer: ParsableCommand {
 
     @Option(
         help: "Also print each diagnostic as a GitHub Actions annotation (github); default: github when GITHUB_ACTIONS=true, else text.")
-    var diagnostics: DiagnosticsFormat = .default()
+    var diagnostics: DiagnosticsFormat?
 
     @Flag(help: "Print one JSON document (the draft, the entities and sources found, the findings) on standard output.")
     var json = false
@@ -67,7 +67,7 @@ struct Infer: ParsableCommand {
         }
         console.print(report.diagnostics, suppressed: 0, mapping: "")
         // The draft or the document on standard output keeps it: the workflow commands go to standard error.
-        try console.annotate(report.diagnostics, diagnostics, toStandardError: json || written == nil)
+        try console.annotate(report.diagnostics, diagnostics ?? .default(), toStandardError: json || written == nil)
         if let written {
             let entities = report.mapping?.entities.count ?? 0
             StandardError.write(

@@ -19,7 +19,7 @@ struct Validate: ParsableCommand {
         let report = SeedBuilder.build(options)
         console.finishProgress()
         console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
-        try console.annotate(report.diagnostics, check.diagnostics, toStandardError: check.printsDocument)
+        try console.annotate(report.diagnostics, check.diagnostics ?? .default(), toStandardError: check.printsDocument)
         GitHubActions.appendStepSummary(GitHubActions.summary(report, command: "validate"))
         try check.finish(report, command: .validate, console: console, summary: true)
     }
