@@ -170,7 +170,8 @@ public struct RecordMerger: Sendable {
     private func describeReference(_ reference: RecordReference) -> String {
         switch reference {
         case let .identity(key, _): return key.description
-        case let .embedded(index): return "embedded #\(index)"
+        // The store describes an embedded record by its content (`RowStore.settleCopies`).
+        case .embedded: return "an embedded record"
         }
     }
 }

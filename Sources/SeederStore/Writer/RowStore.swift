@@ -31,7 +31,9 @@ import SeederCore
 /// - any other identity: one `INSERT ... ON CONFLICT DO NOTHING`, and a merge (`merge`) when
 ///   the identity had a row.
 /// A new row with an identity logs its side row; a child inserted inside its parent takes the
-/// parent's key, position and presence bit at once (`Placement`).
+/// parent's key, position and presence bit at once (`Placement`). A merge compares copies of an
+/// embedded `identity: none` record in a to-one by content (`EmbeddedCopies`): one it does not
+/// keep is not written, or at least not linked.
 ///
 /// The ordering rules, which keep rows, rowids, merges and messages in source order, and where
 /// they are kept:
@@ -58,6 +60,8 @@ final class RowStore {
     /// Per entity, per relationship: the link table of a to-many.
     let links: [[LinkLayout?]]
     private let mergers: [RecordMerger]
+    /// Copies of embedded `identity: none` records in the to-ones of merged rows.
+    let copies: EmbeddedCopies
     /// Per entity: the statements every occurrence uses, prepared once.
     private(set) var statements: [EntityStatements] = []
     /// Per entity, per relationship: the link table's insert.
@@ -101,6 +105,7 @@ final class RowStore {
         encoder = RowEncoder(layouts: layouts, fileIndexes: fileIndexes)
         self.links = links
         mergers = mapping.entities.map(RecordMerger.init)
+        copies = EmbeddedCopies(mapping: mapping)
         counts = mapping.entities.map { _ in EntityCounts() }
         rowsInserted = mapping.entities.map { _ in 0 }
         summary = LoadSummary(mapping: mapping)
@@ -188,6 +193,7 @@ final class RowStore {
         defer {
             rows.removeAll()
             swap(&rows, &lentRows)
+            copies.reset()
         }
         try insertRows(batch, encoded: encoded, into: &rows, diagnostics: diagnostics)
         try addLinks(batch, encoded: encoded, rows: rows)
@@ -215,6 +221,13 @@ final class RowStore {
                 continue
             }
             try flushRun(batch, encoded: encoded, rows: &rows, diagnostics: diagnostics)
+            // A copy that an earlier merge did not keep is not written (`EmbeddedCopies`).
+            if !copies.skipped.isEmpty, copies.skipped.contains(index) {
+                counts[entity].occurrencesMerged += 1
+                rows.keys.append([])
+                rows.merged.append(true)
+                continue
+            }
             let (key, isNew) = try upsert(
                 batch.baseAddress! + index, encoded: encoded.baseAddress! + index, parent: parent, batch: batch,
                 diagnostics: diagnostics)
@@ -230,6 +243,7 @@ final class RowStore {
     /// embedded targets with no identity, whose key is only known now.
     private func addLinks(_ batch: UnsafeBufferPointer<Record>, encoded: UnsafeBufferPointer<RowEncoder.Encoded>, rows: BatchRows) throws {
         for index in batch.indices {
+            if !copies.skipped.isEmpty, copies.skipped.contains(index) { continue }
             let entity = batch[index].entity
             for (relationshipIndex, link) in batch[index].links.enumerated() {
                 // Read from the layout: a copy of the `Relationship` retains each of its arrays.
@@ -265,9 +279,12 @@ final class RowStore {
                     }
                 } else if !isToMany, case .one(.identity) = link {
                     summary.relationships[entity][relationshipIndex].referencedByIdentity = true
-                } else if !isToMany, case let .one(.embedded(child)) = link, batch[child].identity == nil {
-                    // An embedded target with no identity: its key is the `_pk` just given to it.
-                    // (One with an identity was named by it when the row was encoded.)
+                } else if !isToMany, case let .one(.embedded(child)) = link, batch[child].identity == nil,
+                    copies.dropped.isEmpty || !copies.dropped.contains(child)
+                {
+                    // An embedded target with no identity: its key is the `_pk` just given to it,
+                    // unless a merge linked the row to another copy (`EmbeddedCopies`). (One with
+                    // an identity was named by it when the row was encoded.)
                     try statements[entity].setForeignKey[relationshipIndex]?.execute { binder in
                         for value in rows.keys[child] + rows.keys[index] { binder.bind(value) }
                     }
@@ -417,8 +434,15 @@ final class RowStore {
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isToMany {
             incoming.links[index] = .absent
         }
+        let index = batch.isEmpty ? 0 : record - batch.baseAddress!
+        let copyLinks =
+            copies.toOnes[record.pointee.entity].isEmpty
+            ? [] : try compareCopies(&incoming, row: &row, identity: identity, index: index, batch: batch)
         var changed = false
-        let conflicts = mergers[record.pointee.entity].merge(incoming, into: &row, changed: &changed)
+        var conflicts = mergers[record.pointee.entity].merge(incoming, into: &row, changed: &changed)
+        if !copyLinks.isEmpty {
+            try settleCopies(copyLinks, row: row, identity: identity, index: index, batch: batch, conflicts: &conflicts)
+        }
         for conflict in conflicts {
             if conflict.isResolved {
                 counts[record.pointee.entity].conflictsResolved += 1
