@@ -99,6 +99,40 @@ enum GitHubActions {
         return descriptor
     }
 
+    /// The most of a diff appended to the step summary: GitHub takes 1 MiB a step.
+    static let diffSummaryBytes = 900_000
+
+    /// An unlinked scratch file in the temporary directory, for a summary written before it is
+    /// cut; `nil` when none can be made (the summary is then left out).
+    static func scratchFile() -> Int32? {
+        var template = Array((NSTemporaryDirectory() + "/seeder-summary.XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { return nil }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return descriptor
+    }
+
+    /// Appends what `scratch` holds to the summary, at most `diffSummaryBytes`, cut at a line's
+    /// end and said so.
+    static func appendCut(_ scratch: Int32, to summary: Int32, limit: Int = diffSummaryBytes) {
+        let size = Int(lseek(scratch, 0, SEEK_END))
+        lseek(scratch, 0, SEEK_SET)
+        var bytes = [UInt8](repeating: 0, count: min(size, limit))
+        var read = 0
+        while read < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(scratch, $0.baseAddress! + read, $0.count - read) }
+            guard count > 0 else { break }
+            read += count
+        }
+        bytes.removeSubrange(read...)
+        if size > limit {
+            if let end = bytes.lastIndex(of: UInt8(ascii: "\n")) { bytes.removeSubrange((end + 1)...) }
+            bytes += Array("\n*The diff is cut here: GitHub takes at most 1 MiB of summary a step. `seeder diff` prints it whole.*\n".utf8)
+        }
+        let failure = bytes.withUnsafeBytes { writeAll(summary, $0) }
+        if failure != 0 { StandardError.write("warning: cannot write the step summary: \(String(cString: strerror(failure)))\n") }
+    }
+
     /// Appends `markdown` to the step summary, if the run has one.
     static func appendStepSummary(_ markdown: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let descriptor = openStepSummary(environment: environment) else { return }

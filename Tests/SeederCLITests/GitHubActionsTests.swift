@@ -141,6 +141,31 @@ struct GitHubActionsTests {
         #expect(FileManager.default.fileExists(atPath: scratch.path("seed.sqlite")))
     }
 
+    /// A diff too long for GitHub's summary (1 MiB a step) is cut at a line's end, and says so.
+    @Test func aLongDiffIsCutInTheSummary() throws {
+        let scratch = try Workspace()
+        let fields = (0..<80).map { "f\($0)" }
+        try
+            ("seeder: 1\nentities:\n  Row:\n    attributes:\n      id: integer\n"
+            + fields.map { "      \($0): string\n" }.joined() + "sources:\n  - { path: rows.jsonl, entity: Row }\n")
+            .write(toFile: scratch.path("m.yaml"), atomically: true, encoding: .utf8)
+        for (name, letter) in [("old", "a"), ("new", "b")] {
+            try FileManager.default.createDirectory(atPath: scratch.path(name), withIntermediateDirectories: false)
+            let value = String(repeating: letter, count: 400)
+            let lines = (1...150).map { id in "{\"id\": \(id), " + fields.map { "\"\($0)\": \"\(value)\"" }.joined(separator: ", ") + "}" }
+            try lines.joined(separator: "\n").write(toFile: scratch.path("\(name)/rows.jsonl"), atomically: true, encoding: .utf8)
+            #expect(try seeder(["build", "m.yaml", name, "-o", "\(name).sqlite", "--quiet"], in: scratch.root).status == 0)
+        }
+        let summary = scratch.path("summary.md")
+        let run = try seeder(["diff", "old.sqlite", "new.sqlite"], in: scratch.root, environment: ["GITHUB_STEP_SUMMARY": summary])
+        #expect(run.status == 1)
+        let text = try Data(contentsOf: URL(fileURLWithPath: summary))
+        #expect(text.count <= 900_000 + 200)
+        #expect(
+            String(decoding: text, as: UTF8.self).hasSuffix(
+                "\n*The diff is cut here: GitHub takes at most 1 MiB of summary a step. `seeder diff` prints it whole.*\n"))
+    }
+
     /// `diff` appends its markdown, whatever format it prints.
     @Test func diffAppendsItsMarkdown() throws {
         let scratch = try CommandTests.tasklist()

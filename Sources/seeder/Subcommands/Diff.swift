@@ -41,10 +41,15 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         let writer = try SeedDiffWriter(format: json ? .json : format ?? .text, limit: limit)
-        // The markdown for a GitHub Actions step summary, when the run has one (docs/ci.md).
+        // The markdown for a GitHub Actions step summary, when the run has one (docs/ci.md):
+        // written to a scratch file first, so that what is appended can be cut to GitHub's size.
         let summaryFile = GitHubActions.openStepSummary()
-        defer { summaryFile.map { _ = close($0) } }
-        var summary = try summaryFile.map {
+        let scratch = summaryFile == nil ? nil : GitHubActions.scratchFile()
+        defer {
+            summaryFile.map { _ = close($0) }
+            scratch.map { _ = close($0) }
+        }
+        var summary = try scratch.map {
             try SeedDiffWriter(format: .markdown, limit: limit ?? GitHubActions.diffSummaryLimit, descriptor: $0)
         }
         let diff: SeedDiff
@@ -75,6 +80,7 @@ struct Diff: ParsableCommand {
         try writer.finish(diff)
         do {
             try summary?.finish(diff)
+            if summary != nil, let scratch, let summaryFile { GitHubActions.appendCut(scratch, to: summaryFile) }
         } catch {
             StandardError.write("warning: cannot write the step summary: \(error)\n")
         }
