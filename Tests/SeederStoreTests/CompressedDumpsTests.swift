@@ -226,4 +226,19 @@ struct CompressedDumpsTests {
                 "dumps/users.json.bz2: warning: this dump is compressed in a way seeder does not read (it reads .gz and .zst)"
             ])
     }
+
+    /// A source's glob that takes a dump and its compressed copy reads both: a warning says so;
+    /// two globs, each taking one, are the mapping's own choice.
+    @Test func warnsOfAGlobThatTakesADumpAndItsCopy() throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            "seeder: 1\nentities:\n  User:\n    attributes: { id: integer }\nsources:\n  - { path: 'users.json*', entity: User }\n")
+        try Self.writeCompressed(workspace, "dumps/users.json", #"[{"id": 1}]"#, .zstd)
+        try workspace.write("dumps/users.json", #"[{"id": 1}]"#)
+        #expect(
+            workspace.build(validate: true).messages(workspace) == [
+                "dumps/users.json.zst: warning: users.json is this file's text too: 'users.json*' reads both (keep one, or name the one to read)"
+            ])
+    }
 }

@@ -53,7 +53,16 @@ public struct InputPlanner {
                     let suggestion = (compressed ?? closestMatch(to: source.path, in: files)).map { " (did you mean '\($0)'?)" } ?? ""
                     diagnostics.error(.noFile, "source path '\(source.path)' matches no file in \(dumps)\(suggestion)", at: source.location)
                 }
+                // A glob that takes a dump and its compressed copy reads the records twice: said.
+                var byText: [Substring: String] = [:]
                 for path in matches {
+                    if let other = byText.updateValue(path, forKey: DumpCompression.of(file: path).stripped) {
+                        diagnostics.warning(
+                            .readTwice,
+                            "\(other) is this file's text too: '\(source.path)' reads both "
+                                + "(keep one, or name the one to read)",
+                            at: SourceLocation(file: display(path)))
+                    }
                     read.insert(path)  // claimed, even if it is then refused
                     guard
                         var file = inputFile(
