@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SeederCore
 import SeederStore
 
 /// When and how to show progress (docs/commands.md, Progress).
@@ -98,21 +99,11 @@ final class ProgressDisplay: @unchecked Sendable {
     static func text(_ progress: BuildProgress, rate: Int?) -> String {
         let percent = progress.totalBytes > 0 ? progress.bytesRead * 100 / progress.totalBytes : 100
         return "\(progress.phase.rawValue): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(percent)%), "
-            + "\(grouped(progress.records)) records" + (rate.map { ", \(grouped($0)) records/s" } ?? "")
+            + MappingDraftWriter.counted(progress.records, "record")
+            + (rate.map { ", \(MappingDraftWriter.counted($0, "record"))/s" } ?? "")
     }
 
     private static func megabytes(_ bytes: Int) -> String {
         bytes < 10_000_000 ? "\(bytes / 1000) kB" : "\(bytes / 1_000_000) MB"
-    }
-
-    /// `1204000` -> `1,204,000`.
-    static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return (number < 0 ? "-" : "") + text
     }
 }
