@@ -40,9 +40,7 @@ final class Console: @unchecked Sendable {
                 let quote = SourceQuote(line: source, column: column)
                 text += quote.text + "\n" + String(quote.caret.dropLast()) + style("^", "1;32") + "\n"
             }
-            if folded.moreLikeThis > 0 {
-                text += "... and \(folded.moreLikeThis) more like this\n"
-            }
+            if let more = folded.moreText { text += more + "\n" }
         }
         if suppressed > 0 {
             text += "\(suppressed) more \(suppressed == 1 ? "error" : "errors") not shown (--max-errors)\n"

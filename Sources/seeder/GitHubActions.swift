@@ -22,7 +22,7 @@ enum GitHubActions {
     /// diagnostic as a workflow command. A path under `GITHUB_WORKSPACE` is made relative to it,
     /// as GitHub places annotations by the repository's paths.
     static func annotation(
-        _ diagnostic: Diagnostic, moreLikeThis: Int = 0, environment: [String: String] = ProcessInfo.processInfo.environment
+        _ diagnostic: Diagnostic, more: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
         let workspace = environment["GITHUB_WORKSPACE"]
         var properties: [String] = []
@@ -40,13 +40,13 @@ enum GitHubActions {
             message += " at \(related)"
         }
         if let path = diagnostic.jsonPath { message += "  [\(path.isEmpty ? "/" : path)]" }
-        if moreLikeThis > 0 { message += "\n... and \(moreLikeThis) more like this" }
+        if let more { message += "\n" + more }
         return "::\(diagnostic.severity.rawValue) \(properties.joined(separator: ","))::\(escapeData(message))"
     }
 
     /// The workflow commands of `diagnostics`, folded as the text lines are.
     static func annotations(_ diagnostics: [Diagnostic]) -> String {
-        DiagnosticFolding.fold(diagnostics).map { annotation($0.diagnostic, moreLikeThis: $0.moreLikeThis) + "\n" }.joined()
+        DiagnosticFolding.fold(diagnostics).map { annotation($0.diagnostic, more: $0.moreText) + "\n" }.joined()
     }
 
     /// `path` relative to the workspace, when it is under it: a relative path is the current
@@ -175,7 +175,7 @@ enum GitHubActions {
             text += "```\n"
             for line in folded.prefix(shown) {
                 text += line.diagnostic.description + "\n"
-                if line.moreLikeThis > 0 { text += "... and \(line.moreLikeThis) more like this\n" }
+                if let more = line.moreText { text += more + "\n" }
             }
             if folded.count > shown { text += "... \(folded.count - shown) more not shown here\n" }
             text += "```\n\n"

@@ -11,6 +11,9 @@ public enum DiagnosticFolding {
     public struct Line: Sendable, Hashable {
         public var diagnostic: Diagnostic
         public var moreLikeThis: Int
+
+        /// `... and 37 more like this`, the line that follows the last one printed of a kind.
+        public var moreText: String? { moreLikeThis > 0 ? "... and \(moreLikeThis) more like this" : nil }
     }
 
     /// The diagnostics to print, in their order: at most `shown` of each kind.
