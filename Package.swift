@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "SeederCore", targets: ["SeederCore"]),
         .library(name: "SeederStore", targets: ["SeederStore"]),
+        // For apps: installs a seed in the app's working copy, or patches it (docs/guides/updating-an-installed-seed.md).
+        .library(name: "SeedInstaller", targets: ["SeedInstaller"]),
     ],
     // Exact versions: the tool is built from the same code on every machine. (Package.resolved
     // is not committed: the package mirror seeder is built from in CI has commit ids of its own,
@@ -35,12 +37,16 @@ let package = Package(
                 // The C API, for hot loops on the raw statement handle.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                "CSQLiteConfig",
+                "CSQLite",
+                "SeedInstaller",
             ]
         ),
+        // What an app links to install or patch its copy of a seed: SQLite and nothing else.
+        .target(name: "SeedInstaller", dependencies: ["CSQLite"]),
+        // The system SQLite's C API with its session extension declared (changesets), and
         // `sqlite3_db_config`, variadic in C and so out of Swift's reach: the switch that keeps an
         // app's triggers from running while seeder fills its tables.
-        .target(name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The signal handler that removes an interrupted build's temporary files: C, so that it
         // calls nothing but async-signal-safe functions.
         .target(name: "CSeederSignals"),

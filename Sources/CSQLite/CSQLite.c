@@ -1,4 +1,4 @@
-#include "CSQLiteConfig.h"
+#include "CSQLite.h"
 
 int seeder_enable_triggers(sqlite3 *db, int enabled) {
     int now = -1;
