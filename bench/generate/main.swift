@@ -4,13 +4,14 @@ import SeederCore
 // seeder-bench: the benchmark datasets, and the JSON reader measured alone.
 //
 //   seeder-bench generate flat N DIR [--variant]   DIR/flat.json and DIR/flat.ndjson: N flat records
-//   seeder-bench generate graph N DIR              DIR/users.json, DIR/task_list.json (the task list at scale)
+//   seeder-bench generate graph N DIR [--variant]  DIR/users.json, DIR/task_list.json (the task list at scale)
 //   seeder-bench generate pages N DIR              DIR/characters/page-NNNNN.json, 100 characters a page
 //   seeder-bench read FILE [--lines] [--key-path a.b] [--repeat K]
 //   seeder-bench map FILE [--lines] [--repeat K]   read and map with the flat Pod mapping
 //
-// Every dataset comes from a fixed seed: the same N gives the same bytes. `--variant` writes the
-// flat records a later release would ship: 1% changed, 0.1% removed, 0.2% added (for `diff`).
+// Every dataset comes from a fixed seed: the same N gives the same bytes. `--variant` writes what
+// a later release of flat or graph would ship: 1% of the records changed, 0.1% removed, 0.2%
+// added (for `diff`); graph's also moves links: tasks to other assignees, projects to other owners.
 // `read` and `map` print records, MB/s (median of K runs) and the peak resident set size.
 #if canImport(Glibc)
     import Glibc
@@ -102,34 +103,111 @@ func generateFlat(count: Int, directory: String, variant: Bool) {
 
 // MARK: graph
 
+/// What a later release of the graph workload changes (`--variant`), by id, with flat's rule:
+/// 1% of users, projects and tasks changed in a field, 0.1% removed, 0.2% added after the last
+/// id. Half of the changed tasks and projects are also linked to another user. A removed user's
+/// tasks and projects go to the next user; a removed project takes its tasks with it.
+struct GraphRelease {
+    let variant: Bool
+    let userCount: Int, projectCount: Int
+
+    /// The 1% changed in a field.
+    func changes(_ id: Int) -> Bool { variant && id % 100 == 37 }
+    /// Half of the changed, which also name another user.
+    func relinks(_ id: Int) -> Bool { variant && id % 200 == 37 }
+    /// The 0.1% removed; at least one once there are two, so that a small N removes a user too.
+    func removes(_ id: Int, of count: Int) -> Bool {
+        variant && count > 1 && (id % 1000 == 500 || (count < 1000 && id == (count + 1) / 2))
+    }
+    /// The 0.2% added, numbered after the last of `count`.
+    func added(after count: Int) -> [Int] { variant ? Array((count + 1)...(count + max(1, count / 500))) : [] }
+    /// Who `user` is in this release: a removed user's links go to the user after it (before
+    /// it, for the last).
+    func survivor(_ user: Int) -> Int {
+        guard removes(user, of: userCount) else { return user }
+        return user < userCount ? user + 1 : user - 1
+    }
+    /// The users a changed task is given: the added ones, so that new links reach new records.
+    var newUsers: [Int] { added(after: userCount) }
+
+    func user(_ id: Int) -> String {
+        let domain = changes(id) ? "example.net" : "example.com"
+        return "{\"id\":\(id),\"name\":\"User \(id)\",\"email\":\"user\(id)@\(domain)\"}"
+    }
+}
+
+/// One task of the graph workload, as drawn before a release changes it.
+struct GraphTask {
+    var id: Int, name: String, assignee: Int, dueAt: String, completed: Bool
+
+    /// Ten tasks' fields in the order the base workload has always drawn them.
+    init(id: Int, userCount: Int, _ random: inout SplitMix64) {
+        self.id = id
+        completed = random.below(3) == 0
+        name = random.phrase(3 + random.below(4))
+        assignee = 1 + random.below(userCount)
+        dueAt = random.timestamp()
+    }
+
+    var json: String {
+        "{\"id\":\(id),\"name\":\"\(name)\",\"assigned_user_id\":\(assignee),\"due_at\":\"\(dueAt)\",\"completed\":\(completed)}"
+    }
+}
+
 /// The task list at scale: N/50 users; N/10 projects, each embedding its owner (repeated across
-/// projects, so merging matters) and 10 tasks that name their assignee by id.
-func generateGraph(count: Int, directory: String) {
+/// projects, so merging matters) and 10 tasks that name their assignee by id. The base records
+/// draw from one stream in order, and the variant draws them all before changing any, so that
+/// what it leaves alone is what the base wrote.
+func generateGraph(count: Int, directory: String, variant: Bool) {
     var random = SplitMix64(state: 7)
     let userCount = max(1, count / 50), projectCount = max(1, count / 10)
-    func user(_ id: Int) -> String {
-        "{\"id\":\(id),\"name\":\"User \(id)\",\"email\":\"user\(id)@example.com\"}"
-    }
+    let release = GraphRelease(variant: variant, userCount: userCount, projectCount: projectCount)
+    let userIDs = (1...userCount).filter { !release.removes($0, of: userCount) } + release.newUsers
     let users = Output(directory + "/users.json")
-    users.write("[\n" + (1...userCount).map(user).joined(separator: ",\n") + "\n]\n")
+    users.write("[\n" + userIDs.map(release.user).joined(separator: ",\n") + "\n]\n")
     let projects = Output(directory + "/task_list.json")
-    projects.write("[\n")
+    projects.write("[")
+    var first = true
+    func emit(id: Int, description: String, owner: Int, tasks: [GraphTask]) {
+        let project =
+            "{\"project\":{\"id\":\(id),\"name\":\"Project \(id)\",\"description\":\"\(description)\","
+            + "\"user\":\(release.user(owner)),\"tasks\":[\n  " + tasks.map(\.json).joined(separator: ",\n  ") + "]}}"
+        projects.write((first ? "\n" : ",\n") + project)
+        first = false
+    }
     var taskID = 0
     for id in 1...projectCount {
-        var tasks: [String] = []
+        var tasks: [GraphTask] = []
         for _ in 0..<10 {
             taskID += 1
-            let completed = random.below(3) == 0 ? "true" : "false"
-            tasks.append(
-                "{\"id\":\(taskID),\"name\":\"\(random.phrase(3 + random.below(4)))\",\"assigned_user_id\":\(1 + random.below(userCount)),"
-                    + "\"due_at\":\"\(random.timestamp())\",\"completed\":\(completed)}")
+            tasks.append(GraphTask(id: taskID, userCount: userCount, &random))
         }
-        let project =
-            "{\"project\":{\"id\":\(id),\"name\":\"Project \(id)\",\"description\":\"\(random.phrase(6 + random.below(6)))\","
-            + "\"user\":\(user(1 + random.below(userCount))),\"tasks\":[\n  " + tasks.joined(separator: ",\n  ") + "]}}"
-        projects.write(project + (id < projectCount ? ",\n" : "\n"))
+        var description = random.phrase(6 + random.below(6))
+        var owner = 1 + random.below(userCount)
+        if release.removes(id, of: projectCount) { continue }
+        for index in tasks.indices {
+            let task = tasks[index].id
+            tasks[index].assignee = release.survivor(tasks[index].assignee)
+            if release.changes(task) { tasks[index].completed.toggle() }
+            if release.relinks(task) { tasks[index].assignee = release.newUsers[task / 200 % release.newUsers.count] }
+        }
+        if release.changes(id) { description += " revised" }
+        if release.relinks(id) { owner = owner % userCount + 1 }
+        emit(id: id, description: description, owner: release.survivor(owner), tasks: tasks)
     }
-    projects.write("]\n")
+    // New projects, each with ten new tasks, drawn from streams of their own (by id), so that
+    // they do not move the base's draws.
+    for id in release.added(after: projectCount) {
+        random = SplitMix64(state: 7 &+ UInt64(id) &* 0x9E37_79B9)
+        let tasks = (0..<10).map { _ in
+            taskID += 1
+            var task = GraphTask(id: taskID, userCount: userIDs.count, &random)
+            task.assignee = userIDs[task.assignee - 1]
+            return task
+        }
+        emit(id: id, description: random.phrase(6 + random.below(6)), owner: userIDs[random.below(userIDs.count)], tasks: tasks)
+    }
+    projects.write(first ? "]\n" : "\n]\n")
 }
 
 // MARK: pages
@@ -204,7 +282,7 @@ case "generate":
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     switch arguments[1] {
     case "flat": generateFlat(count: count, directory: directory, variant: arguments.contains("--variant"))
-    case "graph": generateGraph(count: count, directory: directory)
+    case "graph": generateGraph(count: count, directory: directory, variant: arguments.contains("--variant"))
     case "pages": generatePages(count: count, directory: directory)
     default: print("unknown workload \(arguments[1])"); exit(64)
     }
