@@ -82,7 +82,7 @@ let package = Package(
         // Runs the built `seeder` binary on the examples in mappings/ and seeds/.
         .testTarget(
             name: "SeederCLITests",
-            dependencies: ["seeder", "SeederStore", "SeederTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["seeder", "SeederStore", "SeederTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             // Read by path from the source tree, not bundled.
             exclude: ["Fixtures", "Snapshots"]
         ),

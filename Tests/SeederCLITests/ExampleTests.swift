@@ -20,6 +20,12 @@ func seederBinary() throws -> String {
     return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "no seeder binary in \(candidates)")
 }
 
+/// The `seeder-bench` binary beside `seeder`.
+func seederBenchBinary() throws -> String {
+    let path = URL(fileURLWithPath: try seederBinary()).deletingLastPathComponent().appendingPathComponent("seeder-bench").path
+    return try #require(FileManager.default.isExecutableFile(atPath: path) ? path : nil, "no seeder-bench at \(path)")
+}
+
 /// The result of running the binary.
 struct Run {
     var status: Int32

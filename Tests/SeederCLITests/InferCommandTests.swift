@@ -5,12 +5,6 @@ import Testing
 /// `seeder infer` end to end, with the real binary: the draft of every example's dumps and of
 /// the bench's workloads builds as it is, with every record in the seed (docs/commands.md).
 @Suite struct InferCommandTests {
-    /// The `seeder-bench` binary beside `seeder`.
-    func benchBinary() throws -> String {
-        let path = URL(fileURLWithPath: try seederBinary()).deletingLastPathComponent().appendingPathComponent("seeder-bench").path
-        return try #require(FileManager.default.isExecutableFile(atPath: path) ? path : nil, "no seeder-bench at \(path)")
-    }
-
     @Test(arguments: ["accounts", "catalog", "marvel", "pods", "social", "tasklist"])
     func exampleDraftBuilds(_ example: String) throws {
         let workspace = try Workspace()
@@ -25,7 +19,7 @@ import Testing
     func benchWorkloadDraftBuilds(_ workload: String, _ entity: String, _ rows: Int) throws {
         let workspace = try Workspace()
         let generate = Process()
-        generate.executableURL = URL(fileURLWithPath: try benchBinary())
+        generate.executableURL = URL(fileURLWithPath: try seederBenchBinary())
         generate.arguments = ["generate", workload, "\(rows)", workspace.path("dumps")]
         generate.standardOutput = FileHandle.nullDevice
         try generate.run()
