@@ -110,14 +110,13 @@ struct Diff: ParsableCommand {
             StandardError.write("error: \(error)\n")
             throw ExitCode(2)
         }
-        let tables = written.tables.filter { !SeedCatalog.metadataTables.contains($0.table) }
-        var line = "wrote \(path): \(written.bytes) bytes, \(written.changes) \(written.changes == 1 ? "change" : "changes")"
-        line += tables.isEmpty ? "" : " to \(tables.map { "\($0.table) (\($0.changes))" }.joined(separator: ", "))"
-        if !written.searchTablesToRebuild.isEmpty {
-            line +=
-                "; after applying it, rebuild "
-                + written.searchTablesToRebuild.map { "\($0) (INSERT INTO \($0)(\($0)) VALUES ('rebuild'))" }
-                .joined(separator: ", ")
+        func rows(_ count: Int) -> String { count == 1 ? "1 row" : "\(count) rows" }
+        let metadata = written.tables.filter { SeedCatalog.metadataTables.contains($0.table) }.reduce(0) { $0 + $1.changes }
+        var parts = written.tables.filter { !SeedCatalog.metadataTables.contains($0.table) }.map { "\(rows($0.changes)) of \($0.table)" }
+        if metadata > 0 { parts.append("\(rows(metadata)) of metadata") }
+        var line = "wrote \(path) (\(written.bytes) bytes): " + (parts.isEmpty ? "no changes" : parts.joined(separator: ", "))
+        for table in written.searchTablesToRebuild {
+            line += "; then rebuild \(table): INSERT INTO \(table)(\(table)) VALUES ('rebuild')"
         }
         StandardError.write(line + "\n")
     }
