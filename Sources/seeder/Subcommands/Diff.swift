@@ -50,8 +50,9 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         // First, so that a difference no changeset can hold is refused before any output.
-        if let changeset { try writeChangeset(changeset) }
+        let written = try changeset.map { ($0, try writeChangeset($0)) }
         let writer = try SeedDiffWriter(format: json ? .json : format ?? .text, limit: limit)
+        writer.changeset = written
         // The markdown for a GitHub Actions step summary, when the run has one (docs/ci.md):
         // written to a scratch file first, so that what is appended can be cut to GitHub's size.
         let summaryFile = GitHubActions.openStepSummary()
@@ -99,7 +100,7 @@ struct Diff: ParsableCommand {
     }
 
     /// Writes `--changeset` (docs/commands.md, diff) and says on standard error what it holds.
-    private func writeChangeset(_ path: String) throws {
+    private func writeChangeset(_ path: String) throws -> SeedChangeset {
         let written: SeedChangeset
         do {
             written = try SeedChangeset.write(old: old, new: new, to: path, willCreate: Interruption.removeOnInterrupt)
@@ -119,5 +120,6 @@ struct Diff: ParsableCommand {
             line += "; then rebuild \(table): INSERT INTO \(table)(\(table)) VALUES ('rebuild')"
         }
         StandardError.write(line + "\n")
+        return written
     }
 }
