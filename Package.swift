@@ -77,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SeederStoreTests",
-            dependencies: ["SeederStore", "SeederTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SeederStore", "SeederTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Installs, replaces and patches seeds built by SeederStore, checked through GRDB.
         .testTarget(

@@ -34,12 +34,23 @@ struct Diff: ParsableCommand {
     @Option(help: "List at most this many records per entity, then a count of the rest.")
     var limit: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write the difference as a SQLite session changeset, which patches an installed copy of OLD into NEW.",
+            valueName: "file"))
+    var changeset: String?
+
     func validate() throws {
+        if changeset != nil, !entity.isEmpty {
+            throw ValidationError("--changeset covers the whole seed; it cannot go with --entity.")
+        }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit).") }
         if json, let format, format != .json { throw ValidationError("--json prints JSON; it cannot go with --format \(format).") }
     }
 
     func run() throws {
+        // First, so that a difference no changeset can hold is refused before any output.
+        if let changeset { try writeChangeset(changeset) }
         let writer = try SeedDiffWriter(format: json ? .json : format ?? .text, limit: limit)
         // The markdown for a GitHub Actions step summary, when the run has one (docs/ci.md):
         // written to a scratch file first, so that what is appended can be cut to GitHub's size.
@@ -85,5 +96,28 @@ struct Diff: ParsableCommand {
             StandardError.write("warning: cannot write the step summary: \(error)\n")
         }
         if !diff.holdsSameRecords { throw ExitCode(1) }
+    }
+
+    /// Writes `--changeset` (docs/commands.md, diff) and says on standard error what it holds.
+    private func writeChangeset(_ path: String) throws {
+        let written: SeedChangeset
+        do {
+            written = try SeedChangeset.write(old: old, new: new, to: path, willCreate: Interruption.removeOnInterrupt)
+        } catch let error as SeedFileError {
+            StandardError.write("\(error)\n")
+            throw ExitCode(2)
+        } catch let error as SeedChangesetError {
+            StandardError.write("error: \(error)\n")
+            throw ExitCode(2)
+        }
+        func rows(_ count: Int) -> String { count == 1 ? "1 row" : "\(count) rows" }
+        let metadata = written.tables.filter { SeedCatalog.metadataTables.contains($0.table) }.reduce(0) { $0 + $1.changes }
+        var parts = written.tables.filter { !SeedCatalog.metadataTables.contains($0.table) }.map { "\(rows($0.changes)) of \($0.table)" }
+        if metadata > 0 { parts.append("\(rows(metadata)) of metadata") }
+        var line = "wrote \(path) (\(written.bytes) bytes): " + (parts.isEmpty ? "no changes" : parts.joined(separator: ", "))
+        for table in written.searchTablesToRebuild {
+            line += "; then rebuild \(table): INSERT INTO \(table)(\(table)) VALUES ('rebuild')"
+        }
+        StandardError.write(line + "\n")
     }
 }
