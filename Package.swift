@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(
             name: "SeedInstallerTests",
             dependencies: [
-                "SeedInstaller", "CSQLite", "SeederStore", "SeederTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "SeedInstaller", "SeederStore", "SeederTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Runs the built `seeder` binary on the examples in mappings/ and seeds/.

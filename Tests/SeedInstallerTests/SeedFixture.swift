@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import GRDB
 import SeederStore
@@ -90,37 +89,11 @@ struct SeedFixture {
         }
     }
 
-    /// Writes the changeset from seed `old` to seed `new` at `changeset-<old>-<new>` as `seeder
-    /// diff --changeset` makes it: `new` as main, `old` attached, `seed_metadata` first and
-    /// `seed_source` second, then the other ordinary tables, without the search table and its
-    /// shadows.
+    /// Writes the changeset from seed `old` to seed `new` at `changeset-<old>-<new>`, as `seeder
+    /// diff --changeset` does.
     func changeset(from old: String, to new: String) throws -> String {
         let path = workspace.path("changeset-\((old as NSString).lastPathComponent)-\((new as NSString).lastPathComponent)")
-        var db: OpaquePointer?
-        #expect(sqlite3_open_v2(new, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK)
-        defer { sqlite3_close(db) }
-        #expect(sqlite3_exec(db, "ATTACH DATABASE '\(old)' AS old", nil, nil, nil) == SQLITE_OK)
-        let others = try DatabaseQueue(path: new).read { db in
-            try String.fetchAll(
-                db,
-                sql: """
-                    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND name NOT LIKE '%search%' \
-                    AND name NOT IN ('seed_metadata', 'seed_source') ORDER BY rowid
-                    """)
-        }
-        var session: OpaquePointer?
-        #expect(sqlite3session_create(db, "main", &session) == SQLITE_OK)
-        defer { sqlite3session_delete(session) }
-        for table in ["seed_metadata", "seed_source"] + others {
-            #expect(sqlite3session_attach(session, table) == SQLITE_OK)
-            var error: UnsafeMutablePointer<CChar>?
-            #expect(sqlite3session_diff(session, "old", table, &error) == SQLITE_OK, "\(error.map { String(cString: $0) } ?? "")")
-        }
-        var size: Int32 = 0
-        var bytes: UnsafeMutableRawPointer?
-        #expect(sqlite3session_changeset(session, &size, &bytes) == SQLITE_OK)
-        defer { sqlite3_free(bytes) }
-        try Data(bytes: bytes!, count: Int(size)).write(to: URL(fileURLWithPath: path))
+        _ = try SeedChangeset.write(old: old, new: new, to: path)
         return path
     }
 }

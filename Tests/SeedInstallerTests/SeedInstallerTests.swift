@@ -67,12 +67,13 @@ struct SeedInstallerTests {
             }
         }
         try pool.write { try $0.execute(sql: "DELETE FROM book WHERE id < 100") }
-        // The files as a crash would leave them: the database and its WAL, with the app's rows
-        // only in the WAL.
+        // The files as a crash would leave them: the database, its WAL (the app's rows are only
+        // there) and the WAL's index.
         try FileManager.default.createDirectory(atPath: fixture.workspace.path("crashed"), withIntermediateDirectories: false)
         let copy = fixture.workspace.path("crashed/copy.sqlite")
         try FileManager.default.copyItem(atPath: live, toPath: copy)
         try FileManager.default.copyItem(atPath: live + "-wal", toPath: copy + "-wal")
+        try FileManager.default.copyItem(atPath: live + "-shm", toPath: copy + "-shm")
         try pool.close()
         #expect(try FileManager.default.attributesOfItem(atPath: copy + "-wal")[.size] as? Int ?? 0 > 0)
 

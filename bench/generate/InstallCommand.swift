@@ -3,7 +3,7 @@ import SeedInstaller
 
 /// `seeder-bench install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort]`: runs
 /// `SeedInstaller.install()` and prints the outcome and the elapsed seconds, to time a patch
-/// against a copy (bench/README.md) and to be killed halfway by the tests.
+/// against a copy (bench/run, the changeset workload) and to be killed halfway by the tests.
 func runInstall(_ arguments: [String]) -> Int32 {
     guard arguments.count >= 3 else {
         print("install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort]")
@@ -32,6 +32,8 @@ func runInstall(_ arguments: [String]) -> Int32 {
     do {
         let outcome = try SeedInstaller(seed: arguments[1], workingCopy: arguments[2], changesets: changesets, onConflict: policy).install()
         let elapsed = String(format: "%.3f", now() - start)
+        // bench/run reads the installer's own seconds from here.
+        FileHandle.standardError.write(Data("timed-seconds: \(elapsed)\n".utf8))
         switch outcome {
         case .installed, .upToDate, .replaced: print("\(outcome)  elapsed: \(elapsed) s")
         case let .patched(report):
