@@ -62,7 +62,7 @@ let package = Package(
         // The benchmark datasets, and the JSON reader measured alone (see bench/README.md).
         .executableTarget(
             name: "seeder-bench",
-            dependencies: ["SeederCore"],
+            dependencies: ["SeederCore", "SeedInstaller"],
             path: "bench/generate"
         ),
         // What the test targets share: scratch directories, snapshots, valid mappings.
@@ -79,10 +79,19 @@ let package = Package(
             name: "SeederStoreTests",
             dependencies: ["SeederStore", "SeederTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Installs, replaces and patches seeds built by SeederStore, checked through GRDB.
+        .testTarget(
+            name: "SeedInstallerTests",
+            dependencies: [
+                "SeedInstaller", "SeederStore", "SeederTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // Runs the built `seeder` binary on the examples in mappings/ and seeds/.
         .testTarget(
             name: "SeederCLITests",
-            dependencies: ["seeder", "SeederStore", "SeederTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "seeder", "seeder-bench", "SeederStore", "SeederTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             // Read by path from the source tree, not bundled.
             exclude: ["Fixtures", "Snapshots"]
         ),

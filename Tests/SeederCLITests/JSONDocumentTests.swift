@@ -121,6 +121,13 @@ struct JSONDocumentTests {
         let json = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--json"], in: tasklist.root)
         #expect(json.status == 1)
         try Self.expectDocument(json, of: "diff")
+        let withChangeset = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--json", "--changeset", "c"], in: tasklist.root)
+        let changeset = try #require(try Self.expectDocument(withChangeset, of: "diff")["changeset"] as? [String: Any])
+        #expect(changeset["path"] as? String == "c")
+        #expect(changeset["bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: tasklist.root + "/c")[.size] as? Int))
+        let tables = try #require(changeset["tables"] as? [[String: Any]])
+        #expect(tables.map { $0["table"] as? String } == ["seed_metadata", "seed_source", "user", "project", "task"])
+        #expect(tables.last.map { [$0["inserts"], $0["updates"], $0["deletes"]] as? [Int] } == [1, 2, 1])
         #expect(try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "json"], in: tasklist.root).stdout == json.stdout)
         #expect(try seeder(["diff", "v1.sqlite", "v2.sqlite", "--json", "--format", "markdown"], in: tasklist.root).status == 64)
         let catalog = try DiffCommandTests.seeds([

@@ -8,6 +8,7 @@ import SeederCore
 //   seeder-bench generate pages N DIR              DIR/characters/page-NNNNN.json, 100 characters a page
 //   seeder-bench read FILE [--lines] [--key-path a.b] [--repeat K]
 //   seeder-bench map FILE [--lines] [--repeat K]   read and map with the flat Pod mapping
+//   seeder-bench install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort]
 //
 // Every dataset comes from a fixed seed: the same N gives the same bytes. `--variant` writes what
 // a later release of flat or graph would ship: 1% of the records changed, 0.1% removed, 0.2%
@@ -271,7 +272,9 @@ func peakRSSMegabytes() -> Double {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
-    print("usage: seeder-bench generate flat|graph|pages N DIR [--variant] | read FILE [--lines] [--key-path a.b] [--repeat K] | map FILE")
+    print(
+        "usage: seeder-bench generate flat|graph|pages N DIR [--variant] | read FILE [--lines] [--key-path a.b] [--repeat K] | map FILE"
+            + " | install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort]")
     exit(64)
 }
 let lines = arguments.contains("--lines")
@@ -319,6 +322,8 @@ case "read", "map":
     print(
         "records: \(records)  bytes: \(bytes)  median: \(String(format: "%.3f", median)) s  "
             + "throughput: \(Int(megabytes / median)) MB/s  peak RSS: \(Int(peakRSSMegabytes())) MB")
+case "install":
+    exit(runInstall(arguments))
 default:
     print("unknown command \(arguments[0])")
     exit(64)

@@ -63,11 +63,13 @@ public struct SeedChangeset: Sendable {
         try oldQueue.close()
         let (bytes, changeset) = try newQueue.inDatabase { db -> ([UInt8], SeedChangeset) in
             let newCatalog = try SeedCatalog.read(db, path: new)
-            let schema = try SeedDiffer(old: old, new: new).plan(oldCatalog, newCatalog).schema
-            guard schema.isEmpty else { throw SeedChangesetError.schemaChanged(schema) }
+            let plan = try SeedDiffer(old: old, new: new).plan(oldCatalog, newCatalog)
+            guard plan.schema.isEmpty else { throw SeedChangesetError.schemaChanged(plan.schema) }
             try db.execute(sql: "ATTACH DATABASE ? AS \(attached)", arguments: [SeedFile.readOnlyName(old)])
             defer { try? db.execute(sql: "DETACH DATABASE \(attached)") }
-            return try make(db, tables: try tables(db, catalog: newCatalog), search: try searchTables(db, catalog: newCatalog))
+            return try make(
+                db, tables: try tables(db, catalog: newCatalog, order: plan.tables.map(\.table)),
+                search: try searchTables(db, catalog: newCatalog))
         }
         try AtomicFile.write(bytes, to: path, willCreate: willCreate)
         return changeset
@@ -77,11 +79,13 @@ public struct SeedChangeset: Sendable {
     private static let attached = "seeder_old"
 
     /// The tables the changeset covers, in its order: the metadata first, then every other table
-    /// both seeds hold, by name. A table without a primary key, which a session cannot pair,
-    /// must hold the same rows in both.
-    private static func tables(_ db: Database, catalog: SeedCatalog) throws -> [String] {
+    /// both seeds hold, in `diff`'s `order` (entities in mapping order, join tables, the others
+    /// by name), then the app's bookkeeping tables it leaves out. A table without a primary key,
+    /// which a session cannot pair, must hold the same rows in both.
+    private static func tables(_ db: Database, catalog: SeedCatalog, order: [String]) throws -> [String] {
         var tables = try ["seed_metadata", "seed_source"].filter { try exists($0, db) }
-        for table in catalog.tables {
+        let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        for table in catalog.tables.sorted(by: { position[$0.name] ?? order.count < position[$1.name] ?? order.count }) {
             guard table.primaryKey.isEmpty else {
                 try checkStorageClasses(table, db)
                 tables.append(table.name)

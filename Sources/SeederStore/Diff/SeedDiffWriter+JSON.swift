@@ -98,6 +98,28 @@ extension SeedDiffWriter {
         }
         json.lineBreak()
         json.endArray()
+        if let (path, changeset) = changeset {
+            json.lineBreak()
+            json.member("changeset") { json in
+                json.object { json in
+                    json.member("path", path)
+                    json.member("bytes", changeset.bytes)
+                    json.member("tables") { json in
+                        json.array { json in
+                            for table in changeset.tables {
+                                json.object { json in
+                                    json.member("table", table.table)
+                                    json.member("inserts", table.inserts)
+                                    json.member("updates", table.updates)
+                                    json.member("deletes", table.deletes)
+                                }
+                            }
+                        }
+                    }
+                    json.member("rebuild") { $0.array(changeset.searchTablesToRebuild) }
+                }
+            }
+        }
         json.endObject()
         try write(bytes: json.bytes)
         try write("\n")

@@ -38,6 +38,9 @@ public final class SeedDiffWriter {
         var notListed = 0
     }
 
+    /// The `--changeset` file written and what it holds, for the JSON document.
+    public var changeset: (path: String, SeedChangeset)?
+
     /// A writer to the file descriptor `descriptor` (standard output by default).
     public init(format: DiffFormat, limit: Int? = nil, descriptor: Int32 = STDOUT_FILENO) throws {
         self.format = format

@@ -50,8 +50,9 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         // First, so that a difference no changeset can hold is refused before any output.
-        if let changeset { try writeChangeset(changeset) }
+        let written = try changeset.map { ($0, try writeChangeset($0)) }
         let writer = try SeedDiffWriter(format: json ? .json : format ?? .text, limit: limit)
+        writer.changeset = written
         // The markdown for a GitHub Actions step summary, when the run has one (docs/ci.md):
         // written to a scratch file first, so that what is appended can be cut to GitHub's size.
         let summaryFile = GitHubActions.openStepSummary()
@@ -99,7 +100,7 @@ struct Diff: ParsableCommand {
     }
 
     /// Writes `--changeset` (docs/commands.md, diff) and says on standard error what it holds.
-    private func writeChangeset(_ path: String) throws {
+    private func writeChangeset(_ path: String) throws -> SeedChangeset {
         let written: SeedChangeset
         do {
             written = try SeedChangeset.write(old: old, new: new, to: path, willCreate: Interruption.removeOnInterrupt)
@@ -110,15 +111,15 @@ struct Diff: ParsableCommand {
             StandardError.write("error: \(error)\n")
             throw ExitCode(2)
         }
-        let tables = written.tables.filter { !SeedCatalog.metadataTables.contains($0.table) }
-        var line = "wrote \(path): \(written.bytes) bytes, \(written.changes) \(written.changes == 1 ? "change" : "changes")"
-        line += tables.isEmpty ? "" : " to \(tables.map { "\($0.table) (\($0.changes))" }.joined(separator: ", "))"
-        if !written.searchTablesToRebuild.isEmpty {
-            line +=
-                "; after applying it, rebuild "
-                + written.searchTablesToRebuild.map { "\($0) (INSERT INTO \($0)(\($0)) VALUES ('rebuild'))" }
-                .joined(separator: ", ")
+        func rows(_ count: Int) -> String { count == 1 ? "1 row" : "\(count) rows" }
+        let metadata = written.tables.filter { SeedCatalog.metadataTables.contains($0.table) }.reduce(0) { $0 + $1.changes }
+        var parts = written.tables.filter { !SeedCatalog.metadataTables.contains($0.table) }.map { "\(rows($0.changes)) of \($0.table)" }
+        if metadata > 0 { parts.append("\(rows(metadata)) of metadata") }
+        var line = "wrote \(path) (\(written.bytes) bytes): " + (parts.isEmpty ? "no changes" : parts.joined(separator: ", "))
+        for table in written.searchTablesToRebuild {
+            line += "; then rebuild \(table): INSERT INTO \(table)(\(table)) VALUES ('rebuild')"
         }
         StandardError.write(line + "\n")
+        return written
     }
 }

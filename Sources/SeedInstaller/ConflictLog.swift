@@ -1,0 +1,84 @@
+import CSQLite
+
+/// The conflict handler's state while a changeset is applied: the policy, what it met, and why it
+/// aborted. A class because SQLite's C callback reaches it through a pointer.
+final class ConflictLog {
+    let policy: SeedInstaller.ConflictPolicy
+    /// table -> column names, to name a conflicting row's key.
+    let columns: [String: [String]]
+    private(set) var counts: [Key: Int] = [:]
+    /// The first conflict the policy aborted on: table, kind, key as `column = value`.
+    private(set) var abort: (table: String, kind: SeedInstallation.ConflictKind, key: [String])?
+
+    struct Key: Hashable {
+        var table: String
+        var kind: SeedInstallation.ConflictKind
+        var resolution: SeedInstallation.Resolution
+    }
+
+    /// Tables the changeset must not write: full-text tables' shadow tables, which a patch
+    /// rebuilds instead (a changeset made with `sqldiff` has them).
+    let skipped: Set<String>
+
+    init(policy: SeedInstaller.ConflictPolicy, columns: [String: [String]], skipped: Set<String>) {
+        self.policy = policy
+        self.columns = columns
+        self.skipped = skipped
+    }
+
+    /// How many changes the policy skipped.
+    var omitted: Int { counts.filter { $0.key.resolution == .omitted && $0.key.kind != .foreignKey }.values.reduce(0, +) }
+
+    /// The counts, sorted by table and kind.
+    var report: [SeedInstallation.ConflictCount] {
+        counts.map {
+            SeedInstallation.ConflictCount(table: $0.key.table, kind: $0.key.kind, resolution: $0.key.resolution, count: $0.value)
+        }
+        .sorted { ($0.table, $0.kind) < ($1.table, $1.kind) }
+    }
+
+    /// The `xFilter` of `sqlite3changeset_apply_v2`: 0 skips the table's changes.
+    static let filter: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32 = { context, name in
+        guard let context, let name else { return 0 }
+        return Unmanaged<ConflictLog>.fromOpaque(context).takeUnretainedValue().skipped.contains(String(cString: name)) ? 0 : 1
+    }
+
+    /// The `xConflict` of `sqlite3changeset_apply_v2`.
+    static let handler: @convention(c) (UnsafeMutableRawPointer?, Int32, OpaquePointer?) -> Int32 = { context, code, iterator in
+        guard let context, let iterator, let kind = SeedInstallation.ConflictKind(rawValue: Int(code)) else {
+            return SQLITE_CHANGESET_ABORT
+        }
+        return Unmanaged<ConflictLog>.fromOpaque(context).takeUnretainedValue().resolve(kind, iterator)
+    }
+
+    private func resolve(_ kind: SeedInstallation.ConflictKind, _ iterator: OpaquePointer) -> Int32 {
+        let resolution = policy.resolution(of: kind)
+        var table = ""
+        var count = 1
+        if kind == .foreignKey {
+            // The iterator of a foreign-key conflict is on no change: it only counts.
+            var violations: Int32 = 0
+            sqlite3changeset_fk_conflicts(iterator, &violations)
+            count = Int(violations)
+        } else {
+            table = Change(iterator).table
+        }
+        counts[Key(table: table, kind: kind, resolution: resolution), default: 0] += count
+        switch resolution {
+        case .seedRow: return SQLITE_CHANGESET_REPLACE
+        case .omitted: return SQLITE_CHANGESET_OMIT
+        case .aborted:
+            if abort == nil { abort = (table, kind, kind == .foreignKey ? [] : key(of: Change(iterator))) }
+            return SQLITE_CHANGESET_ABORT
+        }
+    }
+
+    /// The changed row's primary key, as `column = value`.
+    private func key(of change: Change) -> [String] {
+        let names = columns[change.table] ?? []
+        return change.primaryKey.enumerated().filter(\.element).map { column, _ in
+            let value = change.operation == SQLITE_INSERT ? change.new(column) : change.old(column)
+            return (column < names.count ? names[column] : "column \(column)") + " = " + Change.literal(value)
+        }
+    }
+}
