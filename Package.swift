@@ -79,11 +79,12 @@ let package = Package(
             name: "SeederStoreTests",
             dependencies: ["SeederStore", "SeederTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // Installs, replaces and patches seeds built by SeederStore, checked through GRDB.
+        // Installs, replaces and patches seeds built by SeederStore, checked through GRDB; CSQLite
+        // reads and writes changesets the writer would not make.
         .testTarget(
             name: "SeedInstallerTests",
             dependencies: [
-                "SeedInstaller", "SeederStore", "SeederTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "SeedInstaller", "SeederStore", "SeederTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Runs the built `seeder` binary on the examples in mappings/ and seeds/.

@@ -8,10 +8,13 @@ final class ChangesetFile {
     let path: String
     private let file: UnsafeMutablePointer<FILE>
 
-    init(path: String) throws(SeedInstallError) {
+    init(path: String) throws(UnreadableChangeset) {
         self.path = path
-        guard let file = fopen(path, "rb") else {
-            throw .unreadableChangeset(changeset: path, reason: String(cString: strerror(errno)))
+        guard let file = fopen(path, "rb") else { throw UnreadableChangeset(reason: String(cString: strerror(errno))) }
+        var status = stat()
+        guard fstat(fileno(file), &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            fclose(file)
+            throw UnreadableChangeset(reason: "not a regular file")
         }
         self.file = file
     }
@@ -37,21 +40,25 @@ final class ChangesetFile {
 
     /// Calls `body` with an iterator over the changes from the start of the file. `body` returns
     /// `false` to stop early.
-    func forEachChange(_ body: (OpaquePointer) throws(SeedInstallError) -> Bool) throws(SeedInstallError) {
+    func forEachChange(_ body: (OpaquePointer) -> Bool) throws(UnreadableChangeset) {
         var iterator: OpaquePointer?
         guard sqlite3changeset_start_strm(&iterator, Self.input, rewound()) == SQLITE_OK, let iterator else {
-            throw .unreadableChangeset(changeset: path, reason: "not a changeset")
+            throw UnreadableChangeset(reason: "not a changeset")
         }
         defer { sqlite3changeset_finalize(iterator) }
         while true {
             let code = sqlite3changeset_next(iterator)
             if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else {
-                throw .unreadableChangeset(changeset: path, reason: String(cString: sqlite3_errstr(code)))
-            }
-            guard try body(iterator) else { return }
+            guard code == SQLITE_ROW else { throw UnreadableChangeset(reason: String(cString: sqlite3_errstr(code))) }
+            guard body(iterator) else { return }
         }
     }
+}
+
+/// Why a changeset file could not be read: `install()` skips such a changeset and reports it
+/// (`SeedInstallation.SkippedChangeset`).
+struct UnreadableChangeset: Error {
+    var reason: String
 }
 
 /// One change as the iterator is on it: its table, operation, column count and values.
@@ -95,6 +102,12 @@ struct Change {
         var value: OpaquePointer?
         guard sqlite3changeset_new(iterator, Int32(column), &value) == SQLITE_OK else { return nil }
         return value
+    }
+
+    /// Whether the change writes nothing: an update whose every new value is its old one (the
+    /// no-op update by which a changeset names the identity it starts from).
+    var isNoOp: Bool {
+        operation == SQLITE_UPDATE && (0..<columns).allSatisfy { new($0) == nil || Self.literal(old($0)) == Self.literal(new($0)) }
     }
 
     /// A value as text, `nil` for NULL.

@@ -7,6 +7,8 @@ final class ConflictLog {
     /// table -> column names, to name a conflicting row's key.
     let columns: [String: [String]]
     private(set) var counts: [Key: Int] = [:]
+    /// Whether the changes left rows pointing at nothing.
+    private(set) var danglingReferences = false
     /// The first conflict the policy aborted on: table, kind, key as `column = value`.
     private(set) var abort: (table: String, kind: SeedInstallation.ConflictKind, key: [String])?
 
@@ -27,7 +29,7 @@ final class ConflictLog {
     }
 
     /// How many changes the policy skipped.
-    var omitted: Int { counts.filter { $0.key.resolution == .omitted && $0.key.kind != .foreignKey }.values.reduce(0, +) }
+    var omitted: Int { counts.filter { $0.key.resolution == .omitted }.values.reduce(0, +) }
 
     /// The counts, sorted by table and kind.
     var report: [SeedInstallation.ConflictCount] {
@@ -52,23 +54,21 @@ final class ConflictLog {
     }
 
     private func resolve(_ kind: SeedInstallation.ConflictKind, _ iterator: OpaquePointer) -> Int32 {
-        let resolution = policy.resolution(of: kind)
-        var table = ""
-        var count = 1
+        // The iterator of a foreign-key conflict is on no change, and the conflict concerns the
+        // whole patch: the changes are kept, and `SeedPatcher` finds the rows that point at
+        // nothing, then deletes them or aborts.
         if kind == .foreignKey {
-            // The iterator of a foreign-key conflict is on no change: it only counts.
-            var violations: Int32 = 0
-            sqlite3changeset_fk_conflicts(iterator, &violations)
-            count = Int(violations)
-        } else {
-            table = Change(iterator).table
+            danglingReferences = true
+            return SQLITE_CHANGESET_OMIT
         }
-        counts[Key(table: table, kind: kind, resolution: resolution), default: 0] += count
+        let resolution = policy.resolution(of: kind)
+        let table = Change(iterator).table
+        counts[Key(table: table, kind: kind, resolution: resolution), default: 0] += 1
         switch resolution {
         case .seedRow: return SQLITE_CHANGESET_REPLACE
-        case .omitted: return SQLITE_CHANGESET_OMIT
+        case .omitted, .deleted: return SQLITE_CHANGESET_OMIT
         case .aborted:
-            if abort == nil { abort = (table, kind, kind == .foreignKey ? [] : key(of: Change(iterator))) }
+            if abort == nil { abort = (table, kind, key(of: Change(iterator))) }
             return SQLITE_CHANGESET_ABORT
         }
     }

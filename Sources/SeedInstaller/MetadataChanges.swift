@@ -18,8 +18,8 @@ struct MetadataChanges {
 
     /// Reads the changes of the changeset's first table when it is `seed_metadata`, and stops at
     /// the first change to another table.
-    init(reading changeset: ChangesetFile) throws(SeedInstallError) {
-        try changeset.forEachChange { (iterator: OpaquePointer) throws(SeedInstallError) -> Bool in
+    init(reading changeset: ChangesetFile) throws(UnreadableChangeset) {
+        try changeset.forEachChange { iterator in
             let change = Change(iterator)
             guard change.table == "seed_metadata" else { return false }
             guard change.columns == 2, change.primaryKey == [true, false] else {
@@ -37,27 +37,44 @@ struct MetadataChanges {
     }
 
     /// Whether these changes apply to `metadata` exactly (every old value matches the row, every
-    /// inserted key is new) and leave it naming `target`.
+    /// inserted key is new), name each identity key with the value it has before, and leave the
+    /// metadata naming `target`. A changeset that leaves an identity key out (one made by
+    /// `sqldiff --changeset`, or by a seeder that wrote only the keys that changed) does not say
+    /// which seed it starts from, and never leads (docs/guides/updating-an-installed-seed.md,
+    /// The changesets).
     func lead(from metadata: [String: String], to target: SeedIdentity) -> Bool {
         guard wellFormed, !steps.isEmpty else { return false }
         var values = metadata
+        var pinned: Set<String> = []
         for step in steps {
             guard let key = step.key else { return false }
             switch step.operation {
             case SQLITE_INSERT:
                 guard values[key] == nil, let new = step.new else { return false }
                 values[key] = new
+                pinned.insert(key)
             case SQLITE_UPDATE:
                 guard let current = values[key] else { return false }
-                if let old = step.old, old != current { return false }
+                if let old = step.old {
+                    guard old == current else { return false }
+                    pinned.insert(key)
+                }
                 if let new = step.new { values[key] = new }
             case SQLITE_DELETE:
                 guard let current = values[key], step.old == current else { return false }
                 values[key] = nil
+                pinned.insert(key)
             default:
                 return false
             }
         }
-        return (try? SeedIdentity(metadata: values)) == target
+        return pinned.isSuperset(of: SeedIdentity.keys) && (try? SeedIdentity(metadata: values)) == target
+    }
+
+    /// Whether the changes name every identity key with its old value: what a changeset must do
+    /// to say which seed it starts from.
+    var pinsTheIdentity: Bool {
+        let named = steps.filter { $0.operation == SQLITE_INSERT || $0.old != nil }.compactMap(\.key)
+        return wellFormed && Set(named).isSuperset(of: SeedIdentity.keys)
     }
 }

@@ -6,10 +6,12 @@ public enum SeedInstallation: Sendable, Equatable {
     /// not written.
     case upToDate
     /// The working copy was another seed, and it was replaced by a copy of the bundled one: rows
-    /// the app wrote are gone.
-    case replaced
+    /// the app wrote are gone. `skipped` says why each changeset given was not applied (empty for
+    /// `replace()`, or when there were none).
+    case replaced(skipped: [SkippedChangeset])
     /// The working copy was patched to the bundled seed with a changeset: the app's own rows and
-    /// tables are kept, except where a conflict was resolved in the seed's favour.
+    /// tables are kept, except where a conflict was resolved in the seed's favour, or a row was
+    /// left pointing at nothing and deleted.
     case patched(PatchReport)
 
     /// What applying a changeset did.
@@ -19,25 +21,86 @@ public enum SeedInstallation: Sendable, Equatable {
         /// How many of the changeset's row changes were applied (an omitted conflict is not).
         public var appliedChanges: Int
         /// The conflicts met, one entry per table, kind and resolution, sorted by table and kind.
+        /// The rows deleted because the patch left them pointing at nothing are the
+        /// `.foreignKey` entries, resolved `.deleted`, one per table.
         public var conflicts: [ConflictCount]
+        /// The changesets tried before this one and not applied, with why, in the order given.
+        public var skipped: [SkippedChangeset]
 
         /// A report, as an app's tests may expect one.
-        public init(changeset: String, appliedChanges: Int, conflicts: [ConflictCount]) {
+        public init(changeset: String, appliedChanges: Int, conflicts: [ConflictCount], skipped: [SkippedChangeset] = []) {
             self.changeset = changeset
             self.appliedChanges = appliedChanges
             self.conflicts = conflicts
+            self.skipped = skipped
         }
+    }
+
+    /// A changeset `install()` did not apply, and why.
+    public struct SkippedChangeset: Sendable, Equatable, CustomStringConvertible {
+        /// The changeset's path, as given to the installer.
+        public var changeset: String
+        public var reason: Reason
+
+        /// Why a changeset was not applied.
+        public enum Reason: Sendable, Equatable {
+            /// It leads from another seed than the working copy's, or to another than the bundled
+            /// one.
+            case leadsElsewhere
+            /// Its `seed_metadata` changes do not name all three identity keys with their old
+            /// values, so it does not say which seed it starts from (made by `sqldiff`, or by an
+            /// older seeder).
+            case identityNotPinned
+            /// It could not be read: missing, a directory, not a changeset, truncated or corrupt.
+            /// The system's or SQLite's reason.
+            case unreadable(String)
+        }
+
+        /// A skipped changeset, as an app's tests may expect one.
+        public init(changeset: String, reason: Reason) {
+            self.changeset = changeset
+            self.reason = reason
+        }
+
+        /// `path: reason`, for a log.
+        public var description: String {
+            switch reason {
+            case .leadsElsewhere: return "\(changeset): leads from another seed"
+            case .identityNotPinned: return "\(changeset): does not name the seed it starts from"
+            case let .unreadable(why): return "\(changeset): unreadable (\(why))"
+            }
+        }
+    }
+
+    /// A row the patch would leave pointing at nothing, as `PRAGMA foreign_key_check` names it.
+    public struct DanglingReference: Sendable, Equatable, CustomStringConvertible {
+        /// The table of the row that points.
+        public var table: String
+        /// The row's rowid, `nil` in a `WITHOUT ROWID` table.
+        public var rowid: Int64?
+        /// The table it points into, which lacks the row.
+        public var parent: String
+
+        /// A dangling reference, as an app's tests may expect one.
+        public init(table: String, rowid: Int64?, parent: String) {
+            self.table = table
+            self.rowid = rowid
+            self.parent = parent
+        }
+
+        /// `book rowid 9 -> author`.
+        public var description: String { "\(table) rowid \(rowid.map(String.init) ?? "?") -> \(parent)" }
     }
 
     /// How many conflicts of one kind a table had, and how the policy resolved them.
     public struct ConflictCount: Sendable, Equatable {
-        /// The table, or `""` for a `.foreignKey` conflict, which concerns the whole patch.
+        /// The table (for `.foreignKey`: the table of the rows that pointed at nothing).
         public var table: String
         /// What the changeset met.
         public var kind: ConflictKind
         /// What the policy did about it.
         public var resolution: Resolution
-        /// How many rows (for `.foreignKey`: how many dangling references).
+        /// How many rows.
         public var count: Int
 
         /// A count, as an app's tests may expect one.
@@ -59,7 +122,8 @@ public enum SeedInstallation: Sendable, Equatable {
         case conflict = 3
         /// A change broke a `UNIQUE`, `NOT NULL` or `CHECK` constraint (`SQLITE_CHANGESET_CONSTRAINT`).
         case constraint = 4
-        /// The patch left references dangling (`SQLITE_CHANGESET_FOREIGN_KEY`).
+        /// The patch left rows pointing at nothing (`SQLITE_CHANGESET_FOREIGN_KEY`): the app deleted
+        /// a row a new seed row points at, or the app's row points at a row the seed deletes.
         case foreignKey = 5
 
         public static func < (a: ConflictKind, b: ConflictKind) -> Bool { a.rawValue < b.rawValue }
@@ -82,7 +146,7 @@ public enum SeedInstallation: Sendable, Equatable {
             case .notFound: return "the app deleted the row the seed changes"
             case .conflict: return "the app inserted a row with the key the seed inserts"
             case .constraint: return "the seed's row breaks a constraint"
-            case .foreignKey: return "the patch leaves references dangling"
+            case .foreignKey: return "the patch leaves rows pointing at nothing"
             }
         }
     }
@@ -95,5 +159,8 @@ public enum SeedInstallation: Sendable, Equatable {
         case omitted
         /// The patch was abandoned.
         case aborted
+        /// The row pointed at nothing after the changeset and was deleted, as `ON DELETE CASCADE`
+        /// would (`.foreignKey` only).
+        case deleted
     }
 }

@@ -41,12 +41,16 @@ public struct SeedInstaller: Sendable {
     }
 
     /// Brings the working copy to the bundled seed: copies it when there is none, leaves it alone
-    /// when it is the same seed, patches it when a changeset leads there, replaces it otherwise.
+    /// when it is the same seed, patches it when a changeset leads there, replaces it when none
+    /// does.
     ///
-    /// A working copy that is no seed (not SQLite, no `seed_metadata`, a directory) is never
-    /// touched: the call throws `.notASeed`. A patch the conflict policy aborts throws
-    /// `.conflict` and leaves the copy as it was; the app may then call `replace()`.
+    /// A working copy that is no seed (not SQLite, no `seed_metadata`, a directory, a symbolic
+    /// link) is never touched: the call throws `.notASeed`. A changeset that cannot be read, or
+    /// that leads from another seed, is skipped and named in the outcome. A patch that cannot
+    /// apply (`.conflict`, `.danglingReferences`, `.changesetDoesNotFit`) throws and leaves the
+    /// copy as it was; the app may then keep it, or call `replace()`.
     public func install() throws(SeedInstallError) -> SeedInstallation {
+        try refuseLink()
         try AtomicCopy.removeLeftover(for: workingCopy)
         switch try plan() {
         case .install:
@@ -54,53 +58,108 @@ public struct SeedInstaller: Sendable {
             return .installed
         case .none:
             return .upToDate
-        case let .patch(changeset, target):
-            let patcher = SeedPatcher(changeset: changeset, workingCopy: workingCopy, target: target, policy: onConflict)
-            return .patched(try patcher.apply())
-        case .replace:
+        case let .patch(patcher, skipped):
+            var report = try patcher.apply()
+            report.skipped = skipped
+            return .patched(report)
+        case let .replace(skipped):
             try replaceWorkingCopy()
-            return .replaced
+            return .replaced(skipped: skipped)
         }
     }
 
     /// What `install()` will do.
     private enum Plan {
-        case install, none, replace
-        case patch(ChangesetFile, SeedIdentity)
+        case install, none
+        case replace([SeedInstallation.SkippedChangeset])
+        case patch(SeedPatcher, skipped: [SeedInstallation.SkippedChangeset])
     }
 
-    /// Reads the seed, the working copy and the changesets' heads, and closes both files before
-    /// anything writes to the working copy.
+    /// Reads the seed, the working copy and the changesets, and closes both files before anything
+    /// writes to the working copy. The first changeset that reads whole and leads from the copy's
+    /// seed to the bundled one is the patch; the copy is replaced only when none does.
     private func plan() throws(SeedInstallError) -> Plan {
-        let (bundled, target) = try SeedMetadata.open(seed)
+        let (bundled, target) = try openSeed()
         guard try exists(workingCopy) else { return .install }
         let (copy, current) = try SeedMetadata.open(workingCopy)
         if current.identity == target.identity { return .none }
-        // A changeset holds no table the old seed lacks: the new seed's tables must all be in the
-        // copy already, as the seed has them.
-        guard !changesets.isEmpty, try TableShapes(copy).holds(TableShapes(bundled)) else { return .replace }
+        var skipped: [SeedInstallation.SkippedChangeset] = []
+        var shapes: (copy: TableShapes, seed: TableShapes)?
         for path in changesets {
-            let changeset = try ChangesetFile(path: path)
-            if try MetadataChanges(reading: changeset).lead(from: current.values, to: target.identity) {
-                return .patch(changeset, target.identity)
+            let changeset: ChangesetFile
+            let head: MetadataChanges
+            do throws(UnreadableChangeset) {
+                changeset = try ChangesetFile(path: path)
+                head = try MetadataChanges(reading: changeset)
+            } catch {
+                skipped.append(.init(changeset: path, reason: .unreadable(error.reason)))
+                continue
             }
+            guard head.pinsTheIdentity else {
+                skipped.append(.init(changeset: path, reason: .identityNotPinned))
+                continue
+            }
+            guard head.lead(from: current.values, to: target.identity) else {
+                skipped.append(.init(changeset: path, reason: .leadsElsewhere))
+                continue
+            }
+            if shapes == nil { shapes = (try TableShapes(copy), try TableShapes(bundled)) }
+            guard let tables = shapes else { break }
+            let survey: ChangesetSurvey
+            do throws(UnreadableChangeset) {
+                survey = try ChangesetSurvey(changeset, against: tables.copy)
+            } catch {
+                skipped.append(.init(changeset: path, reason: .unreadable(error.reason)))
+                continue
+            }
+            // The changeset leads from the copy's seed, and a changeset holds no schema: a table
+            // that does not fit is one the app altered, and replacing the copy would drop the
+            // app's rows without a word (docs/guides/updating-an-installed-seed.md, Errors).
+            if let misfit = tables.copy.misfit(tables.seed) ?? survey.misfit {
+                throw .changesetDoesNotFit(changeset: path, table: misfit.table, reason: misfit.reason)
+            }
+            let patcher = SeedPatcher(
+                changeset: changeset, survey: survey, shapes: tables.copy, workingCopy: workingCopy, target: target.identity,
+                policy: onConflict)
+            return .patch(patcher, skipped: skipped)
         }
-        return .replace
+        return .replace(skipped)
     }
 
     /// Replaces the working copy with the bundled seed, whatever seed it holds: for an app that
-    /// falls back after a patch aborted. The app's rows are gone. A working copy that is no seed is
-    /// not touched (`.notASeed`); an absent one is installed.
+    /// chooses a fresh copy after a patch could not apply. The app's rows are gone. A working copy
+    /// that is no seed is not touched (`.notASeed`); an absent one is installed.
     public func replace() throws(SeedInstallError) -> SeedInstallation {
+        try refuseLink()
         try AtomicCopy.removeLeftover(for: workingCopy)
-        _ = try SeedMetadata.open(seed)
+        _ = try openSeed()
         guard try exists(workingCopy) else {
             try AtomicCopy.copy(seed, to: workingCopy)
             return .installed
         }
         _ = try SeedMetadata.open(workingCopy)
         try replaceWorkingCopy()
-        return .replaced
+        return .replaced(skipped: [])
+    }
+
+    /// Opens the bundled seed; one that is no seed is the app's build's fault, not the copy's.
+    private func openSeed() throws(SeedInstallError) -> (SQLiteConnection, SeedMetadata) {
+        do {
+            return try SeedMetadata.open(seed)
+        } catch let .notASeed(path, reason) {
+            throw .bundledSeedIsNotASeed(path: path, reason: reason)
+        }
+    }
+
+    /// Refuses a working copy that is a symbolic link: a patch would write through it, a replace
+    /// would rename a plain file over it, so the two would leave different files
+    /// (docs/guides/updating-an-installed-seed.md, What it does on each launch).
+    private func refuseLink() throws(SeedInstallError) {
+        var status = stat()
+        guard lstat(workingCopy, &status) == 0 else { return }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            throw .notASeed(path: workingCopy, reason: "a symbolic link; give the installer the file it points to")
+        }
     }
 
     /// Settles the old copy, then copies the seed over it. A rollback journal or WAL of the old

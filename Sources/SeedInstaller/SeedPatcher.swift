@@ -5,93 +5,125 @@ import CSQLite
 /// (docs/guides/updating-an-installed-seed.md, Patching).
 struct SeedPatcher {
     let changeset: ChangesetFile
+    /// What `install()` learned of the changeset, read whole before anything is written.
+    let survey: ChangesetSurvey
+    /// The working copy's tables.
+    let shapes: TableShapes
     let workingCopy: String
     /// The bundled seed's identity, which the copy must have once the changeset is applied.
     let target: SeedIdentity
     let policy: SeedInstaller.ConflictPolicy
 
     /// Applies the changeset: foreign keys on, the app's triggers off (the seed's rows are not
-    /// the app's writes), then the changes under the conflict policy, a rebuild of every search
-    /// table whose content table changed, and a check of the copy's identity. Any failure rolls
-    /// the whole transaction back.
+    /// the app's writes), then the changes under the conflict policy, the deletion of the rows
+    /// they leave pointing at nothing, a rebuild of every search table whose content table
+    /// changed, and a check of the copy's identity. Any failure rolls the whole transaction back.
     func apply() throws(SeedInstallError) -> SeedInstallation.PatchReport {
         let connection = try SQLiteConnection(path: workingCopy, readOnly: false)
-        let shapes = try TableShapes(connection)
-        let survey = try survey(against: shapes)
         try connection.execute("PRAGMA foreign_keys = ON", doing: "turn foreign keys on in")
         guard seeder_enable_triggers(connection.handle, 0) == SQLITE_OK else {
             throw .sqlite(operation: "turn triggers off in", path: workingCopy, message: connection.message)
         }
         defer { seeder_enable_triggers(connection.handle, 1) }
-        try connection.execute("BEGIN IMMEDIATE", doing: "begin a transaction in")
+        try connection.execute("BEGIN IMMEDIATE; SAVEPOINT seed_patch", doing: "begin a transaction in")
         do throws(SeedInstallError) {
-            let log = ConflictLog(
-                policy: policy, columns: shapes.tables.mapValues { $0.map(\.name) }, skipped: survey.skipped)
-            let code = sqlite3changeset_apply_v2_strm(
-                connection.handle, ChangesetFile.input, changeset.rewound(), ConflictLog.filter, ConflictLog.handler,
-                Unmanaged.passUnretained(log).toOpaque(), nil, nil, 0)
-            if let abort = log.abort {
-                throw SeedInstallError.conflict(changeset: changeset.path, table: abort.table, kind: abort.kind, key: abort.key)
+            var log = try applyChanges(on: connection)
+            var deleted: [String: Int] = [:]
+            if log.danglingReferences {
+                // Rows that pointed at nothing before the patch are the app's business: they are
+                // found on the copy as it was, then the changes are made again and only the rows
+                // they leave dangling are deleted (docs/guides/updating-an-installed-seed.md,
+                // Rows left pointing at nothing).
+                try connection.execute("ROLLBACK TO seed_patch", doing: "roll back the patch in")
+                let before = try DanglingRows(connection)
+                log = try applyChanges(on: connection)
+                deleted = try deleteDanglingRows(on: connection, besides: before)
             }
-            guard code == SQLITE_OK else {
-                throw SeedInstallError.sqlite(operation: "apply \(changeset.path) to", path: workingCopy, message: connection.message)
-            }
-            for search in shapes.searchTables(readingFrom: survey.touched) {
+            for search in shapes.searchTables(readingFrom: survey.touched.union(deleted.keys)) {
                 try connection.execute(
                     "INSERT INTO \(quoted(search))(\(quoted(search))) VALUES ('rebuild')", doing: "rebuild the search table \(search) in")
             }
             guard try SeedMetadata(connection).identity == target else {
                 throw SeedInstallError.patchMissedTheSeed(changeset: changeset.path, workingCopy: workingCopy)
             }
-            try connection.execute("COMMIT", doing: "commit the patch to")
+            try connection.execute("RELEASE seed_patch; COMMIT", doing: "commit the patch to")
+            let deletions = deleted.map {
+                SeedInstallation.ConflictCount(table: $0.key, kind: .foreignKey, resolution: .deleted, count: $0.value)
+            }
             return SeedInstallation.PatchReport(
-                changeset: changeset.path, appliedChanges: survey.changes - log.omitted, conflicts: log.report)
+                changeset: changeset.path, appliedChanges: survey.changes - log.omitted,
+                conflicts: (log.report + deletions).sorted { ($0.table, $0.kind) < ($1.table, $1.kind) })
         } catch {
             sqlite3_exec(connection.handle, "ROLLBACK", nil, nil, nil)
             throw error
         }
     }
 
-    /// What a first pass over the changeset finds.
-    private struct Survey {
-        /// How many row changes it holds, in tables it writes.
-        var changes = 0
-        /// The tables it writes.
-        var touched: Set<String> = []
-        /// Its full-text shadow tables, skipped.
-        var skipped: Set<String> = []
+    /// Applies the changes under the conflict policy and returns what it met. A conflict the
+    /// policy aborts on throws; rows left pointing at nothing are kept, for the caller to find.
+    private func applyChanges(on connection: SQLiteConnection) throws(SeedInstallError) -> ConflictLog {
+        let log = ConflictLog(policy: policy, columns: shapes.tables.mapValues { $0.map(\.name) }, skipped: survey.skipped)
+        let code = sqlite3changeset_apply_v2_strm(
+            connection.handle, ChangesetFile.input, changeset.rewound(), ConflictLog.filter, ConflictLog.handler,
+            Unmanaged.passUnretained(log).toOpaque(), nil, nil, 0)
+        if let abort = log.abort {
+            throw .conflict(changeset: changeset.path, table: abort.table, kind: abort.kind, key: abort.key)
+        }
+        guard code == SQLITE_OK else {
+            throw .sqlite(operation: "apply \(changeset.path) to", path: workingCopy, message: connection.message)
+        }
+        return log
     }
 
-    /// Counts the changes and checks that each table they write has the columns and key the
-    /// changeset was made for: SQLite would skip a table that does not, and the patch would miss
-    /// its rows without a word.
-    private func survey(against shapes: TableShapes) throws(SeedInstallError) -> Survey {
-        var survey = Survey()
-        var checked: String?
-        try changeset.forEachChange { (iterator: OpaquePointer) throws(SeedInstallError) -> Bool in
-            let change = Change(iterator)
-            if change.table == checked {
-                survey.changes += 1
-                return true
+    /// Deletes the rows that point at nothing and were not in `before`, again and again, as
+    /// `ON DELETE CASCADE` would, until none is left; returns how many went, per table. Under
+    /// `.abort`, or for a row without a rowid, throws `.danglingReferences` instead.
+    private func deleteDanglingRows(on connection: SQLiteConnection, besides before: DanglingRows) throws(SeedInstallError)
+        -> [String: Int]
+    {
+        var deleted: [String: Int] = [:]
+        while true {
+            let rows = try DanglingRows(connection).subtracting(before)
+            if rows.isEmpty { return deleted }
+            if policy == .abort || rows.contains(where: { $0.rowid == nil }) {
+                throw .danglingReferences(changeset: changeset.path, rows: rows)
             }
-            if survey.skipped.contains(change.table) { return true }
-            if shapes.isShadow(change.table) {
-                survey.skipped.insert(change.table)
-                return true
+            var seen: Set<String> = []
+            for row in rows {
+                guard let rowid = row.rowid, seen.insert("\(row.table)\u{0}\(rowid)").inserted else { continue }
+                try connection.execute("DELETE FROM \(quoted(row.table)) WHERE rowid = \(rowid)", doing: "delete a dangling row of")
+                deleted[row.table, default: 0] += Int(sqlite3_changes(connection.handle))
             }
-            guard let columns = shapes.tables[change.table] else {
-                throw .changesetDoesNotFit(changeset: changeset.path, table: change.table, reason: "the working copy has no such table")
-            }
-            guard columns.count == change.columns, columns.map(\.inPrimaryKey) == change.primaryKey else {
-                throw .changesetDoesNotFit(
-                    changeset: changeset.path, table: change.table,
-                    reason: "the changeset has \(change.columns) columns, the table \(columns.count), or another primary key")
-            }
-            checked = change.table
-            survey.touched.insert(change.table)
-            survey.changes += 1
-            return true
         }
-        return survey
+    }
+}
+
+/// The rows of a file that point at nothing, as `PRAGMA foreign_key_check` lists them, each with
+/// the foreign key it breaks.
+struct DanglingRows {
+    struct Row: Hashable {
+        var table: String
+        var rowid: Int64?
+        var parent: String
+        var foreignKey: String
+    }
+
+    /// Each row, with how many times it is listed (rows of a `WITHOUT ROWID` table, without a
+    /// rowid, are told apart only by their number).
+    private(set) var rows: [Row: Int] = [:]
+
+    init(_ connection: SQLiteConnection) throws(SeedInstallError) {
+        for row in try connection.rows("PRAGMA foreign_key_check", doing: "check the foreign keys of") {
+            rows[Row(table: row[0] ?? "", rowid: row[1].flatMap { Int64($0) }, parent: row[2] ?? "", foreignKey: row[3] ?? ""), default: 0] +=
+                1
+        }
+    }
+
+    /// The rows here that are not in `other`, sorted by table and rowid.
+    func subtracting(_ other: DanglingRows) -> [SeedInstallation.DanglingReference] {
+        rows.flatMap { row, count in
+            Array(repeating: SeedInstallation.DanglingReference(table: row.table, rowid: row.rowid, parent: row.parent), count: max(0, count - (other.rows[row] ?? 0)))
+        }
+        .sorted { ($0.table, $0.rowid ?? 0, $0.parent) < ($1.table, $1.rowid ?? 0, $1.parent) }
     }
 }

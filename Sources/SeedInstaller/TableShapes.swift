@@ -58,10 +58,18 @@ struct TableShapes: Equatable {
 }
 
 extension TableShapes {
-    /// Whether every table of `seed` is here with the same columns and key, and every virtual
-    /// table with the same statement: what a changeset needs to turn this file into `seed`. Tables
-    /// of the app's own are allowed.
-    func holds(_ seed: TableShapes) -> Bool {
-        seed.tables.allSatisfy { tables[$0.key] == $0.value } && seed.virtualTables.allSatisfy { virtualTables[$0.key] == $0.value }
+    /// The first table of `seed` that is not here as `seed` has it (same columns and key, or for
+    /// a virtual table the same statement), and why: `nil` when this file can be turned into
+    /// `seed` by a changeset. Tables of the app's own are allowed.
+    func misfit(_ seed: TableShapes) -> (table: String, reason: String)? {
+        for (table, columns) in seed.tables.sorted(by: { $0.key < $1.key }) where tables[table] != columns {
+            guard let here = tables[table] else { return (table, "the working copy has no such table") }
+            let names = { (columns: [Column]) in columns.map(\.name).joined(separator: ", ") }
+            return (table, "the working copy's columns are (\(names(here))), the seed's (\(names(columns))), or the keys differ")
+        }
+        for (table, statement) in seed.virtualTables.sorted(by: { $0.key < $1.key }) where virtualTables[table] != statement {
+            return (table, virtualTables[table] == nil ? "the working copy has no such table" : "the working copy's statement differs")
+        }
+        return nil
     }
 }

@@ -90,10 +90,11 @@ struct SeedFixture {
     }
 
     /// Writes the changeset from seed `old` to seed `new` at `changeset-<old>-<new>`, as `seeder
-    /// diff --changeset` does.
+    /// diff --changeset` does: naming every identity key of `old` in its `seed_metadata` changes.
     func changeset(from old: String, to new: String) throws -> String {
         let path = workspace.path("changeset-\((old as NSString).lastPathComponent)-\((new as NSString).lastPathComponent)")
         _ = try SeedChangeset.write(old: old, new: new, to: path)
+        try ChangesetRecords(reading: path).pinned(from: old).write(to: path)
         return path
     }
 }

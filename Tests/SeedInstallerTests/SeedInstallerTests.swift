@@ -48,7 +48,7 @@ struct SeedInstallerTests {
         try app.write { try $0.execute(sql: "INSERT INTO author (id, name) VALUES (77, 'App')") }
         try app.close()
 
-        #expect(try SeedInstaller(seed: new, workingCopy: copy).install() == .replaced)
+        #expect(try SeedInstaller(seed: new, workingCopy: copy).install() == .replaced(skipped: []))
         #expect(try SeedFixture.bytes(copy) == SeedFixture.bytes(new))
     }
 
@@ -77,7 +77,7 @@ struct SeedInstallerTests {
         try pool.close()
         #expect(try FileManager.default.attributesOfItem(atPath: copy + "-wal")[.size] as? Int ?? 0 > 0)
 
-        #expect(try SeedInstaller(seed: new, workingCopy: copy).install() == .replaced)
+        #expect(try SeedInstaller(seed: new, workingCopy: copy).install() == .replaced(skipped: []))
         #expect(!FileManager.default.fileExists(atPath: copy + "-wal"))
         #expect(try SeedFixture.check(copy, matching: "dragon") == [2])
         #expect(try SeedFixture.rows(copy) == SeedFixture.rows(new))
@@ -125,7 +125,7 @@ struct SeedInstallerTests {
         #expect(try SeedInstaller(seed: old, workingCopy: copy).install() == .installed)
 
         let installer = SeedInstaller(seed: new, workingCopy: copy, changesets: [changeset], onConflict: .seedWins)
-        #expect(try installer.install() == .replaced)
+        #expect(try installer.install() == .replaced(skipped: [.init(changeset: changeset, reason: .leadsElsewhere)]))
         #expect(try SeedFixture.bytes(copy) == SeedFixture.bytes(new))
     }
 }
