@@ -81,6 +81,9 @@ struct SeedPatcher {
     private func deleteDanglingRows(on connection: SQLiteConnection, besides before: DanglingRows) throws(SeedInstallError)
         -> [String: Int]
     {
+        // A deleted row may be another's parent: that row dangles in turn and goes in the next
+        // round, so the check waits for the commit.
+        try connection.execute("PRAGMA defer_foreign_keys = ON", doing: "defer foreign keys in")
         var deleted: [String: Int] = [:]
         while true {
             let rows = try DanglingRows(connection).subtracting(before)
