@@ -15,7 +15,8 @@ struct ChangesetChoiceTests {
     @Test func aChangesetFromTheSameDumpsUnderAnotherMappingIsNotApplied() throws {
         let fixture = try SeedFixture()
         let (old, new) = (try fixture.seed(edition: 1), try fixture.seed(edition: 2))
-        try fixture.workspace.write("other.yaml", SeedFixture.mapping.replacingOccurrences(of: "title: string", with: "title: { type: string, from: blurb }"))
+        try fixture.workspace.write(
+            "other.yaml", SeedFixture.mapping.replacingOccurrences(of: "title: string", with: "title: { type: string, from: blurb }"))
         var options = BuildOptions(mapping: fixture.workspace.path("other.yaml"), dumps: fixture.workspace.path("dumps-1"))
         options.output = fixture.workspace.path("other.sqlite")
         #expect(SeedBuilder.build(options).outcome == .success)
@@ -126,12 +127,15 @@ struct ChangesetChoiceTests {
 
     @Test func aBundledSeedThatIsNoSeedIsNamedAsTheBundledSeed() throws {
         let fixture = try SeedFixture()
-        try fixture.workspace.write("bundled.sqlite", "not a database, but long enough to be read as one" + String(repeating: "x", count: 200))
+        try fixture.workspace.write(
+            "bundled.sqlite", "not a database, but long enough to be read as one" + String(repeating: "x", count: 200))
         let seed = fixture.workspace.path("bundled.sqlite")
         let installer = SeedInstaller(seed: seed, workingCopy: fixture.workspace.path("copy.sqlite"))
         let error = SeedInstallError.bundledSeedIsNotASeed(path: seed, reason: "not an SQLite database")
         #expect(throws: error) { try installer.install() }
         #expect(throws: error) { try installer.replace() }
-        #expect(error.localizedDescription == "the bundled seed \(seed) is not a seed (not an SQLite database); the working copy was not touched")
+        #expect(
+            error.localizedDescription
+                == "the bundled seed \(seed) is not a seed (not an SQLite database); the working copy was not touched")
     }
 }

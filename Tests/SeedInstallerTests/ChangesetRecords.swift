@@ -76,9 +76,13 @@ struct ChangesetRecords {
     func pinned(from old: String) throws -> ChangesetRecords {
         let queue = try DatabaseQueue(path: old)
         defer { try? queue.close() }
-        let metadata = try queue.read { try [String: String](uniqueKeysWithValues: Row.fetchAll($0, sql: "SELECT key, value FROM seed_metadata").map { ($0[0], $0[1]) }) }
+        let metadata = try queue.read {
+            try [String: String](uniqueKeysWithValues: Row.fetchAll($0, sql: "SELECT key, value FROM seed_metadata").map { ($0[0], $0[1]) })
+        }
         let named = Set(records.compactMap(\.metadataKey))
-        let pins = ["inputs_sha256", "mapping_sha256", "seeder_version"].filter { !named.contains($0) }.map { Record.pin($0, metadata[$0]!) }
+        let pins = ["inputs_sha256", "mapping_sha256", "seeder_version"].filter { !named.contains($0) }.map {
+            Record.pin($0, metadata[$0]!)
+        }
         return ChangesetRecords(records: pins + records)
     }
 
