@@ -74,6 +74,9 @@ struct Change {
         self.iterator = iterator
     }
 
+    /// An update that changes nothing (`isNoOpUpdate`).
+    var isNoOp: Bool { operation == SQLITE_UPDATE && isNoOpUpdate(iterator, columns: Int32(columns)) }
+
     /// Which columns are the primary key's.
     var primaryKey: [Bool] {
         var flags: UnsafeMutablePointer<UInt8>?

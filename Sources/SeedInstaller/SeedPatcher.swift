@@ -70,6 +70,7 @@ struct SeedPatcher {
         var checked: String?
         try changeset.forEachChange { (iterator: OpaquePointer) throws(SeedInstallError) -> Bool in
             let change = Change(iterator)
+            if change.isNoOp { return true }
             if change.table == checked {
                 survey.changes += 1
                 return true
