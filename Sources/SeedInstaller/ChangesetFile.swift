@@ -81,6 +81,9 @@ struct Change {
         self.iterator = iterator
     }
 
+    /// An update that changes nothing (`isNoOpUpdate`).
+    var isNoOp: Bool { operation == SQLITE_UPDATE && isNoOpUpdate(iterator, columns: Int32(columns)) }
+
     /// Which columns are the primary key's.
     var primaryKey: [Bool] {
         var flags: UnsafeMutablePointer<UInt8>?
@@ -102,12 +105,6 @@ struct Change {
         var value: OpaquePointer?
         guard sqlite3changeset_new(iterator, Int32(column), &value) == SQLITE_OK else { return nil }
         return value
-    }
-
-    /// Whether the change writes nothing: an update whose every new value is its old one (the
-    /// no-op update by which a changeset names the identity it starts from).
-    var isNoOp: Bool {
-        operation == SQLITE_UPDATE && (0..<columns).allSatisfy { new($0) == nil || Self.literal(old($0)) == Self.literal(new($0)) }
     }
 
     /// A value as text, `nil` for NULL.

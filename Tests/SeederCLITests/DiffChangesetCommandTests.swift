@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import GRDB
 import SeederTestSupport
@@ -27,6 +28,54 @@ struct DiffChangesetCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/same.changeset")).isEmpty)
     }
 
+    /// Each `seed_metadata` change of a changeset: the key, and the old and new values it carries.
+    static func metadataChanges(_ path: String) throws -> [String: (old: String?, new: String?)] {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        var changes: [String: (old: String?, new: String?)] = [:]
+        func text(_ value: OpaquePointer?) -> String? {
+            value.flatMap { sqlite3_value_text($0) }.map { String(cString: $0) }
+        }
+        try bytes.withUnsafeBytes { buffer in
+            var iterator: OpaquePointer?
+            guard sqlite3changeset_start(&iterator, Int32(buffer.count), UnsafeMutableRawPointer(mutating: buffer.baseAddress)) == SQLITE_OK
+            else { throw RawDatabaseError(operation: "sqlite3changeset_start", message: "not a changeset") }
+            defer { sqlite3changeset_finalize(iterator) }
+            while sqlite3changeset_next(iterator) == SQLITE_ROW {
+                var name: UnsafePointer<CChar>?
+                var columns: Int32 = 0, operation: Int32 = 0, indirect: Int32 = 0
+                sqlite3changeset_op(iterator, &name, &columns, &operation, &indirect)
+                guard let name, String(cString: name) == "seed_metadata" else { continue }
+                var key: OpaquePointer?, old: OpaquePointer?, new: OpaquePointer?
+                if operation == SQLITE_INSERT { sqlite3changeset_new(iterator, 0, &key) } else { sqlite3changeset_old(iterator, 0, &key) }
+                if operation != SQLITE_INSERT { sqlite3changeset_old(iterator, 1, &old) }
+                if operation != SQLITE_DELETE { sqlite3changeset_new(iterator, 1, &new) }
+                changes[text(key) ?? ""] = (text(old), text(new))
+            }
+        }
+        return changes
+    }
+
+    /// A changeset names the seed it starts from: every identity key's old value, even those
+    /// it does not change, so that an installer does not patch a copy built under another
+    /// mapping (docs/commands.md, The changeset).
+    @Test func pinsTheSeedItStartsFrom() throws {
+        let scratch = try DiffCommandTests.tasklistSeeds()
+        #expect(try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c"], in: scratch.root).status == 1)
+        let changes = try Self.metadataChanges(scratch.root + "/c")
+        let queue = try DatabaseQueue(path: scratch.root + "/v1.sqlite")
+        let v1 = try queue.read { db in
+            try Dictionary(
+                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM seed_metadata").map {
+                    ($0[0] as String, $0[1] as String)
+                })
+        }
+        for key in ["mapping_sha256", "seeder_version"] {
+            #expect(changes[key]?.old == v1[key] && changes[key]?.new == v1[key], "\(key): \(String(describing: changes[key]))")
+        }
+        #expect(changes["inputs_sha256"]?.old == v1["inputs_sha256"])
+        #expect(changes["inputs_sha256"]?.new != v1["inputs_sha256"])
+    }
+
     @Test func refusesASchemaChangeBeforePrintingAnything() throws {
         let scratch = try DiffCommandTests.seeds([
             ("v1", "mappings/catalog.yaml", "seeds/catalog", "1700000000"),
@@ -49,6 +98,12 @@ struct DiffChangesetCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/v1-again.sqlite")) == before)
         let old = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "./v1.sqlite"], in: scratch.root)
         #expect(old.status == 2 && old.stderr == "error: the changeset ./v1.sqlite is the old seed\n")
+        let empty = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", ""], in: scratch.root)
+        #expect(empty.status == 64 && empty.stderr.hasPrefix("Error: --changeset needs a file name.\n"))
+        try "seeder: 1\n".write(toFile: scratch.root + "/mapping.yaml", atomically: true, encoding: .utf8)
+        let mapping = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "mapping.yaml"], in: scratch.root)
+        #expect(mapping.status == 2 && mapping.stdout == "")
+        #expect(try String(contentsOfFile: scratch.root + "/mapping.yaml", encoding: .utf8) == "seeder: 1\n")
         let entity = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c", "--entity", "Task"], in: scratch.root)
         #expect(entity.status == 64)
         #expect(entity.stderr.hasPrefix("Error: --changeset covers the whole seed; it cannot go with --entity.\n"))

@@ -59,27 +59,7 @@ struct SeedChangesetTests {
     @Test(arguments: 0..<12)
     func givesTheNewRowsOnMixedKeysAndValues(_ round: Int) throws {
         let workspace = try Workspace.withDumps()
-        var generator = SystemRandomNumberGenerator()
-        var old: [DatabaseValue: DatabaseValue] = [:]
-        for _ in 0..<Int.random(in: 0...60, using: &generator) {
-            old[SeedDifferTests.randomValue(&generator, allowNull: false)] = SeedDifferTests.randomValue(&generator, allowNull: true)
-        }
-        var new = old
-        for key in old.keys where Bool.random(using: &generator) {
-            new[key] = Bool.random(using: &generator) ? nil : SeedDifferTests.randomValue(&generator, allowNull: true)
-        }
-        for _ in 0..<Int.random(in: 0...20, using: &generator) {
-            new[SeedDifferTests.randomValue(&generator, allowNull: false)] = SeedDifferTests.randomValue(&generator, allowNull: true)
-        }
-        for (name, rows) in [("old", old), ("new", new)] {
-            let queue = try DatabaseQueue(path: workspace.path("\(name).db"))
-            try queue.write { db in
-                try db.execute(sql: "CREATE TABLE t(k PRIMARY KEY, v)")
-                for (key, value) in rows.shuffled(using: &generator) {
-                    try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [key, value])
-                }
-            }
-        }
+        _ = try SeedDifferTests.randomPair(in: workspace)
         let changeset = try SeedChangeset.write(old: workspace.path("old.db"), new: workspace.path("new.db"), to: workspace.path("c"))
         try FileManager.default.copyItem(atPath: workspace.path("old.db"), toPath: workspace.path("copy.db"))
         #expect(try Self.apply(workspace.path("c"), to: workspace.path("copy.db")) == 0)
@@ -193,8 +173,18 @@ struct SeedChangesetTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.path("another.db"))) == before)
         #expect(refusal(workspace.path("new.db"))?.contains("is the new seed") == true)
         #expect(refusal(workspace.root)?.contains("may not be written") == true)
-        // A file of its own is replaced, atomically.
-        try workspace.write("c", "an earlier changeset")
+        // Another file is kept: a mapping named by mistake, text that starts with a T.
+        for (name, text) in [("mapping.yaml", "seeder: 1\n"), ("notes.txt", "TODO: ship the seed")] {
+            try workspace.write(name, text)
+            #expect(
+                refusal(workspace.path(name))
+                    == "the changeset \(workspace.path(name)) may not be written: the file exists and is not a changeset; remove it or name another file"
+            )
+            #expect(try String(contentsOfFile: workspace.path(name), encoding: .utf8) == text)
+        }
+        // An earlier changeset, or an empty file, is replaced, atomically.
+        try workspace.write("c", "")
+        #expect(refusal(workspace.path("c")) == nil)
         #expect(refusal(workspace.path("c")) == nil)
         #expect(try SeedChangeset.changes(in: Array(Data(contentsOf: URL(fileURLWithPath: workspace.path("c"))))).count == 1)
     }

@@ -23,24 +23,24 @@ struct SeedDifferTests {
         }
     }
 
-    @Test(arguments: 0..<20)
-    func agreesWithANaiveDiffOnMixedKeys(_ round: Int) throws {
-        let workspace = try Workspace.withDumps()
+    /// Two versions of a one-table file, `old.db` and `new.db` in `workspace`, whose keys and
+    /// values mix every storage class: some records removed, changed or kept, some added.
+    static func randomPair(in workspace: Workspace) throws -> (old: [DatabaseValue: DatabaseValue], new: [DatabaseValue: DatabaseValue]) {
         var generator = SystemRandomNumberGenerator()
         var old: [DatabaseValue: DatabaseValue] = [:]
         for _ in 0..<Int.random(in: 0...60, using: &generator) {
-            old[Self.randomValue(&generator, allowNull: false)] = Self.randomValue(&generator, allowNull: true)
+            old[randomValue(&generator, allowNull: false)] = randomValue(&generator, allowNull: true)
         }
         var new = old
         for key in old.keys where Bool.random(using: &generator) {
             switch Int.random(in: 0..<3, using: &generator) {
             case 0: new[key] = nil
-            case 1: new[key] = Self.randomValue(&generator, allowNull: true)
+            case 1: new[key] = randomValue(&generator, allowNull: true)
             default: break
             }
         }
         for _ in 0..<Int.random(in: 0...20, using: &generator) {
-            new[Self.randomValue(&generator, allowNull: false)] = Self.randomValue(&generator, allowNull: true)
+            new[randomValue(&generator, allowNull: false)] = randomValue(&generator, allowNull: true)
         }
         for (name, rows) in [("old", old), ("new", new)] {
             let queue = try DatabaseQueue(path: workspace.root + "/\(name).db")
@@ -52,6 +52,13 @@ struct SeedDifferTests {
                 }
             }
         }
+        return (old, new)
+    }
+
+    @Test(arguments: 0..<20)
+    func agreesWithANaiveDiffOnMixedKeys(_ round: Int) throws {
+        let workspace = try Workspace.withDumps()
+        let (old, new) = try Self.randomPair(in: workspace)
 
         var seen: [RecordChange] = []
         let diff = try SeedDiffer(old: workspace.root + "/old.db", new: workspace.root + "/new.db").diff { _, change in seen.append(change)

@@ -162,14 +162,16 @@ public struct SeedChangeset: Sendable {
         }
         let session = try Session(connection, tables: tables)
         defer { session.close() }
-        let bytes = try session.changeset()
+        var bytes = try session.changeset()
+        if tables.first == "seed_metadata" { bytes = try StartingSeedPin.pinned(bytes, db: db, old: attached) }
         var summary = SeedChangeset(bytes: bytes.count, tables: try changes(in: bytes), searchTablesToRebuild: [])
         let changed = Set(summary.tables.map(\.table))
         summary.searchTablesToRebuild = search.filter { $0.contentTable.map(changed.contains) ?? false }.map(\.name)
         return (bytes, summary)
     }
 
-    /// Counts each table's inserts, updates and deletes in `bytes`, a changeset.
+    /// Counts each table's inserts, updates and deletes in `bytes`, a changeset; an update that
+    /// changes nothing (`StartingSeedPin`'s) is not counted.
     static func changes(in bytes: [UInt8]) throws -> [TableChanges] {
         guard !bytes.isEmpty else { return [] }
         var tables: [TableChanges] = []
@@ -183,6 +185,7 @@ public struct SeedChangeset: Sendable {
                 var columns: Int32 = 0, operation: Int32 = 0, indirect: Int32 = 0
                 code = sqlite3changeset_op(iterator, &name, &columns, &operation, &indirect)
                 guard code == SQLITE_OK, let name else { throw SeedChangesetError.sqlite(String(cString: sqlite3_errstr(code))) }
+                if operation == SQLITE_UPDATE, isNoOpUpdate(iterator, columns: columns) { continue }
                 let table = String(cString: name)
                 if tables.last?.table != table { tables.append(TableChanges(table: table)) }
                 switch operation {
@@ -195,9 +198,9 @@ public struct SeedChangeset: Sendable {
         return tables
     }
 
-    /// The changeset file may be written: a regular file or nothing, neither seed, and no SQLite
-    /// database (a seed named by mistake), as for every file a command writes (docs/commands.md,
-    /// Files a command touches).
+    /// The changeset file may be written: nothing, an empty file or an earlier changeset, and
+    /// neither seed, as for every file a command writes (docs/commands.md, Files a command
+    /// touches).
     private static func checkDestination(_ path: String, old: String, new: String) throws(OutputError) {
         let status = PathStatus(path)
         if let reason = status.notRegularReason ?? status.processFileReason {
@@ -208,12 +211,30 @@ public struct SeedChangeset: Sendable {
             throw OutputError(.outputRefused, "the changeset \(path) is \(role)")
         }
         if let source = try? FileByteSource(path: path) {
-            var header = [UInt8](repeating: 0, count: 16)
+            var header = [UInt8](repeating: 0, count: 4096)
             let count = (try? header.withUnsafeMutableBytes { try source.read(into: $0) }) ?? 0
-            if count == 16, header == Array("SQLite format 3\0".utf8) {
+            header.removeSubrange(count...)
+            if header.starts(with: Array("SQLite format 3\0".utf8)) {
                 throw OutputError(.outputRefused, "the changeset \(path) may not be written: it is an SQLite database")
             }
+            // Only an earlier changeset, or an empty file, is replaced: a mapping or a dump named
+            // by mistake is not lost.
+            if !header.isEmpty, !startsLikeChangeset(header) {
+                throw OutputError(
+                    .outputRefused,
+                    "the changeset \(path) may not be written: the file exists and is not a changeset; remove it or name another file")
+            }
         }
+    }
+
+    /// Whether `bytes` begin as a changeset's first table does (sqlite3session.h, "changeset
+    /// format"): `T`, a column count, a 0 or 1 per column, then a table name and a zero byte.
+    static func startsLikeChangeset(_ bytes: [UInt8]) -> Bool {
+        guard bytes.first == UInt8(ascii: "T"), bytes.count > 1, bytes[1] > 0, bytes[1] < 0x80 else { return false }
+        let columns = Int(bytes[1])
+        guard bytes.count > 2 + columns, bytes[2..<(2 + columns)].allSatisfy({ $0 <= 1 }) else { return false }
+        guard let end = bytes[(2 + columns)...].firstIndex(of: 0) else { return bytes.count == 4096 }
+        return end > 2 + columns && String(validatingUTF8: bytes[(2 + columns)..<end].map { CChar(bitPattern: $0) } + [0]) != nil
     }
 }
 

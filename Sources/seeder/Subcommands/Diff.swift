@@ -41,6 +41,7 @@ struct Diff: ParsableCommand {
     var changeset: String?
 
     func validate() throws {
+        if changeset == "" { throw ValidationError("--changeset needs a file name.") }
         if changeset != nil, !entity.isEmpty {
             throw ValidationError("--changeset covers the whole seed; it cannot go with --entity.")
         }
