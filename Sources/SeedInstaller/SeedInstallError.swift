@@ -2,7 +2,7 @@ import Foundation
 
 /// Why `SeedInstaller` could not put the seed in place. Every case names the file it concerns and
 /// the system's or SQLite's reason; the working copy is as it was before the call, whatever the
-/// case (docs/guides/updating-an-installed-seed.md, Errors).
+/// case (docs/guides/updating-an-installed-seed.md, The API).
 public enum SeedInstallError: Error, Sendable, CustomStringConvertible, Equatable, LocalizedError {
     /// The working copy at `path` exists but is no seed: a symbolic link, not a regular file, not
     /// an SQLite database, or without the `seed_metadata` rows that name a seed. The installer

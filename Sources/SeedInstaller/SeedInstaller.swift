@@ -114,7 +114,8 @@ public struct SeedInstaller: Sendable {
             }
             // The changeset leads from the copy's seed, and a changeset holds no schema: a table
             // that does not fit is one the app altered, and replacing the copy would drop the
-            // app's rows without a word (docs/guides/updating-an-installed-seed.md, Errors).
+            // app's rows without a word (docs/guides/updating-an-installed-seed.md, The
+            // changesets).
             if let misfit = tables.copy.misfit(tables.seed) ?? survey.misfit {
                 throw .changesetDoesNotFit(changeset: path, table: misfit.table, reason: misfit.reason)
             }

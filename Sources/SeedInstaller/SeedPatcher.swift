@@ -2,7 +2,7 @@ import CSQLite
 
 /// Applies a changeset to the working copy in one transaction, so that the copy is either the old
 /// seed with the app's rows or the new seed with them, never a part
-/// (docs/guides/updating-an-installed-seed.md, Patching).
+/// (docs/guides/updating-an-installed-seed.md, What it does on each launch).
 struct SeedPatcher {
     let changeset: ChangesetFile
     /// What `install()` learned of the changeset, read whole before anything is written.

@@ -5,7 +5,7 @@ import SeederTestSupport
 import Testing
 
 /// A patch whose changes leave rows pointing at nothing, and one that meets a seed table the app
-/// altered (docs/guides/updating-an-installed-seed.md, Rows left pointing at nothing; Errors).
+/// altered (docs/guides/updating-an-installed-seed.md, Rows left pointing at nothing; The changesets).
 struct SeedPatchDanglingTests {
     typealias Setup = SeedPatchTests.Setup
 
