@@ -16,6 +16,13 @@ final class ChangesetFile {
             fclose(file)
             throw UnreadableChangeset(reason: "not a regular file")
         }
+        // SQLite must only ever read a well-formed changeset (`ChangesetFormat`).
+        do {
+            try ChangesetFormat.check(file)
+        } catch {
+            fclose(file)
+            throw UnreadableChangeset(reason: "not a changeset: \(error)")
+        }
         self.file = file
     }
 

@@ -219,7 +219,7 @@ public struct SeedChangeset: Sendable {
             }
             // Only an earlier changeset, or an empty file, is replaced: a mapping or a dump named
             // by mistake is not lost.
-            if !header.isEmpty, !startsLikeChangeset(header) {
+            if !header.isEmpty, !isChangeset(path) {
                 throw OutputError(
                     .outputRefused,
                     "the changeset \(path) may not be written: the file exists and is not a changeset; remove it or name another file")
@@ -227,14 +227,16 @@ public struct SeedChangeset: Sendable {
         }
     }
 
-    /// Whether `bytes` begin as a changeset's first table does (sqlite3session.h, "changeset
-    /// format"): `T`, a column count, a 0 or 1 per column, then a table name and a zero byte.
-    static func startsLikeChangeset(_ bytes: [UInt8]) -> Bool {
-        guard bytes.first == UInt8(ascii: "T"), bytes.count > 1, bytes[1] > 0, bytes[1] < 0x80 else { return false }
-        let columns = Int(bytes[1])
-        guard bytes.count > 2 + columns, bytes[2..<(2 + columns)].allSatisfy({ $0 <= 1 }) else { return false }
-        guard let end = bytes[(2 + columns)...].firstIndex(of: 0) else { return bytes.count == 4096 }
-        return end > 2 + columns && String(validatingUTF8: bytes[(2 + columns)..<end].map { CChar(bitPattern: $0) } + [0]) != nil
+    /// Whether the file at `path` is a whole, well-formed changeset (`ChangesetFormat`).
+    private static func isChangeset(_ path: String) -> Bool {
+        guard let file = fopen(path, "rb") else { return false }
+        defer { fclose(file) }
+        do {
+            try ChangesetFormat.check(file)
+            return true
+        } catch {
+            return false
+        }
     }
 }
 

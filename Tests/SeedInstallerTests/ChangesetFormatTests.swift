@@ -1,0 +1,84 @@
+import CSQLite
+import Foundation
+import SeederTestSupport
+import Testing
+
+@testable import SeedInstaller
+
+/// `ChangesetFormat`: SQLite 3.40 never returns from reading a table header cut short, so the
+/// installer checks a file's whole format before SQLite sees it
+/// (docs/guides/updating-an-installed-seed.md, What it does on each launch).
+@Suite(.timeLimit(.minutes(1)))
+struct ChangesetFormatTests {
+    static func check(_ bytes: Data, in workspace: Workspace) throws -> ChangesetFormat.Malformed? {
+        let path = workspace.path("checked.changeset")
+        try bytes.write(to: URL(fileURLWithPath: path))
+        guard let file = fopen(path, "rb") else { throw CocoaError(.fileNoSuchFile) }
+        defer { fclose(file) }
+        do {
+            try ChangesetFormat.check(file)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// SQLite reads `bytes` to its end: the number of changes, or `nil` for an error.
+    static func sqliteCount(_ bytes: Data) -> Int? {
+        bytes.withUnsafeBytes { buffer -> Int? in
+            var iterator: OpaquePointer?
+            guard sqlite3changeset_start(&iterator, Int32(buffer.count), UnsafeMutableRawPointer(mutating: buffer.baseAddress)) == SQLITE_OK
+            else { return nil }
+            defer { sqlite3changeset_finalize(iterator) }
+            var count = 0
+            while true {
+                switch sqlite3changeset_next(iterator) {
+                case SQLITE_ROW: count += 1
+                case SQLITE_DONE: return count
+                default: return nil
+                }
+            }
+        }
+    }
+
+    /// Every prefix of a real changeset is either refused or one SQLite reads to its end (a cut
+    /// between two changes is a shorter changeset); the whole one passes.
+    @Test func everyPrefixIsRefusedOrReadToItsEnd() throws {
+        let fixture = try SeedFixture()
+        let changeset = try SeedFixture.bytes(fixture.changeset(from: fixture.seed(edition: 1), to: fixture.seed(edition: 2)))
+        #expect(try Self.check(changeset, in: fixture.workspace) == nil)
+        let whole = try #require(Self.sqliteCount(changeset))
+        var passed = 0
+        for length in 0..<changeset.count {
+            let prefix = changeset.prefix(length)
+            guard try Self.check(prefix, in: fixture.workspace) == nil else { continue }
+            passed += 1
+            let count = try #require(Self.sqliteCount(prefix), "a prefix of \(length) bytes passed the check but SQLite cannot read it")
+            #expect(count < whole)
+        }
+        // The empty prefix, and those cut between two changes or after a table's header.
+        #expect(passed > 1 && passed < changeset.count / 4)
+    }
+
+    /// Files SQLite 3.40 would spin on forever: a table header cut short, text that begins with
+    /// `T` or `P`.
+    @Test(arguments: ["T", "This folder holds the release changesets.", "Patch notes", "T\u{02}\u{01}", "T\u{02}\u{01}\u{00}book"])
+    func refusesWhatSQLiteWouldSpinOn(_ text: String) throws {
+        let fixture = try SeedFixture()
+        let malformed = try #require(try Self.check(Data(text.utf8), in: fixture.workspace))
+        #expect(malformed.offset == 0)
+
+        // In a bundle, before the changeset that leads: skipped, and the patch goes on.
+        let (old, new) = (try fixture.seed(edition: 1), try fixture.seed(edition: 2))
+        let good = try fixture.changeset(from: old, to: new)
+        try fixture.workspace.write("bad.changeset", text)
+        let copy = fixture.workspace.path("copy.sqlite")
+        #expect(try SeedInstaller(seed: old, workingCopy: copy).install() == .installed)
+        let outcome = try SeedInstaller(seed: new, workingCopy: copy, changesets: [fixture.workspace.path("bad.changeset"), good]).install()
+        guard case let .patched(report) = outcome, case let .unreadable(reason) = report.skipped.first?.reason else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(reason.hasPrefix("not a changeset: "))
+    }
+}
