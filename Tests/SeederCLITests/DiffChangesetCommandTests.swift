@@ -76,6 +76,21 @@ struct DiffChangesetCommandTests {
         #expect(changes["inputs_sha256"]?.new != v1["inputs_sha256"])
     }
 
+    /// A changed table keyed by row numbers (`identity: none`) is named in a warning.
+    @Test func warnsOfATableKeyedByRowNumbers() throws {
+        let scratch = try DiffCommandTests.seeds([("v1", "mappings/marvel.yaml", "seeds/marvel", "1700000000")])
+        try FileManager.default.copyItem(atPath: scratch.root + "/v1.sqlite", toPath: scratch.root + "/v2.sqlite")
+        let queue = try DatabaseQueue(path: scratch.root + "/v2.sqlite")
+        try queue.write { try $0.execute(sql: "UPDATE link SET url = url || '?v2' WHERE _pk = 1") }
+        try queue.close()
+        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c"], in: scratch.root)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr.hasSuffix(
+                "): 1 row of link\nwarning: link is keyed by row numbers, not by its records' identity: the changeset rewrites its rows "
+                    + "by number, so rows an app wrote to it are lost or taken over when it is applied\n"))
+    }
+
     @Test func refusesASchemaChangeBeforePrintingAnything() throws {
         let scratch = try DiffCommandTests.seeds([
             ("v1", "mappings/catalog.yaml", "seeds/catalog", "1700000000"),

@@ -47,6 +47,12 @@ public struct SeedChangeset: Sendable {
     /// it (`INSERT INTO s(s) VALUES('rebuild')`).
     public var searchTablesToRebuild: [String]
 
+    /// The tables it changes whose rows are keyed by row numbers, not by the records' identities
+    /// (`identity: none`'s source order, the app schema's auto-numbered keys): it rewrites them by
+    /// number, so an app that writes to them loses its rows or has them taken over
+    /// (docs/guides/updating-an-installed-seed.md, Limits).
+    public var tablesKeyedByRowNumber: [String] = []
+
     /// Rows inserted, updated or deleted, in all tables.
     public var changes: Int { tables.reduce(0) { $0 + $1.changes } }
 
@@ -67,12 +73,22 @@ public struct SeedChangeset: Sendable {
             guard plan.schema.isEmpty else { throw SeedChangesetError.schemaChanged(plan.schema) }
             try db.execute(sql: "ATTACH DATABASE ? AS \(attached)", arguments: [SeedFile.readOnlyName(old)])
             defer { try? db.execute(sql: "DETACH DATABASE \(attached)") }
-            return try make(
+            var made = try make(
                 db, tables: try tables(db, catalog: newCatalog, order: plan.tables.map(\.table)),
                 search: try searchTables(db, catalog: newCatalog))
+            let numbered = rowNumberTables(newCatalog.mapping)
+            made.1.tablesKeyedByRowNumber = made.1.tables.map(\.table).filter(numbered.contains)
+            return made
         }
         try AtomicFile.write(bytes, to: path, willCreate: willCreate)
         return changeset
+    }
+
+    /// The tables whose primary key is a row number: an `identity: none` entity's `_pk` (source
+    /// order), or the app schema's numbers seeder gave (docs/seed.md).
+    private static func rowNumberTables(_ mapping: MappingSummary?) -> Set<String> {
+        guard let mapping else { return [] }
+        return Set(mapping.entities.filter { !$0.hasIdentity }.map(\.table)).union(mapping.rowNumbers.keys)
     }
 
     /// The schema name of the old seed on the new seed's connection.

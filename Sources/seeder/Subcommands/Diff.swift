@@ -121,6 +121,11 @@ struct Diff: ParsableCommand {
             line += "; then rebuild \(table): INSERT INTO \(table)(\(table)) VALUES ('rebuild')"
         }
         StandardError.write(line + "\n")
+        for table in written.tablesKeyedByRowNumber {
+            StandardError.write(
+                "warning: \(table) is keyed by row numbers, not by its records' identity: the changeset rewrites its rows by number, "
+                    + "so rows an app wrote to it are lost or taken over when it is applied\n")
+        }
         return written
     }
 }
