@@ -36,39 +36,51 @@ struct MetadataChanges {
         }
     }
 
+    /// Where a changeset leads, as far as the working copy's metadata and the bundled seed tell.
+    enum Lead: Equatable {
+        /// From the working copy's seed to the bundled one: the patch.
+        case leads
+        /// From another seed than the working copy's.
+        case startsFromAnotherSeed
+        /// From the working copy's seed, but to another seed than the bundled one.
+        case leadsToAnotherSeed
+    }
+
     /// Whether these changes apply to `metadata` exactly (every old value matches the row, every
-    /// inserted key is new), name each identity key with the value it has before, and leave the
-    /// metadata naming `target`. A changeset that leaves an identity key out (one made by
+    /// inserted key is new) and name each identity key with the value it has before, so that
+    /// they start from the working copy's seed; and then whether they leave the metadata naming
+    /// `target`. A changeset that leaves an identity key out (one made by
     /// `sqldiff --changeset`, or by a seeder that wrote only the keys that changed) does not say
     /// which seed it starts from, and never leads (docs/guides/updating-an-installed-seed.md,
     /// The changesets).
-    func lead(from metadata: [String: String], to target: SeedIdentity) -> Bool {
-        guard wellFormed, !steps.isEmpty else { return false }
+    func lead(from metadata: [String: String], to target: SeedIdentity) -> Lead {
+        guard wellFormed, !steps.isEmpty else { return .startsFromAnotherSeed }
         var values = metadata
         var pinned: Set<String> = []
         for step in steps {
-            guard let key = step.key else { return false }
+            guard let key = step.key else { return .startsFromAnotherSeed }
             switch step.operation {
             case SQLITE_INSERT:
-                guard values[key] == nil, let new = step.new else { return false }
+                guard values[key] == nil, let new = step.new else { return .startsFromAnotherSeed }
                 values[key] = new
                 pinned.insert(key)
             case SQLITE_UPDATE:
-                guard let current = values[key] else { return false }
+                guard let current = values[key] else { return .startsFromAnotherSeed }
                 if let old = step.old {
-                    guard old == current else { return false }
+                    guard old == current else { return .startsFromAnotherSeed }
                     pinned.insert(key)
                 }
                 if let new = step.new { values[key] = new }
             case SQLITE_DELETE:
-                guard let current = values[key], step.old == current else { return false }
+                guard let current = values[key], step.old == current else { return .startsFromAnotherSeed }
                 values[key] = nil
                 pinned.insert(key)
             default:
-                return false
+                return .startsFromAnotherSeed
             }
         }
-        return pinned.isSuperset(of: SeedIdentity.keys) && (try? SeedIdentity(metadata: values)) == target
+        guard pinned.isSuperset(of: SeedIdentity.keys) else { return .startsFromAnotherSeed }
+        return (try? SeedIdentity(metadata: values)) == target ? .leads : .leadsToAnotherSeed
     }
 
     /// Whether the changes name every identity key with its old value: what a changeset must do

@@ -15,7 +15,7 @@ public enum SeedInstallation: Sendable, Equatable {
     case patched(PatchReport)
 
     /// What applying a changeset did.
-    public struct PatchReport: Sendable, Equatable {
+    public struct PatchReport: Sendable, Equatable, CustomStringConvertible {
         /// The changeset's path, as given to the installer.
         public var changeset: String
         /// How many of the changeset's row changes were applied (an omitted conflict is not).
@@ -34,6 +34,17 @@ public enum SeedInstallation: Sendable, Equatable {
             self.conflicts = conflicts
             self.skipped = skipped
         }
+
+        /// `from-2.3.changeset: 12 changes applied, 1 conflict (book: 2 DATA -> seed row)`, then
+        /// the changesets skipped before it, for a log.
+        public var description: String {
+            let total = conflicts.reduce(0) { $0 + $1.count }
+            var text = "\(changeset): \(appliedChanges) change\(appliedChanges == 1 ? "" : "s") applied, "
+            text += total == 0 ? "no conflicts" : "\(total) conflict\(total == 1 ? "" : "s") ("
+            if total > 0 { text += conflicts.map(\.description).joined(separator: "; ") + ")" }
+            if !skipped.isEmpty { text += "; skipped before it: " + skipped.map(\.description).joined(separator: "; ") }
+            return text
+        }
     }
 
     /// A changeset `install()` did not apply, and why.
@@ -44,9 +55,11 @@ public enum SeedInstallation: Sendable, Equatable {
 
         /// Why a changeset was not applied.
         public enum Reason: Sendable, Equatable {
-            /// It leads from another seed than the working copy's, or to another than the bundled
-            /// one.
-            case leadsElsewhere
+            /// It starts from another seed than the working copy's.
+            case startsFromAnotherSeed
+            /// It starts from the working copy's seed but leads to another seed than the bundled
+            /// one (a changeset of an earlier release, left in the bundle).
+            case leadsToAnotherSeed
             /// Its `seed_metadata` changes do not name all three identity keys with their old
             /// values, so it does not say which seed it starts from (made by `sqldiff`, or by an
             /// older seeder).
@@ -65,7 +78,9 @@ public enum SeedInstallation: Sendable, Equatable {
         /// `path: reason`, for a log.
         public var description: String {
             switch reason {
-            case .leadsElsewhere: return "\(changeset): leads from another seed"
+            case .startsFromAnotherSeed: return "\(changeset): starts from another seed than the working copy's"
+            case .leadsToAnotherSeed:
+                return "\(changeset): leads from the working copy's seed to another seed than the bundled one"
             case .identityNotPinned: return "\(changeset): does not name the seed it starts from"
             case let .unreadable(why): return "\(changeset): unreadable (\(why))"
             }
@@ -88,12 +103,14 @@ public enum SeedInstallation: Sendable, Equatable {
             self.parent = parent
         }
 
-        /// `book rowid 9 -> author`.
-        public var description: String { "\(table) rowid \(rowid.map(String.init) ?? "?") -> \(parent)" }
+        /// `book rowid 9 -> author`, or `fav (a row without rowid) -> recipe`.
+        public var description: String {
+            "\(table) \(rowid.map { "rowid \($0)" } ?? "(a row without rowid)") -> \(parent)"
+        }
     }
 
     /// How many conflicts of one kind a table had, and how the policy resolved them.
-    public struct ConflictCount: Sendable, Equatable {
+    public struct ConflictCount: Sendable, Equatable, CustomStringConvertible {
         /// The table (for `.foreignKey`: the table of the rows that pointed at nothing).
         public var table: String
         /// What the changeset met.
@@ -110,6 +127,9 @@ public enum SeedInstallation: Sendable, Equatable {
             self.resolution = resolution
             self.count = count
         }
+
+        /// `book: 2 DATA -> seed row`: the table, how many rows, the kind and the resolution.
+        public var description: String { "\(table): \(count) \(kind) -> \(resolution)" }
     }
 
     /// SQLite's conflict kinds, as a changeset change meets the working copy's rows.
@@ -152,7 +172,7 @@ public enum SeedInstallation: Sendable, Equatable {
     }
 
     /// What a conflict policy did with a conflicting change.
-    public enum Resolution: Sendable, Equatable {
+    public enum Resolution: Sendable, Equatable, CustomStringConvertible {
         /// The seed's row was written over the app's.
         case seedRow
         /// The change was skipped: the app's row (or its deletion) stays.
@@ -162,5 +182,15 @@ public enum SeedInstallation: Sendable, Equatable {
         /// The row pointed at nothing after the changeset and was deleted, as `ON DELETE CASCADE`
         /// would (`.foreignKey` only).
         case deleted
+
+        /// `seed row`, `omitted`, `aborted`, `deleted`.
+        public var description: String {
+            switch self {
+            case .seedRow: return "seed row"
+            case .omitted: return "omitted"
+            case .aborted: return "aborted"
+            case .deleted: return "deleted"
+            }
+        }
     }
 }

@@ -45,10 +45,11 @@ public struct SeedInstaller: Sendable {
     /// does.
     ///
     /// A working copy that is no seed (not SQLite, no `seed_metadata`, a directory, a symbolic
-    /// link) is never touched: the call throws `.notASeed`. A changeset that cannot be read, or
-    /// that leads from another seed, is skipped and named in the outcome. A patch that cannot
-    /// apply (`.conflict`, `.danglingReferences`, `.changesetDoesNotFit`) throws and leaves the
-    /// copy as it was; the app may then keep it, or call `replace()`.
+    /// link) is never touched: the call throws `.notASeed`. A changeset that cannot be read, that
+    /// starts from another seed, or that leads to another than the bundled one, is skipped and
+    /// named in the outcome. A patch that cannot apply (`.conflict`, `.danglingReferences`,
+    /// `.changesetDoesNotFit`) throws and leaves the copy as it was; the app may then keep it, or
+    /// call `replace()`.
     public func install() throws(SeedInstallError) -> SeedInstallation {
         try refuseLink()
         try AtomicCopy.removeLeftover(for: workingCopy)
@@ -99,8 +100,13 @@ public struct SeedInstaller: Sendable {
                 skipped.append(.init(changeset: path, reason: .identityNotPinned))
                 continue
             }
-            guard head.lead(from: current.values, to: target.identity) else {
-                skipped.append(.init(changeset: path, reason: .leadsElsewhere))
+            switch head.lead(from: current.values, to: target.identity) {
+            case .leads: break
+            case .startsFromAnotherSeed:
+                skipped.append(.init(changeset: path, reason: .startsFromAnotherSeed))
+                continue
+            case .leadsToAnotherSeed:
+                skipped.append(.init(changeset: path, reason: .leadsToAnotherSeed))
                 continue
             }
             if shapes == nil { shapes = (try TableShapes(copy), try TableShapes(bundled)) }

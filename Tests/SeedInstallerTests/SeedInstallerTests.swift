@@ -125,7 +125,29 @@ struct SeedInstallerTests {
         #expect(try SeedInstaller(seed: old, workingCopy: copy).install() == .installed)
 
         let installer = SeedInstaller(seed: new, workingCopy: copy, changesets: [changeset], onConflict: .seedWins)
-        #expect(try installer.install() == .replaced(skipped: [.init(changeset: changeset, reason: .leadsElsewhere)]))
+        let outcome = try installer.install()
+        #expect(outcome == .replaced(skipped: [.init(changeset: changeset, reason: .startsFromAnotherSeed)]))
+        guard case let .replaced(skipped) = outcome else { return }
+        #expect(skipped.map(\.description) == ["\(changeset): starts from another seed than the working copy's"])
         #expect(try SeedFixture.bytes(copy) == SeedFixture.bytes(new))
+    }
+
+    /// The trial's case: a changeset of an earlier release (1 to 2) left in the bundle of release
+    /// 3. It starts from the copy's seed, which is not at fault: it leads elsewhere.
+    @Test func aChangesetFromTheCopysSeedToAnotherThanTheBundledOneIsSkippedAsSuch() throws {
+        let fixture = try SeedFixture()
+        let (old, new, bundled) = (try fixture.seed(edition: 1), try fixture.seed(edition: 2), try fixture.seed(edition: 3))
+        let changeset = try fixture.changeset(from: old, to: new)
+        let copy = fixture.workspace.path("copy.sqlite")
+        #expect(try SeedInstaller(seed: old, workingCopy: copy).install() == .installed)
+
+        let outcome = try SeedInstaller(seed: bundled, workingCopy: copy, changesets: [changeset], onConflict: .seedWins).install()
+        #expect(outcome == .replaced(skipped: [.init(changeset: changeset, reason: .leadsToAnotherSeed)]))
+        guard case let .replaced(skipped) = outcome else { return }
+        #expect(
+            skipped.map(\.description) == [
+                "\(changeset): leads from the working copy's seed to another seed than the bundled one"
+            ])
+        #expect(try SeedFixture.bytes(copy) == SeedFixture.bytes(bundled))
     }
 }

@@ -134,6 +134,26 @@ struct SeedPatchTests {
         _ = try SeedFixture.check(setup.copy, matching: "dragon")
     }
 
+    /// Conflicts are per column (docs/guides/updating-an-installed-seed.md, Conflicts): the app's
+    /// edit of a column the seed leaves alone is kept beside the seed's change, with no conflict;
+    /// under `.appWins`, an edit of a column the seed changes omits the seed's whole update of
+    /// the row, its other columns included.
+    @Test(arguments: [SeedInstaller.ConflictPolicy.seedWins, .appWins, .abort])
+    func anEditOfAColumnTheSeedLeavesAloneIsNoConflict(_ policy: SeedInstaller.ConflictPolicy) throws {
+        let setup = try Setup()
+        try setup.app("UPDATE book SET author_id = 1 WHERE id = 2")
+        #expect(try setup.install(policy) == .patched(.init(changeset: setup.changeset, appliedChanges: 5, conflicts: [])))
+        #expect(try setup.book(2) == ["Guards! Guards!", "416"])
+        #expect(try SeedFixture.rows(setup.copy)["book"]?.contains { $0.hasPrefix("[id:2 ") && $0.hasSuffix(" author_id:1]") } == true)
+    }
+
+    @Test func appWinsOmitsTheSeedsWholeUpdateOfARowTheAppRetitled() throws {
+        let setup = try Setup()
+        try setup.app("UPDATE book SET title = 'My Guards' WHERE id = 2")
+        _ = try setup.install(.appWins)
+        #expect(try setup.book(2) == ["My Guards", "400"])
+    }
+
     @Test(arguments: AppEdit.allCases)
     func abortThrowsAndLeavesTheCopyAsItWas(_ edit: AppEdit) throws {
         let setup = try Setup()
