@@ -60,6 +60,35 @@ struct ChangesetFormatTests {
         #expect(passed > 1 && passed < changeset.count / 4)
     }
 
+    /// Random damage to a real changeset (bytes flipped, cut, dropped, inserted): whatever the
+    /// check passes, SQLite reads to its end, change by change; most damage is refused.
+    @Test func damagedChangesetsAreRefusedOrReadToTheirEnd() throws {
+        let fixture = try SeedFixture()
+        let changeset = try SeedFixture.bytes(fixture.changeset(from: fixture.seed(edition: 1), to: fixture.seed(edition: 2)))
+        var generator = SystemRandomNumberGenerator()
+        var refused = 0
+        for _ in 0..<1500 {
+            var damaged = Array(changeset)
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let at = Int.random(in: 0..<max(1, damaged.count), using: &generator)
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0 where !damaged.isEmpty: damaged[at] ^= UInt8(1 << Int.random(in: 0..<8, using: &generator))
+                case 1: damaged = Array(damaged.prefix(at))
+                case 2 where !damaged.isEmpty: damaged.remove(at: at)
+                default: damaged.insert(UInt8.random(in: 0...255, using: &generator), at: min(at, damaged.count))
+                }
+            }
+            guard try Self.check(Data(damaged), in: fixture.workspace) == nil else {
+                refused += 1
+                continue
+            }
+            // Returns, with its changes or SQLite's error: a value SQLite rejects (a text that is
+            // not UTF-8, say) is its to report; never spinning is the check's.
+            _ = Self.sqliteCount(Data(damaged))
+        }
+        #expect(refused > 500)
+    }
+
     /// Files SQLite 3.40 would spin on forever: a table header cut short, text that begins with
     /// `T` or `P`.
     @Test(arguments: ["T", "This folder holds the release changesets.", "Patch notes", "T\u{02}\u{01}", "T\u{02}\u{01}\u{00}book"])
