@@ -17,8 +17,8 @@ import Foundation
 /// session extension defines it (sqlite3session.h, "changeset format"), and hands SQLite only a
 /// file it can read to the end:
 ///
-/// - a table header: `T`, the number of columns (a varint), one byte per column (1 for a
-///   primary-key column, else 0), the table's name and a zero byte;
+/// - a table header: `T`, the number of columns (a varint), one byte per column (0, or for a
+///   primary-key column its place in the key: 1, 2, ...), the table's name and a zero byte;
 /// - then its changes: the operation (`SQLITE_INSERT`, `SQLITE_UPDATE`, `SQLITE_DELETE`), an
 ///   indirect flag (0 or 1), and the values: the new row of an insert, the old row of a delete,
 ///   the old then the new row of an update;
@@ -68,8 +68,8 @@ package enum ChangesetFormat {
         }
         var keyed = false
         for _ in 0..<count {
-            guard let flag = reader.next(), flag <= 1 else { throw Malformed(reason: "a table header cut short", offset: start) }
-            keyed = keyed || flag == 1
+            guard let flag = reader.next() else { throw Malformed(reason: "a table header cut short", offset: start) }
+            keyed = keyed || flag != 0
         }
         guard keyed else { throw Malformed(reason: "a table without a primary key column", offset: start) }
         var name = 0

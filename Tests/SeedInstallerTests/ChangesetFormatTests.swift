@@ -1,5 +1,7 @@
 import CSQLite
 import Foundation
+import GRDB
+import SeederStore
 import SeederTestSupport
 import Testing
 
@@ -58,6 +60,25 @@ struct ChangesetFormatTests {
         }
         // The empty prefix, and those cut between two changes or after a table's header.
         #expect(passed > 1 && passed < changeset.count / 4)
+    }
+
+    /// A table whose primary key has two columns (a join table): SQLite numbers the key's columns
+    /// in its header (1, 2), and the changeset is whole.
+    @Test func takesATableWithATwoColumnKey() throws {
+        let workspace = try Workspace()
+        for name in ["old.db", "new.db"] {
+            let queue = try DatabaseQueue(path: workspace.path(name))
+            try queue.write { db in
+                try db.execute(
+                    sql: "CREATE TABLE link(a INTEGER, b INTEGER, v TEXT, PRIMARY KEY (b, a)); INSERT INTO link VALUES (1, 2, 'x')")
+                if name == "new.db" { try db.execute(sql: "INSERT INTO link VALUES (3, 4, 'y'); UPDATE link SET v = 'z' WHERE a = 1") }
+            }
+            try queue.close()
+        }
+        _ = try SeedChangeset.write(old: workspace.path("old.db"), new: workspace.path("new.db"), to: workspace.path("c"))
+        let bytes = try SeedFixture.bytes(workspace.path("c"))
+        #expect(try Self.check(bytes, in: workspace) == nil)
+        #expect(Self.sqliteCount(bytes) == 2)
     }
 
     /// Random damage to a real changeset (bytes flipped, cut, dropped, inserted): whatever the
