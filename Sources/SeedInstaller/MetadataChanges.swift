@@ -1,7 +1,7 @@
 import CSQLite
 
-/// The `seed_metadata` changes a changeset starts with: what tells which seed it leads from and
-/// to, without reading its other tables (docs/guides/updating-an-installed-seed.md).
+/// The `seed_metadata` changes of a changeset: what tells which seed it leads from and to
+/// (docs/guides/updating-an-installed-seed.md, The changesets).
 struct MetadataChanges {
     /// One change to one key; `nil` where the change does not carry the value (an update's
     /// unchanged column).
@@ -10,30 +10,45 @@ struct MetadataChanges {
         var key: String?
         var old: String?
         var new: String?
+
+        /// An update of the value to itself: the pin `seeder diff --changeset` writes last.
+        var isPin: Bool { operation == SQLITE_UPDATE && old != nil && old == new }
     }
 
+    /// Every `seed_metadata` change, in the file's order.
     var steps: [Step] = []
+    /// The changes since the last change to another table.
+    private var tail: [Step] = []
     /// `false` when the changeset's `seed_metadata` is not `(key PRIMARY KEY, value)`.
     var wellFormed = true
 
-    /// Reads the changes of the changeset's first table when it is `seed_metadata`, and stops at
-    /// the first change to another table.
+    /// Reads the changeset's `seed_metadata` changes, wherever they are in it.
     init(reading changeset: ChangesetFile) throws(UnreadableChangeset) {
         try changeset.forEachChange { iterator in
             let change = Change(iterator)
-            guard change.table == "seed_metadata" else { return false }
+            guard change.table == "seed_metadata" else {
+                tail = []
+                return true
+            }
             guard change.columns == 2, change.primaryKey == [true, false] else {
                 wellFormed = false
                 return false
             }
             let keyValue = change.operation == SQLITE_INSERT ? change.new(0) : change.old(0)
-            steps.append(
-                Step(
-                    operation: change.operation, key: keyValue.flatMap(Change.text),
-                    old: change.operation == SQLITE_INSERT ? nil : change.old(1).flatMap(Change.text),
-                    new: change.operation == SQLITE_DELETE ? nil : change.new(1).flatMap(Change.text)))
+            let step = Step(
+                operation: change.operation, key: keyValue.flatMap(Change.text),
+                old: change.operation == SQLITE_INSERT ? nil : change.old(1).flatMap(Change.text),
+                new: change.operation == SQLITE_DELETE ? nil : change.new(1).flatMap(Change.text))
+            steps.append(step)
+            tail.append(step)
             return true
         }
+    }
+
+    /// Whether the changeset ends with the pin of every identity key: a changeset cut short,
+    /// even between two changes, does not.
+    var endsWithThePin: Bool {
+        Set(tail.filter(\.isPin).compactMap(\.key)).isSuperset(of: SeedIdentity.keys)
     }
 
     /// Where a changeset leads, as far as the working copy's metadata and the bundled seed tell.

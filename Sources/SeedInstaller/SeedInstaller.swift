@@ -100,6 +100,10 @@ public struct SeedInstaller: Sendable {
                 skipped.append(.init(changeset: path, reason: .identityNotPinned))
                 continue
             }
+            guard head.endsWithThePin else {
+                skipped.append(.init(changeset: path, reason: .unreadable("cut short: it does not end with the seed it leads to")))
+                continue
+            }
             switch head.lead(from: current.values, to: target.identity) {
             case .leads: break
             case .startsFromAnotherSeed:

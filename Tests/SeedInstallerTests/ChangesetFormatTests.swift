@@ -62,6 +62,37 @@ struct ChangesetFormatTests {
         #expect(passed > 1 && passed < changeset.count / 4)
     }
 
+    /// A changeset cut between two changes is well formed, but lacks the pin it ends with: the
+    /// installer skips it and replaces the copy, never patching it with part of the rows.
+    /// With `allKeysChange`, the new seed has another mapping and seeder too, so the changeset's
+    /// first changes already name every identity key: only its end tells it whole.
+    @Test(arguments: [false, true])
+    func aChangesetCutBetweenTwoChangesIsNotApplied(allKeysChange: Bool) throws {
+        let fixture = try SeedFixture()
+        let (old, new) = (try fixture.seed(edition: 1), try fixture.seed(edition: 2))
+        if allKeysChange {
+            let queue = try DatabaseQueue(path: new)
+            try queue.write { db in
+                try db.execute(sql: "UPDATE seed_metadata SET value = value || '-next' WHERE key IN ('mapping_sha256', 'seeder_version')")
+            }
+            try queue.close()
+        }
+        let changeset = try SeedFixture.bytes(fixture.changeset(from: old, to: new))
+        let copy = fixture.workspace.path("copy.sqlite"), cut = fixture.workspace.path("cut.changeset")
+        var cuts = 0
+        for length in 1..<changeset.count where try Self.check(changeset.prefix(length), in: fixture.workspace) == nil {
+            cuts += 1
+            try changeset.prefix(length).write(to: URL(fileURLWithPath: cut))
+            try SeedFixture.bytes(old).write(to: URL(fileURLWithPath: copy))
+            let outcome = try SeedInstaller(seed: new, workingCopy: copy, changesets: [cut]).install()
+            guard case let .replaced(skipped) = outcome, skipped.count == 1 else {
+                Issue.record("cut at \(length) of \(changeset.count) bytes: \(outcome)")
+                continue
+            }
+        }
+        #expect(cuts > 3)
+    }
+
     /// A table whose primary key has two columns (a join table): SQLite numbers the key's columns
     /// in its header (1, 2), and the changeset is whole.
     @Test func takesATableWithATwoColumnKey() throws {

@@ -28,10 +28,11 @@ struct DiffChangesetCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/same.changeset")).isEmpty)
     }
 
-    /// Each `seed_metadata` change of a changeset: the key, and the old and new values it carries.
-    static func metadataChanges(_ path: String) throws -> [String: (old: String?, new: String?)] {
+    /// Each `seed_metadata` change of a changeset, in its order: the key, and the old and new
+    /// values it carries.
+    static func metadataChanges(_ path: String) throws -> [(key: String, old: String?, new: String?)] {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        var changes: [String: (old: String?, new: String?)] = [:]
+        var changes: [(key: String, old: String?, new: String?)] = []
         func text(_ value: OpaquePointer?) -> String? {
             value.flatMap { sqlite3_value_text($0) }.map { String(cString: $0) }
         }
@@ -49,46 +50,38 @@ struct DiffChangesetCommandTests {
                 if operation == SQLITE_INSERT { sqlite3changeset_new(iterator, 0, &key) } else { sqlite3changeset_old(iterator, 0, &key) }
                 if operation != SQLITE_INSERT { sqlite3changeset_old(iterator, 1, &old) }
                 if operation != SQLITE_DELETE { sqlite3changeset_new(iterator, 1, &new) }
-                changes[text(key) ?? ""] = (text(old), text(new))
+                changes.append((text(key) ?? "", text(old), text(new)))
             }
         }
         return changes
     }
 
-    /// A changeset names the seed it starts from: every identity key's old value, even those
-    /// it does not change, so that an installer does not patch a copy built under another
-    /// mapping (docs/commands.md, The changeset).
-    @Test func pinsTheSeedItStartsFrom() throws {
+    /// A changeset names the seeds it leads from and to, and ends with them: after its changes,
+    /// an update of every identity key to its value in the new seed, which is also the old
+    /// seed's value of each key the changeset does not change (docs/commands.md, The changeset).
+    @Test func pinsTheSeedsItLeadsFromAndToLast() throws {
         let scratch = try DiffCommandTests.tasklistSeeds()
         #expect(try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c"], in: scratch.root).status == 1)
         let changes = try Self.metadataChanges(scratch.root + "/c")
-        let queue = try DatabaseQueue(path: scratch.root + "/v1.sqlite")
-        let v1 = try queue.read { db in
-            try Dictionary(
-                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM seed_metadata").map {
-                    ($0[0] as String, $0[1] as String)
-                })
+        func metadata(_ seed: String) throws -> [String: String] {
+            let queue = try DatabaseQueue(path: scratch.root + "/\(seed).sqlite")
+            defer { try? queue.close() }
+            return try queue.read { db in
+                try Dictionary(
+                    uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM seed_metadata").map {
+                        ($0[0] as String, $0[1] as String)
+                    })
+            }
         }
-        for key in ["mapping_sha256", "seeder_version"] {
-            #expect(changes[key]?.old == v1[key] && changes[key]?.new == v1[key], "\(key): \(String(describing: changes[key]))")
+        let v1 = try metadata("v1"), v2 = try metadata("v2")
+        let keys = ["inputs_sha256", "mapping_sha256", "seeder_version"]
+        #expect(changes.suffix(3).map(\.key).sorted() == keys)
+        for change in changes.suffix(3) {
+            #expect(change.old == v2[change.key] && change.new == v2[change.key], "\(change)")
         }
-        #expect(changes["inputs_sha256"]?.old == v1["inputs_sha256"])
-        #expect(changes["inputs_sha256"]?.new != v1["inputs_sha256"])
-    }
-
-    /// A changed table keyed by row numbers (`identity: none`) is named in a warning.
-    @Test func warnsOfATableKeyedByRowNumbers() throws {
-        let scratch = try DiffCommandTests.seeds([("v1", "mappings/marvel.yaml", "seeds/marvel", "1700000000")])
-        try FileManager.default.copyItem(atPath: scratch.root + "/v1.sqlite", toPath: scratch.root + "/v2.sqlite")
-        let queue = try DatabaseQueue(path: scratch.root + "/v2.sqlite")
-        try queue.write { try $0.execute(sql: "UPDATE link SET url = url || '?v2' WHERE _pk = 1") }
-        try queue.close()
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c"], in: scratch.root)
-        #expect(run.status == 1)
-        #expect(
-            run.stderr.hasSuffix(
-                "): 1 row of link\nwarning: link is keyed by row numbers, not by its records' identity: the changeset rewrites its rows "
-                    + "by number, so rows an app wrote to it are lost or taken over when it is applied\n"))
+        #expect(v1["mapping_sha256"] == v2["mapping_sha256"] && v1["seeder_version"] == v2["seeder_version"])
+        let inputs = changes.dropLast(3).filter { $0.key == "inputs_sha256" }
+        #expect(inputs.count == 1 && inputs.first?.old == v1["inputs_sha256"] && inputs.first?.new == v2["inputs_sha256"])
     }
 
     @Test func refusesASchemaChangeBeforePrintingAnything() throws {

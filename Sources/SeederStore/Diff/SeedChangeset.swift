@@ -179,7 +179,7 @@ public struct SeedChangeset: Sendable {
         let session = try Session(connection, tables: tables)
         defer { session.close() }
         var bytes = try session.changeset()
-        if tables.first == "seed_metadata" { bytes = try StartingSeedPin.pinned(bytes, db: db, old: attached) }
+        if tables.first == "seed_metadata" { bytes = try StartingSeedPin.pinned(bytes, db: db) }
         var summary = SeedChangeset(bytes: bytes.count, tables: try changes(in: bytes), searchTablesToRebuild: [])
         let changed = Set(summary.tables.map(\.table))
         summary.searchTablesToRebuild = search.filter { $0.contentTable.map(changed.contains) ?? false }.map(\.name)

@@ -1,34 +1,31 @@
 import CSQLite
 import GRDB
 
-/// Pins the seed a changeset starts from (docs/commands.md, The changeset): an update of every
-/// identity key of `seed_metadata` (`inputs_sha256`, `mapping_sha256`, `seeder_version`) that the
-/// changeset does not change, from its value to the same value.
+/// Pins the seeds a changeset leads from and to, and marks its end (docs/commands.md, The
+/// changeset): a last `seed_metadata` section that updates every identity key (`inputs_sha256`,
+/// `mapping_sha256`, `seeder_version`) from its value in the new seed to the same value.
 ///
 /// A session records only what differs, so a changeset between two builds of one mapping says
 /// nothing of `mapping_sha256`, and an installer could not tell a copy built from the same dumps
 /// under another mapping from the seed the changeset was made on: it would patch it, and leave
-/// rows that neither seed holds. With the pin, every old value of the identity is in the
-/// changeset, for the installer to check against the copy; applied, the updates change nothing.
+/// rows that neither seed holds. With the pin, every identity key is named with the value it has
+/// before the changeset's last section: a key the changeset does not change, with the old seed's
+/// value; one it changes, with the new value its earlier update gave it. Applied, the updates
+/// change nothing. And since they come last, a changeset cut short, even between two changes,
+/// lacks them: the installer refuses it rather than patch a copy with part of the rows.
 enum StartingSeedPin {
     /// The `seed_metadata` keys that tell one seed from another (docs/guides/updating-an-installed-seed.md).
     static let identityKeys = ["inputs_sha256", "mapping_sha256", "seeder_version"]
 
-    /// `changeset` with the pin merged in, its `seed_metadata` section first; an empty changeset
-    /// (the seeds hold the same rows) stays empty. `db` has the new seed as `main` and the old
-    /// one attached as `old`.
-    static func pinned(_ changeset: [UInt8], db: Database, old: String) throws -> [UInt8] {
+    /// `changeset` with the pin after it; an empty changeset (the seeds hold the same rows) stays
+    /// empty. `db` has the new seed as `main`.
+    static func pinned(_ changeset: [UInt8], db: Database) throws -> [UInt8] {
         guard !changeset.isEmpty else { return [] }
-        func values(_ schema: String) throws -> [String: String] {
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT key, value FROM \(schema).seed_metadata WHERE key IN (?, ?, ?)",
-                arguments: StatementArguments(identityKeys))
-            return Dictionary(rows.map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
-        }
-        let before = try values(old), after = try values("main")
-        let unchanged = identityKeys.compactMap { key in before[key].flatMap { $0 == after[key] ? (key, $0) : nil } }
-        guard !unchanged.isEmpty else { return changeset }
-        return try merged([section(unchanged), changeset])
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT key, value FROM main.seed_metadata WHERE key IN (?, ?, ?)", arguments: StatementArguments(identityKeys))
+        let values = Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+        let pin = identityKeys.compactMap { key in values[key].map { (key: key, value: $0) } }
+        return pin.isEmpty ? changeset : changeset + section(pin)
     }
 
     /// A changeset of `seed_metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL)` updating each
@@ -76,27 +73,5 @@ enum StartingSeedPin {
             rest >>= 7
         }
         bytes += groups.reversed()
-    }
-
-    /// The changesets as one, through a changegroup: tables in order of first appearance, the
-    /// changes to one row combined.
-    private static func merged(_ changesets: [[UInt8]]) throws -> [UInt8] {
-        var group: OpaquePointer?
-        var code = sqlite3changegroup_new(&group)
-        guard code == SQLITE_OK, let group else { throw SeedChangesetError.sqlite(String(cString: sqlite3_errstr(code))) }
-        defer { sqlite3changegroup_delete(group) }
-        for changeset in changesets {
-            code = changeset.withUnsafeBytes {
-                sqlite3changegroup_add(group, Int32($0.count), UnsafeMutableRawPointer(mutating: $0.baseAddress))
-            }
-            guard code == SQLITE_OK else { throw SeedChangesetError.sqlite(String(cString: sqlite3_errstr(code))) }
-        }
-        var size: Int32 = 0
-        var buffer: UnsafeMutableRawPointer?
-        code = sqlite3changegroup_output(group, &size, &buffer)
-        defer { sqlite3_free(buffer) }
-        guard code == SQLITE_OK else { throw SeedChangesetError.sqlite(String(cString: sqlite3_errstr(code))) }
-        guard let buffer, size > 0 else { return [] }
-        return Array(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
     }
 }
