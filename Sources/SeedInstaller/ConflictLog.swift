@@ -12,6 +12,14 @@ final class ConflictLog {
     /// The first conflict the policy aborted on: table, kind, key as `column = value`.
     private(set) var abort: (table: String, kind: SeedInstallation.ConflictKind, key: [String])?
 
+    /// The rows counted, by what they were counted as and their key.
+    private var seen: Set<Seen> = []
+
+    private struct Seen: Hashable {
+        var key: Key
+        var row: [String]
+    }
+
     struct Key: Hashable {
         var table: String
         var kind: SeedInstallation.ConflictKind
@@ -62,13 +70,17 @@ final class ConflictLog {
             return SQLITE_CHANGESET_OMIT
         }
         let resolution = policy.resolution(of: kind)
-        let table = Change(iterator).table
-        counts[Key(table: table, kind: kind, resolution: resolution), default: 0] += 1
+        let change = Change(iterator)
+        let table = change.table
+        // SQLite retries a change that broke a constraint once the others are in, and asks again:
+        // a row is counted once.
+        let counted = Key(table: table, kind: kind, resolution: resolution)
+        if seen.insert(Seen(key: counted, row: key(of: change))).inserted { counts[counted, default: 0] += 1 }
         switch resolution {
         case .seedRow: return SQLITE_CHANGESET_REPLACE
         case .omitted, .deleted: return SQLITE_CHANGESET_OMIT
         case .aborted:
-            if abort == nil { abort = (table, kind, key(of: Change(iterator))) }
+            if abort == nil { abort = (table, kind, key(of: change)) }
             return SQLITE_CHANGESET_ABORT
         }
     }
