@@ -20,6 +20,16 @@ struct ChangesetTests {
         let mutation = try SeedMutation(seedAt: new)
 
         let run = try seeder(["diff", old, new, "--changeset", scratch.path("c"), "--json"])
+        // A Core Data store is installed whole: Core Data's own counters must not be patched.
+        if name.hasSuffix("coredata") {
+            #expect(run.status == 2 && run.stdout == "")
+            #expect(
+                run.stderr
+                    == "error: cannot write a changeset: the seeds are Core Data stores, and Core Data keeps its own counters "
+                    + "(Z_PRIMARYKEY) that a patch would change behind its back; ship the new seed whole\n")
+            #expect(!FileManager.default.fileExists(atPath: scratch.path("c")))
+            return
+        }
         #expect(run.status == 1, "\(run.stderr)")
         let bytes = try Self.bytes(scratch.path("c"))
         let counts = try ChangesetCounts.of(bytes)

@@ -71,6 +71,9 @@ public struct SeedChangeset: Sendable {
             let newCatalog = try SeedCatalog.read(db, path: new)
             let plan = try SeedDiffer(old: old, new: new).plan(oldCatalog, newCatalog)
             guard plan.schema.isEmpty else { throw SeedChangesetError.schemaChanged(plan.schema) }
+            // Core Data keeps its own counters and model metadata in the store: rows patched in
+            // behind its back let it hand out keys the seed already holds.
+            if newCatalog.mapping?.schemaMode == SchemaFit.Mode.coreData.rawValue { throw SeedChangesetError.coreDataStore }
             try db.execute(sql: "ATTACH DATABASE ? AS \(attached)", arguments: [SeedFile.readOnlyName(old)])
             defer { try? db.execute(sql: "DETACH DATABASE \(attached)") }
             var made = try make(
@@ -306,6 +309,8 @@ public enum SeedChangesetError: Error, CustomStringConvertible {
     case searchTableHoldsText(String)
     /// Values of a column without a declared type changed only their storage class (1 to 1.0).
     case storageClassChanged(String, rows: Int)
+    /// The seeds are Core Data stores, which are installed whole.
+    case coreDataStore
     /// SQLite's session extension failed.
     case sqlite(String)
 
@@ -324,6 +329,9 @@ public enum SeedChangesetError: Error, CustomStringConvertible {
             return
                 "cannot write a changeset: in table '\(table)', \(rows) \(rows == 1 ? "row changes" : "rows change") a value's storage class "
                 + "only (integer 1 to real 1.0, say), which SQLite's session diff does not see"
+        case .coreDataStore:
+            return "cannot write a changeset: the seeds are Core Data stores, and Core Data keeps its own counters (Z_PRIMARYKEY) "
+                + "that a patch would change behind its back; ship the new seed whole"
         case let .sqlite(message):
             return "cannot write a changeset: \(message)"
         }
