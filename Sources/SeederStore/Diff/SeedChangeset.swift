@@ -126,8 +126,9 @@ public struct SeedChangeset: Sendable {
     }
 
     /// A value that changes only its storage class, integer 1 to real 1.0, is missed by the
-    /// session's diff, which compares with `IS NOT` (text to blob, never equal, is not). Only a column without affinity (no declared
-    /// type, or `BLOB`) can hold both for one record: any other converts one to the other.
+    /// session's diff, which compares with `IS NOT` (text to blob, never equal, is not). Only a
+    /// column without affinity (no declared type, or `BLOB`) can hold both for one record: any
+    /// other converts one to the other.
     private static func checkStorageClasses(_ table: SeedCatalog.Table, _ db: Database) throws {
         let untyped = table.columns.filter { column in
             let type = column.type.uppercased()
@@ -149,9 +150,9 @@ public struct SeedChangeset: Sendable {
     }
 
     private static func exists(_ table: String, _ db: Database) throws -> Bool {
-        let sql = "SELECT count(*) FROM %@.sqlite_master WHERE type = 'table' AND name = ?"
-        return try [SQLText.quote("main"), attached].allSatisfy { schema in
-            try Int.fetchOne(db, sql: sql.replacingOccurrences(of: "%@", with: schema), arguments: [table]) == 1
+        try ["main", attached].allSatisfy { schema in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(schema).sqlite_master WHERE type = 'table' AND name = ?", arguments: [table])
+                == 1
         }
     }
 
