@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        // `seeder fetch` only: HTTP/1.1 and 2, TLS, redirects, decompression (SeederFetch).
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
     ],
     targets: [
         // The mapper: YAML -> Mapping, dump bytes -> JSON values -> Records. No SQLite, no CLI.
@@ -50,11 +52,22 @@ let package = Package(
         // The signal handler that removes an interrupted build's temporary files: C, so that it
         // calls nothing but async-signal-safe functions.
         .target(name: "CSeederSignals"),
-        // The command: a thin shell over SeederStore (build, validate, diff, inspect).
+        // `seeder fetch`: a mapping's `fetch:` blocks -> the dump files its sources read (HTTP,
+        // paginators, the manifest). Its own module, so the builder never links an HTTP client.
+        .target(
+            name: "SeederFetch",
+            dependencies: [
+                "SeederCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The command: a thin shell over SeederStore and SeederFetch.
         .executableTarget(
             name: "seeder",
             dependencies: [
                 "SeederStore",
+                "SeederFetch",
                 "CSeederSignals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

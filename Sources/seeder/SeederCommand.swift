@@ -15,7 +15,7 @@ struct SeederCommand: ParsableCommand {
             could not be written, 64 bad usage.
             """,
         version: SeedBuilder.version,
-        subcommands: [Build.self, Validate.self, Infer.self, Diff.self, Inspect.self]
+        subcommands: [Build.self, Validate.self, Fetch.self, Infer.self, Diff.self, Inspect.self]
     )
 
     /// Runs the command as swift-argument-parser does, but for a file the command could not

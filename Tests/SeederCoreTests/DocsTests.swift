@@ -15,7 +15,9 @@ struct DocsTests {
     static var names: [String] {
         let keys = MappingLoader.Keys.self
         return keys.document + keys.naming + keys.entity + keys.attribute + keys.relationship + keys.source + keys.selector + keys.schema
-            + keys.search + keys.compatibility + SearchEngine.allCases.map(\.rawValue) + ["triggers"]
+            + keys.search + keys.compatibility + keys.fetchDefaults + keys.fetchSource + keys.paginatorForms + keys.paginateNext
+            + keys.paginateCursor + keys.paginateOffset + keys.paginatePage + FetchMethod.allCases.map(\.rawValue)
+            + SearchEngine.allCases.map(\.rawValue) + ["triggers"]
             + AttributeType.allCases.map(\.rawValue) + DateStorage.allCases.map(\.rawValue) + DateFormat.names
             + CollectionOperator.allCases.map { "@" + $0.rawValue } + ConflictPolicy.allCases.map(\.rawValue)
             + NullPolicy.allCases.map(\.rawValue) + MissingPolicy.allCases.map(\.rawValue)

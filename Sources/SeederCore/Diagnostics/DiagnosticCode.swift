@@ -64,6 +64,16 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, CustomStri
     case noMatch = "no-match"
     /// An entity that got no record.
     case noRecord = "no-record"
+    // Fetching (`seeder fetch`).
+    /// A `${NAME}` the fetch reads is not set in the environment.
+    case unsetVariable = "unset-variable"
+    /// The web service could not be reached, refused a request, or answered with an error.
+    case http
+    /// A paginator that cannot go on: a next page seen twice, more pages than `maxPages`.
+    case pagination
+    /// A response holds the value of a secret, which fetch never writes into a dump.
+    case secret
+
     /// `--strict`: warnings counted as errors.
     case strict
 

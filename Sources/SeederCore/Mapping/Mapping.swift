@@ -27,6 +27,8 @@ public struct Mapping: Sendable {
     public var compatibility = SQLiteVersion.defaultFloor
     /// The app's own schema the seed fits (`schema:`), if any.
     public var schema: SchemaSource? = nil
+    /// What every source's `fetch:` starts from (the document's `fetch:`); read only by `seeder fetch`.
+    public var fetch = FetchDefaults()
 
     /// The index of the entity named `name`.
     public func entityIndex(named name: String) -> Int? {
@@ -270,6 +272,8 @@ public struct Source: Sendable {
     /// `keyedBy`: the attribute (its index in the entity) that each record's key becomes, when
     /// the value reached is an object whose keys are records.
     public var keyedBy: Int? = nil
+    /// How `seeder fetch` gets the source's files (`fetch:`), if it does.
+    public var fetch: FetchSpec? = nil
 
     /// The format of a dump file, from its extension, a compression's suffix seen through
     /// (`users.json.gz` is `.json`); `nil` for an extension seeder does not read.

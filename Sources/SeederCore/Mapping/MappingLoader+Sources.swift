@@ -6,6 +6,7 @@ extension LoadContext {
             return []
         }
         var sources: [Source] = []
+        var pendingEach: [Int: (path: String, node: YAMLNode)] = [:]
         for item in items {
             guard let fields = fields(of: item, allowed: MappingLoader.Keys.source, in: "a source") else { continue }
             guard let pathNode = fields["path"] else {
@@ -49,8 +50,14 @@ extension LoadContext {
             }
             var source = Source(path: path, entity: entity, keyPath: keyPath, location: item.location, keyedBy: keyedBy)
             source.selector = selector
+            if let node = fields["fetch"] {
+                guard let fetch = fetchSpec(node.value, path: path) else { continue }
+                source.fetch = fetch.spec
+                if let each = fetch.each { pendingEach[sources.count] = each }
+            }
             sources.append(source)
         }
+        resolveEach(&sources, pending: pendingEach)
         return sources
     }
 

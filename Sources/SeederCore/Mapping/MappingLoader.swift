@@ -19,7 +19,7 @@ public struct MappingLoader {
     public enum Keys {
         public static let document = [
             "seeder", "output", "schemaVersion", "naming", "dates", "timeZone", "onConflict",
-            "nulls", "emptyAsNull", "onMissing", "entities", "sources", "schema", "compatibility",
+            "nulls", "emptyAsNull", "onMissing", "entities", "sources", "schema", "compatibility", "fetch",
         ]
         public static let naming = ["database"]
         public static let entity = [
@@ -33,11 +33,22 @@ public struct MappingLoader {
             "to", "many", "from", "inverse", "ordered", "required", "onMissing", "column",
             "keyedBy", "table",
         ]
-        public static let source = ["path", "entity", "keyPath", "keyedBy"]
+        public static let source = ["path", "entity", "keyPath", "keyedBy", "fetch"]
         public static let selector = ["by", "cases", "default"]
         public static let schema = ["template", "room"]
         public static let search = ["fields", "engine", "tokenizer", "sync"]
         public static let compatibility = ["sqlite"]
+        /// The document's `fetch:` (every source's defaults) and a source's.
+        public static let fetchDefaults = ["base", "headers", "query", "concurrency", "rate", "retries", "timeout", "maxPages"]
+        public static let fetchSource = [
+            "url", "method", "headers", "query", "body", "paginate", "each", "retries", "timeout", "maxPages",
+        ]
+        /// `paginate:`: `link`, or a mapping in one of four forms.
+        public static let paginatorForms = ["link", "next", "cursor", "offset", "page"]
+        public static let paginateNext = ["next"]
+        public static let paginateCursor = ["cursor", "value", "more"]
+        public static let paginateOffset = ["offset", "limit", "size", "total"]
+        public static let paginatePage = ["page", "size", "sizeParam", "start", "pages"]
     }
 
     /// Creates a loader.
@@ -224,6 +235,7 @@ struct LoadContext {
             )
         }
         let compatibility = fields["compatibility"].flatMap { self.compatibility($0.value) } ?? .defaultFloor
+        let fetch = fields["fetch"].map { fetchDefaults($0.value) } ?? FetchDefaults()
 
         let defaults = EntityDefaults(
             dates: dates, timeZone: timeZone, onConflict: onConflict, nulls: nulls, emptyAsNull: emptyAsNull, onMissing: onMissing,
@@ -246,9 +258,11 @@ struct LoadContext {
                     at: search.location)
             }
         }
-        return Mapping(
+        var mapping = Mapping(
             file: file, output: output, schemaVersion: schemaVersion, naming: naming, dates: dates,
             timeZone: timeZone, entities: entities, sources: sources, compatibility: compatibility, schema: schema)
+        mapping.fetch = fetch
+        return mapping
     }
 
     // MARK: Reading nodes

@@ -11,6 +11,8 @@ public enum JSONDocumentKind: String, Sendable, CaseIterable {
     case diff
     /// `inspect`: what a seed holds.
     case inspect
+    /// `fetch`: what was fetched, per source.
+    case fetch
 
     /// The document's format. Within a format members are only ever added, never renamed or
     /// removed, nor their meaning changed; anything else takes the next number (docs/json.md).
@@ -20,6 +22,7 @@ public enum JSONDocumentKind: String, Sendable, CaseIterable {
         case .infer: return 1
         case .diff: return 1
         case .inspect: return 1
+        case .fetch: return 1
         }
     }
 

@@ -1,0 +1,99 @@
+import Foundation
+import SeederCore
+
+/// One HTTP request as sent, and as every message and the manifest show it (secrets as
+/// `${NAME}`).
+public struct FetchRequest: Sendable {
+    public var method: FetchMethod
+    /// The URL with every value in it.
+    public var url: String
+    /// The URL with `${NAME}`s where values are.
+    public var shownURL: String
+    public var headers: [(name: String, value: String)]
+    /// A POST's JSON body.
+    public var body: [UInt8]?
+    /// Where the request carries `${NAME}` values ("header Authorization: ${API_TOKEN}"), for a
+    /// 401 or 403 to name.
+    public var credentials: [String]
+
+    /// The value of the header `name` (case-insensitive), if the request sends one.
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// What the server answered: the last answer of a redirect chain.
+public struct HTTPAnswer: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    /// The body with its `Content-Encoding` undone.
+    public var body: [UInt8]
+    /// The URL that answered (after redirects), with values in it.
+    public var url: String
+
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8], url: String) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+
+    /// The first value of the header `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Every value of the header `name`, in order.
+    public func headers(_ name: String) -> [String] {
+        headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    }
+}
+
+/// A request that got no answer to use.
+public enum TransportFailure: Error, Sendable, Equatable {
+    /// Nothing was sent: the host could not be found or refused the connection. Safe to retry
+    /// whatever the method.
+    case notConnected(String)
+    /// The connection broke or closed after the request went out.
+    case broken(String)
+    /// The request took longer than `timeout`.
+    case timedOut(seconds: Double)
+    /// The body is larger than fetch keeps (1 GiB).
+    case tooLarge(limit: Int)
+    /// A redirect fetch does not follow (https to http, more than 5, no `Location`).
+    case redirect(String)
+    /// The URL cannot be requested.
+    case badURL(String)
+
+    /// Whether trying again may help.
+    var isRetryable: Bool {
+        switch self {
+        case .notConnected, .broken, .timedOut: return true
+        case .tooLarge, .redirect, .badURL: return false
+        }
+    }
+
+    var description: String {
+        switch self {
+        case let .notConnected(reason): return "could not connect (\(reason))"
+        case let .broken(reason): return "the connection broke (\(reason))"
+        case let .timedOut(seconds): return "no complete answer within \(Self.seconds(seconds))"
+        case let .tooLarge(limit): return "the body is larger than \(limit >> 30) GiB"
+        case let .redirect(reason): return reason
+        case let .badURL(reason): return reason
+        }
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
+
+/// Sends requests. The one in use is `AsyncHTTPTransport`; tests may give their own.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` with `extraHeaders` (the conditional ones), following redirects.
+    func send(_ request: FetchRequest, extraHeaders: [(name: String, value: String)], timeout: Double) async throws(TransportFailure)
+        -> HTTPAnswer
+    /// Closes the connections.
+    func shutdown() async
+}

@@ -1,0 +1,125 @@
+import SeederCore
+
+/// A response body read as the build will read it: JSON (or JSON Lines), its records at the
+/// source's `keyPath`, and the values its paginator needs.
+struct PageBody {
+    /// The parsed document; `nil` for JSON Lines.
+    let document: JSONDocument?
+    /// How many records the build will map from it.
+    let records: Int
+
+    /// Reads `bytes`; a body that is not what the mapping reads is a failure at `location` whose
+    /// message names the page (`described`).
+    init(_ bytes: [UInt8], source: Source, described: String, contentType: String?, location: SourceLocation) throws(FetchFailure) {
+        if Source.format(ofFile: source.path) == .jsonLines {
+            var count = 0
+            var lineStart = 0
+            for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") || index == bytes.count - 1 {
+                let end = byte == UInt8(ascii: "\n") ? index : index + 1
+                let line = Array(bytes[lineStart..<end])
+                lineStart = index + 1
+                if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
+                do { _ = try JSONDocument(parsing: line) } catch {
+                    throw Self.syntaxFailure(
+                        error, bytes: bytes, lineOffset: lineStart - line.count - 1, described: described, contentType: contentType,
+                        location: location)
+                }
+                count += 1
+            }
+            document = nil
+            records = count
+            return
+        }
+        let parsed: JSONDocument
+        do { parsed = try JSONDocument(parsing: bytes) } catch {
+            throw Self.syntaxFailure(error, bytes: bytes, lineOffset: 0, described: described, contentType: contentType, location: location)
+        }
+        document = parsed
+        var value = parsed.root
+        for (depth, key) in source.keyPath.enumerated() {
+            guard value.kind == .object, let member = value[key] else {
+                let reached = source.keyPath[..<depth].joined(separator: ".")
+                throw FetchFailure.data(
+                    .shape,
+                    "\(described): 'keyPath' \(source.keyPath.joined(separator: ".")) reaches nothing: "
+                        + (depth == 0 ? "the body is \(describeKind(value.kind))" : "'\(reached)' is \(describeKind(value.kind))")
+                        + " with no '\(key)'", at: location, jsonPath: value.pointer.description)
+            }
+            value = member
+        }
+        switch value.kind {
+        case .array: records = value.count
+        case .object: records = source.keyedBy == nil ? 1 : value.count
+        case .null: records = 0
+        default:
+            throw FetchFailure.data(
+                .shape, "\(described): the records at 'keyPath' are \(describeKind(value.kind)), not an array or an object", at: location,
+                jsonPath: value.pointer.description)
+        }
+    }
+
+    private static func syntaxFailure(
+        _ error: JSONSyntaxError, bytes: [UInt8], lineOffset: Int, described: String, contentType: String?, location: SourceLocation
+    ) -> FetchFailure {
+        let offset = lineOffset + error.offset
+        var position = ""
+        if let located = try? LineLocator.locate([offset], in: MemoryByteSource(bytes)),
+            case let .lineColumn(line, column)? = located[offset]
+        {
+            position = " at line \(line), column \(column)"
+        }
+        let type = contentType.map { " (Content-Type \($0))" } ?? ""
+        let start = String(decoding: bytes.prefix(60), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return .data(
+            .syntax,
+            "\(described): the body is not JSON\(type): \(error.message)\(position)" + (start.isEmpty ? "" : "; it begins \"\(start)\""),
+            at: location)
+    }
+
+    /// What a paginator's key path reaches: nothing, `null`, or a value.
+    enum Reached {
+        case absent
+        case null
+        case value(JSONValue)
+    }
+
+    /// Follows `path`'s keys through objects; `@first.K`/`@last.K` take the first or last
+    /// element of the array reached, then K.
+    func value(at path: KeyPath) -> Reached {
+        guard let document else { return .absent }
+        func follow(_ start: JSONValue, _ keys: [String]) -> Reached {
+            var value = start
+            for key in keys {
+                if value.kind == .null { return .null }
+                guard value.kind == .object, let member = value[key] else { return .absent }
+                value = member
+            }
+            return value.kind == .null ? .null : .value(value)
+        }
+        let reached = follow(document.root, path.keys)
+        guard let op = path.collectionOperator else { return reached }
+        guard case let .value(array) = reached, array.kind == .array else { return reached }
+        let elements = Array(array.elements)
+        guard let element = op.rawValue == "first" ? elements.first : op.rawValue == "last" ? elements.last : nil else { return .null }
+        return follow(element, path.operatorKeys)
+    }
+
+    /// The GraphQL `errors` of a response, if it has any: their messages.
+    var graphQLErrors: [String] {
+        guard let errors = document?.root["errors"], errors.kind == .array, errors.count > 0 else { return [] }
+        return errors.elements.map { $0["message"]?.string ?? "(no message)" }
+    }
+}
+
+extension JSONValue {
+    /// A scalar as the text a URL or a file name takes: a string as is, a number as written.
+    var scalarText: String? {
+        switch kind {
+        case .string: return string
+        case .number: return numberText
+        case .true: return "true"
+        case .false: return "false"
+        default: return nil
+        }
+    }
+}

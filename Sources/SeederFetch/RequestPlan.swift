@@ -1,0 +1,157 @@
+import Foundation
+import SeederCore
+
+/// A source's request before a page or a parent fills it in: the URL resolved against `base`,
+/// the defaults' headers and query with the source's over them (docs/mapping.md, Fetching the
+/// dumps).
+struct RequestPlan: Sendable {
+    let spec: FetchSpec
+    let defaults: FetchDefaults
+    let variables: FetchVariables
+    let headers: [FetchParameter]
+    let query: [FetchParameter]
+
+    init(spec: FetchSpec, defaults: FetchDefaults, variables: FetchVariables) {
+        self.spec = spec
+        self.defaults = defaults
+        self.variables = variables
+        headers = Self.merge(defaults.headers, spec.headers, caseInsensitive: true)
+        query = Self.merge(defaults.query, spec.query, caseInsensitive: false)
+    }
+
+    /// `over`'s parameters replace `base`'s of the same name, in place; new ones go last.
+    static func merge(_ base: [FetchParameter], _ over: [FetchParameter], caseInsensitive: Bool) -> [FetchParameter] {
+        var result = base
+        for parameter in over {
+            let same = { (other: FetchParameter) in
+                caseInsensitive ? other.name.lowercased() == parameter.name.lowercased() : other.name == parameter.name
+            }
+            if let index = result.firstIndex(where: same) { result[index] = parameter } else { result.append(parameter) }
+        }
+        return result
+    }
+
+    /// The request for a page.
+    func request(_ step: PageWalker.Step, parent: ParentRecord?) -> FetchRequest {
+        var credentials: [String] = []
+        var headerValues: [(name: String, value: String)] = []
+        for header in headers {
+            headerValues.append((header.name, variables.expand(header.value, parent: parent)))
+            if !header.value.variables.isEmpty {
+                credentials.append("header \(header.name): \(variables.render(header.value, parent: parent))")
+            }
+        }
+        for parameter in query where !parameter.value.variables.isEmpty {
+            credentials.append("query \(parameter.name)=\(variables.render(parameter.value, parent: parent))")
+        }
+        if !spec.url.variables.isEmpty || !(defaults.base?.variables.isEmpty ?? true) { credentials.append("the URL") }
+        let url: String
+        let shown: String
+        var body = spec.body.map { Self.json($0, variables: variables, parent: parent) }
+        switch step {
+        case let .url(next):
+            url = next
+            shown = variables.redact(next)
+        case let .request(overrides, bodyCursor):
+            var values: [(String, String, String)] = query.map {
+                ($0.name, variables.expand($0.value, parent: parent), variables.render($0.value, parent: parent))
+            }
+            for override in overrides {
+                if let index = values.firstIndex(where: { $0.0 == override.name }) {
+                    values[index] = (override.name, override.value, override.value)
+                } else {
+                    values.append((override.name, override.value, override.value))
+                }
+            }
+            let base = defaults.base.map { variables.expand($0) }
+            let shownBase = defaults.base.map { variables.render($0) }
+            url = Self.join(Self.resolve(expandURL(spec.url, parent: parent, shown: false), against: base), values.map { ($0.0, $0.1) })
+            shown = Self.join(
+                Self.resolve(expandURL(spec.url, parent: parent, shown: true), against: shownBase), values.map { ($0.0, $0.2) })
+            if let bodyCursor, case let .cursor(.body(keys), _, _)? = spec.paginate, let current = body {
+                body = Self.setting(keys, to: bodyCursor, in: current)
+            }
+        }
+        return FetchRequest(
+            method: spec.method, url: url, shownURL: shown, headers: headerValues, body: body.map { Array($0.utf8) },
+            credentials: credentials)
+    }
+
+    /// The URL template with values (or `${NAME}`s), a parent's values percent-encoded as path
+    /// segments.
+    private func expandURL(_ template: FetchTemplate, parent: ParentRecord?, shown: Bool) -> String {
+        var encoded = parent
+        encoded?.fields = parent?.fields.mapValues { $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? $0 } ?? [:]
+        return shown ? variables.render(template, parent: encoded) : variables.expand(template, parent: encoded)
+    }
+
+    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// `url` resolved against `base` (RFC 3986): `characters` against `https://host/v1/` is
+    /// `https://host/v1/characters`.
+    static func resolve(_ url: String, against base: String?) -> String {
+        guard let base, !url.lowercased().hasPrefix("http://"), !url.lowercased().hasPrefix("https://") else { return url }
+        guard let resolved = URL(string: url, relativeTo: URL(string: base))?.absoluteString else { return base + url }
+        return resolved
+    }
+
+    /// `url` with the query parameters added, percent-encoded.
+    static func join(_ url: String, _ parameters: [(String, String)]) -> String {
+        guard !parameters.isEmpty else { return url }
+        let encoded = parameters.map { name, value in
+            (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name) + "="
+                + (value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value)
+        }
+        return url + (url.contains("?") ? "&" : "?") + encoded.joined(separator: "&")
+    }
+
+    /// The body as JSON text.
+    static func json(_ body: FetchBody, variables: FetchVariables, parent: ParentRecord?) -> String {
+        switch body {
+        case let .object(members):
+            return "{"
+                + members.map { JSONWriter.stringLiteral($0.key) + ":" + json($0.value, variables: variables, parent: parent) }.joined(
+                    separator: ",") + "}"
+        case let .array(items):
+            return "[" + items.map { json($0, variables: variables, parent: parent) }.joined(separator: ",") + "]"
+        case let .string(template):
+            return JSONWriter.stringLiteral(variables.expand(template, parent: parent))
+        case let .literal(text):
+            return text
+        }
+    }
+
+    /// `body` (JSON text) with the value at `keys` set to `value` (JSON text), objects made on
+    /// the way as needed.
+    static func setting(_ keys: [String], to value: String, in body: String) -> String {
+        guard let document = try? JSONDocument(parsing: body) else { return body }
+        return set(keys[...], value, in: document.root)
+    }
+
+    private static func set(_ keys: ArraySlice<String>, _ value: String, in node: JSONValue?) -> String {
+        guard let key = keys.first else { return value }
+        var members: [(String, String)] = []
+        var found = false
+        if let node, node.kind == .object {
+            for member in node.members {
+                let name = member.key.string ?? ""
+                if name == key {
+                    members.append((name, set(keys.dropFirst(), value, in: member.value)))
+                    found = true
+                } else {
+                    members.append((name, member.value.rawText))
+                }
+            }
+        }
+        if !found { members.append((key, set(keys.dropFirst(), value, in: nil))) }
+        return "{" + members.map { JSONWriter.stringLiteral($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+}
+
+extension JSONValue {
+    /// The value's JSON text as written.
+    var rawText: String {
+        if kind == .string { return withBytes { "\"" + String(decoding: $0, as: UTF8.self) + "\"" } }
+        return withBytes { String(decoding: $0, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import SeederCore
+import SeederFetch
+import SeederStore
+
+/// How a fetch's report is shown: the table, the failure line, the JSON document (docs/json.md,
+/// fetch) and the step summary.
+enum FetchSummary {
+    static func table(_ report: FetchReport) -> String {
+        let header = ["source", "pages", "unchanged", "removed", "records", "bytes", "requests", "retries"]
+        let rows = report.sources.map { source in
+            [
+                source.path, String(source.pagesFetched), String(source.pagesUnchanged), String(source.pagesRemoved),
+                String(source.records),
+                String(source.bytes), String(source.requests), String(source.retries),
+            ]
+        }
+        var text = TextTable.render([header] + rows, rightAligned: Set(1..<header.count))
+        text += report.changedDumps ? "updated \(report.dumps)\n" : "\(report.dumps) is up to date: nothing was written\n"
+        return text
+    }
+
+    static func failureLine(_ report: FetchReport) -> String {
+        let errors = report.errorCount
+        return "fetch failed: \(errors) \(errors == 1 ? "error" : "errors"); \(report.dumps) was not changed\n"
+    }
+
+    static func json(_ report: FetchReport) -> String {
+        var json = JSONStreamWriter()
+        json.object { json in
+            JSONDocumentKind.fetch.writeHeader(to: &json)
+            json.member("outcome", report.exitStatus == 0 ? "success" : report.exitStatus == 1 ? "invalid" : "failed")
+            json.member("exitStatus", Int(report.exitStatus))
+            json.member("dumps", report.dumps)
+            json.member("changed", report.changedDumps)
+            json.member("sources") { json in
+                json.array { json in
+                    for source in report.sources {
+                        json.object { json in
+                            json.member("path", source.path)
+                            json.member("pagesFetched", source.pagesFetched)
+                            json.member("pagesWritten", source.pagesWritten)
+                            json.member("pagesUnchanged", source.pagesUnchanged)
+                            json.member("pagesRemoved", source.pagesRemoved)
+                            json.member("records", source.records)
+                            json.member("bytes", source.bytes)
+                            json.member("requests", source.requests)
+                            json.member("retries", source.retries)
+                        }
+                    }
+                }
+            }
+            json.member("diagnostics") { json in
+                json.array { json in
+                    for diagnostic in report.diagnostics { diagnostic.write(to: &json) }
+                }
+            }
+        }
+        return json.text
+    }
+
+    /// The step summary's markdown.
+    static func markdown(_ report: FetchReport) -> String {
+        var text = "### seeder fetch\n\n"
+        if report.exitStatus != 0 {
+            text += "**Failed** (\(report.errorCount) \(report.errorCount == 1 ? "error" : "errors")); the dumps were not changed.\n\n"
+            for diagnostic in report.diagnostics.prefix(20) { text += "- `\(diagnostic.description)`\n" }
+            return text
+        }
+        text += "| source | pages | unchanged | removed | records | bytes | requests | retries |\n|---|--:|--:|--:|--:|--:|--:|--:|\n"
+        for source in report.sources {
+            text +=
+                "| `\(source.path)` | \(source.pagesFetched) | \(source.pagesUnchanged) | \(source.pagesRemoved) | \(source.records) | "
+                + "\(source.bytes) | \(source.requests) | \(source.retries) |\n"
+        }
+        text += report.changedDumps ? "\nThe dumps were updated.\n" : "\nThe dumps are up to date.\n"
+        return text
+    }
+}
+
+/// Progress of a fetch on standard error, as `build` shows its own (docs/commands.md, Progress).
+final class FetchProgressDisplay: @unchecked Sendable {
+    private let style: ProgressDisplay.Style
+    private let lock = NSLock()
+    private var lastLine = -Double.infinity
+    private var shown = false
+    private let started = ProcessInfo.processInfo.systemUptime
+    private var requests = 0
+
+    init?(mode: ProgressMode, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
+        switch mode {
+        case .never: return nil
+        case .auto:
+            guard isTerminal else { return nil }
+            style = .line
+        case .always: style = isTerminal ? .line : .plain
+        case .plain: style = .plain
+        }
+    }
+
+    func update(_ progress: FetchProgress) {
+        lock.lock()
+        defer { lock.unlock() }
+        requests += 1
+        let now = ProcessInfo.processInfo.systemUptime
+        let pages = progress.expectedPages.map { "\(progress.pages) of \($0) pages" } ?? counted(progress.pages, "page")
+        let rate = Double(requests) / max(now - started, 0.001)
+        let text =
+            "fetching \(progress.source): \(pages), \(counted(progress.records, "record")), \(progress.bytes / 1000) kB, "
+            + String(format: "%.1f", rate) + " pages/s"
+        switch style {
+        case .line:
+            shown = true
+            StandardError.write("\r\u{1B}[K" + text)
+        case .plain:
+            guard now - lastLine >= ProgressDisplay.plainInterval else { return }
+            lastLine = now
+            StandardError.write(text + "\n")
+        }
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if shown { StandardError.write("\r\u{1B}[K") }
+    }
+
+    private func counted(_ number: Int, _ noun: String) -> String { MappingDraftWriter.counted(number, noun) }
+}
+
+/// SIGINT and SIGTERM during a fetch remove its temporary folder; DUMPS is left as it was.
+enum FetchInterruption {
+    static func install() { SeederFetchSignals.install() }
+}

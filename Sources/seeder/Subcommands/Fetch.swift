@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import SeederCore
+import SeederFetch
+import SeederStore
+
+/// `seeder fetch`: the dump files of the mapping's `fetch:` sources, from the web service, only
+/// what changed, into DUMPS all at once or not at all (docs/commands.md, fetch).
+struct Fetch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fetch the dump files of the mapping's 'fetch:' sources from the web service.",
+        discussion: """
+            Pages go to a temporary folder beside DUMPS and are moved in only when every source succeeded; \
+            DUMPS/.seeder-fetch.json records what each file was fetched from, so the next fetch asks only \
+            for what changed. Exit status: 0 fetched, 1 a body or the mapping is not what fetch reads, \
+            2 the service could not be reached or refused, or a file could not be written.
+            """
+    )
+
+    @Argument(help: "The mapping file (YAML) whose sources have 'fetch:' blocks.")
+    var mapping: String
+
+    @Argument(help: "The directory the dump files go to (made if missing).")
+    var dumps: String
+
+    @Option(help: ArgumentHelp("Fetch only this source (its 'path'); repeat for several. The others' files are kept.", valueName: "path"))
+    var only: [String] = []
+
+    @Flag(help: "Print one JSON document (the summary and findings) on standard output and nothing else there.")
+    var json = false
+
+    @Option(
+        help: "Also print each diagnostic as a GitHub Actions annotation (github); default: github when GITHUB_ACTIONS=true, else text.")
+    var diagnostics: DiagnosticsFormat?
+
+    @Option(
+        help:
+            "Show progress: auto (a line on a terminal), always (plain lines when not on one), plain (a line every few seconds, for CI logs) or never."
+    )
+    var progress: ProgressMode = .auto
+
+    func run() throws {
+        var options = FetchOptions(mapping: mapping, dumps: dumps)
+        options.only = only
+        let display = FetchProgressDisplay(mode: progress)
+        if let display { options.progress = { @Sendable progress in display.update(progress) } }
+        FetchInterruption.install()
+        let fetchOptions = options
+        let report = Self.wait { await Fetcher.fetch(fetchOptions) }
+        display?.finish()
+        let console = Console()
+        console.print(report.diagnostics, suppressed: 0, mapping: mapping)
+        try console.annotate(report.diagnostics, diagnostics ?? .default(), toStandardError: json)
+        GitHubActions.appendStepSummary(FetchSummary.markdown(report))
+        if json {
+            try StandardOutput.write(FetchSummary.json(report) + "\n")
+            if report.exitStatus != 0 { StandardError.write(FetchSummary.failureLine(report)) }
+        } else if report.exitStatus == 0 {
+            try StandardOutput.write(FetchSummary.table(report))
+        } else {
+            StandardError.write(FetchSummary.failureLine(report))
+        }
+        if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
+    }
+
+    /// Runs async work to its end from the synchronous command.
+    static func wait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+        let semaphore = DispatchSemaphore(value: 0)
+        let box = ResultBox<T>()
+        Task {
+            box.value = await work()
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return box.value!
+    }
+}
+
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
+}
