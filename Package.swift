@@ -92,6 +92,11 @@ let package = Package(
             name: "SeederStoreTests",
             dependencies: ["SeederStore", "SeederTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // `seeder fetch`'s parts: templates and secrets, links, paginators, requests, the manifest.
+        .testTarget(
+            name: "SeederFetchTests",
+            dependencies: ["SeederFetch", "SeederTestSupport"]
+        ),
         // Installs, replaces and patches seeds built by SeederStore, checked through GRDB; CSQLite
         // reads and writes changesets the writer would not make.
         .testTarget(

@@ -119,10 +119,11 @@ public final class FetchVariables: @unchecked Sendable {
     public func unredact(_ text: String) -> String {
         guard text.contains("${") else { return text }
         var result = text
-        for (name, value) in values { result = result.replacingOccurrences(of: "${\(name)}", with: value) }
+        // The digests first: their shown form holds the variables' names.
         for (value, shown) in hiddenNow where shown.hasPrefix("${md5:") {
             result = result.replacingOccurrences(of: shown, with: value)
         }
+        for (name, value) in values { result = result.replacingOccurrences(of: "${\(name)}", with: value) }
         return result
     }
 

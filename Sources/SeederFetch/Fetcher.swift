@@ -287,15 +287,15 @@ final class FetchRun: @unchecked Sendable {
                 described: described)
         }
         if let secret = variables.secret(in: answer.body) {
-            var where_ = ""
+            var place = ""
             if let located = try? LineLocator.locate([secret.offset], in: MemoryByteSource(answer.body)),
                 case let .lineColumn(line, column)? = located[secret.offset]
             {
-                where_ = " at line \(line), column \(column)"
+                place = " at line \(line), column \(column)"
             }
             throw FetchFailure.data(
                 .secret,
-                "\(described): the response holds the value of \(secret.name)\(where_); fetch never writes a secret into a dump "
+                "\(described): the response holds the value of \(secret.name)\(place); fetch never writes a secret into a dump "
                     + "(send it in a header, or ask the service not to echo it)", at: spec.location)
         }
         let body = try PageBody(

@@ -118,51 +118,51 @@ struct FetchSpecLoadingTests {
         ),
         (
             "", "  - { path: c.json, entity: Comic, fetch: { url: c, paginat: link } }",
-            "mapping.yaml:11:54: error: unknown key 'paginat' in a source's 'fetch'; did you mean 'paginate'?"
+            "mapping.yaml:11:53: error: unknown key 'paginat' in a source's 'fetch'; did you mean 'paginate'?"
         ),
         (
             "", "  - { path: c.json, entity: Comic, fetch: { query: { a: 1 } } }",
-            "mapping.yaml:11:44: error: a source's 'fetch' needs 'url' (absolute, or relative to the 'fetch' defaults' 'base')"
+            "mapping.yaml:11:43: error: a source's 'fetch' needs 'url' (absolute, or relative to the 'fetch' defaults' 'base')"
         ),
         (
             "", "  - { path: c/*.json, entity: Comic, fetch: { url: c, paginate: lnk } }",
-            "mapping.yaml:11:67: error: unknown paginator 'lnk' (did you mean 'link'?); 'paginate' is 'link' or a mapping with one of 'next', 'cursor', 'offset' or 'page'"
+            "mapping.yaml:11:65: error: unknown paginator 'lnk' (did you mean 'link'?); 'paginate' is 'link' or a mapping with one of 'next', 'cursor', 'offset' or 'page'"
         ),
         (
             "", "  - { path: c/*.json, entity: Comic, fetch: { url: c, paginate: { offset: o, next: n, size: 2 } } }",
-            "mapping.yaml:11:67: error: 'paginate' takes one form, found 'next' or 'offset'"
+            "mapping.yaml:11:65: error: 'paginate' takes one form, found 'next' or 'offset'"
         ),
         (
             "", "  - { path: c/*.json, entity: Comic, fetch: { url: c, paginate: { offset: o } } }",
-            "mapping.yaml:11:67: error: 'offset' needs 'size' (the records a page holds, sent as 'limit')"
+            "mapping.yaml:11:65: error: 'offset' needs 'size' (the records a page holds, sent as 'limit')"
         ),
         (
             "", "  - { path: c/*.json, entity: Comic, fetch: { url: c, paginate: { page: p, total: t } } }",
-            "mapping.yaml:11:78: error: 'total' does not go with 'page' in 'paginate' (it takes 'page', 'size', 'sizeParam', 'start' or 'pages')"
+            "mapping.yaml:11:76: error: 'total' does not go with 'page' in 'paginate' (it takes 'page', 'size', 'sizeParam', 'start' or 'pages')"
         ),
         (
             "", "  - { path: c.json, entity: Comic, fetch: { url: c, paginate: link } }",
-            "mapping.yaml:11:44: error: source path 'c.json' has 0 '*' but this fetch needs one '*', the page number ('users/*.json')"
+            "mapping.yaml:11:43: error: source path 'c.json' has 0 '*' but this fetch needs one '*', the page number ('users/*.json')"
         ),
         (
             "", "  - { path: c/*.json, entity: Comic, fetch: { url: c } }",
-            "mapping.yaml:11:46: error: source path 'c/*.json' has 1 '*' but this fetch needs no '*': one request, one file ('users.json'); page with 'paginate'"
+            "mapping.yaml:11:45: error: source path 'c/*.json' has 1 '*' but this fetch needs no '*': one request, one file ('users.json'); page with 'paginate'"
         ),
         (
             "", "  - { path: c.json, entity: Comic, fetch: { url: 'characters/{id}/comics' } }",
-            "mapping.yaml:11:49: error: '{id}' takes a value from each record of a parent source: add 'each: PARENT_PATH', or write '{{' for a '{'"
+            "mapping.yaml:11:50: error: '{id}' takes a value from each record of a parent source: add 'each: PARENT_PATH', or write '{{' for a '{'"
         ),
         (
             "", "  - { path: c/*.json, entity: Comic, fetch: { url: 'c/{id}', each: chars/*.json } }",
-            "mapping.yaml:11:72: error: 'each' names no source's path: 'chars/*.json'"
+            "mapping.yaml:11:68: error: 'each' names no source's path: 'chars/*.json'"
         ),
         (
             "", "  - { path: c.json, entity: Comic, fetch: { url: 'x', body: { a: 1 } } }",
-            "mapping.yaml:11:54: error: 'body' is sent only with 'method: POST'"
+            "mapping.yaml:11:55: error: 'body' is sent only with 'method: POST'"
         ),
         (
             "", "  - { path: c.json, entity: Comic, fetch: { url: '${TOKEN' } }",
-            "mapping.yaml:11:49: error: in 'url': '${TOKEN' has no closing '}'"
+            "mapping.yaml:11:50: error: in 'url': '${TOKEN' has no closing '}'"
         ),
         (
             "fetch: { concurrency: 0 }", "  - { path: c.json, entity: Comic, fetch: { url: c } }",
@@ -170,7 +170,7 @@ struct FetchSpecLoadingTests {
         ),
         (
             "", "  - { path: c/*.json, entity: Comic, fetch: { url: c, paginate: { cursor: a, value: data.@sum.id } } }",
-            "mapping.yaml:11:86: error: 'value' may use '@first' or '@last', not '@sum'"
+            "mapping.yaml:11:85: error: 'value' may use '@first' or '@last', not '@sum'"
         ),
     ])
     func mistakes(fetch: String, sources: String, expected: String) {
@@ -187,7 +187,7 @@ struct FetchSpecLoadingTests {
                       - { path: a/*.json, entity: Comic, fetch: { url: 'a/{id}', each: b/*.json } }
                       - { path: b/*.json, entity: Comic, fetch: { url: 'b/{id}', each: a/*.json } }
                     """))
-        #expect(messages.count == 2)
+        #expect(messages.count == 1)
         #expect(messages.allSatisfy { $0.contains("'each' goes round in a circle back to") })
     }
 

@@ -21,6 +21,24 @@ public struct FetchSpec: Sendable {
     public var maxPages: Int?
     /// Where the `fetch:` block is.
     public var location: SourceLocation
+
+    public init(
+        url: FetchTemplate, method: FetchMethod = .get, headers: [FetchParameter] = [], query: [FetchParameter] = [], body: FetchBody? = nil,
+        paginate: Paginator? = nil, each: FetchEach? = nil, retries: Int? = nil, timeout: Double? = nil, maxPages: Int? = nil,
+        location: SourceLocation
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.query = query
+        self.body = body
+        self.paginate = paginate
+        self.each = each
+        self.retries = retries
+        self.timeout = timeout
+        self.maxPages = maxPages
+        self.location = location
+    }
 }
 
 /// The `fetch:` block at the top of a mapping: what every source's fetch starts from.

@@ -54,7 +54,7 @@ extension LoadContext {
                 }
             }
         }
-        checkStars(path: path, paginated: paginate != nil, each: hasEach, at: node)
+        checkStars(path: path, paginated: fields["paginate"] != nil, each: hasEach, at: node)
         let retries = fields["retries"].flatMap { count($0.value, key: "retries", in: 0...100) }
         let timeout = fields["timeout"].flatMap { positiveNumber($0.value, key: "timeout") }
         let maxPages = fields["maxPages"].flatMap { count($0.value, key: "maxPages", in: 1...10_000_000) }
