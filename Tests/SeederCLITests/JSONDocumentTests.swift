@@ -21,7 +21,7 @@ struct JSONDocumentTests {
                 let schema = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
                 let title = schema["title"] as? String
             else { continue }
-            for command in ["build", "validate", "infer", "diff", "inspect"] where title.split(separator: " ").contains(Substring(command))
+            for command in ["build", "validate", "fetch", "infer", "diff", "inspect"] where title.split(separator: " ").contains(Substring(command))
             {
                 schemas[command] = text
             }
@@ -56,7 +56,7 @@ struct JSONDocumentTests {
     }
 
     @Test func docsHaveASchemaForEveryCommandAndOneDiagnostic() throws {
-        #expect(Set(Self.schemas.keys) == ["build", "validate", "infer", "diff", "inspect"])
+        #expect(Set(Self.schemas.keys) == ["build", "validate", "fetch", "infer", "diff", "inspect"])
         // The diagnostic is described twice (build's and infer's documents): the same both times.
         func definitions(_ command: String) throws -> [String: Any] {
             let schema = try JSONSerialization.jsonObject(with: Data(try #require(Self.schemas[command]).utf8)) as? [String: Any]

@@ -1,0 +1,276 @@
+import Foundation
+import SeederTestServer
+import SeederTestSupport
+import Testing
+
+/// `seeder fetch`'s failures (docs/commands.md, `seeder fetch`: Failures): each through the real
+/// binary, with its exit status and exact message, and DUMPS afterwards byte for byte and by
+/// modification time as it was, with no temporary folder left beside it.
+struct FetchFailureTests {
+    /// A mapping of one paged source, `users/*.json`, at `url` with `paginate`, and `extra` in
+    /// the document's `fetch:`.
+    static func mapping(_ server: TestHTTPServer, paginate: String = "link", extra: String = "", keyPath: String = "") -> String {
+        """
+        seeder: 1
+        fetch: { retries: 2, timeout: 2\(extra.isEmpty ? "" : ", " + extra) }
+        entities:
+          User: { attributes: { id: integer } }
+        sources:
+          - path: users/*.json
+            entity: User\(keyPath.isEmpty ? "" : "\n    keyPath: " + keyPath)
+            fetch: { url: "\(server.url("users"))", paginate: \(paginate) }
+        """
+    }
+
+    /// Fetches once with `good` answering, then again with `bad`: the second run's result, after
+    /// checking that DUMPS did not change and nothing was left beside it.
+    static func failAfterSuccess(
+        paginate: String = "link", extra: String = "", keyPath: String = "", environment: [String: String] = [:],
+        bad: @escaping TestHTTPServer.Handler
+    ) async throws -> (Run, TestHTTPServer, FetchHarness) {
+        let failing = Counter()
+        let server = try await TestHTTPServer.start { request in
+            if failing.count > 0 { return try await bad(request) }
+            return .json(#"[{"id": 1}]"#, headers: ["ETag": "\"1\""])
+        }
+        let harness = try FetchHarness(mapping: mapping(server, paginate: paginate, extra: extra, keyPath: keyPath))
+        try harness.workspace.write("mapping.yaml", mapping(server, paginate: paginate, extra: extra, keyPath: keyPath == "" ? "" : ""))
+        let first = try await harness.fetch(environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        try harness.workspace.write("mapping.yaml", mapping(server, paginate: paginate, extra: extra, keyPath: keyPath))
+        let before = try harness.snapshot()
+        _ = failing.next()
+        let run = try await harness.fetch(environment: environment)
+        #expect(try harness.snapshot() == before, "DUMPS changed")
+        #expect(try harness.besideDumps() == ["dumps", "mapping.yaml"], "a temporary folder was left")
+        await server.shutdown()
+        return (run, server, harness)
+    }
+
+    static func line(_ run: Run) -> String {
+        run.stderr.split(separator: "\n").first.map(String.init) ?? ""
+    }
+
+    @Test func serverErrorsAreRetriedThenEveryAttemptNamed() async throws {
+        let (run, server, _) = try await Self.failAfterSuccess { _ in .status(500) }
+        #expect(run.status == 2)
+        #expect(
+            Self.line(run)
+                == "mapping.yaml:8:13: error: GET \(server.url("users")): gave up after 3 attempts: status 500 Internal Server Error; "
+                + "status 500 Internal Server Error; status 500 Internal Server Error")
+        #expect(run.stderr.hasSuffix("fetch failed: 1 error; dumps was not changed\n"), "\(run.stderr)")
+    }
+
+    @Test func retryAfterIsObeyed() async throws {
+        let calls = Counter()
+        try await TestHTTPServer.with({ request in
+            let call = calls.next()
+            if call == 1 { return .status(503, headers: ["Retry-After": "1"]) }
+            if call == 2 {
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = TimeZone(identifier: "GMT")
+                formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+                return .status(429, headers: ["Retry-After": formatter.string(from: Date().addingTimeInterval(2))])
+            }
+            return .json(#"[{"id": 1}]"#)
+        }) { server in
+            let harness = try FetchHarness(mapping: Self.mapping(server, paginate: "link", extra: "").replacingOccurrences(of: "retries: 2", with: "retries: 3"))
+            let started = Date()
+            let run = try await harness.fetch()
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(Date().timeIntervalSince(started) >= 2, "waited as asked")
+            #expect(run.stdout.contains("users/*.json      1          0        0        1       11         3        2"), "\(run.stdout)")
+            let times = server.requests.map(\.receivedAt)
+            #expect(times[1].timeIntervalSince(times[0]) >= 0.9)
+        }
+    }
+
+    @Test func aWaitLongerThanAMinuteIsAnError() async throws {
+        let (run, server, _) = try await Self.failAfterSuccess { _ in .status(429, headers: ["Retry-After": "3600"]) }
+        #expect(run.status == 2)
+        #expect(
+            Self.line(run)
+                == "mapping.yaml:8:13: error: GET \(server.url("users")): status 429 Too Many Requests; the server asks to wait 60 min, "
+                + "longer than the 60 s fetch waits: try again later")
+    }
+
+    @Test func brokenConnectionsAndTimeoutsAreRetried() async throws {
+        let calls = Counter()
+        try await TestHTTPServer.with({ request in
+            switch calls.next() {
+            case 1: return .closeWithoutAnswer
+            case 2: return .json(#"[{"id": 1}, {"id": 2}]"#).cut(after: 5)
+            case 3: return .json(#"[{"id": 1}]"#).delayed(by: .seconds(4))
+            default: return .json(#"[{"id": 1}, {"id": 2}]"#)
+            }
+        }) { server in
+            let harness = try FetchHarness(mapping: Self.mapping(server).replacingOccurrences(of: "retries: 2", with: "retries: 3"))
+            let run = try await harness.fetch()
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try harness.text("users/0001.json") == #"[{"id": 1}, {"id": 2}]"#)
+            #expect(run.stdout.contains("        4        3\n"), "\(run.stdout)")
+        }
+    }
+
+    @Test func timeoutsUseUpTheRetries() async throws {
+        let (run, server, _) = try await Self.failAfterSuccess { _ in .json("[]").delayed(by: .seconds(5)) }
+        #expect(run.status == 2)
+        #expect(
+            Self.line(run)
+                == "mapping.yaml:8:13: error: GET \(server.url("users")): gave up after 3 attempts: no complete answer within 2 s; "
+                + "no complete answer within 2 s; no complete answer within 2 s")
+    }
+
+    @Test func unauthorizedNamesTheVariables() async throws {
+        let server = try await TestHTTPServer.start { _ in .json(#"{"message": "Bad credentials"}"#, status: 401) }
+        defer { Task { await server.shutdown() } }
+        let harness = try FetchHarness(
+            mapping: """
+                seeder: 1
+                fetch: { headers: { Authorization: "Bearer ${API_TOKEN}" }, query: { key: "${API_KEY}", locale: en } }
+                entities:
+                  User: { attributes: { id: integer } }
+                sources:
+                  - path: users.json
+                    entity: User
+                    fetch: { url: "\(server.url("users"))" }
+                """)
+        let run = try await harness.fetch(environment: ["API_TOKEN": "token-1234567", "API_KEY": "key-7654321"])
+        #expect(run.status == 2)
+        #expect(
+            Self.line(run)
+                == "mapping.yaml:8:13: error: GET \(server.url("users"))?key=${API_KEY}&locale=en: status 401 Unauthorized; "
+                + "check header Authorization: Bearer ${API_TOKEN}, query key=${API_KEY}")
+        #expect(!run.stderr.contains("token-1234567") && !run.stderr.contains("key-7654321"))
+        #expect(server.requests.count == 1, "a 401 is not retried")
+        #expect(try harness.besideDumps() == ["mapping.yaml"], "DUMPS was not made")
+    }
+
+    @Test func otherClientErrorsQuoteTheBody() async throws {
+        let (run, server, _) = try await Self.failAfterSuccess { _ in .text("no such page\n", status: 404) }
+        #expect(run.status == 2)
+        #expect(Self.line(run) == "mapping.yaml:8:13: error: GET \(server.url("users")): status 404 Not Found: no such page")
+        #expect(server.requests.count == 2)
+    }
+
+    @Test func anHTMLPageIsADataError() async throws {
+        let (run, server, _) = try await Self.failAfterSuccess { _ in
+            .bytes(Array("<!DOCTYPE html>\n<html><body>Sign in</body></html>".utf8), contentType: "text/html")
+        }
+        #expect(run.status == 1)
+        #expect(
+            Self.line(run)
+                == "mapping.yaml:8:13: error: GET \(server.url("users")): the body is not JSON (Content-Type text/html): "
+                + "unexpected character '<' at line 1, column 1; it begins \"<!DOCTYPE html>\"")
+    }
+
+    @Test func aKeyPathThatReachesNothingIsADataError() async throws {
+        let (run, server, _) = try await Self.failAfterSuccess(keyPath: "data") { _ in .json(#"{"error": "maintenance"}"#) }
+        #expect(run.status == 1)
+        #expect(
+            Self.line(run)
+                == "mapping.yaml:8:13: error: GET \(server.url("users")): 'keyPath' data reaches nothing: the body is an object with no 'data'  [/]")
+    }
+
+    @Test func aNextLinkSeenTwiceIsAnError() async throws {
+        let (run, server, _) = try await Self.failAfterSuccess { request in
+            .json(#"[{"id": 1}]"#, headers: ["Link": "</users?page=2>; rel=\"next\""])
+        }
+        #expect(run.status == 1)
+        #expect(
+            Self.line(run)
+                == "mapping.yaml:8:13: error: GET \(server.url("users?page=2")) gives a next page it gave before (\(server.url("users?page=2"))): "
+                + "the paginator would go round forever")
+    }
+
+    @Test func morePagesThanMaxPagesIsAnError() async throws {
+        let (run, server, _) = try await Self.failAfterSuccess(extra: "maxPages: 2") { request in
+            let page = Int(request.query["page"] ?? "1")!
+            return .json(#"[{"id": \#(page)}]"#, headers: ["Link": "</users?page=\(page + 1)>; rel=\"next\""])
+        }
+        #expect(run.status == 1)
+        #expect(
+            Self.line(run)
+                == "mapping.yaml:8:13: error: more than 2 pages ('maxPages'): GET \(server.url("users?page=2")) has a next page; "
+                + "raise 'maxPages' if the source is that long")
+    }
+
+    @Test func anUnsetVariableIsAnErrorAtItsText() async throws {
+        let harness = try FetchHarness(
+            mapping: """
+                seeder: 1
+                fetch: { headers: { Authorization: "Bearer ${SEEDER_TEST_UNSET_TOKEN}" } }
+                entities:
+                  User: { attributes: { id: integer } }
+                sources:
+                  - { path: users.json, entity: User, fetch: { url: "http://127.0.0.1:9/users" } }
+                """)
+        let run = try await harness.fetch()
+        #expect(run.status == 1)
+        #expect(
+            Self.line(run)
+                == "mapping.yaml:2:36: error: environment variable 'SEEDER_TEST_UNSET_TOKEN' is not set (read by '${SEEDER_TEST_UNSET_TOKEN}')")
+    }
+
+    @Test func aServiceThatCannotBeReached() async throws {
+        // A port nothing listens on: the server is started and stopped to free one.
+        let server = try await TestHTTPServer.start { _ in .status(200) }
+        let url = server.url("users")
+        await server.shutdown()
+        let harness = try FetchHarness(
+            mapping: """
+                seeder: 1
+                fetch: { retries: 1 }
+                entities:
+                  User: { attributes: { id: integer } }
+                sources:
+                  - { path: users.json, entity: User, fetch: { url: "\(url)" } }
+                """)
+        let run = try await harness.fetch()
+        #expect(run.status == 2)
+        #expect(Self.line(run) == "mapping.yaml:6:40: error: GET \(url): gave up after 2 attempts: could not connect (connection refused); could not connect (connection refused)")
+    }
+
+    /// A secret the server echoes is never written: not in a dump, not in a message.
+    @Test func aSecretInAResponseIsRefused() async throws {
+        let (run, server, harness) = try await Self.failAfterSuccess(environment: ["API_TOKEN": "tok-abcdefgh"]) { request in
+            .json(#"[{"id": 1, "self": "\#(request.uri)"}]"#)
+        }
+        _ = harness
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("the response holds the value of ${API_TOKEN} at line 1, column"), "\(run.stderr)")
+        #expect(!run.stderr.contains("tok-abcdefgh"))
+        _ = server
+    }
+
+    /// SIGTERM in the middle: the exit status of the signal, DUMPS as it was, no folder left.
+    @Test func sigtermLeavesTheDumpsAsTheyWere() async throws {
+        let slow = Counter()
+        let server = try await TestHTTPServer.start { request in
+            let page = Int(request.query["page"] ?? "1")!
+            if slow.count > 0, page == 2 { try await Task.sleep(for: .seconds(30)) }
+            return .json(#"[{"id": \#(page)}]"#, headers: page < 3 ? ["Link": "</users?page=\(page + 1)>; rel=\"next\""] : [:])
+        }
+        let harness = try FetchHarness(mapping: Self.mapping(server))
+        let first = try await harness.fetch()
+        #expect(first.status == 0, "\(first.stderr)")
+        try harness.workspace.write("mapping.yaml", Self.mapping(server).replacingOccurrences(of: "{ url:", with: "{ query: { v: 2 }, url:"))
+        let before = try harness.snapshot()
+        _ = slow.next()
+        let process = try seederProcess(["fetch", "mapping.yaml", "dumps"], in: harness.workspace.root)
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while server.requests.count < 5, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        // Page 1 is in the temporary folder by now; page 2 is waiting.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try harness.workspace.root.isEmpty == false)
+        process.terminate()
+        let run = try await finish(process)
+        #expect(run.status == 143, "\(run.stderr)")
+        #expect(run.stderr.contains("fetch: interrupted; the dumps are as they were"))
+        #expect(try harness.snapshot() == before)
+        #expect(try harness.besideDumps() == ["dumps", "mapping.yaml"])
+        await server.shutdown()
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import SeederTestServer
+import SeederTestSupport
+import Testing
+
+/// What the fetch tests share: a scratch repository with a mapping and a dumps folder, the real
+/// binary run without blocking a thread of Swift's pool, and DUMPS as bytes and modification
+/// times, to prove a run changed nothing.
+struct FetchHarness {
+    let workspace: Workspace
+    var mappingPath: String { workspace.path("mapping.yaml") }
+    var dumps: String { workspace.path("dumps") }
+
+    init(mapping: String) throws {
+        workspace = try Workspace()
+        try workspace.write("mapping.yaml", mapping)
+    }
+
+    /// `seeder fetch mapping.yaml dumps ARGUMENTS`.
+    func fetch(_ arguments: [String] = [], environment: [String: String] = [:]) async throws -> Run {
+        try await runSeeder(["fetch", "mapping.yaml", "dumps"] + arguments, in: workspace.root, environment: environment)
+    }
+
+    /// Every file under DUMPS (hidden ones included): relative path -> bytes and modification time.
+    func snapshot() throws -> [String: FileState] {
+        var files: [String: FileState] = [:]
+        guard let enumerator = FileManager.default.enumerator(atPath: dumps) else { return [:] }
+        while let name = enumerator.nextObject() as? String {
+            var status = stat()
+            guard stat(dumps + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+            files[name] = FileState(
+                bytes: try Data(contentsOf: URL(fileURLWithPath: dumps + "/" + name)),
+                modified: Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec))
+        }
+        return files
+    }
+
+    /// The names beside DUMPS: no temporary folder may be left there.
+    func besideDumps() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: workspace.root).sorted()
+    }
+
+    func text(_ relative: String) throws -> String {
+        try String(contentsOfFile: dumps + "/" + relative, encoding: .utf8)
+    }
+}
+
+struct FileState: Equatable {
+    var bytes: Data
+    var modified: Int
+}
+
+/// Runs `seeder` as `program` does, but awaits its end instead of blocking a thread.
+func runSeeder(_ arguments: [String], in directory: String, environment: [String: String] = [:]) async throws -> Run {
+    let process = try seederProcess(arguments, in: directory, environment: environment)
+    return try await finish(process)
+}
+
+/// The process, set up as `program` sets it up, not started.
+func seederProcess(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try seederBinary())
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    var env = ProcessInfo.processInfo.environment
+    env["NO_COLOR"] = "1"
+    for key in ["GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE"] { env[key] = nil }
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    process.standardOutput = Pipe()
+    process.standardError = Pipe()
+    return process
+}
+
+/// Starts `process` (unless running) and awaits its end, reading both pipes on threads of their own.
+func finish(_ process: Process) async throws -> Run {
+    let out = (process.standardOutput as! Pipe).fileHandleForReading
+    let err = (process.standardError as! Pipe).fileHandleForReading
+    let ended = AsyncStream<Void> { continuation in
+        process.terminationHandler = { _ in continuation.yield(); continuation.finish() }
+    }
+    if !process.isRunning { try process.run() }
+    async let stdout = readAll(out)
+    async let stderr = readAll(err)
+    let (outText, errText) = await (stdout, stderr)
+    for await _ in ended { break }
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: outText, stderr: errText)
+}
+
+private func readAll(_ handle: FileHandle) async -> String {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(returning: String(decoding: handle.readDataToEndOfFile(), as: UTF8.self))
+        }
+    }
+}
+
+/// A paged list of `count` records, `size` a page: the records of page `page` (1-based).
+func records(page: Int, size: Int, count: Int, prefix: String = "user") -> String {
+    let first = (page - 1) * size + 1
+    let last = min(page * size, count)
+    guard first <= last else { return "[]" }
+    return "[" + (first...last).map { #"{"id": \#($0), "name": "\#(prefix) \#($0)"}"# }.joined(separator: ", ") + "]"
+}
+
+/// A thread-safe counter for handlers.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    private var peak = 0
+    private var current = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    /// Marks a request in flight; `end()` when it is answered. `peak` is the most at once.
+    func begin() {
+        lock.lock()
+        current += 1
+        peak = max(peak, current)
+        lock.unlock()
+    }
+
+    func end() {
+        lock.lock()
+        current -= 1
+        lock.unlock()
+    }
+
+    var mostAtOnce: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return peak
+    }
+}
