@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        // The tests' HTTP server (SeederTestServer) and `seeder-bench serve`; the version
+        // async-http-client resolves to, so that both share one copy.
+        .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
     ],
     targets: [
         // The mapper: YAML -> Mapping, dump bytes -> JSON values -> Records. No SQLite, no CLI.
@@ -59,10 +62,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The benchmark datasets, and the JSON reader measured alone (see bench/README.md).
+        // The benchmark datasets, the JSON reader measured alone, and the paged API that `seeder
+        // fetch` is timed against (see bench/README.md).
         .executableTarget(
             name: "seeder-bench",
-            dependencies: ["SeederCore", "SeedInstaller"],
+            dependencies: ["SeederCore", "SeedInstaller", "SeederTestServer"],
             path: "bench/generate"
         ),
         // What the test targets share: scratch directories, snapshots, valid mappings.
@@ -70,6 +74,23 @@ let package = Package(
             name: "SeederTestSupport",
             dependencies: ["SeederCore"],
             path: "Tests/SeederTestSupport"
+        ),
+        // An HTTP/1.1 server on 127.0.0.1 for the tests of `seeder fetch` and for
+        // `seeder-bench serve`: a handler per request, recorded requests, injected faults.
+        .target(
+            name: "SeederTestServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/SeederTestServer"
+        ),
+        // The server over real TCP, read byte for byte by a socket client of its own.
+        .testTarget(
+            name: "SeederTestServerTests",
+            dependencies: ["SeederTestServer"]
         ),
         .testTarget(
             name: "SeederCoreTests",
@@ -91,7 +112,8 @@ let package = Package(
         .testTarget(
             name: "SeederCLITests",
             dependencies: [
-                "seeder", "seeder-bench", "SeederStore", "SeederTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift"),
+                "seeder", "seeder-bench", "SeederStore", "SeederTestSupport", "SeederTestServer", "CSQLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             // Read by path from the source tree, not bundled.
             exclude: ["Fixtures", "Snapshots"]
