@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         // `seeder fetch` only: HTTP/1.1 and 2, TLS, redirects, decompression (SeederFetch).
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        // The tests' HTTP server (SeederTestServer) and `seeder-bench serve`; the version
+        // async-http-client resolves to, so that both share one copy.
+        .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
     ],
     targets: [
         // The mapper: YAML -> Mapping, dump bytes -> JSON values -> Records. No SQLite, no CLI.
@@ -72,10 +75,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The benchmark datasets, and the JSON reader measured alone (see bench/README.md).
+        // The benchmark datasets, the JSON reader measured alone, and the paged API that `seeder
+        // fetch` is timed against (see bench/README.md).
         .executableTarget(
             name: "seeder-bench",
-            dependencies: ["SeederCore", "SeedInstaller"],
+            dependencies: ["SeederCore", "SeedInstaller", "SeederTestServer"],
             path: "bench/generate"
         ),
         // What the test targets share: scratch directories, snapshots, valid mappings.
@@ -83,6 +87,23 @@ let package = Package(
             name: "SeederTestSupport",
             dependencies: ["SeederCore"],
             path: "Tests/SeederTestSupport"
+        ),
+        // An HTTP/1.1 server on 127.0.0.1 for the tests of `seeder fetch` and for
+        // `seeder-bench serve`: a handler per request, recorded requests, injected faults.
+        .target(
+            name: "SeederTestServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/SeederTestServer"
+        ),
+        // The server over real TCP, read byte for byte by a socket client of its own.
+        .testTarget(
+            name: "SeederTestServerTests",
+            dependencies: ["SeederTestServer"]
         ),
         .testTarget(
             name: "SeederCoreTests",
@@ -109,7 +130,8 @@ let package = Package(
         .testTarget(
             name: "SeederCLITests",
             dependencies: [
-                "seeder", "seeder-bench", "SeederStore", "SeederTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift"),
+                "seeder", "seeder-bench", "SeederStore", "SeederTestSupport", "SeederTestServer", "CSQLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             // Read by path from the source tree, not bundled.
             exclude: ["Fixtures", "Snapshots"]

@@ -1,7 +1,7 @@
 import Foundation
 import SeederCore
 
-// seeder-bench: the benchmark datasets, and the JSON reader measured alone.
+// seeder-bench: the benchmark datasets, the JSON reader measured alone, and a paged API to fetch.
 //
 //   seeder-bench generate flat N DIR [--variant]   DIR/flat.json and DIR/flat.ndjson: N flat records
 //   seeder-bench generate graph N DIR [--variant]  DIR/users.json, DIR/task_list.json (the task list at scale)
@@ -9,6 +9,7 @@ import SeederCore
 //   seeder-bench read FILE [--lines] [--key-path a.b] [--repeat K]
 //   seeder-bench map FILE [--lines] [--repeat K]   read and map with the flat Pod mapping
 //   seeder-bench install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort]
+//   seeder-bench serve [--pages P] [--records R] [--port N]   a paged JSON API on 127.0.0.1, for `seeder fetch`
 //
 // Every dataset comes from a fixed seed: the same N gives the same bytes. `--variant` writes what
 // a later release of flat or graph would ship: 1% of the records changed, 0.1% removed, 0.2%
@@ -271,10 +272,10 @@ func peakRSSMegabytes() -> Double {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2 else {
+guard arguments.count >= 2 || arguments.first == "serve" else {
     print(
         "usage: seeder-bench generate flat|graph|pages N DIR [--variant] | read FILE [--lines] [--key-path a.b] [--repeat K] | map FILE"
-            + " | install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort]")
+            + " | install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort] | serve [--pages P] [--records R] [--port N]")
     exit(64)
 }
 let lines = arguments.contains("--lines")
@@ -324,6 +325,8 @@ case "read", "map":
             + "throughput: \(Int(megabytes / median)) MB/s  peak RSS: \(Int(peakRSSMegabytes())) MB")
 case "install":
     exit(runInstall(arguments))
+case "serve":
+    runServe(arguments)
 default:
     print("unknown command \(arguments[0])")
     exit(64)

@@ -1,0 +1,107 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// An HTTP/1.1 server on 127.0.0.1, in the test's own process, that answers each request with
+/// what a handler returns: for the tests of `seeder fetch` and for `seeder-bench serve`.
+///
+/// ```swift
+/// try await TestHTTPServer.with { request in
+///     request.query["page"] == "2" ? .json("[]") : .json(#"[{"id":1}]"#, headers: ["Link": "</v1/users?page=2>; rel=\"next\""])
+/// } run: { server in
+///     // fetch server.url("v1/users?page=1") ...
+///     #expect(server.requests.map(\.uri) == ["/v1/users?page=1", "/v1/users?page=2"])
+/// }
+/// ```
+///
+/// Connections are kept alive (HTTP/1.1) and served concurrently, each answering its requests in
+/// order. A handler may keep state of its own behind a lock (`NIOLockedValueBox`), or count with
+/// `request.index`. It runs on the connection's event loop, never on Swift's cooperative pool, so
+/// that tests blocked there (waiting for a process, say) cannot starve the server; a handler
+/// must therefore not block: `Task.sleep`, or the response's `delay`, waits without blocking.
+/// A handler that throws is answered with 500 and the error's text.
+///
+/// Every server runs on `MultiThreadedEventLoopGroup.singleton`: its threads are started once
+/// for the process and never keep it from exiting, so a server has no thread of its own to shut
+/// down and starting one costs only a socket. `shutdown()` (or the end of `with`) closes the
+/// listening socket and every connection and cancels the handlers still running.
+public final class TestHTTPServer: Sendable {
+    /// Turns a request into a response; called once per request, concurrently for requests on
+    /// different connections.
+    public typealias Handler = @Sendable (TestHTTPRequest) async throws -> TestHTTPResponse
+
+    /// The port the server listens on, on 127.0.0.1.
+    public let port: Int
+    private let listener: any Channel
+    private let connections: TestHTTPConnections
+
+    private init(listener: any Channel, connections: TestHTTPConnections) {
+        self.listener = listener
+        self.connections = connections
+        port = listener.localAddress?.port ?? 0
+    }
+
+    /// Starts a server on 127.0.0.1, on `port` (0: a free port the system picks).
+    public static func start(port: Int = 0, _ handler: @escaping Handler) async throws -> TestHTTPServer {
+        let connections = TestHTTPConnections(handler: handler)
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            // A client that shuts its side down after a request still gets the answer.
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try connections.accept(channel) }
+            }
+            .bind(host: "127.0.0.1", port: port)
+            .get()
+        return TestHTTPServer(listener: listener, connections: connections)
+    }
+
+    /// Starts a server, runs `body` with it, and shuts it down, whether `body` returns or throws.
+    public static func with<Result>(
+        port: Int = 0,
+        isolation: isolated (any Actor)? = #isolation,
+        _ handler: @escaping Handler,
+        run body: (TestHTTPServer) async throws -> Result
+    ) async throws -> Result {
+        let server = try await start(port: port, handler)
+        do {
+            let result = try await body(server)
+            await server.shutdown()
+            return result
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+    }
+
+    /// `http://127.0.0.1:PORT/`.
+    public var baseURL: String { "http://127.0.0.1:\(port)/" }
+
+    /// The URL of `pathAndQuery` on this server: `url("v1/users?page=2")`, with or without the
+    /// leading slash.
+    public func url(_ pathAndQuery: String) -> String {
+        baseURL + (pathAndQuery.hasPrefix("/") ? String(pathAndQuery.dropFirst()) : pathAndQuery)
+    }
+
+    /// Every request received so far, in the order their last byte arrived.
+    public var requests: [TestHTTPRequest] { connections.requests }
+
+    /// How many connections the server has accepted so far.
+    public var connectionCount: Int { connections.acceptedCount }
+
+    /// Stops listening, closes every connection, cancels the handlers still running and waits
+    /// for them to return. Calling it again does nothing.
+    public func shutdown() async {
+        try? await listener.close()
+        await connections.closeAll()
+    }
+
+    deinit {
+        // A server dropped without `shutdown()` still gives its port back and ends its connections.
+        listener.close(promise: nil)
+        connections.closeAllNow()
+    }
+}
