@@ -17,6 +17,14 @@ struct KeyPathTests {
         #expect(distinct.collectionOperator == .distinctUnionOfArrays && distinct.operatorKeys == ["items", "id"])
     }
 
+    @Test func parsesFirstAndLast() throws {
+        let last = try KeyPath(parsing: "data.@last.id")
+        #expect(last.keys == ["data"] && last.collectionOperator == .last && last.operatorKeys == ["id"])
+        let first = try KeyPath(parsing: "statuses.@first.user.name")
+        #expect(first.keys == ["statuses"] && first.collectionOperator == .first && first.operatorKeys == ["user", "name"])
+        #expect(first.description == "statuses.@first.user.name")
+    }
+
     static let invalid: [(String, String)] = [
         ("a..b", "key path 'a..b' has an empty key"),
         ("a.", "key path 'a.' has an empty key"),
@@ -33,6 +41,11 @@ struct KeyPathTests {
             "unknown collection operator '@distinctUnionOfArray' in 'groups.@distinctUnionOfArray.items' (did you mean '@distinctUnionOfArrays'?)"
         ),
         ("a.@sum.b.@count", "key path 'a.@sum.b.@count' has a second collection operator '@count'"),
+        ("statuses.@first", "'@first' needs a key after it, as in '@first.amount'"),
+        ("data.@last", "'@last' needs a key after it, as in '@last.amount'"),
+        ("statuses.@frist.text", "unknown collection operator '@frist' in 'statuses.@frist.text' (did you mean '@first'?)"),
+        ("data.@lst.id", "unknown collection operator '@lst' in 'data.@lst.id' (did you mean '@last'?)"),
+        ("data.@last.@first.id", "key path 'data.@last.@first.id' has a second collection operator '@first'"),
     ]
 
     @Test(arguments: invalid)

@@ -86,6 +86,7 @@ extension KeyPath {
     }
 
     private func apply(_ op: CollectionOperator, to reached: MappedValue) throws(KeyPathFailure) -> MappedValue {
+        if op == .first || op == .last { return try element(op, of: reached) }
         let items: [MappedValue]
         switch reached {
         case .absent: return .absent
@@ -138,7 +139,33 @@ extension KeyPath {
             guard op == .distinctUnionOfArrays else { return .list(elements) }
             var seen = Set<String>()
             return .list(elements.filter { seen.insert(canonicalText($0)).inserted })
+        case .first, .last:
+            // Taken above, before the elements are made.
+            return try element(op, of: reached)
         }
+    }
+
+    /// `@first.K` or `@last.K`: that element's K, null for an empty array. As the other
+    /// operators, absent stays absent, `null` stays `null`, and anything but an array is an
+    /// error; the element is taken as it is (a `null` element gives null, one that lacks K
+    /// absent), without the array of elements the other operators make.
+    private func element(_ op: CollectionOperator, of reached: MappedValue) throws(KeyPathFailure) -> MappedValue {
+        let picked: MappedValue?
+        switch reached {
+        case .absent: return .absent
+        case .null: return .null
+        case .number: throw KeyPathFailure(message: "'@\(op.rawValue)' needs an array, found a number")
+        case let .list(items): picked = op == .first ? items.first : items.last
+        case let .json(value):
+            switch value.kind {
+            case .null: return .json(value)
+            case .array: picked = (op == .first ? value.firstElement : value.lastElement).map(MappedValue.json)
+            default: throw KeyPathFailure(message: "'@\(op.rawValue)' needs an array, found \(describeKind(value.kind))", value: value)
+            }
+        }
+        guard let picked else { return .null }
+        guard case let .json(value) = picked else { return picked }
+        return Self.follow(value, operatorKeys[...])
     }
 
     /// The elements of an array a union of arrays reached, nulls left out (as the unions of
@@ -223,6 +250,19 @@ func canonicalText(_ value: MappedValue) -> String {
 }
 
 extension JSONValue {
+    /// An array's first element; `nil` when empty or not an array.
+    var firstElement: JSONValue? {
+        var elements = self.elements.makeIterator()
+        return elements.next()
+    }
+
+    /// An array's last element; `nil` when empty or not an array.
+    var lastElement: JSONValue? {
+        var last: JSONValue?
+        for element in elements { last = element }
+        return last
+    }
+
     /// A number (or a string holding JSON number text) read exactly. A string is read as it
     /// decodes: `"1e\u002B5"` is `"1e+5"` (escapes change the text, never the string).
     var decimalNumber: DecimalNumber? {

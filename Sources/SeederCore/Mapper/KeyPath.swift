@@ -3,6 +3,7 @@
 ///
 ///     try KeyPath(parsing: "thumbnail.path")               // keys ["thumbnail", "path"]
 ///     try KeyPath(parsing: "transactions.@avg.amount")     // keys ["transactions"], @avg over ["amount"]
+///     try KeyPath(parsing: "data.@last.id")                // keys ["data"], @last's ["id"]
 ///     KeyPath(literal: ["a.b", "c"])                        // keys with dots in them
 public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
     /// The keys followed from the record, in order.
@@ -87,4 +88,8 @@ public enum CollectionOperator: String, Sendable, CaseIterable {
     case unionOfArrays
     /// `unionOfArrays`'s distinct elements, in first-seen order.
     case distinctUnionOfArrays
+    /// The first element's value; null for an empty array.
+    case first
+    /// The last element's value; null for an empty array.
+    case last
 }

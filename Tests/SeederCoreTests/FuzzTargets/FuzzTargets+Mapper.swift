@@ -50,8 +50,12 @@ extension FuzzTargets {
               labels: { type: json, from: "tags.@unionOfObjects.label" }
               taskTags: { type: json, from: "tasks.@unionOfArrays.tags" }
               taskLabels: { type: json, from: "tasks.@distinctUnionOfArrays.labels" }
+              firstTask: { type: string, from: "tasks.@first.name" }
+              lastDone: { type: boolean, from: "tasks.@last.done" }
             relationships:
               user: { to: User }
+              lead: { to: User, from: "tasks.@first.assigned_user_id" }
+              lastCard: { to: Card, from: "tasks.@last.card" }
               tasks: { to: Task, many: true, inverse: project, ordered: true }
               tags: { to: Tag, many: true, ordered: true }
               cards: { to: Card, many: true }
