@@ -89,16 +89,14 @@ public final class FetchVariables: @unchecked Sendable {
     }
 
     /// The text as shown: `${NAME}`s as written, `{K}` read from `parent` (not secret).
-    public func render(_ template: FetchTemplate, parent: ParentRecord? = nil) -> String {
-        render(template.parts, parent: parent)
-    }
-
-    private func render(_ parts: [FetchTemplate.Part], parent: ParentRecord?) -> String {
-        parts.map { part -> String in
+    /// `encode` is applied to the literal text and the parent's values only, so that a URL
+    /// shows `${NAME}` as written rather than percent-encoded.
+    public func render(_ template: FetchTemplate, parent: ParentRecord? = nil, encode: (String) -> String = { $0 }) -> String {
+        template.parts.map { part -> String in
             switch part {
-            case let .text(literal): return literal
+            case let .text(literal): return encode(literal)
             case let .variable(name): return "${\(name)}"
-            case let .parentField(path): return parent?.fields[path.description] ?? ""
+            case let .parentField(path): return encode(parent?.fields[path.description] ?? "")
             case let .md5(inner): return "${md5:\(FetchTemplate(parts: inner, location: SourceLocation(file: "")).description)}"
             }
         }.joined()

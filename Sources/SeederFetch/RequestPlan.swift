@@ -53,21 +53,27 @@ struct RequestPlan: Sendable {
             url = next
             shown = variables.redact(next)
         case let .request(overrides, bodyCursor):
-            var values: [(String, String, String)] = query.map {
-                ($0.name, variables.expand($0.value, parent: parent), variables.render($0.value, parent: parent))
+            // Sent: every value percent-encoded. Shown: the same, but `${NAME}` as written.
+            var values: [(name: String, sent: String, shown: String)] = query.map {
+                (
+                    $0.name, Self.encode(variables.expand($0.value, parent: parent)),
+                    variables.render($0.value, parent: parent, encode: Self.encode)
+                )
             }
             for override in overrides {
-                if let index = values.firstIndex(where: { $0.0 == override.name }) {
-                    values[index] = (override.name, override.value, override.value)
+                let value = (override.name, Self.encode(override.value), Self.encode(override.value))
+                if let index = values.firstIndex(where: { $0.name == override.name }) {
+                    values[index] = value
                 } else {
-                    values.append((override.name, override.value, override.value))
+                    values.append(value)
                 }
             }
             let base = defaults.base.map { variables.expand($0) }
             let shownBase = defaults.base.map { variables.render($0) }
-            url = Self.join(Self.resolve(expandURL(spec.url, parent: parent, shown: false), against: base), values.map { ($0.0, $0.1) })
+            url = Self.join(
+                Self.resolve(expandURL(spec.url, parent: parent, shown: false), against: base), values.map { ($0.name, $0.sent) })
             shown = Self.join(
-                Self.resolve(expandURL(spec.url, parent: parent, shown: true), against: shownBase), values.map { ($0.0, $0.2) })
+                Self.resolve(expandURL(spec.url, parent: parent, shown: true), against: shownBase), values.map { ($0.name, $0.shown) })
             if let bodyCursor, case let .cursor(.body(keys), _, _)? = spec.paginate, let current = body {
                 body = Self.setting(keys, to: bodyCursor, in: current)
             }
@@ -81,7 +87,7 @@ struct RequestPlan: Sendable {
     /// segments.
     private func expandURL(_ template: FetchTemplate, parent: ParentRecord?, shown: Bool) -> String {
         var encoded = parent
-        encoded?.fields = parent?.fields.mapValues { $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? $0 } ?? [:]
+        encoded?.fields = parent?.fields.mapValues(Self.encode) ?? [:]
         return shown ? variables.render(template, parent: encoded) : variables.expand(template, parent: encoded)
     }
 
@@ -95,13 +101,14 @@ struct RequestPlan: Sendable {
         return resolved
     }
 
-    /// `url` with the query parameters added, percent-encoded.
+    static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+
+    /// `url` with the query parameters added; their values are encoded already.
     static func join(_ url: String, _ parameters: [(String, String)]) -> String {
         guard !parameters.isEmpty else { return url }
-        let encoded = parameters.map { name, value in
-            (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name) + "="
-                + (value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value)
-        }
+        let encoded = parameters.map { name, value in encode(name) + "=" + value }
         return url + (url.contains("?") ? "&" : "?") + encoded.joined(separator: "&")
     }
 

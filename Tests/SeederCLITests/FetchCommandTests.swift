@@ -27,7 +27,9 @@ struct FetchCommandTests {
     static func linkService(count: @escaping @Sendable () -> Int) -> TestHTTPServer.Handler {
         { request in
             guard request.path == "/users" else { return .status(404) }
-            guard request.header("Authorization") == "Bearer \(token)" else { return .json(#"{"message": "Bad credentials"}"#, status: 401) }
+            guard request.header("Authorization") == "Bearer \(token)" else {
+                return .json(#"{"message": "Bad credentials"}"#, status: 401)
+            }
             let page = Int(request.query["page"] ?? "1") ?? 1
             let body = records(page: page, size: 2, count: count())
             let etag = "\"\(body.hashValue)\""
@@ -136,7 +138,9 @@ struct FetchCommandTests {
             #expect(inFlight.mostAtOnce >= 2, "the pages after the first ran in parallel")
             let build = try await runSeeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
             #expect(build.status == 0, "\(build.stderr)")
-            let ids = try DatabaseQueue(path: harness.workspace.path("out.sqlite")).read { try Int.fetchAll($0, sql: "SELECT id FROM character ORDER BY id") }
+            let ids = try await DatabaseQueue(path: harness.workspace.path("out.sqlite")).read {
+                try Int.fetchAll($0, sql: "SELECT id FROM character ORDER BY id")
+            }
             #expect(ids == Array(1...9))
         }
     }
@@ -159,7 +163,7 @@ struct FetchCommandTests {
             case "page": index = Int(request.query["page"] ?? "1")! - (request.query["per_page"] == nil ? 0 : 1)
             default: index = Int(request.query["after"] ?? request.query["p"] ?? "0")!
             }
-            let ids = (index * 3..<min(index * 3 + 3, total)).map { #"{"id": \#($0 + 1)}"# }.joined(separator: ",")
+            let ids = (min(index * 3, total)..<min(index * 3 + 3, total)).map { #"{"id": \#($0 + 1)}"# }.joined(separator: ",")
             let more = index * 3 + 3 < total
             let next = more ? #""/items?p=\#(index + 1)""# : "null"
             return .json(#"{"items": [\#(ids)], "links": {"next": \#(next)}, "cursor": "\#(index + 1)", "more": \#(more)}"#)

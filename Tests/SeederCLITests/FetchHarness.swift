@@ -77,7 +77,9 @@ func finish(_ process: Process) async throws -> Run {
     let out = (process.standardOutput as! Pipe).fileHandleForReading
     let err = (process.standardError as! Pipe).fileHandleForReading
     let ended = AsyncStream<Void> { continuation in
-        process.terminationHandler = { _ in continuation.yield(); continuation.finish() }
+        process.terminationHandler = { _ in
+            continuation.yield(); continuation.finish()
+        }
     }
     if !process.isRunning { try process.run() }
     async let stdout = readAll(out)
@@ -88,10 +90,20 @@ func finish(_ process: Process) async throws -> Run {
     return Run(status: process.terminationStatus, stdout: outText, stderr: errText)
 }
 
+/// Reads `handle` to its end on a thread of its own, with `read(2)` retried on `EINTR`:
+/// `FileHandle.readDataToEndOfFile` traps on an interrupted read, which a child's end can cause.
 private func readAll(_ handle: FileHandle) async -> String {
     await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(returning: String(decoding: handle.readDataToEndOfFile(), as: UTF8.self))
+        Thread.detachNewThread {
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                bytes += buffer[..<count]
+            }
+            continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
         }
     }
 }

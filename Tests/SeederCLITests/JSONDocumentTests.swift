@@ -21,8 +21,8 @@ struct JSONDocumentTests {
                 let schema = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
                 let title = schema["title"] as? String
             else { continue }
-            for command in ["build", "validate", "fetch", "infer", "diff", "inspect"] where title.split(separator: " ").contains(Substring(command))
-            {
+            for command in ["build", "validate", "fetch", "infer", "diff", "inspect"]
+            where title.split(separator: " ").contains(Substring(command)) {
                 schemas[command] = text
             }
         }

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import SeederCore
-
 @testable import SeederFetch
 
 /// The parts of `seeder fetch` that need no server: links, templates and secrets, requests,
@@ -11,7 +10,8 @@ struct FetchPartsTests {
     static let location = SourceLocation(file: "mapping.yaml", line: 3, column: 5)
 
     @Test func linkHeaders() {
-        let github = #"<https://api.github.com/repositories/1/issues?page=2>; rel="next", <https://api.github.com/repositories/1/issues?page=9>; rel="last""#
+        let github =
+            #"<https://api.github.com/repositories/1/issues?page=2>; rel="next", <https://api.github.com/repositories/1/issues?page=9>; rel="last""#
         #expect(LinkHeader.target(rel: "next", in: [github]) == "https://api.github.com/repositories/1/issues?page=2")
         #expect(LinkHeader.target(rel: "last", in: [github]) == "https://api.github.com/repositories/1/issues?page=9")
         #expect(LinkHeader.target(rel: "prev", in: [github]) == nil)
@@ -62,10 +62,12 @@ struct FetchPartsTests {
             query: [FetchParameter(name: "q", value: try parse("a b&c"))], body: nil, paginate: nil, each: nil, retries: nil, timeout: nil,
             maxPages: nil, location: Self.location)
         let sink = DiagnosticSink()
-        let variables = FetchVariables(reading: [defaults.headers[0].value, spec.headers[0].value], from: ["TOKEN": "t0ken-value"], diagnostics: sink)
+        let variables = FetchVariables(
+            reading: [defaults.headers[0].value, spec.headers[0].value], from: ["TOKEN": "t0ken-value"], diagnostics: sink)
         let plan = RequestPlan(spec: spec, defaults: defaults, variables: variables)
         let parent = ParentRecord(fields: ["id": "a/b"], folderName: "a%2Fb", file: "c.json", pointer: "/0")
-        let request = plan.request(.request(query: [.init(name: "limit", value: "100"), .init(name: "offset", value: "200")], bodyCursor: nil), parent: parent)
+        let request = plan.request(
+            .request(query: [.init(name: "limit", value: "100"), .init(name: "offset", value: "200")], bodyCursor: nil), parent: parent)
         #expect(request.url == "https://api.example.com/v1/characters/a%2Fb/comics?locale=en&limit=100&q=a%20b%26c&offset=200")
         #expect(request.shownURL == request.url)
         // The source's header replaces the default's of the same name, ignoring case.
@@ -77,8 +79,9 @@ struct FetchPartsTests {
     }
 
     @Test func cursorInTheBody() {
-        #expect(RequestPlan.setting(["variables", "after"], to: "\"abc\"", in: #"{"query":"q","variables":{"after":null,"n":1}}"#)
-            == #"{"query":"q","variables":{"after":"abc","n":1}}"#)
+        #expect(
+            RequestPlan.setting(["variables", "after"], to: "\"abc\"", in: #"{"query":"q","variables":{"after":null,"n":1}}"#)
+                == #"{"query":"q","variables":{"after":"abc","n":1}}"#)
         #expect(RequestPlan.setting(["variables", "after"], to: "7", in: #"{"query":"q"}"#) == #"{"query":"q","variables":{"after":7}}"#)
     }
 
@@ -127,48 +130,65 @@ struct FetchPartsTests {
             PageWalker.Answer(body: try Self.body(json, keyPath: ["items"]), links: links, url: url, pages: pages, recordedNext: nil)
         }
         var link = PageWalker(paginator: .link, maxPages: 3)
-        let first = try link.next(after: try answer(#"{"items": [1]}"#, links: [#"</p?page=2>; rel="next""#]), described: "GET x", location: Self.location)
+        let first = try link.next(
+            after: try answer(#"{"items": [1]}"#, links: [#"</p?page=2>; rel="next""#]), described: "GET x", location: Self.location)
         #expect(first?.step == .url("https://x/p?page=2"))
         #expect(try link.next(after: try answer(#"{"items": [1]}"#), described: "GET x", location: Self.location) == nil)
         // The same next link twice goes round forever.
         #expect(throws: FetchFailure.self) {
-            _ = try link.next(after: try answer(#"{"items": []}"#, links: [#"</p?page=2>; rel="next""#], pages: 2), described: "GET x", location: Self.location)
+            _ = try link.next(
+                after: try answer(#"{"items": []}"#, links: [#"</p?page=2>; rel="next""#], pages: 2), described: "GET x",
+                location: Self.location)
         }
         // maxPages: a next page past it is an error, never a silent cut.
         var capped = PageWalker(paginator: .link, maxPages: 1)
         #expect(throws: FetchFailure.self) {
-            _ = try capped.next(after: try answer(#"{"items": []}"#, links: [#"</p?page=2>; rel="next""#]), described: "GET x", location: Self.location)
+            _ = try capped.next(
+                after: try answer(#"{"items": []}"#, links: [#"</p?page=2>; rel="next""#]), described: "GET x", location: Self.location)
         }
         let offsetForm = Paginator.offset(param: "offset", limit: "limit", size: 2, total: nil)
         var offset = PageWalker(paginator: offsetForm, maxPages: 10)
         #expect(offset.first() == .request(query: [.init(name: "offset", value: "0"), .init(name: "limit", value: "2")], bodyCursor: nil))
-        #expect(try offset.next(after: try answer(#"{"items": [1, 2]}"#), described: "", location: Self.location)?.step
-            == .request(query: [.init(name: "offset", value: "2"), .init(name: "limit", value: "2")], bodyCursor: nil))
+        #expect(
+            try offset.next(after: try answer(#"{"items": [1, 2]}"#), described: "", location: Self.location)?.step
+                == .request(query: [.init(name: "offset", value: "2"), .init(name: "limit", value: "2")], bodyCursor: nil))
         #expect(try offset.next(after: try answer(#"{"items": [3]}"#), described: "", location: Self.location) == nil)
         let total = try KeyPath(parsing: "total")
         let withTotal = PageWalker(paginator: .offset(param: "offset", limit: nil, size: 2, total: total), maxPages: 10)
-        #expect(try withTotal.remaining(after: try Self.body(#"{"items": [1, 2], "total": 5}"#, keyPath: ["items"]), described: "", location: Self.location)
-            == [.request(query: [.init(name: "offset", value: "2")], bodyCursor: nil), .request(query: [.init(name: "offset", value: "4")], bodyCursor: nil)])
+        #expect(
+            try withTotal.remaining(
+                after: try Self.body(#"{"items": [1, 2], "total": 5}"#, keyPath: ["items"]), described: "", location: Self.location)
+                == [
+                    .request(query: [.init(name: "offset", value: "2")], bodyCursor: nil),
+                    .request(query: [.init(name: "offset", value: "4")], bodyCursor: nil),
+                ])
         #expect(throws: FetchFailure.self) {
             _ = try PageWalker(paginator: .offset(param: "offset", limit: nil, size: 2, total: total), maxPages: 2)
-                .remaining(after: try Self.body(#"{"items": [1, 2], "total": 5}"#, keyPath: ["items"]), described: "", location: Self.location)
+                .remaining(
+                    after: try Self.body(#"{"items": [1, 2], "total": 5}"#, keyPath: ["items"]), described: "", location: Self.location)
         }
         var page = PageWalker(paginator: .page(param: "page", size: nil, sizeParam: nil, start: 1, pages: nil), maxPages: 10)
-        #expect(try page.next(after: try answer(#"{"items": [1]}"#), described: "", location: Self.location)?.step
-            == .request(query: [.init(name: "page", value: "2")], bodyCursor: nil))
+        #expect(
+            try page.next(after: try answer(#"{"items": [1]}"#), described: "", location: Self.location)?.step
+                == .request(query: [.init(name: "page", value: "2")], bodyCursor: nil))
         #expect(try page.next(after: try answer(#"{"items": []}"#), described: "", location: Self.location) == nil)
         let cursorForm = Paginator.cursor(target: .query("after"), value: try KeyPath(parsing: "next"), more: try KeyPath(parsing: "more"))
         var cursor = PageWalker(paginator: cursorForm, maxPages: 10)
-        #expect(try cursor.next(after: try answer(#"{"items": [1], "next": "c1", "more": true}"#), described: "", location: Self.location)?.step
-            == .request(query: [.init(name: "after", value: "c1")], bodyCursor: nil))
-        #expect(try cursor.next(after: try answer(#"{"items": [1], "next": "c2", "more": false}"#), described: "", location: Self.location) == nil)
+        #expect(
+            try cursor.next(after: try answer(#"{"items": [1], "next": "c1", "more": true}"#), described: "", location: Self.location)?.step
+                == .request(query: [.init(name: "after", value: "c1")], bodyCursor: nil))
+        #expect(
+            try cursor.next(after: try answer(#"{"items": [1], "next": "c2", "more": false}"#), described: "", location: Self.location)
+                == nil)
         #expect(throws: FetchFailure.self) {
             _ = try cursor.next(after: try answer(#"{"items": [1], "next": "c1", "more": true}"#), described: "", location: Self.location)
         }
         let nextForm = Paginator.next(try KeyPath(parsing: "links.next"))
         var next = PageWalker(paginator: nextForm, maxPages: 10)
-        #expect(try next.next(after: try answer(#"{"items": [], "links": {"next": "/p?page=2"}}"#), described: "", location: Self.location)?.step
-            == .url("https://x/p?page=2"))
+        #expect(
+            try next.next(after: try answer(#"{"items": [], "links": {"next": "/p?page=2"}}"#), described: "", location: Self.location)?
+                .step
+                == .url("https://x/p?page=2"))
         #expect(try next.next(after: try answer(#"{"items": [], "links": {"next": null}}"#), described: "", location: Self.location) == nil)
         #expect(try next.next(after: try answer(#"{"items": [], "links": {"next": ""}}"#), described: "", location: Self.location) == nil)
     }

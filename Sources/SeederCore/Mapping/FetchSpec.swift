@@ -23,7 +23,8 @@ public struct FetchSpec: Sendable {
     public var location: SourceLocation
 
     public init(
-        url: FetchTemplate, method: FetchMethod = .get, headers: [FetchParameter] = [], query: [FetchParameter] = [], body: FetchBody? = nil,
+        url: FetchTemplate, method: FetchMethod = .get, headers: [FetchParameter] = [], query: [FetchParameter] = [],
+        body: FetchBody? = nil,
         paginate: Paginator? = nil, each: FetchEach? = nil, retries: Int? = nil, timeout: Double? = nil, maxPages: Int? = nil,
         location: SourceLocation
     ) {
