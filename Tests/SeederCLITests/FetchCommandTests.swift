@@ -108,7 +108,7 @@ struct FetchCommandTests {
     /// `offset` with `total`: the pages after the first are requested at once, in parallel.
     @Test func offsetWithTotalInParallel() async throws {
         let inFlight = Counter()
-        try await TestHTTPServer.with({ request in
+        let handler: TestHTTPServer.Handler = { request in
             inFlight.begin()
             defer { inFlight.end() }
             try await Task.sleep(for: .milliseconds(150))
@@ -116,7 +116,8 @@ struct FetchCommandTests {
             let limit = Int(request.query["limit"] ?? "0")!
             let items = (offset..<min(offset + limit, 9)).map { #"{"id": \#($0 + 1)}"# }.joined(separator: ",")
             return .json(#"{"data": {"total": 9, "results": [\#(items)]}}"#)
-        }) { server in
+        }
+        try await TestHTTPServer.with(handler) { server in
             let harness = try FetchHarness(
                 mapping: """
                     seeder: 1
@@ -156,7 +157,7 @@ struct FetchCommandTests {
     ])
     func stopRules(paginate: String, pages: Int, form: String) async throws {
         let total = 7
-        try await TestHTTPServer.with({ request in
+        let handler: TestHTTPServer.Handler = { request in
             let index: Int
             switch form {
             case "offset": index = Int(request.query["offset"] ?? "0")! / 3
@@ -167,7 +168,8 @@ struct FetchCommandTests {
             let more = index * 3 + 3 < total
             let next = more ? #""/items?p=\#(index + 1)""# : "null"
             return .json(#"{"items": [\#(ids)], "links": {"next": \#(next)}, "cursor": "\#(index + 1)", "more": \#(more)}"#)
-        }) { server in
+        }
+        try await TestHTTPServer.with(handler) { server in
             let harness = try FetchHarness(
                 mapping: """
                     seeder: 1

@@ -63,7 +63,7 @@ struct FetchFailureTests {
 
     @Test func retryAfterIsObeyed() async throws {
         let calls = Counter()
-        try await TestHTTPServer.with({ request in
+        let handler: TestHTTPServer.Handler = { request in
             let call = calls.next()
             if call == 1 { return .status(503, headers: ["Retry-After": "1"]) }
             if call == 2 {
@@ -74,7 +74,8 @@ struct FetchFailureTests {
                 return .status(429, headers: ["Retry-After": formatter.string(from: Date().addingTimeInterval(2))])
             }
             return .json(#"[{"id": 1}]"#)
-        }) { server in
+        }
+        try await TestHTTPServer.with(handler) { server in
             let harness = try FetchHarness(
                 mapping: Self.mapping(server, paginate: "link", extra: "").replacingOccurrences(of: "retries: 2", with: "retries: 3"))
             let started = Date()
@@ -96,14 +97,15 @@ struct FetchFailureTests {
 
     @Test func brokenConnectionsAndTimeoutsAreRetried() async throws {
         let calls = Counter()
-        try await TestHTTPServer.with({ request in
+        let handler: TestHTTPServer.Handler = { request in
             switch calls.next() {
             case 1: return .closeWithoutAnswer
             case 2: return .json(#"[{"id": 1}, {"id": 2}]"#).cut(after: 5)
             case 3: return .json(#"[{"id": 1}]"#).delayed(by: .seconds(4))
             default: return .json(#"[{"id": 1}, {"id": 2}]"#)
             }
-        }) { server in
+        }
+        try await TestHTTPServer.with(handler) { server in
             let harness = try FetchHarness(mapping: Self.mapping(server).replacingOccurrences(of: "retries: 2", with: "retries: 3"))
             let run = try await harness.fetch()
             #expect(run.status == 0, "\(run.stderr)")

@@ -28,7 +28,7 @@ struct FetchPartsTests {
         let variables = FetchVariables(
             reading: [template], from: ["KEY": "public-key", "PRIV": "private-key", "LOCALE": "en"], diagnostics: sink)
         #expect(!sink.hasErrors)
-        let md5 = Insecure_md5("1private-keypublic-key")
+        let md5 = md5sum("1private-keypublic-key")
         #expect(variables.expand(template) == "k=public-key&h=\(md5)&l=en")
         #expect(variables.render(template) == "k=${KEY}&h=${md5:1${PRIV}${KEY}}&l=${LOCALE}")
         // What the server sends back is searched for every value of 4 characters or more, and
@@ -195,7 +195,7 @@ struct FetchPartsTests {
 }
 
 /// The hex MD5 of `text`, by the system's `md5sum`: a digest the code under test did not make.
-func Insecure_md5(_ text: String) -> String {
+func md5sum(_ text: String) -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["md5sum"]
