@@ -298,14 +298,16 @@ final class FetchRun: @unchecked Sendable {
                 "\(described): the response holds the value of \(secret.name)\(place); fetch never writes a secret into a dump "
                     + "(send it in a header, or ask the service not to echo it)", at: spec.location)
         }
-        let body = try PageBody(
-            answer.body, source: source, described: described, contentType: answer.header("Content-Type"), location: spec.location)
-        let errors = body.graphQLErrors
-        if !errors.isEmpty {
-            throw FetchFailure.data(
-                .http,
-                "\(described): the GraphQL response has errors: " + errors.map { "\"\(variables.redact($0))\"" }.joined(separator: "; "),
-                at: spec.location)
+        let body: PageBody
+        do {
+            body = try PageBody(
+                answer.body, source: source, described: described, contentType: answer.header("Content-Type"), location: spec.location,
+                graphQL: spec.method == .post)
+        } catch {
+            // The message may quote the body, which may quote a secret.
+            var failure = error
+            failure.diagnostic.message = variables.redact(failure.diagnostic.message)
+            throw failure
         }
         let file = DumpEncoder.encode(answer.body, as: compression)
         let digest = Self.sha256(file)

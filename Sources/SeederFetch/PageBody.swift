@@ -10,7 +10,9 @@ struct PageBody {
 
     /// Reads `bytes`; a body that is not what the mapping reads is a failure at `location` whose
     /// message names the page (`described`).
-    init(_ bytes: [UInt8], source: Source, described: String, contentType: String?, location: SourceLocation) throws(FetchFailure) {
+    init(
+        _ bytes: [UInt8], source: Source, described: String, contentType: String?, location: SourceLocation, graphQL: Bool = false
+    ) throws(FetchFailure) {
         if Source.format(ofFile: source.path) == .jsonLines {
             var count = 0
             var lineStart = 0
@@ -35,6 +37,11 @@ struct PageBody {
             throw Self.syntaxFailure(error, bytes: bytes, lineOffset: 0, described: described, contentType: contentType, location: location)
         }
         document = parsed
+        // A GraphQL answer with `errors` has no data to page through, status 200 or not.
+        if graphQL, let errors = parsed.root["errors"], errors.kind == .array, errors.count > 0 {
+            let messages = errors.elements.map { "\"" + ($0["message"]?.string ?? "(no message)") + "\"" }
+            throw FetchFailure.data(.http, "\(described): the GraphQL response has errors: " + messages.joined(separator: "; "), at: location)
+        }
         var value = parsed.root
         for (depth, key) in source.keyPath.enumerated() {
             guard value.kind == .object, let member = value[key] else {
@@ -102,12 +109,6 @@ struct PageBody {
         let elements = Array(array.elements)
         guard let element = op.rawValue == "first" ? elements.first : op.rawValue == "last" ? elements.last : nil else { return .null }
         return follow(element, path.operatorKeys)
-    }
-
-    /// The GraphQL `errors` of a response, if it has any: their messages.
-    var graphQLErrors: [String] {
-        guard let errors = document?.root["errors"], errors.kind == .array, errors.count > 0 else { return [] }
-        return errors.elements.map { $0["message"]?.string ?? "(no message)" }
     }
 }
 
