@@ -53,3 +53,67 @@ struct KeyPathTests {
         #expect(throws: KeyPathError(message: message)) { try KeyPath(parsing: text) }
     }
 }
+
+/// `KeyPath.jsonValue(in:)`: the one value a key path reaches in a document (a page's cursor, next
+/// link or total), absent and null apart, and the key paths that reach no one value.
+struct KeyPathJSONValueTests {
+    static let page = """
+        {"object": "list", "data": [{"id": "cus_1", "n": 1}, {"id": "cus_2", "n": null}, {"id": "cus_3"}],
+         "links": {"next": "https://api.test/?page=2", "prev": null}, "meta": {"total": 240}, "empty": [], "nulls": [null],
+         "pages": [{"items": [{"id": 1}]}, {"items": [{"id": 2}, {"id": 3}]}]}
+        """
+
+    func result(_ path: String, in json: String = page) throws -> String {
+        let document = try JSONDocument(parsing: json)
+        switch try KeyPath(parsing: path).jsonValue(in: document.root) {
+        case .absent: return "absent"
+        case .null: return "null"
+        case let .value(value): return "\(JSONWriter.minified(value)) at \(value.pointer)"
+        case let .failure(message, at): return "failure: \(message)" + (at.map { " at \($0.pointer)" } ?? "")
+        }
+    }
+
+    static let cases: [(String, String)] = [
+        ("data.@last.id", #""cus_3" at /data/2/id"#),
+        ("data.@first.id", #""cus_1" at /data/0/id"#),
+        ("links.next", #""https://api.test/?page=2" at /links/next"#),
+        ("meta.total", "240 at /meta/total"),
+        ("data", #"[{"id":"cus_1","n":1},{"id":"cus_2","n":null},{"id":"cus_3"}] at /data"#),
+        // Absent and null apart, as a mapping keeps them.
+        ("links.last", "absent"),
+        ("links.prev", "null"),
+        ("links.prev.href", "null"),
+        ("object.name", "absent"),
+        ("data.@last.n", "absent"),
+        ("data.@first.n", "1 at /data/0/n"),
+        ("empty.@last.id", "null"),
+        ("nulls.@first.id", "null"),
+        ("missing.@last.id", "absent"),
+        ("pages.@last.items", #"[{"id":2},{"id":3}] at /pages/1/items"#),
+        // What reaches no one value, or none of the document.
+        ("links.@last.href", "failure: '@last' needs an array, found an object at /links"),
+        ("data.id", "failure: 'data.id' reaches a value per element of an array, not one value"),
+        ("pages.items.@last.id", "failure: 'pages.items.@last.id' reaches a value per element of an array, not one value"),
+        ("data.@count", "failure: '@count' computes a value that is not in the document; only '@first' and '@last' reach one"),
+        ("data.@max.n", "failure: '@max' computes a value that is not in the document; only '@first' and '@last' reach one"),
+    ]
+
+    @Test(arguments: cases)
+    func reachesOneValue(_ path: String, _ expected: String) throws {
+        #expect(try result(path) == expected)
+    }
+
+    @Test func tellsTheKeyPathsThatCanReachAValue() throws {
+        for path in ["links.next", "data.@last.id", "data.@first.id", "total"] { #expect(try KeyPath(parsing: path).reachesJSONValue) }
+        for path in ["data.@count", "data.@sum.n", "data.@unionOfObjects.id"] {
+            #expect(try !KeyPath(parsing: path).reachesJSONValue)
+        }
+    }
+
+    @Test func readsTheRootOfAnArrayBody() throws {
+        #expect(try result("@last.id", in: #"[{"id": 1}, {"id": 2}]"#) == "2 at /1/id")
+        #expect(try result("@first.id", in: "[]") == "null")
+        #expect(try result("id", in: "null") == "null")
+        #expect(try result("@first.id", in: "7") == "failure: '@first' needs an array, found a number at ")
+    }
+}

@@ -120,7 +120,7 @@ extension KeyPath {
             for value in values.dropFirst() {
                 let key = try orderKey(value, for: name)
                 if !key.sameKind(as: bestKey) {
-                    throw KeyPathFailure(message: "'\(name)' compares numbers and strings together", value: jsonValue(value))
+                    throw KeyPathFailure(message: "'\(name)' compares numbers and strings together", value: value.jsonValue)
                 }
                 if op == .min ? key < bestKey : bestKey < key {
                     best = value
@@ -230,11 +230,6 @@ private enum OrderKey: Comparable {
 private func isAbsent(_ value: MappedValue) -> Bool {
     if case .absent = value { return true }
     return false
-}
-
-private func jsonValue(_ value: MappedValue) -> JSONValue? {
-    if case let .json(json) = value { return json }
-    return nil
 }
 
 /// The text that makes two values the same for `@distinctUnionOfObjects`.
