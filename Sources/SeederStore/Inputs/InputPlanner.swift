@@ -215,51 +215,9 @@ public struct InputPlanner {
         return files.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    /// Shell-style matching per path segment: `*` and `?` never cross `/`, `**` matches any
-    /// number of segments, `[abc]` and `[a-z]` match one character.
+    /// Shell-style matching per path segment (`SourceGlob`): `*` and `?` never cross `/`, `**`
+    /// matches any number of segments, `[abc]` and `[a-z]` match one character.
     static func glob(_ pattern: String, matches path: String) -> Bool {
-        matchSegments(pattern.split(separator: "/").map(String.init)[...], path.split(separator: "/").map(String.init)[...])
-    }
-
-    private static func matchSegments(_ pattern: ArraySlice<String>, _ path: ArraySlice<String>) -> Bool {
-        guard let first = pattern.first else { return path.isEmpty }
-        if first == "**" {
-            for skip in 0...path.count where matchSegments(pattern.dropFirst(), path.dropFirst(skip)) { return true }
-            return false
-        }
-        guard let segment = path.first, matchSegment(Array(first.unicodeScalars)[...], Array(segment.unicodeScalars)[...]) else {
-            return false
-        }
-        return matchSegments(pattern.dropFirst(), path.dropFirst())
-    }
-
-    private static func matchSegment(_ pattern: ArraySlice<Unicode.Scalar>, _ text: ArraySlice<Unicode.Scalar>) -> Bool {
-        guard let head = pattern.first else { return text.isEmpty }
-        switch head {
-        case "*":
-            for skip in 0...text.count where matchSegment(pattern.dropFirst(), text.dropFirst(skip)) { return true }
-            return false
-        case "?":
-            return !text.isEmpty && matchSegment(pattern.dropFirst(), text.dropFirst())
-        case "[":
-            guard let close = pattern.dropFirst().firstIndex(of: "]"), let character = text.first else { return false }
-            var set = pattern[(pattern.startIndex + 1)..<close]
-            let negated = set.first == "!" || set.first == "^"
-            if negated { set = set.dropFirst() }
-            var matched = false
-            var index = set.startIndex
-            while index < set.endIndex {
-                if index + 2 < set.endIndex, set[index + 1] == "-" {
-                    if (set[index]...set[index + 2]).contains(character) { matched = true }
-                    index += 3
-                } else {
-                    if set[index] == character { matched = true }
-                    index += 1
-                }
-            }
-            return matched != negated && matchSegment(pattern[(close + 1)...], text.dropFirst())
-        default:
-            return text.first == head && matchSegment(pattern.dropFirst(), text.dropFirst())
-        }
+        SourceGlob(pattern).matches(path)
     }
 }
