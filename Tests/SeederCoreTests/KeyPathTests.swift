@@ -17,12 +17,19 @@ struct KeyPathTests {
         #expect(distinct.collectionOperator == .distinctUnionOfArrays && distinct.operatorKeys == ["items", "id"])
     }
 
-    @Test func parsesFirstAndLast() throws {
+    @Test func parsesFirstLastAndFile() throws {
         let last = try KeyPath(parsing: "data.@last.id")
-        #expect(last.keys == ["data"] && last.collectionOperator == .last && last.operatorKeys == ["id"])
+        #expect(last.keys == ["data"] && last.collectionOperator == .last && last.operatorKeys == ["id"] && last.fileStar == nil)
         let first = try KeyPath(parsing: "statuses.@first.user.name")
         #expect(first.keys == ["statuses"] && first.collectionOperator == .first && first.operatorKeys == ["user", "name"])
         #expect(first.description == "statuses.@first.user.name")
+        let file = try KeyPath(parsing: "@file.2")
+        #expect(file == KeyPath(fileStar: 2))
+        #expect(file.keys == [] && file.collectionOperator == nil && file.operatorKeys == [] && file.fileStar == 2)
+        #expect(file.description == "@file.2")
+        #expect(try KeyPath(parsing: "@file.12").fileStar == 12)
+        // A literal key is never an operator.
+        #expect(KeyPath(literal: ["@file", "1"]).fileStar == nil)
     }
 
     static let invalid: [(String, String)] = [
@@ -46,6 +53,13 @@ struct KeyPathTests {
         ("statuses.@frist.text", "unknown collection operator '@frist' in 'statuses.@frist.text' (did you mean '@first'?)"),
         ("data.@lst.id", "unknown collection operator '@lst' in 'data.@lst.id' (did you mean '@last'?)"),
         ("data.@last.@first.id", "key path 'data.@last.@first.id' has a second collection operator '@first'"),
+        ("@fiel.1", "unknown collection operator '@fiel' in '@fiel.1' (did you mean '@file'?)"),
+        ("@file", "'@file' needs the number of a '*' of the source's path after it, as in '@file.1'"),
+        ("@file.0", "'@file.0' must name a '*' of the source's path by its number, from 1, as in '@file.1'"),
+        ("@file.x", "'@file.x' must name a '*' of the source's path by its number, from 1, as in '@file.1'"),
+        ("@file.-1", "'@file.-1' must name a '*' of the source's path by its number, from 1, as in '@file.1'"),
+        ("@file.1.id", "'@file.1' ends a key path; '@file.1.id' goes on after it"),
+        ("comics.@file.1", "'@file.N' is a key path of its own; 'comics.@file.1' has keys before it"),
     ]
 
     @Test(arguments: invalid)
@@ -96,6 +110,7 @@ struct KeyPathJSONValueTests {
         ("pages.items.@last.id", "failure: 'pages.items.@last.id' reaches a value per element of an array, not one value"),
         ("data.@count", "failure: '@count' computes a value that is not in the document; only '@first' and '@last' reach one"),
         ("data.@max.n", "failure: '@max' computes a value that is not in the document; only '@first' and '@last' reach one"),
+        ("@file.1", "failure: '@file.1' reads a record's file name, not a value of the document"),
     ]
 
     @Test(arguments: cases)
@@ -105,7 +120,7 @@ struct KeyPathJSONValueTests {
 
     @Test func tellsTheKeyPathsThatCanReachAValue() throws {
         for path in ["links.next", "data.@last.id", "data.@first.id", "total"] { #expect(try KeyPath(parsing: path).reachesJSONValue) }
-        for path in ["data.@count", "data.@sum.n", "data.@unionOfObjects.id"] {
+        for path in ["data.@count", "data.@sum.n", "@file.1", "data.@unionOfObjects.id"] {
             #expect(try !KeyPath(parsing: path).reachesJSONValue)
         }
     }

@@ -11,6 +11,9 @@ enum MappedValue {
     case null
     /// A key applied to an array (one value per element), or a union.
     case list([MappedValue])
+    /// What a `*` of the source's path matched in the record's file (`@file.N`): a JSON string
+    /// outside the record, coerced as any string is, and located at the record.
+    case fileText(JSONValue)
 
     /// `true` for JSON `null` and computed nulls.
     var isNull: Bool {
@@ -92,6 +95,7 @@ extension KeyPath {
         case .absent: return .absent
         case .null: return .null
         case .number: throw KeyPathFailure(message: "'@\(op.rawValue)' needs an array, found a number")
+        case .fileText: throw KeyPathFailure(message: "'@\(op.rawValue)' needs an array, found a string")
         case let .list(list): items = list
         case let .json(value):
             switch value.kind {
@@ -155,6 +159,7 @@ extension KeyPath {
         case .absent: return .absent
         case .null: return .null
         case .number: throw KeyPathFailure(message: "'@\(op.rawValue)' needs an array, found a number")
+        case .fileText: throw KeyPathFailure(message: "'@\(op.rawValue)' needs an array, found a string")
         case let .list(items): picked = op == .first ? items.first : items.last
         case let .json(value):
             switch value.kind {
@@ -241,6 +246,7 @@ func canonicalText(_ value: MappedValue) -> String {
         return JSONWriter.minified(json)
     case let .number(number): return number.description
     case let .list(items): return "[" + items.map(canonicalText).joined(separator: ",") + "]"
+    case let .fileText(text): return JSONWriter.minified(text)
     }
 }
 

@@ -21,17 +21,18 @@ public enum KeyPathResult: Sendable {
     /// The key path cannot reach one value here. `message` says why, as a mapping's messages say
     /// it (`'@last' needs an array, found an object`); `at` is the value at fault, when there is
     /// one. A key applied to an array reaches one value per element, not one; `@first` and
-    /// `@last` need an array; the other operators give no value of the document
+    /// `@last` need an array; the other operators and `@file.N` give no value of the document
     /// (`reachesJSONValue` tells them apart before any document is read).
     case failure(message: String, at: JSONValue?)
 }
 
 extension KeyPath {
     /// `true` when `jsonValue(in:)` can reach a value: keys, with at most `@first` or `@last` for
-    /// an operator. What a loader of key paths meant for `jsonValue(in:)` checks, to report the
-    /// others at their node.
+    /// an operator, and not `@file.N`. What a loader of key paths meant for `jsonValue(in:)`
+    /// checks, to report the others at their node.
     public var reachesJSONValue: Bool {
-        collectionOperator == nil || collectionOperator == .first || collectionOperator == .last
+        guard fileStar == nil else { return false }
+        return collectionOperator == nil || collectionOperator == .first || collectionOperator == .last
     }
 
     /// The JSON value the key path reaches from `root`, with the semantics of a mapping's key
@@ -46,6 +47,9 @@ extension KeyPath {
     ///     try KeyPath(parsing: "data.@last.id").jsonValue(in: body)    // .value("cus_2")
     ///     try KeyPath(parsing: "links.next").jsonValue(in: body)       // .absent
     public func jsonValue(in root: JSONValue) -> KeyPathResult {
+        if let fileStar {
+            return .failure(message: "'@file.\(fileStar)' reads a record's file name, not a value of the document", at: nil)
+        }
         if let collectionOperator, !reachesJSONValue {
             return .failure(
                 message:
@@ -63,7 +67,7 @@ extension KeyPath {
         case .null: return .null
         case let .json(value): return value.isNull ? .null : .value(value)
         case .list: return .failure(message: "'\(self)' reaches a value per element of an array, not one value", at: nil)
-        case .number: return .failure(message: "'\(self)' gives no value of the document", at: nil)
+        case .number, .fileText: return .failure(message: "'\(self)' gives no value of the document", at: nil)
         }
     }
 }

@@ -46,7 +46,10 @@ public struct InputPlanner {
         var read = Set<String>()
         if let sources = mapping.sources {
             for source in sources {
-                let matches = files.filter { Self.glob(source.path, matches: $0) }
+                // Each match with what the glob's stars matched in it, for `@file.N`: a path per
+                // file, not per record.
+                let glob = SourceGlob(source.path)
+                let matches = files.compactMap { path in glob.stars(in: path).map { (path: path, stars: $0) } }
                 if matches.isEmpty {
                     // The nearest file, most often the same name with or without a suffix (`.gz`).
                     let compressed = files.first { $0 == source.path + ".gz" || $0 == source.path + ".zst" }
@@ -55,7 +58,7 @@ public struct InputPlanner {
                 }
                 // A glob that takes a dump and its compressed copy reads the records twice: said.
                 var byText: [Substring: String] = [:]
-                for path in matches {
+                for (path, stars) in matches {
                     if let other = byText.updateValue(path, forKey: DumpCompression.of(file: path).stripped) {
                         diagnostics.warning(
                             .readTwice,
@@ -71,6 +74,8 @@ public struct InputPlanner {
                     else { continue }
                     file.keyedBy = source.keyedBy
                     file.selector = source.selector
+                    file.glob = source.path
+                    file.stars = stars
                     planned.append(file)
                 }
             }
