@@ -19,7 +19,7 @@ struct DocsTests {
             + keys.paginateCursor + keys.paginateOffset + keys.paginatePage + FetchMethod.allCases.map(\.rawValue)
             + SearchEngine.allCases.map(\.rawValue) + ["triggers"]
             + AttributeType.allCases.map(\.rawValue) + DateStorage.allCases.map(\.rawValue) + DateFormat.names
-            + CollectionOperator.allCases.map { "@" + $0.rawValue } + ConflictPolicy.allCases.map(\.rawValue)
+            + CollectionOperator.allCases.map { "@" + $0.rawValue } + ["@" + KeyPath.fileName] + ConflictPolicy.allCases.map(\.rawValue)
             + NullPolicy.allCases.map(\.rawValue) + MissingPolicy.allCases.map(\.rawValue)
             + [NamingStyle.snakeCase.rawValue, NamingStyle.asIs.rawValue, ".json", ".jsonl", ".ndjson"]
             + DumpCompression.allCases.compactMap(\.suffix)
@@ -29,7 +29,7 @@ struct DocsTests {
     func mappingReferenceNames(_ name: String) throws {
         let text = try Self.reference()
         #expect(
-            text.contains("`\(name)`") || text.contains("`\(name).K`") || text.contains("`\(name):"),
+            text.contains("`\(name)`") || text.contains("`\(name).K`") || text.contains("`\(name).N`") || text.contains("`\(name):"),
             "docs/mapping.md does not mention `\(name)`")
     }
 }

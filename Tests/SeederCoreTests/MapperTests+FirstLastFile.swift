@@ -3,8 +3,8 @@ import Testing
 
 @testable import SeederCore
 
-/// `@first.K` and `@last.K` (docs/mapping.md, Key paths): the values they give, on empty arrays,
-/// nulls and values that are not arrays, and the relationships they feed.
+/// `@first.K`, `@last.K` and `@file.N` (docs/mapping.md, Key paths): the values they give, on
+/// empty arrays, nulls and values that are not arrays, and the relationships they feed.
 extension MapperTests {
     static let timeline = """
         seeder: 1
@@ -90,5 +90,129 @@ extension MapperTests {
                 #"dump.json:1:64: error: Feed 2: 'statuses.@last.tagged': '@last' needs an array, found a string  [/1/statuses]"#,
             ])
         #expect(records.map { describeFields($0, mapper) } == ["id=1", "id=2"])
+    }
+
+    static let comics = """
+        seeder: 1
+        entities:
+          Comic:
+            attributes:
+              id: integer
+              title: string
+              heroId: { type: integer, from: "@file.1" }
+              page: { type: string, from: "@file.2" }
+              folder: { type: string, from: "@file.1", emptyAsNull: true }
+            relationships:
+              character: { to: Character, from: "@file.1" }
+              creators: { to: Creator, many: true }
+          Character:
+            attributes: { id: integer }
+          Creator:
+            attributes:
+              id: integer
+              role: string
+              folder: { type: integer, from: "@file.1" }
+        sources:
+          - path: comics/*/*.json
+            entity: Comic
+            keyPath: data.results
+        """
+
+    /// Maps `json` as the records of a file whose source's path matched `stars`.
+    func mapFile(_ yaml: String, _ json: String, path: String?, stars: [String], entity: String) throws -> (
+        records: [Record], diagnostics: [String], mapper: Mapper
+    ) {
+        let sink = DiagnosticSink()
+        let mapping = try validMapping(yaml)
+        let mapper = Mapper(mapping: mapping)
+        let entityIndex = try #require(mapping.entityIndex(named: entity))
+        mapper.beginFile(path: path, stars: stars)
+        var records: [Record] = []
+        try JSONReader(source: MemoryByteSource(json)).forEachItem { item in
+            if case let .record(value) = item {
+                records += mapper.records(from: value, entity: entityIndex, file: "dump.json", diagnostics: sink)
+            }
+        }
+        sink.resolveOffsets { _ in MemoryByteSource(json) }
+        return (records, sink.diagnostics.map(\.description), mapper)
+    }
+
+    @Test func readsWhatTheStarsOfTheSourcePathMatched() throws {
+        let json = #"[{"id": 1, "title": "One", "creators": [{"id": 30, "role": "writer"}]}, {"id": 2}]"#
+        let (records, diagnostics, mapper) = try mapFile(
+            Self.comics, json, path: "comics/*/*.json", stars: ["1011334", "0001"], entity: "Comic")
+        #expect(diagnostics == [])
+        #expect(
+            records.map { describeFields($0, mapper) } == [
+                // Coerced as any string is: an integer, a string, the page's zeros kept.
+                #"id=1 title="One" heroId=1011334 page="0001" folder="1011334""#,
+                // An embedded record comes from the same file.
+                #"id=30 role="writer" folder=1011334"#,
+                #"id=2 heroId=1011334 page="0001" folder="1011334""#,
+            ])
+        #expect(records[0].links[0].identityOfReference == IdentityKey([.integer(1_011_334)]))
+        #expect(records[2].links[0].identityOfReference == IdentityKey([.integer(1_011_334)]))
+
+        // The next file's stars replace them.
+        mapper.beginFile(path: "comics/*/*.json", stars: ["7", "0002"])
+        let next = mapper.records(
+            from: try JSONDocument(parsing: #"{"id": 3}"#).root, entity: 0, file: "b.json", diagnostics: DiagnosticSink())
+        #expect(describeFields(next[0], mapper) == #"id=3 heroId=7 page="0002" folder="7""#)
+    }
+
+    @Test func coercesTheTextOfAStarAndLocatesItsErrorsAtTheRecord() throws {
+        let json = #"[{"id": 1}, {"id": 2}]"#
+        let (records, diagnostics, mapper) = try mapFile(Self.comics, json, path: "comics/*/*.json", stars: ["hulk", ""], entity: "Comic")
+        #expect(
+            diagnostics == [
+                #"dump.json:1:2: error: Comic 1: 'heroId' is "hulk", expected integer  [/0]"#,
+                #"dump.json:1:2: error: Comic 1: 'character' is "hulk", expected integer (an id of Character)  [/0]"#,
+                #"dump.json:1:13: error: Comic 2: 'heroId' is "hulk", expected integer  [/1]"#,
+                #"dump.json:1:13: error: Comic 2: 'character' is "hulk", expected integer (an id of Character)  [/1]"#,
+            ])
+        // An empty text is a string; `emptyAsNull` makes it null.
+        let (empty, _, _) = try mapFile(Self.comics, json, path: "comics/*/*.json", stars: ["", ""], entity: "Comic")
+        #expect(describeFields(empty[0], mapper) == #"id=1 page="" folder=null"#)
+        #expect(records.count == 2)
+    }
+
+    /// A record embedded in the file of another source than those that feed its entity, whose
+    /// path has fewer stars: an error at the record.
+    @Test func reportsAStarTheFilesSourcePathLacks() throws {
+        let yaml = """
+            seeder: 1
+            entities:
+              Creator:
+                attributes:
+                  id: integer
+                  name: string
+                  folder: { type: integer, from: "@file.1" }
+              Series:
+                attributes: { id: integer }
+                relationships:
+                  creators: { to: Creator, many: true }
+            sources:
+              - { path: creators/*.json, entity: Creator }
+              - { path: series.json, entity: Series }
+            """
+        let (records, diagnostics, mapper) = try mapFile(
+            yaml, #"[{"id": 1, "creators": [{"id": 30, "name": "Stan"}]}]"#, path: "series.json", stars: [], entity: "Series")
+        #expect(
+            diagnostics == [
+                "dump.json:1:25: error: Creator 30: '@file.1': this file's source path 'series.json' has no '*'  [/0/creators/0]"
+            ])
+        #expect(records.map { describeFields($0, mapper) } == ["id=1", #"id=30 name="Stan""#])
+        let (_, one, _) = try mapFile(Self.comics, #"[{"id": 1}]"#, path: "comics/*.json", stars: ["5"], entity: "Comic")
+        #expect(one == ["dump.json:1:2: error: Comic 1: '@file.2': this file's source path 'comics/*.json' has 1 '*'  [/0]"])
+    }
+
+    /// Without `beginFile` (and for any mapping that reads no `@file.N`), nothing is kept.
+    @Test func keepsNoStarsForAMappingThatReadsNone() throws {
+        let mapper = Mapper(mapping: try validMapping(Self.timeline))
+        mapper.beginFile(path: "feeds/*.json", stars: ["1"])
+        #expect(mapper.file.texts.isEmpty && mapper.file.path == nil)
+        let comics = Mapper(mapping: try validMapping(Self.comics))
+        comics.beginFile(path: "comics/*/*.json", stars: ["1", "2"])
+        #expect(comics.file.texts.map(\.string) == ["1", "2"] && comics.file.path == "comics/*/*.json")
     }
 }

@@ -34,7 +34,7 @@ struct Coercion {
                 throw CoercionFailure(message: "is a list of \(items.count) values, which only a json attribute can store")
             }
             return .text(Self.listJSON(items))
-        case let .json(json):
+        case let .json(json), let .fileText(json):
             return try coerce(json, to: attribute)
         }
     }
@@ -426,7 +426,7 @@ struct Coercion {
             + items.map { item -> String in
                 switch item {
                 case .absent, .null: return "null"
-                case let .json(value): return JSONWriter.minified(value)
+                case let .json(value), let .fileText(value): return JSONWriter.minified(value)
                 case let .number(number): return number.description
                 case let .list(inner): return listJSON(inner)
                 }

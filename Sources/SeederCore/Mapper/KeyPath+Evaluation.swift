@@ -11,6 +11,9 @@ enum MappedValue {
     case null
     /// A key applied to an array (one value per element), or a union.
     case list([MappedValue])
+    /// What a `*` of the source's path matched in the record's file (`@file.N`): a JSON string
+    /// outside the record, coerced as any string is, and located at the record.
+    case fileText(JSONValue)
 
     /// `true` for JSON `null` and computed nulls.
     var isNull: Bool {
@@ -92,6 +95,7 @@ extension KeyPath {
         case .absent: return .absent
         case .null: return .null
         case .number: throw KeyPathFailure(message: "'@\(op.rawValue)' needs an array, found a number")
+        case .fileText: throw KeyPathFailure(message: "'@\(op.rawValue)' needs an array, found a string")
         case let .list(list): items = list
         case let .json(value):
             switch value.kind {
@@ -120,7 +124,7 @@ extension KeyPath {
             for value in values.dropFirst() {
                 let key = try orderKey(value, for: name)
                 if !key.sameKind(as: bestKey) {
-                    throw KeyPathFailure(message: "'\(name)' compares numbers and strings together", value: jsonValue(value))
+                    throw KeyPathFailure(message: "'\(name)' compares numbers and strings together", value: value.jsonValue)
                 }
                 if op == .min ? key < bestKey : bestKey < key {
                     best = value
@@ -155,6 +159,7 @@ extension KeyPath {
         case .absent: return .absent
         case .null: return .null
         case .number: throw KeyPathFailure(message: "'@\(op.rawValue)' needs an array, found a number")
+        case .fileText: throw KeyPathFailure(message: "'@\(op.rawValue)' needs an array, found a string")
         case let .list(items): picked = op == .first ? items.first : items.last
         case let .json(value):
             switch value.kind {
@@ -232,11 +237,6 @@ private func isAbsent(_ value: MappedValue) -> Bool {
     return false
 }
 
-private func jsonValue(_ value: MappedValue) -> JSONValue? {
-    if case let .json(json) = value { return json }
-    return nil
-}
-
 /// The text that makes two values the same for `@distinctUnionOfObjects`.
 func canonicalText(_ value: MappedValue) -> String {
     switch value {
@@ -246,6 +246,7 @@ func canonicalText(_ value: MappedValue) -> String {
         return JSONWriter.minified(json)
     case let .number(number): return number.description
     case let .list(items): return "[" + items.map(canonicalText).joined(separator: ",") + "]"
+    case let .fileText(text): return JSONWriter.minified(text)
     }
 }
 

@@ -1,9 +1,11 @@
 /// A key path into a record (docs/mapping.md, Key paths): dotted keys with Key-Value Coding
-/// semantics, optionally ending in a collection operator.
+/// semantics, optionally ending in a collection operator; or `@file.N`, a text of the record's
+/// file name.
 ///
 ///     try KeyPath(parsing: "thumbnail.path")               // keys ["thumbnail", "path"]
 ///     try KeyPath(parsing: "transactions.@avg.amount")     // keys ["transactions"], @avg over ["amount"]
 ///     try KeyPath(parsing: "data.@last.id")                // keys ["data"], @last's ["id"]
+///     try KeyPath(parsing: "@file.1")                      // the first `*` of the source's path
 ///     KeyPath(literal: ["a.b", "c"])                        // keys with dots in them
 public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
     /// The keys followed from the record, in order.
@@ -12,10 +14,20 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
     public var collectionOperator: CollectionOperator?
     /// The keys applied to each element before the operator (`amount` in `@avg.amount`).
     public var operatorKeys: [String]
+    /// For `@file.N`, N: the `*` of the source's `path` (from 1) whose text in the record's file
+    /// the key path reads. Such a key path is nothing else: no keys, no operator.
+    public var fileStar: Int?
 
     /// A key path of literal keys (a YAML list): no dots split, no operators.
     public init(literal keys: [String]) {
         self.init(keys: keys, collectionOperator: nil, operatorKeys: [])
+    }
+
+    /// `@file.N`: the text the N-th `*` (from 1) of the source's `path` matched in the file a
+    /// record was read from.
+    public init(fileStar: Int) {
+        self.init(keys: [], collectionOperator: nil, operatorKeys: [])
+        self.fileStar = fileStar
     }
 
     /// Parses a dotted key path.
@@ -29,12 +41,16 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
             return
         }
         let name = String(parts[operatorIndex].dropFirst())
+        let rest = Array(parts[(operatorIndex + 1)...])
+        if name == Self.fileName {
+            self.init(fileStar: try Self.fileStar(text, keysBefore: operatorIndex, after: rest))
+            return
+        }
         guard let op = CollectionOperator(rawValue: name) else {
-            let suggestion =
-                closestMatch(to: name, in: CollectionOperator.allCases.map(\.rawValue)).map { " (did you mean '@\($0)'?)" } ?? ""
+            let names = CollectionOperator.allCases.map(\.rawValue) + [Self.fileName]
+            let suggestion = closestMatch(to: name, in: names).map { " (did you mean '@\($0)'?)" } ?? ""
             throw KeyPathError(message: "unknown collection operator '@\(name)' in '\(text)'\(suggestion)")
         }
-        let rest = Array(parts[(operatorIndex + 1)...])
         if let nested = rest.first(where: { $0.hasPrefix("@") }) {
             throw KeyPathError(message: "key path '\(text)' has a second collection operator '\(nested)'")
         }
@@ -53,8 +69,29 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
         self.operatorKeys = operatorKeys
     }
 
+    /// `file`, as `@file.N` names it.
+    static let fileName = "file"
+
+    /// N of `@file.N`, which stands alone and names a `*` by its number, from 1.
+    private static func fileStar(_ text: String, keysBefore: Int, after rest: [String]) throws(KeyPathError) -> Int {
+        guard keysBefore == 0 else {
+            throw KeyPathError(message: "'@file.N' is a key path of its own; '\(text)' has keys before it")
+        }
+        guard let number = rest.first else {
+            throw KeyPathError(message: "'@file' needs the number of a '*' of the source's path after it, as in '@file.1'")
+        }
+        guard rest.count == 1 else {
+            throw KeyPathError(message: "'@file.\(number)' ends a key path; '\(text)' goes on after it")
+        }
+        guard number.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let star = Int(number), star >= 1 else {
+            throw KeyPathError(message: "'@file.\(number)' must name a '*' of the source's path by its number, from 1, as in '@file.1'")
+        }
+        return star
+    }
+
     /// The dotted form, as a mapping would write it.
     public var description: String {
+        if let fileStar { return "@\(Self.fileName).\(fileStar)" }
         var parts = keys
         if let collectionOperator { parts.append("@" + collectionOperator.rawValue) }
         parts += operatorKeys

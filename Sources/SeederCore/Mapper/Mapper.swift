@@ -29,9 +29,19 @@ public final class Mapper {
     /// entity declares nothing but its identity, whose records such an object is all of.
     private let stubKeys: [[String]]
 
+    /// `true` when an attribute or relationship reads `@file.N`: only then does `beginFile` keep
+    /// the file's stars.
+    let readsFileStars: Bool
+    /// What `@file.N` reads in the file being mapped (`beginFile`). (One mapping at a time: no
+    /// run-time exclusivity checks.)
+    @exclusivity(unchecked) private(set) var file = FileStars()
+
     /// A mapper for `mapping`.
     public init(mapping: Mapping) {
         self.mapping = mapping
+        self.readsFileStars = mapping.entities.contains { entity in
+            entity.attributes.contains { $0.keyPath?.fileStar != nil } || entity.relationships.contains { $0.keyPath?.fileStar != nil }
+        }
         self.entities = mapping.entities.map(EntityReference.init)
         self.plans = mapping.entities.map { EntityPlan(entity: $0, mapping: mapping) }
         self.unmapped = mapping.entities.map { _ in [] }
@@ -42,6 +52,18 @@ public final class Mapper {
         self.stubKeys = zip(mapping.entities, identityKeys).map { entity, keys in
             entity.attributes.count == keys.count && entity.relationships.isEmpty ? [] : keys
         }
+    }
+
+    /// Starts a dump file: the records mapped from now on come from a file that the glob `path`
+    /// (a source's `path`) matched, each `*` of it matching the text of `stars` at its place, in
+    /// order (`comics/*/*.json` on `comics/1011334/0001.json`: `["1011334", "0001"]`).
+    /// `@file.N` reads them (docs/mapping.md, Key paths); records embedded in the file's records
+    /// come from the same file. `path` is `nil` for a file read without a glob (a mapping
+    /// without `sources:`). Costs nothing per record, and nothing at all for a mapping that
+    /// reads no `@file.N`.
+    public func beginFile(path: String?, stars: [String]) {
+        guard readsFileStars else { return }
+        file = FileStars(path: path, stars: stars)
     }
 
     /// The JSON keys seen in an entity's records that no attribute or relationship reads, sorted.
@@ -208,6 +230,7 @@ public final class Mapper {
         if let keyPath {
             do {
                 if let keyPathSlot { return try keyPath.evaluate(firstMember: members.member(keyPathSlot)) }
+                if let star = keyPath.fileStar { return try file.text(star) }
                 return try keyPath.evaluate(on: value)
             } catch {
                 // About the key path, not an attribute: a missing identity is still reported.
@@ -245,6 +268,9 @@ public final class Mapper {
         let offset = context.origin.offset
         if case .absent = reached { return Record.Field(value: .absent, offset: offset) }
         if reached.isNull { return nullField(attribute: attribute, index: index, nulls: nulls, at: nil, offset: offset, context: &context) }
+        if case let .fileText(text) = reached, attribute.pointee.emptyAsNull, text.isEmptyString {
+            return nullField(attribute: attribute, index: index, nulls: nulls, at: nil, offset: offset, context: &context)
+        }
         return coerced(
             { () throws(CoercionFailure) in try coercion.coerce(reached, to: attribute) }, attribute: attribute, index: index,
             at: nil, offset: offset, context: &context)
@@ -318,7 +344,7 @@ public final class Mapper {
         switch reached {
         case .absent: return .absent
         case .null: return .null
-        case .number:
+        case .number, .fileText:
             if relationship.pointee.selector != nil {
                 return target(for: reached, relationship: relationship, batch: &batch, context: &context).map(Link.one) ?? .absent
             }
@@ -424,7 +450,7 @@ public final class Mapper {
         guard parts.count == identity.count else {
             let names = identity.map { target.attributes[$0].name }.joined(separator: ", ")
             let expected = identity.count == 1 ? "an id" : "(\(names))"
-            let found = json.map(describe) ?? "a list"
+            let found = json.map(describe) ?? item.fileText.map(describe) ?? "a list"
             context.error(
                 .shape, "'\(relationship.pointee.name)' is \(found), expected \(expected) of \(target.entity.name)",
                 at: json, offset: offset)
@@ -469,4 +495,39 @@ extension MappedValue {
 
     /// Where the value stands, if it is a JSON value.
     var fileOffset: Int? { jsonValue?.fileOffset }
+
+    /// The text of `@file.N`, if it is one.
+    var fileText: JSONValue? {
+        if case let .fileText(value) = self { return value }
+        return nil
+    }
+}
+
+/// What `@file.N` reads in the file being mapped (docs/mapping.md, Key paths): the text each `*`
+/// of its source's path matched, each a JSON string of a document of its own, made once per file.
+struct FileStars {
+    /// The source's path; `nil` for a file read without a glob.
+    var path: String?
+    /// The texts, in order, as a JSON array's elements.
+    var texts: [JSONValue] = []
+
+    init() {}
+
+    init(path: String?, stars: [String]) {
+        self.path = path
+        let array = "[" + stars.map(JSONWriter.stringLiteral).joined(separator: ",") + "]"
+        // A string literal of any text parses: the array always does.
+        self.texts = (try? JSONDocument(parsing: array)).map { Array($0.root.elements) } ?? []
+    }
+
+    /// The text of the `star`-th `*` (from 1). A file whose source has fewer (a record embedded
+    /// in the records of another source's file) is an error at the record.
+    func text(_ star: Int) throws(KeyPathFailure) -> MappedValue {
+        guard star <= texts.count else {
+            guard let path else { throw KeyPathFailure(message: "this file was read without a source path, which has no '*'") }
+            let count = texts.isEmpty ? "no" : "\(texts.count)"
+            throw KeyPathFailure(message: "this file's source path '\(path)' has \(count) '*'")
+        }
+        return .fileText(texts[star - 1])
+    }
 }

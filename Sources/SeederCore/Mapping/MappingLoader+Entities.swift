@@ -38,6 +38,8 @@ struct AttributeDraft {
     var attribute: Attribute
     var nameNode: YAMLNode
     var column: (name: String, node: YAMLNode)?
+    /// The `from:` value, where a problem with its key path is reported.
+    var fromNode: YAMLNode?
 }
 
 /// A relationship as declared, before its target and inverse are resolved.
@@ -49,6 +51,8 @@ struct RelationshipDraft {
     var targetNode: YAMLNode?
     var isToMany = false
     var keyPath: KeyPath?
+    /// The `from:` value, where a problem with its key path is reported.
+    var fromNode: YAMLNode?
     var inverse: (name: String, node: YAMLNode)?
     var isOrdered = false
     var isRequired = false
@@ -161,7 +165,10 @@ extension LoadContext {
         guard let type = type(typeNode.value, attribute: name) else { return nil }
         attribute.type = type
         var draft = AttributeDraft(attribute: attribute, nameNode: nameNode)
-        if let from = fields["from"] { draft.attribute.keyPath = keyPath(from.value, key: "from") }
+        if let from = fields["from"] {
+            draft.attribute.keyPath = keyPath(from.value, key: "from")
+            draft.fromNode = from.value
+        }
         if let node = fields["required"] { draft.attribute.isRequired = boolean(node.value, key: "required") ?? false }
         if let node = fields["unique"] { draft.attribute.isUnique = boolean(node.value, key: "unique") ?? false }
         if let node = fields["index"] { draft.attribute.isIndexed = boolean(node.value, key: "index") ?? false }
@@ -290,7 +297,10 @@ extension LoadContext {
             error(.mappingInvalid, "relationship '\(entity).\(name)' needs 'to' (the target entity)", at: nameNode)
         }
         if let node = fields["many"] { draft.isToMany = boolean(node.value, key: "many") ?? false }
-        if let node = fields["from"] { draft.keyPath = keyPath(node.value, key: "from") }
+        if let node = fields["from"] {
+            draft.keyPath = keyPath(node.value, key: "from")
+            draft.fromNode = node.value
+        }
         if let node = fields["inverse"], let inverse = string(node.value, key: "inverse") { draft.inverse = (inverse, node.value) }
         if let node = fields["ordered"] { draft.isOrdered = boolean(node.value, key: "ordered") ?? false }
         if let node = fields["required"] { draft.isRequired = boolean(node.value, key: "required") ?? false }

@@ -91,3 +91,70 @@ extension LoadContext {
         return true
     }
 }
+
+/// `@file.N` against the sources' paths (docs/mapping.md, Key paths).
+extension LoadContext {
+    /// Reports each `@file.N` beyond the stars of a source path that can read the entity's
+    /// records, at its `from:`: the paths of the sources that feed the entity, or when none does,
+    /// of those that feed an entity whose records embed it (through relationships, at any depth).
+    /// A mapping without `sources:` has no path to read a star of. (A record embedded in the file
+    /// of another source than those is checked as it is mapped.)
+    func checkFileStars(_ drafts: [EntityDraft], entities: [Entity], sources: [Source]?) {
+        for (index, draft) in drafts.enumerated() {
+            let uses =
+                draft.attributes.compactMap { attribute in attribute.attribute.keyPath?.fileStar.map { ($0, attribute.fromNode) } }
+                + draft.relationships.compactMap { relationship in relationship.keyPath?.fileStar.map { ($0, relationship.fromNode) } }
+            guard !uses.isEmpty, index < entities.count else { continue }
+            let reading = sources.map { fileStarSources(of: index, entities: entities, sources: $0) }
+            for case let (star, node?) in uses {
+                guard let (readers, embedded) = reading else {
+                    error(
+                        .mappingInvalid,
+                        "'@file.\(star)' reads a '*' of a source's path, but this mapping has no 'sources:' (each dump feeds the entity it is named after)",
+                        at: node)
+                    continue
+                }
+                guard let source = readers.first(where: { SourceGlob($0.path).starCount < star }) else { continue }
+                let count = SourceGlob(source.path).starCount
+                let through = embedded ? " (\(draft.name) records are embedded in its records)" : ""
+                error(
+                    .mappingInvalid,
+                    "'@file.\(star)' reads the \(ordinal(star)) '*' of the source path, but '\(source.path)' has \(count == 0 ? "none" : "\(count)")\(through)",
+                    at: node)
+            }
+        }
+    }
+
+    /// The sources whose files hold records of `entity`: those that feed it, else those that feed
+    /// an entity whose records may embed its own (`embedded`).
+    private func fileStarSources(of entity: Int, entities: [Entity], sources: [Source]) -> (sources: [Source], embedded: Bool) {
+        func feeds(_ source: Source, _ entities: Set<Int>) -> Bool {
+            (source.selector?.entities ?? [source.entity]).contains { entities.contains($0) }
+        }
+        let direct = sources.filter { feeds($0, [entity]) }
+        guard direct.isEmpty else { return (direct, false) }
+        var embedding: Set<Int> = [entity]
+        var pending = [entity]
+        while let target = pending.popLast() {
+            for (owner, candidate) in entities.enumerated() where !embedding.contains(owner) {
+                guard candidate.relationships.contains(where: { $0.targets.contains(target) }) else { continue }
+                embedding.insert(owner)
+                pending.append(owner)
+            }
+        }
+        return (sources.filter { feeds($0, embedding) }, true)
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, ..., `21st`.
+func ordinal(_ number: Int) -> String {
+    let suffix: String
+    switch (number % 10, number % 100) {
+    case (_, 11...13): suffix = "th"
+    case (1, _): suffix = "st"
+    case (2, _): suffix = "nd"
+    case (3, _): suffix = "rd"
+    default: suffix = "th"
+    }
+    return "\(number)\(suffix)"
+}

@@ -249,6 +249,7 @@ struct LoadContext {
         var entities = resolve(drafts, naming: naming)
         checkNames(&entities, drafts: drafts, naming: naming)
         let sources = fields["sources"].map { self.sources($0.value, entities: entities) }
+        checkFileStars(drafts, entities: entities, sources: sources)
         if schema != nil {
             for search in entities.compactMap(\.search) {
                 diagnostics.error(
@@ -351,6 +352,11 @@ struct LoadContext {
             let path = try KeyPath(parsing: text)
             if !allowOperators, path.collectionOperator != nil {
                 error(.mappingInvalid, "'\(key)' cannot use collection operators", at: node)
+                return nil
+            }
+            if !allowOperators, path.fileStar != nil {
+                error(
+                    .mappingInvalid, "'\(key)' cannot read '@file.N', a text of a record's file name (an attribute's 'from' can)", at: node)
                 return nil
             }
             return path

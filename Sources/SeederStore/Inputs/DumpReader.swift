@@ -134,6 +134,7 @@ final class DumpReader: @unchecked Sendable {
                 return stored
             }
             let reader = JSONReader(source: source, format: file.format, keyPath: file.keyPath, keyed: file.keyedBy != nil)
+            mapper.beginFile(path: file.glob, stars: file.stars)
             var records = 0
             let fileIndex = encoder.fileIndex(file.path)
             var tally = KeyPathTally()

@@ -16,6 +16,12 @@ public struct InputFile: Sendable, Hashable {
     public var keyPath: [String]
     /// `keyedBy`: the attribute each record's key becomes (`Source.keyedBy`).
     public var keyedBy: Int? = nil
+    /// The source's `path`, the glob that matched the file; `nil` for a file that feeds an
+    /// entity by its name (a mapping without `sources:`).
+    public var glob: String? = nil
+    /// The text each `*` of `glob` matched in the file's path, in order (`SourceGlob.stars(in:)`):
+    /// what `@file.N` reads.
+    public var stars: [String] = []
     /// `.json` or JSON Lines.
     public var format: DumpFormat
     /// How the file is stored: as its text, gzip or Zstandard.

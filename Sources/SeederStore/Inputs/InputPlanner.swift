@@ -46,7 +46,10 @@ public struct InputPlanner {
         var read = Set<String>()
         if let sources = mapping.sources {
             for source in sources {
-                let matches = files.filter { Self.glob(source.path, matches: $0) }
+                // Each match with what the glob's stars matched in it, for `@file.N`: a path per
+                // file, not per record.
+                let glob = SourceGlob(source.path)
+                let matches = files.compactMap { path in glob.stars(in: path).map { (path: path, stars: $0) } }
                 if matches.isEmpty {
                     // The nearest file, most often the same name with or without a suffix (`.gz`).
                     let compressed = files.first { $0 == source.path + ".gz" || $0 == source.path + ".zst" }
@@ -55,7 +58,7 @@ public struct InputPlanner {
                 }
                 // A glob that takes a dump and its compressed copy reads the records twice: said.
                 var byText: [Substring: String] = [:]
-                for path in matches {
+                for (path, stars) in matches {
                     if let other = byText.updateValue(path, forKey: DumpCompression.of(file: path).stripped) {
                         diagnostics.warning(
                             .readTwice,
@@ -71,6 +74,8 @@ public struct InputPlanner {
                     else { continue }
                     file.keyedBy = source.keyedBy
                     file.selector = source.selector
+                    file.glob = source.path
+                    file.stars = stars
                     planned.append(file)
                 }
             }
@@ -215,51 +220,9 @@ public struct InputPlanner {
         return files.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    /// Shell-style matching per path segment: `*` and `?` never cross `/`, `**` matches any
-    /// number of segments, `[abc]` and `[a-z]` match one character.
+    /// Shell-style matching per path segment (`SourceGlob`): `*` and `?` never cross `/`, `**`
+    /// matches any number of segments, `[abc]` and `[a-z]` match one character.
     static func glob(_ pattern: String, matches path: String) -> Bool {
-        matchSegments(pattern.split(separator: "/").map(String.init)[...], path.split(separator: "/").map(String.init)[...])
-    }
-
-    private static func matchSegments(_ pattern: ArraySlice<String>, _ path: ArraySlice<String>) -> Bool {
-        guard let first = pattern.first else { return path.isEmpty }
-        if first == "**" {
-            for skip in 0...path.count where matchSegments(pattern.dropFirst(), path.dropFirst(skip)) { return true }
-            return false
-        }
-        guard let segment = path.first, matchSegment(Array(first.unicodeScalars)[...], Array(segment.unicodeScalars)[...]) else {
-            return false
-        }
-        return matchSegments(pattern.dropFirst(), path.dropFirst())
-    }
-
-    private static func matchSegment(_ pattern: ArraySlice<Unicode.Scalar>, _ text: ArraySlice<Unicode.Scalar>) -> Bool {
-        guard let head = pattern.first else { return text.isEmpty }
-        switch head {
-        case "*":
-            for skip in 0...text.count where matchSegment(pattern.dropFirst(), text.dropFirst(skip)) { return true }
-            return false
-        case "?":
-            return !text.isEmpty && matchSegment(pattern.dropFirst(), text.dropFirst())
-        case "[":
-            guard let close = pattern.dropFirst().firstIndex(of: "]"), let character = text.first else { return false }
-            var set = pattern[(pattern.startIndex + 1)..<close]
-            let negated = set.first == "!" || set.first == "^"
-            if negated { set = set.dropFirst() }
-            var matched = false
-            var index = set.startIndex
-            while index < set.endIndex {
-                if index + 2 < set.endIndex, set[index + 1] == "-" {
-                    if (set[index]...set[index + 2]).contains(character) { matched = true }
-                    index += 3
-                } else {
-                    if set[index] == character { matched = true }
-                    index += 1
-                }
-            }
-            return matched != negated && matchSegment(pattern[(close + 1)...], text.dropFirst())
-        default:
-            return text.first == head && matchSegment(pattern.dropFirst(), text.dropFirst())
-        }
+        SourceGlob(pattern).matches(path)
     }
 }

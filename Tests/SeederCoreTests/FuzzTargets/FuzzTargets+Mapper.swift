@@ -1,8 +1,8 @@
 import SeederCore
 
 /// fuzz-mapper: a fixed mapping that uses every type, date format and storage, key paths and
-/// collection operators, every kind of relationship and identity, keys as data (`keyedBy`) and
-/// selectors (polymorphism) in each stored form; the bytes are its dump.
+/// collection operators, `@file.N`, every kind of relationship and identity, keys as data
+/// (`keyedBy`) and selectors (polymorphism) in each stored form; the bytes are its dump.
 extension FuzzTargets {
     /// The mapping the dumps are mapped with (docs/mapping.md): `Project` records embed or name
     /// everything else, so one dump reaches every entity.
@@ -34,6 +34,7 @@ extension FuzzTargets {
               settings: json
               city: { type: string, from: address.city }
               zip: { type: string, from: [address, "zip.code"] }
+              org: { type: string, from: "@file.1" }
             relationships:
               manager: { to: User, onMissing: "null" }
           Project:
@@ -52,6 +53,7 @@ extension FuzzTargets {
               taskLabels: { type: json, from: "tasks.@distinctUnionOfArrays.labels" }
               firstTask: { type: string, from: "tasks.@first.name" }
               lastDone: { type: boolean, from: "tasks.@last.done" }
+              folder: { type: integer, from: "@file.1" }
             relationships:
               user: { to: User }
               lead: { to: User, from: "tasks.@first.assigned_user_id" }
@@ -93,6 +95,9 @@ extension FuzzTargets {
               text: string
             relationships:
               project: { to: Project, required: true }
+        sources:
+          - { path: projects/*.json, entity: Project }
+          - { path: users/*/*.jsonl, entity: User }
         """
 
     static let mapperMapping: Mapping? = MappingLoader().load(yaml: mapperYAML, file: "mapping.yaml", diagnostics: DiagnosticSink())
@@ -104,9 +109,10 @@ extension FuzzTargets {
     public static func mapper(_ bytes: [UInt8]) -> [String] {
         guard let mapping = mapperMapping else { return ["the mapper target's mapping does not load"] }
         var problems: [String] = []
-        for (format, entity) in [(DumpFormat.json, "Project"), (.jsonLines, "User")] {
+        for (format, entity, stars) in [(DumpFormat.json, "Project", ["7"]), (.jsonLines, "User", ["acme", "0001"])] {
             let sink = DiagnosticSink()
             let mapper = Mapper(mapping: mapping)
+            mapper.beginFile(path: entity == "Project" ? "projects/*.json" : "users/*/*.jsonl", stars: stars)
             var rows = RowMerge(mapping: mapping)
             do {
                 try JSONReader(source: MemoryByteSource(bytes), format: format, blockSize: 4096).forEachItem { item in
