@@ -40,7 +40,8 @@ struct PageBody {
         // A GraphQL answer with `errors` has no data to page through, status 200 or not.
         if graphQL, let errors = parsed.root["errors"], errors.kind == .array, errors.count > 0 {
             let messages = errors.elements.map { "\"" + ($0["message"]?.string ?? "(no message)") + "\"" }
-            throw FetchFailure.data(.http, "\(described): the GraphQL response has errors: " + messages.joined(separator: "; "), at: location)
+            throw FetchFailure.data(
+                .http, "\(described): the GraphQL response has errors: " + messages.joined(separator: "; "), at: location)
         }
         var value = parsed.root
         for (depth, key) in source.keyPath.enumerated() {
@@ -83,32 +84,11 @@ struct PageBody {
             at: location)
     }
 
-    /// What a paginator's key path reaches: nothing, `null`, or a value.
-    enum Reached {
-        case absent
-        case null
-        case value(JSONValue)
-    }
-
-    /// Follows `path`'s keys through objects; `@first.K`/`@last.K` take the first or last
-    /// element of the array reached, then K.
-    func value(at path: KeyPath) -> Reached {
+    /// What a paginator's key path reaches in the body, from its root (`KeyPath.jsonValue`):
+    /// nothing, `null`, one value, or why it cannot reach one value here.
+    func value(at path: KeyPath) -> KeyPathResult {
         guard let document else { return .absent }
-        func follow(_ start: JSONValue, _ keys: [String]) -> Reached {
-            var value = start
-            for key in keys {
-                if value.kind == .null { return .null }
-                guard value.kind == .object, let member = value[key] else { return .absent }
-                value = member
-            }
-            return value.kind == .null ? .null : .value(value)
-        }
-        let reached = follow(document.root, path.keys)
-        guard let op = path.collectionOperator else { return reached }
-        guard case let .value(array) = reached, array.kind == .array else { return reached }
-        let elements = Array(array.elements)
-        guard let element = op.rawValue == "first" ? elements.first : op.rawValue == "last" ? elements.last : nil else { return .null }
-        return follow(element, path.operatorKeys)
+        return path.jsonValue(in: document.root)
     }
 }
 

@@ -87,7 +87,7 @@ struct PageWalker {
                 switch answer.body.value(at: morePath) {
                 case let .value(value) where value.kind == .false: return nil
                 case let .value(value) where value.kind == .true: break
-                case .absent, .null, .value:
+                case .absent, .null, .value, .failure:
                     throw FetchFailure.data(
                         .shape, "\(described): 'more' (\(morePath)) is not true or false in this page", at: location)
                 }
@@ -197,6 +197,8 @@ struct PageWalker {
     {
         switch body.value(at: path) {
         case .absent, .null: return nil
+        case let .failure(message, _):
+            throw FetchFailure.data(.shape, "\(described): \(what) (\(path)): \(message)", at: location)
         case let .value(value):
             guard let text = value.string else {
                 throw FetchFailure.data(.shape, "\(described): \(what) (\(path)) is \(describeKind(value.kind)), not a URL", at: location)

@@ -93,13 +93,15 @@ struct FetchFeatureTests {
                       paginate: { cursor: { body: variables.after }, value: data.issues.pageInfo.endCursor, more: data.issues.pageInfo.hasNextPage }
                 """
             }
-            let harness = try FetchHarness(mapping: mapping("query($after: String) { issues(first: 2, after: $after) { nodes { number } } }"))
+            let harness = try FetchHarness(
+                mapping: mapping("query($after: String) { issues(first: 2, after: $after) { nodes { number } } }"))
             let run = try await harness.fetch()
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(server.requests.map(\.text) == [
-                #"{"query":"query($after: String) { issues(first: 2, after: $after) { nodes { number } } }","variables":{"after":null,"first":2}}"#,
-                #"{"query":"query($after: String) { issues(first: 2, after: $after) { nodes { number } } }","variables":{"after":"c2","first":2}}"#,
-            ])
+            #expect(
+                server.requests.map(\.text) == [
+                    #"{"query":"query($after: String) { issues(first: 2, after: $after) { nodes { number } } }","variables":{"after":null,"first":2}}"#,
+                    #"{"query":"query($after: String) { issues(first: 2, after: $after) { nodes { number } } }","variables":{"after":"c2","first":2}}"#,
+                ])
             #expect(Set(try harness.snapshot().keys) == ["issues/0001.json", "issues/0002.json", ".seeder-fetch.json"])
             // POST is never conditional.
             _ = try await harness.fetch()
@@ -108,7 +110,9 @@ struct FetchFeatureTests {
             try harness.workspace.write("mapping.yaml", mapping("bad"))
             let bad = try await harness.fetch()
             #expect(bad.status == 1)
-            #expect(bad.stderr.contains("error: POST \(server.url("graphql")): the GraphQL response has errors: \"Field 'x' doesn't exist\""), "\(bad.stderr)")
+            #expect(
+                bad.stderr.contains("error: POST \(server.url("graphql")): the GraphQL response has errors: \"Field 'x' doesn't exist\""),
+                "\(bad.stderr)")
         }
     }
 
@@ -141,7 +145,9 @@ struct FetchFeatureTests {
     /// reads its parents from DUMPS; `@file.1` links each record to its parent.
     @Test func eachParentAndOnly() async throws {
         let handler: TestHTTPServer.Handler = { request in
-            if request.path == "/characters" { return .json(#"{"data": {"results": [{"id": 7, "name": "Ann"}, {"id": 9, "name": "Bob"}]}}"#) }
+            if request.path == "/characters" {
+                return .json(#"{"data": {"results": [{"id": 7, "name": "Ann"}, {"id": 9, "name": "Bob"}]}}"#)
+            }
             let parts = request.path.split(separator: "/")
             guard parts.count == 3, parts[0] == "characters", parts[2] == "comics", let id = Int(parts[1]) else { return .status(404) }
             let page = Int(request.query["page"] ?? "1")!
@@ -172,7 +178,10 @@ struct FetchFeatureTests {
             #expect(run.status == 0, "\(run.stderr)")
             #expect(
                 Set(try harness.snapshot().keys)
-                    == ["characters.json", "comics/7/0001.json", "comics/7/0002.json", "comics/9/0001.json", "comics/9/0002.json", ".seeder-fetch.json"])
+                    == [
+                        "characters.json", "comics/7/0001.json", "comics/7/0002.json", "comics/9/0001.json", "comics/9/0002.json",
+                        ".seeder-fetch.json",
+                    ])
             let build = try await runSeeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
             #expect(build.status == 0, "\(build.stderr)")
             let links = try await DatabaseQueue(path: harness.workspace.path("out.sqlite")).read {
@@ -189,8 +198,10 @@ struct FetchFeatureTests {
 
             let unknown = try await harness.fetch(["--only", "comic/*/*.json"])
             #expect(unknown.status == 1)
-            #expect(unknown.stderr.hasPrefix(
-                "error: --only 'comic/*/*.json' names no source with a 'fetch:' block (did you mean 'comics/*/*.json'?); they are 'characters.json', 'comics/*/*.json'"),
+            #expect(
+                unknown.stderr.hasPrefix(
+                    "error: --only 'comic/*/*.json' names no source with a 'fetch:' block (did you mean 'comics/*/*.json'?); they are 'characters.json', 'comics/*/*.json'"
+                ),
                 "\(unknown.stderr)")
         }
     }
@@ -212,7 +223,8 @@ struct FetchFeatureTests {
             #expect(run.status == 1)
             #expect(
                 run.stderr.hasPrefix(
-                    "users.json:2:2: error: a record of 'users.json' has no value for '{id}' (missing), which 'each' needs  [/1]"), "\(run.stderr)")
+                    "users.json:2:2: error: a record of 'users.json' has no value for '{id}' (missing), which 'each' needs  [/1]"),
+                "\(run.stderr)")
             #expect(try harness.besideDumps() == ["mapping.yaml"])
         }
     }
@@ -242,26 +254,34 @@ struct FetchFeatureTests {
             let environment = ["API_TOKEN": token, "API_KEY": key]
             let failed = try await harness.fetch(["--json"], environment: environment)
             #expect(failed.status == 2)
-            let md5 = try program("/bin/bash", ["-c", "printf %s '1\(token)\(key)' | md5sum | cut -c1-32"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let md5 = try program("/bin/bash", ["-c", "printf %s '1\(token)\(key)' | md5sum | cut -c1-32"]).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines)
             #expect(server.requests.first?.query["hash"] == md5, "the signature was sent")
             // The failure names the URL with ${NAME}s, the one the server gave included.
             #expect(failed.stderr.contains("?apikey=${API_KEY}&page=3: status 410 Gone"), "\(failed.stderr)")
             let handlerOK: TestHTTPServer.Handler = { request in
                 let page = Int(request.query["page"] ?? "1")!
-                return .json(#"[{"id": \#(page)}]"#, headers: page < 2 ? ["Link": "<\(request.path)?apikey=\(key)&page=\(page + 1)>; rel=\"next\""] : [:])
+                return .json(
+                    #"[{"id": \#(page)}]"#,
+                    headers: page < 2 ? ["Link": "<\(request.path)?apikey=\(key)&page=\(page + 1)>; rel=\"next\""] : [:])
             }
             try await TestHTTPServer.with(handlerOK) { good in
-                try harness.workspace.write("mapping.yaml", try String(contentsOfFile: harness.mappingPath, encoding: .utf8)
-                    .replacingOccurrences(of: server.baseURL, with: good.baseURL))
+                try harness.workspace.write(
+                    "mapping.yaml",
+                    try String(contentsOfFile: harness.mappingPath, encoding: .utf8)
+                        .replacingOccurrences(of: server.baseURL, with: good.baseURL))
                 let run = try await harness.fetch(["--progress", "plain"], environment: environment)
                 #expect(run.status == 0, "\(run.stderr)")
                 let json = try await harness.fetch(["--json"], environment: environment)
-                let build = try await runSeeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite", "--report", "report.json"], in: harness.workspace.root)
+                let build = try await runSeeder(
+                    ["build", "mapping.yaml", "dumps", "-o", "out.sqlite", "--report", "report.json"], in: harness.workspace.root)
                 #expect(build.status == 0, "\(build.stderr)")
                 var texts = [failed.stdout, failed.stderr, run.stdout, run.stderr, json.stdout, json.stderr, build.stdout, build.stderr]
                 let files = FileManager.default.enumerator(atPath: harness.workspace.root)!.compactMap { $0 as? String }
                 for file in files {
-                    if let data = FileManager.default.contents(atPath: harness.workspace.path(file)) { texts.append(String(decoding: data, as: UTF8.self)) }
+                    if let data = FileManager.default.contents(atPath: harness.workspace.path(file)) {
+                        texts.append(String(decoding: data, as: UTF8.self))
+                    }
                 }
                 #expect(files.contains("dumps/.seeder-fetch.json") && files.contains("out.sqlite"))
                 for text in texts {
