@@ -1,4 +1,5 @@
 import Foundation
+import SeederTestServer
 import SeederTestSupport
 import Testing
 
@@ -131,5 +132,74 @@ struct CIDocsTests {
         #expect(!second.stderr.contains("resolving: "), "the cached seed was used: \(second.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("app.sqlite"))) == built)
         #expect(try String(contentsOfFile: scratch.path("seed-diff.md"), encoding: .utf8).contains("jeff@example.com"))
+    }
+}
+
+/// docs/ci.md's workflow that fetches the dumps first: its fetch, build and diff steps run
+/// against a service on 127.0.0.1, twice; the second fetch writes nothing, so the dumps' cache
+/// key (the manifest's digest) and the seed stay the same.
+struct CIFetchDocsTests {
+    @Test func theFetchWorkflowRuns() async throws {
+        let blocks = try CIDocsTests.yamlBlocks()
+        let workflow = try #require(blocks.first { $0.contains { $0.contains("seeder fetch") } })
+        let steps = CIDocsTests.runScripts(workflow).filter { $0.contains("seeder ") }
+        #expect(steps.count == 3, "\(steps)")
+        let handler: TestHTTPServer.Handler = { request in
+            guard request.header("Authorization") == "Bearer ci-token-123456" else { return .status(401) }
+            let page = Int(request.query["page"] ?? "1")!
+            let body = records(page: page, size: 2, count: 3)
+            let etag = "\"\(page)-\(body.utf8.count)\""
+            var headers: TestHTTPHeaders = ["ETag": etag]
+            if page < 2 { headers.add("Link", "</users?page=\(page + 1)>; rel=\"next\"") }
+            return request.header("If-None-Match") == etag ? .status(304, headers: headers) : .json(body, headers: headers)
+        }
+        try await TestHTTPServer.with(handler) { server in
+            let scratch = try Workspace(directories: ["mappings", "stub"])
+            try scratch.write(
+                "mappings/app.yaml",
+                """
+                seeder: 1
+                fetch: { base: "\(server.baseURL)", headers: { Authorization: "Bearer ${API_TOKEN}" } }
+                entities:
+                  User: { attributes: { id: integer, name: string } }
+                sources:
+                  - { path: users/*.json, entity: User, fetch: { url: users, paginate: link } }
+                """)
+            try "#!/bin/bash\nexit 0\n".write(toFile: scratch.path("stub/gh"), atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.path("stub/gh"))
+            let binaries = URL(fileURLWithPath: try seederBinary()).deletingLastPathComponent().path
+            func run(_ step: String) async throws -> Run {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/bash")
+                process.arguments = ["-euo", "pipefail", "-c", step]
+                process.currentDirectoryURL = URL(fileURLWithPath: scratch.root)
+                var environment = ProcessInfo.processInfo.environment
+                environment["PATH"] = scratch.path("stub") + ":" + binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+                environment["API_TOKEN"] = "ci-token-123456"
+                environment["GITHUB_STEP_SUMMARY"] = scratch.path("summary.md")
+                environment["NO_COLOR"] = "1"
+                environment["SOURCE_DATE_EPOCH"] = "1700000000"
+                process.environment = environment
+                process.standardOutput = Pipe()
+                process.standardError = Pipe()
+                return try await finish(process)
+            }
+            for step in steps {
+                let result = try await run(step)
+                #expect(result.status == 0, "\(step): \(result.stderr)")
+                if step.contains("seeder build") {
+                    try FileManager.default.copyItem(atPath: scratch.path("app.sqlite"), toPath: scratch.path("release.sqlite"))
+                }
+            }
+            let manifest = try Data(contentsOf: URL(fileURLWithPath: scratch.path("dumps/.seeder-fetch.json")))
+            let seed = try Data(contentsOf: URL(fileURLWithPath: scratch.path("app.sqlite")))
+            let again = try await run(steps[0])
+            #expect(again.status == 0 && again.stdout.contains("dumps is up to date: nothing was written"), "\(again.stdout)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("dumps/.seeder-fetch.json"))) == manifest)
+            #expect(try await run(steps[1]).status == 0)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("app.sqlite"))) == seed)
+            let summary = try String(contentsOfFile: scratch.path("summary.md"), encoding: .utf8)
+            #expect(summary.contains("### seeder fetch") && !summary.contains("ci-token-123456"))
+        }
     }
 }

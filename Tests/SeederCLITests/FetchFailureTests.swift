@@ -281,4 +281,34 @@ struct FetchFailureTests {
         #expect(try harness.besideDumps() == ["dumps", "mapping.yaml"])
         await server.shutdown()
     }
+
+    /// The files of the run: a mapping that cannot be read, DUMPS that is a file, an unknown
+    /// `--only`: each refused before any request, nothing written.
+    @Test func filesAndArguments() async throws {
+        let harness = try FetchHarness(
+            mapping: """
+                seeder: 1
+                entities:
+                  User: { attributes: { id: integer } }
+                sources:
+                  - { path: users.json, entity: User, fetch: { url: "http://127.0.0.1:9/users" } }
+                """)
+        try harness.workspace.write("dumps", "not a folder")
+        let notAFolder = try await harness.fetch()
+        #expect(notAFolder.status == 2)
+        #expect(Self.line(notAFolder) == "dumps: error: dumps is not a directory")
+        #expect(try String(contentsOfFile: harness.dumps, encoding: .utf8) == "not a folder")
+        let missing = try await runSeeder(["fetch", "nothing.yaml", "out"], in: harness.workspace.root)
+        #expect(missing.status == 2)
+        #expect(Self.line(missing) == "nothing.yaml: error: cannot read the mapping file")
+        #expect(try harness.besideDumps() == ["dumps", "mapping.yaml"])
+    }
+
+    /// `--diagnostics github`: each failure also as a workflow command on standard output.
+    @Test func githubAnnotations() async throws {
+        let harness = try FetchHarness(mapping: "seeder: 1\nentities: { User: { attributes: { id: integer } } }\nsources:\n  - { path: u.json, entity: User }\n")
+        let none = try await harness.fetch(["--diagnostics", "github"])
+        #expect(none.status == 1)
+        #expect(none.stdout.hasPrefix("::error file=mapping.yaml,title=seeder mapping-invalid::no source has a 'fetch:' block"), "\(none.stdout)")
+    }
 }
