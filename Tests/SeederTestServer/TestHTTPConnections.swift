@@ -12,15 +12,19 @@ final class TestHTTPConnections: Sendable {
 
     private struct State {
         var requests: [TestHTTPRequest] = []
+        var received = 0
         var accepted = 0
         var open: [Int: Open] = [:]
         var closing = false
     }
 
     let handler: TestHTTPServer.Handler
+    /// Whether `requests` keeps every request.
+    let recording: Bool
     private let state = NIOLockedValueBox(State())
 
-    init(handler: @escaping TestHTTPServer.Handler) {
+    init(recording: Bool, handler: @escaping TestHTTPServer.Handler) {
+        self.recording = recording
         self.handler = handler
     }
 
@@ -59,11 +63,12 @@ final class TestHTTPConnections: Sendable {
     func record(_ head: HTTPRequestHead, body: [UInt8], connection: Int) -> TestHTTPRequest {
         state.withLockedValue { state in
             let request = TestHTTPRequest(
-                index: state.requests.count, connection: connection, method: head.method.rawValue, uri: head.uri,
+                index: state.received, connection: connection, method: head.method.rawValue, uri: head.uri,
                 version: "HTTP/\(head.version.major).\(head.version.minor)",
                 headers: TestHTTPHeaders(head.headers.map { ($0.name, $0.value) }),
                 body: body, keepsAlive: head.isKeepAlive)
-            state.requests.append(request)
+            state.received += 1
+            if recording { state.requests.append(request) }
             return request
         }
     }
@@ -81,7 +86,14 @@ final class TestHTTPConnections: Sendable {
         for connection in open { await connection.task.value }
     }
 
-    /// The same, without waiting: for a server dropped without `shutdown()`.
+    /// Closes the open connections, and keeps accepting new ones.
+    func closeOpen() async {
+        let open = state.withLockedValue { Array($0.open.values) }
+        for connection in open { try? await connection.channel.close() }
+    }
+
+    /// Refuses new connections and closes the open ones, without waiting: for a server dropped
+    /// without `shutdown()`.
     func closeAllNow() {
         let open = state.withLockedValue { state in
             state.closing = true

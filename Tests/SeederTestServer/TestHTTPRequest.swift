@@ -15,6 +15,30 @@ public struct TestHTTPRequest: Sendable {
     public var headers: TestHTTPHeaders
     public var body: [UInt8]
 
+    /// A request as a handler would receive it: for testing a handler without a server.
+    public init(
+        _ method: String = "GET", _ uri: String, headers: TestHTTPHeaders = [:], body: [UInt8] = [], version: String = "HTTP/1.1",
+        index: Int = 0, connection: Int = 0
+    ) {
+        self.init(
+            index: index, connection: connection, method: method, uri: uri, version: version, headers: headers, body: body,
+            keepsAlive: version != "HTTP/1.0" && !headers["Connection"].contains { $0.lowercased() == "close" })
+    }
+
+    init(
+        index: Int, connection: Int, method: String, uri: String, version: String, headers: TestHTTPHeaders, body: [UInt8],
+        keepsAlive: Bool
+    ) {
+        self.index = index
+        self.connection = connection
+        self.method = method
+        self.uri = uri
+        self.version = version
+        self.headers = headers
+        self.body = body
+        self.keepsAlive = keepsAlive
+    }
+
     /// The path of `uri`, still percent-encoded (`/v1/users`).
     public var path: String {
         String(uri.prefix { $0 != "?" && $0 != "#" })

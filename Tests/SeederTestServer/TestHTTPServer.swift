@@ -42,9 +42,11 @@ public final class TestHTTPServer: Sendable {
         port = listener.localAddress?.port ?? 0
     }
 
-    /// Starts a server on 127.0.0.1, on `port` (0: a free port the system picks).
-    public static func start(port: Int = 0, _ handler: @escaping Handler) async throws -> TestHTTPServer {
-        let connections = TestHTTPConnections(handler: handler)
+    /// Starts a server on 127.0.0.1, on `port` (0: a free port the system picks). A server that
+    /// answers many requests, like `seeder-bench serve`, passes `recording: false`: `requests`
+    /// then stays empty instead of growing.
+    public static func start(port: Int = 0, recording: Bool = true, _ handler: @escaping Handler) async throws -> TestHTTPServer {
+        let connections = TestHTTPConnections(recording: recording, handler: handler)
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -91,6 +93,13 @@ public final class TestHTTPServer: Sendable {
 
     /// How many connections the server has accepted so far.
     public var connectionCount: Int { connections.acceptedCount }
+
+    /// Closes every open connection, idle or answering, as a server that restarts or times out
+    /// its kept-alive connections does; new connections are still accepted. A client's next
+    /// request on a pooled connection then meets a closed socket.
+    public func closeConnections() async {
+        await connections.closeOpen()
+    }
 
     /// Stops listening, closes every connection, cancels the handlers still running and waits
     /// for them to return. Calling it again does nothing.

@@ -90,6 +90,21 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
         }
     }
 
+    @Test func buildsARequestForAHandlerTestedAlone() {
+        let request = TestHTTPRequest("GET", "/items?page=2&per_page=10", headers: ["If-None-Match": "\"p2\""])
+        #expect(request.path == "/items" && request.query == ["page": "2", "per_page": "10"])
+        #expect(request.header("if-none-match") == "\"p2\"" && request.index == 0 && request.version == "HTTP/1.1")
+    }
+
+    @Test func countsWithoutRecordingWhenAskedTo() async throws {
+        let server = try await TestHTTPServer.start(recording: false) { request in .text("\(request.index)") }
+        let connection = try RawHTTPConnection(port: server.port)
+        #expect(try await connection.request("GET", "/").text == "0")
+        #expect(try await connection.request("GET", "/").text == "1")
+        #expect(server.requests.isEmpty)
+        await server.shutdown()
+    }
+
     @Test func sendsRepeatedHeadersInOrder() async throws {
         let headers: TestHTTPHeaders = [
             "Link": "</items?page=2>; rel=\"next\"", "X-Request-Id": "7", "Link": "</items?page=9>; rel=\"last\"",
@@ -212,6 +227,18 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
             #expect(try await connection.request("GET", "/").text == "fine")
             await #expect(throws: RawHTTPError.closedBeforeResponse(received: [])) { try await connection.request("GET", "/drop") }
             #expect(server.requests.map(\.path) == ["/", "/drop"])
+        }
+    }
+
+    @Test func closesKeptAliveConnectionsOnRequest() async throws {
+        try await TestHTTPServer.with { request in
+            .text("\(request.connection)")
+        } run: { server in
+            let pooled = try RawHTTPConnection(port: server.port)
+            #expect(try await pooled.request("GET", "/").text == "0")
+            await server.closeConnections()
+            #expect(try await pooled.serverCloses())
+            #expect(try await RawHTTPConnection(port: server.port).request("GET", "/").text == "1")
         }
     }
 
