@@ -142,7 +142,7 @@ struct CIFetchDocsTests {
     @Test func theFetchWorkflowRuns() async throws {
         let blocks = try CIDocsTests.yamlBlocks()
         let workflow = try #require(blocks.first { $0.contains { $0.contains("seeder fetch") } })
-        let steps = CIDocsTests.runScripts(workflow).filter { $0.contains("seeder ") }
+        let steps = CIDocsTests.runScripts(workflow).filter { $0.firstMatch(of: #/seeder (fetch|build|diff) /#) != nil }
         #expect(steps.count == 3, "\(steps)")
         let handler: TestHTTPServer.Handler = { request in
             guard request.header("Authorization") == "Bearer ci-token-123456" else { return .status(401) }

@@ -306,9 +306,12 @@ struct FetchFailureTests {
 
     /// `--diagnostics github`: each failure also as a workflow command on standard output.
     @Test func githubAnnotations() async throws {
-        let harness = try FetchHarness(mapping: "seeder: 1\nentities: { User: { attributes: { id: integer } } }\nsources:\n  - { path: u.json, entity: User }\n")
+        let harness = try FetchHarness(
+            mapping: "seeder: 1\nentities: { User: { attributes: { id: integer } } }\nsources:\n  - { path: u.json, entity: User }\n")
         let none = try await harness.fetch(["--diagnostics", "github"])
         #expect(none.status == 1)
-        #expect(none.stdout.hasPrefix("::error file=mapping.yaml,title=seeder mapping-invalid::no source has a 'fetch:' block"), "\(none.stdout)")
+        #expect(
+            none.stdout.hasPrefix("::error file=mapping.yaml,title=seeder mapping-invalid::no source has a 'fetch:' block"),
+            "\(none.stdout)")
     }
 }

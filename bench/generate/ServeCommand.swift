@@ -59,9 +59,9 @@ func signalArrivals(_ signals: [Int32]) -> AsyncStream<Int32> {
 
 /// The API `serve` answers: `pages * perPage` records, `GET /items?page=N&per_page=M` (pages from
 /// 1; `per_page` 1 to 1,000, `perPage` unless given) answering
-/// `{"items":[...M records...],"total":T}`, with an `ETag` that names the page (304 when
+/// `{"items":[...M records...],"total":T,"pages":P}`, with an `ETag` that names the page (304 when
 /// `If-None-Match` has it) and `Link: <...page=N+1...>; rel="next"` while records remain, on the
-/// 304 too. Past the last record a page is `{"items":[],"total":T}`.
+/// 304 too. Past the last record a page is `{"items":[],"total":T,"pages":P}`.
 ///
 /// Every record is made once, at the start, into one buffer, each followed by a comma: a page is
 /// then one copy of a slice of it, whatever its `per_page`, and the server's time goes to HTTP,
@@ -118,7 +118,7 @@ struct PagedAPI: Sendable {
         body.reserveCapacity(items.count + 40)
         body += #"{"items":["#.utf8
         body += items
-        body += #"],"total":\#(total)}"#.utf8
+        body += #"],"total":\#(total),"pages":\#((total + size - 1) / size)}"#.utf8
         return .bytes(body, contentType: "application/json", headers: headers)
     }
 
