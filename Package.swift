@@ -116,7 +116,7 @@ let package = Package(
         // `seeder fetch`'s parts: templates and secrets, links, paginators, requests, the manifest.
         .testTarget(
             name: "SeederFetchTests",
-            dependencies: ["SeederFetch", "SeederTestSupport"]
+            dependencies: ["SeederFetch", "SeederTestSupport", "SeederTestServer"]
         ),
         // Installs, replaces and patches seeds built by SeederStore, checked through GRDB; CSQLite
         // reads and writes changesets the writer would not make.

@@ -14,13 +14,19 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
     /// The most redirects one request follows.
     static let maxRedirects = 5
-    /// The largest body kept (docs/commands.md, fetch).
-    public static let maxBody = 1 << 30
+    /// The largest body kept (docs/commands.md, fetch): 1 GiB.
+    public static let largestBody = 1 << 30
+    private let maxBody: Int
 
-    public init() {
+    /// `maxBody` is for tests, which cannot send a GiB.
+    public init(maxBody: Int = largestBody) {
+        self.maxBody = maxBody
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)), decompression: .enabled(limit: .none))
         configuration.connectionPool.idleTimeout = .seconds(30)
+        // A refused connection fails at once; the sender's retries and backoff apply, not the
+        // client's own for the connect timeout's whole 10 s.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: configuration)
     }
 
@@ -37,6 +43,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
         var body = request.body
         var headers = request.headers + extraHeaders
         if request.header("Accept-Encoding") == nil { headers.append(("Accept-Encoding", "gzip, deflate")) }
+        // Services refuse requests without one (GitHub does); the mapping's own replaces it.
+        if request.header("User-Agent") == nil { headers.append(("User-Agent", "seeder-fetch")) }
         var redirects = 0
         while true {
             let answer = try await sendOnce(url: url, method: method, headers: headers, body: body, deadline: deadline, timeout: timeout)
@@ -48,10 +56,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             redirects += 1
             guard redirects <= Self.maxRedirects else { throw .redirect("more than \(Self.maxRedirects) redirects") }
             let from = URL(string: url)
-            if from?.scheme?.lowercased() == "https", next.scheme?.lowercased() != "https" {
-                throw .redirect(
-                    "a redirect from https to \(next.scheme ?? "another scheme"), which fetch never follows: \(next.absoluteString)")
-            }
+            if let refusal = Self.refusal(from: from, to: next) { throw .redirect(refusal) }
             if from?.host?.lowercased() != next.host?.lowercased() || from?.port != next.port {
                 // A credential is for the host it was written for (as curl does).
                 headers.removeAll {
@@ -65,6 +70,17 @@ public final class AsyncHTTPTransport: HTTPTransport {
             }
             url = next.absoluteString
         }
+    }
+
+    /// Why a redirect from `from` to `to` is not followed, if it is not: https never leads to
+    /// http, and fetch speaks only http and https.
+    static func refusal(from: URL?, to: URL) -> String? {
+        let scheme = to.scheme?.lowercased()
+        guard scheme == "https" || scheme == "http" else { return "a redirect to \(to.absoluteString), which is not http or https" }
+        if from?.scheme?.lowercased() == "https", scheme != "https" {
+            return "a redirect from https to http, which fetch never follows: \(to.absoluteString)"
+        }
+        return nil
     }
 
     private func sendOnce(
@@ -81,16 +97,16 @@ public final class AsyncHTTPTransport: HTTPTransport {
         do {
             let response = try await client.execute(request, deadline: deadline)
             answered = true
-            let buffer = try await response.body.collect(upTo: Self.maxBody)
+            let buffer = try await response.body.collect(upTo: maxBody)
             return HTTPAnswer(
                 status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
                 body: Array(buffer.readableBytesView), url: url)
         } catch {
-            throw Self.failure(error, answered: answered, timeout: timeout)
+            throw Self.failure(error, answered: answered, timeout: timeout, maxBody: maxBody)
         }
     }
 
-    static func failure(_ error: Error, answered: Bool, timeout: Double) -> TransportFailure {
+    static func failure(_ error: Error, answered: Bool, timeout: Double, maxBody: Int) -> TransportFailure {
         if error is NIOTooManyBytesError { return .tooLarge(limit: maxBody) }
         if let error = error as? HTTPClientError {
             switch error {
@@ -102,7 +118,14 @@ public final class AsyncHTTPTransport: HTTPTransport {
             default: break
             }
         }
+        // A kept-alive connection the server had closed: the request never went out.
+        if !answered, let channelError = error as? ChannelError, channelError == .ioOnClosedChannel {
+            return .notConnected("a kept-alive connection had closed")
+        }
         let text = String(describing: error)
+        if text.contains("handshakeFailed") || text.contains("BoringSSL") {
+            return .notConnected("the TLS handshake failed: is the port an https one?")
+        }
         if error is NIOConnectionError || text.contains("connectionRefused") || text.contains("Connection refused") {
             return .notConnected(Self.reason(text))
         }

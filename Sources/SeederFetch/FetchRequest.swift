@@ -78,7 +78,8 @@ public enum TransportFailure: Error, Sendable, Equatable {
         case let .notConnected(reason): return "could not connect (\(reason))"
         case let .broken(reason): return "the connection broke (\(reason))"
         case let .timedOut(seconds): return "no complete answer within \(Self.seconds(seconds))"
-        case let .tooLarge(limit): return "the body is larger than \(limit >> 30) GiB"
+        case let .tooLarge(limit):
+            return limit >= 1 << 30 ? "the body is larger than \(limit >> 30) GiB" : "the body is larger than \(limit) bytes"
         case let .redirect(reason): return reason
         case let .badURL(reason): return reason
         }

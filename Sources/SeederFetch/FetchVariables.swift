@@ -13,21 +13,26 @@ public final class FetchVariables: @unchecked Sendable {
 
     /// Reads each variable the templates use from `environment`; an unset one is an error at
     /// the template that uses it.
-    public init(reading templates: [FetchTemplate], from environment: [String: String], diagnostics: DiagnosticSink) {
+    /// `notSecret` are the names read only in `base` (a host, say): shown, and not searched for.
+    public init(
+        reading templates: [FetchTemplate], from environment: [String: String], diagnostics: DiagnosticSink, notSecret: Set<String> = []
+    ) {
         var values: [String: String] = [:]
         var reported: Set<String> = []
         for template in templates {
             for name in template.variables {
-                if let value = environment[name] {
+                if let value = environment[name], !value.isEmpty {
                     values[name] = value
                 } else if reported.insert("\(name)@\(template.location)").inserted {
+                    // An empty value is what CI gives for a secret it does not have.
+                    let what = environment[name] == nil ? "is not set" : "is empty"
                     diagnostics.error(
-                        .unsetVariable, "environment variable '\(name)' is not set (read by '${\(name)}')", at: template.location)
+                        .unsetVariable, "environment variable '\(name)' \(what) (read by '${\(name)}')", at: template.location)
                 }
             }
         }
         self.values = values
-        for (name, value) in values where value.utf8.count >= Self.shortestHidden {
+        for (name, value) in values where value.utf8.count >= Self.shortestHidden && !notSecret.contains(name) {
             hidden.append((value, "${\(name)}"))
         }
         hidden.sort(by: Self.longestFirst)

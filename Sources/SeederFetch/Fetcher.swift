@@ -33,6 +33,17 @@ public enum Fetcher {
     public static func fetch(_ options: FetchOptions) async -> FetchReport {
         var report = FetchReport(dumps: options.dumps)
         let diagnostics = DiagnosticSink()
+        do {
+            _ = try FileByteSource(path: options.mapping)
+        } catch {
+            report.diagnostics = [
+                .error(
+                    .io, "cannot read the mapping file: \((error as? InputError)?.reason ?? "\(error)")",
+                    at: SourceLocation(file: options.mapping))
+            ]
+            report.exitStatus = 2
+            return report
+        }
         guard let mapping = MappingLoader().load(contentsOf: options.mapping, diagnostics: diagnostics) else {
             report.diagnostics = diagnostics.diagnostics
             report.exitStatus = diagnostics.diagnostics.contains { $0.code == .io } ? 2 : 1
@@ -55,7 +66,10 @@ public enum Fetcher {
         }
         if !options.only.isEmpty { selected = selected.filter { options.only.contains(sources[$0].path) } }
         let templates = Self.templates(of: selected.map { sources[$0].fetch! }, defaults: mapping.fetch)
-        let variables = FetchVariables(reading: templates, from: options.environment, diagnostics: diagnostics)
+        // A variable read only in `base` names a host, not a secret (docs/mapping.md, Variables).
+        let elsewhere = Set(templates.dropFirst(mapping.fetch.base == nil ? 0 : 1).flatMap(\.variables))
+        let notSecret = Set(mapping.fetch.base?.variables ?? []).subtracting(elsewhere)
+        let variables = FetchVariables(reading: templates, from: options.environment, diagnostics: diagnostics, notSecret: notSecret)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: options.dumps, isDirectory: &isDirectory), !isDirectory.boolValue {
             diagnostics.error(.io, "\(options.dumps) is not a directory", at: SourceLocation(file: options.dumps))
@@ -77,7 +91,8 @@ public enum Fetcher {
         if let manifestProblem { report.diagnostics.append(.warning(.io, manifestProblem)) }
         let transport = options.transport ?? AsyncHTTPTransport()
         let run = FetchRun(
-            mapping: mapping, variables: variables, manifest: manifest, staging: staging, transport: transport, progress: options.progress)
+            mapping: mapping, variables: variables, manifest: manifest, staging: staging, dumpsShown: options.dumps, transport: transport,
+            progress: options.progress)
         for wave in Self.waves(selected, sources: sources) {
             await withTaskGroup(of: Void.self) { group in
                 let fetched = Set(selected)
@@ -86,7 +101,7 @@ public enum Fetcher {
         }
         await transport.shutdown()
         report.sources = selected.map { run.summaries[$0] ?? FetchReport.SourceSummary(path: sources[$0].path) }
-        report.diagnostics += run.failures.map(\.diagnostic)
+        report.diagnostics += run.warnings + run.failures.map(\.diagnostic)
         if !run.failures.isEmpty {
             staging.remove()
             report.exitStatus = run.failures.contains { $0.exitStatus == 2 } ? 2 : 1
@@ -139,6 +154,8 @@ final class FetchRun: @unchecked Sendable {
     let variables: FetchVariables
     let manifest: FetchManifest
     let staging: StagingArea
+    /// DUMPS as the command was given it, for messages.
+    let dumpsShown: String
     let gate: RequestGate
     let transport: HTTPTransport
     let progress: (@Sendable (FetchProgress) -> Void)?
@@ -150,11 +167,13 @@ final class FetchRun: @unchecked Sendable {
     private(set) var changed: [String] = []
     private(set) var summaries: [Int: FetchReport.SourceSummary] = [:]
     private(set) var failures: [FetchFailure] = []
+    private(set) var warnings: [Diagnostic] = []
 
     init(
-        mapping: Mapping, variables: FetchVariables, manifest: FetchManifest, staging: StagingArea, transport: HTTPTransport,
-        progress: (@Sendable (FetchProgress) -> Void)?
+        mapping: Mapping, variables: FetchVariables, manifest: FetchManifest, staging: StagingArea, dumpsShown: String,
+        transport: HTTPTransport, progress: (@Sendable (FetchProgress) -> Void)?
     ) {
+        self.dumpsShown = dumpsShown
         self.mapping = mapping
         self.variables = variables
         self.manifest = manifest
@@ -233,11 +252,28 @@ final class FetchRun: @unchecked Sendable {
                     body: result.body, links: result.links, url: result.url, pages: page,
                     recordedNext: result.unchanged ? result.entry.next.map(variables.unredact) : nil)
                 guard let (step, record) = try walker.next(after: answer, described: result.described, location: spec.location) else {
+                    if page == 1, let missing = walker.endedOnMissing {
+                        let warning = Diagnostic.warning(
+                            .pagination,
+                            "\(result.described): '\(missing)' is missing from the first page, so '\(source.path)' is one page; "
+                                + "if the service has more, the key path is wrong (a missing key ends a source, as null does)",
+                            at: spec.location)
+                        locked { warnings.append(warning) }
+                    }
                     break
                 }
                 setNext(variables.redact(record), of: result.path)
                 page += 1
+                let previous = result
                 result = try await fetchPage(index, plan: plan, step: step, page: page, parent: parent, sender: sender, limits: limits)
+                // A service that ignores the page parameter answers page 1 again and again.
+                if result.entry.sha256 == previous.entry.sha256, result.body.records > 0 {
+                    throw FetchFailure.data(
+                        .pagination,
+                        "\(result.described) is byte for byte the page before it (\(previous.described)): "
+                            + "the service does not read the paginator's parameter, or the paginator would go round forever",
+                        at: spec.location)
+                }
             }
         } catch let failure as FetchFailure {
             fail(failure)
@@ -280,11 +316,23 @@ final class FetchRun: @unchecked Sendable {
         }
         let answer = try await sender.send(request, conditional: conditional, limits: limits, location: spec.location)
         if answer.status == 304, let old, let body = DumpEncoder.decode(file: staging.dumps + "/" + path, as: compression) {
-            let pageBody = try PageBody(body, source: source, described: described, contentType: nil, location: spec.location)
+            let pageBody = try PageBody(
+                body, source: source, described: described, contentType: nil, location: spec.location, paged: spec.paginate != nil)
             record(index, path: path, entry: old, written: false, fetched: false, records: pageBody.records, bytes: 0)
             return PageResult(
                 path: path, body: pageBody, links: answer.headers("Link"), url: answer.url, entry: old, unchanged: true,
                 described: described)
+        }
+        let body: PageBody
+        do {
+            body = try PageBody(
+                answer.body, source: source, described: described, contentType: answer.header("Content-Type"), location: spec.location,
+                graphQL: spec.method == .post, paged: spec.paginate != nil)
+        } catch {
+            // The message may quote the body, which may quote a secret.
+            var failure = error
+            failure.diagnostic.message = variables.redact(failure.diagnostic.message)
+            throw failure
         }
         if let secret = variables.secret(in: answer.body) {
             var place = ""
@@ -297,17 +345,6 @@ final class FetchRun: @unchecked Sendable {
                 .secret,
                 "\(described): the response holds the value of \(secret.name)\(place); fetch never writes a secret into a dump "
                     + "(send it in a header, or ask the service not to echo it)", at: spec.location)
-        }
-        let body: PageBody
-        do {
-            body = try PageBody(
-                answer.body, source: source, described: described, contentType: answer.header("Content-Type"), location: spec.location,
-                graphQL: spec.method == .post)
-        } catch {
-            // The message may quote the body, which may quote a secret.
-            var failure = error
-            failure.diagnostic.message = variables.redact(failure.diagnostic.message)
-            throw failure
         }
         let file = DumpEncoder.encode(answer.body, as: compression)
         let digest = Self.sha256(file)
@@ -382,6 +419,12 @@ final class FetchRun: @unchecked Sendable {
             }
         } else {
             files = Glob.files(matching: parent.path, in: staging.dumps).map { ($0, staging.dumps + "/" + $0) }
+            guard !files.isEmpty else {
+                throw FetchFailure.data(
+                    .noFile,
+                    "'each' reads the records of '\(parent.path)', which is not fetched in this run and has no file in \(dumpsShown): "
+                        + "fetch it too, or check the dumps directory", at: location)
+            }
         }
         var records: [ParentRecord] = []
         var folders: Set<String> = []
@@ -402,11 +445,12 @@ final class FetchRun: @unchecked Sendable {
                     for key in field.keys { reached = reached?.kind == .object ? reached?[key] : nil }
                     guard let text = reached?.scalarText, !text.isEmpty else {
                         let offset = item.fileOffset
-                        var place = SourceLocation(file: file.relative)
+                        let shown = dumpsShown + "/" + file.relative
+                        var place = SourceLocation(file: shown)
                         if let located = try? LineLocator.locate([offset], in: MemoryByteSource(bytes)),
                             case let .lineColumn(line, column)? = located[offset]
                         {
-                            place = SourceLocation(file: file.relative, line: line, column: column)
+                            place = SourceLocation(file: shown, line: line, column: column)
                         }
                         throw FetchFailure.data(
                             .shape,

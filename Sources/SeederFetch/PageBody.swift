@@ -11,7 +11,8 @@ struct PageBody {
     /// Reads `bytes`; a body that is not what the mapping reads is a failure at `location` whose
     /// message names the page (`described`).
     init(
-        _ bytes: [UInt8], source: Source, described: String, contentType: String?, location: SourceLocation, graphQL: Bool = false
+        _ bytes: [UInt8], source: Source, described: String, contentType: String?, location: SourceLocation, graphQL: Bool = false,
+        paged: Bool = false
     ) throws(FetchFailure) {
         if Source.format(ofFile: source.path) == .jsonLines {
             var count = 0
@@ -51,12 +52,21 @@ struct PageBody {
                     .shape,
                     "\(described): 'keyPath' \(source.keyPath.joined(separator: ".")) reaches nothing: "
                         + (depth == 0 ? "the body is \(describeKind(value.kind))" : "'\(reached)' is \(describeKind(value.kind))")
-                        + " with no '\(key)'", at: location, jsonPath: value.pointer.description)
+                        + " with no '\(key)'; the body begins \(Self.quote(bytes))", at: location, jsonPath: value.pointer.description)
             }
             value = member
         }
         switch value.kind {
         case .array: records = value.count
+        case .object where paged && source.keyedBy == nil:
+            // A page holds its records in an array: an object here is most often an error the
+            // service sent with status 200, which must not replace the pages in DUMPS.
+            throw FetchFailure.data(
+                .shape,
+                "\(described): a page's records are an array, but "
+                    + (source.keyPath.isEmpty
+                        ? "the body is an object" : "'keyPath' \(source.keyPath.joined(separator: ".")) reaches an object")
+                    + "; the body begins \(Self.quote(bytes))", at: location, jsonPath: value.pointer.description)
         case .object: records = source.keyedBy == nil ? 1 : value.count
         case .null: records = 0
         default:
@@ -77,11 +87,15 @@ struct PageBody {
             position = " at line \(line), column \(column)"
         }
         let type = contentType.map { " (Content-Type \($0))" } ?? ""
-        let start = String(decoding: bytes.prefix(60), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         return .data(
-            .syntax,
-            "\(described): the body is not JSON\(type): \(error.message)\(position)" + (start.isEmpty ? "" : "; it begins \"\(start)\""),
-            at: location)
+            .syntax, "\(described): the body is not JSON\(type): \(error.message)\(position); it begins \(quote(bytes))", at: location)
+    }
+
+    /// The body's first 200 characters, white space folded, quoted: what a person recognizes an
+    /// error page or an error object by.
+    static func quote(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes.prefix(1000), as: UTF8.self).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return "\"" + (text.count > 200 ? String(text.prefix(200)) + "..." : text) + "\""
     }
 
     /// What a paginator's key path reaches in the body, from its root (`KeyPath.jsonValue`):

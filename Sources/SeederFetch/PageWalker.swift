@@ -7,6 +7,9 @@ struct PageWalker {
     let paginator: Paginator?
     let maxPages: Int
     private var seen: Set<String> = []
+    /// The key path whose absence ended the source, when one did (`next`, a cursor's `value`):
+    /// on the first page that may be a typo, which the fetch warns of.
+    private(set) var endedOnMissing: KeyPath?
     /// Offset or page number of the page last asked for.
     private var position = 0
 
@@ -77,6 +80,7 @@ struct PageWalker {
             step = .url(url)
             record = url
         case let .next(path)?:
+            if case .absent = answer.body.value(at: path) { endedOnMissing = path }
             guard let text = try stringValue(answer.body, path, what: "'next'", described: described, location: location), !text.isEmpty,
                 let url = Self.resolve(text, against: answer.url)
             else { return nil }
@@ -92,7 +96,17 @@ struct PageWalker {
                         .shape, "\(described): 'more' (\(morePath)) is not true or false in this page", at: location)
                 }
             }
-            guard case let .value(value) = answer.body.value(at: valuePath), let text = value.scalarText, !text.isEmpty else { return nil }
+            guard case let .value(value) = answer.body.value(at: valuePath), let text = value.scalarText, !text.isEmpty else {
+                // `more` said there are more pages: a cursor that reaches nothing is a mistake.
+                if let morePath {
+                    throw FetchFailure.data(
+                        .pagination,
+                        "\(described): 'more' (\(morePath)) is true, but 'value' (\(valuePath)) reaches no cursor in this page",
+                        at: location)
+                }
+                if case .absent = answer.body.value(at: valuePath) { endedOnMissing = valuePath }
+                return nil
+            }
             switch target {
             case let .query(name): step = .request(query: [QueryValue(name: name, value: text)], bodyCursor: nil)
             case .body:

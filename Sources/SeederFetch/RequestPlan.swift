@@ -44,7 +44,8 @@ struct RequestPlan: Sendable {
         for parameter in query where !parameter.value.variables.isEmpty {
             credentials.append("query \(parameter.name)=\(variables.render(parameter.value, parent: parent))")
         }
-        if !spec.url.variables.isEmpty || !(defaults.base?.variables.isEmpty ?? true) { credentials.append("the URL") }
+        let urlVariables = spec.url.variables + (defaults.base?.variables ?? [])
+        if !urlVariables.isEmpty { credentials.append("the URL's " + urlVariables.map { "${\($0)}" }.joined(separator: ", ")) }
         let url: String
         let shown: String
         var body = spec.body.map { Self.json($0, variables: variables, parent: parent) }
@@ -70,10 +71,14 @@ struct RequestPlan: Sendable {
             }
             let base = defaults.base.map { variables.expand($0) }
             let shownBase = defaults.base.map { variables.render($0) }
-            url = Self.join(
-                Self.resolve(expandURL(spec.url, parent: parent, shown: false), against: base), values.map { ($0.name, $0.sent) })
-            shown = Self.join(
-                Self.resolve(expandURL(spec.url, parent: parent, shown: true), against: shownBase), values.map { ($0.name, $0.shown) })
+            let resolved = Self.resolve(expandURL(spec.url, parent: parent, shown: false), against: base)
+            url = Self.join(resolved, values.map { ($0.name, $0.sent) })
+            // `${NAME}` is no URL: resolve with the values, then put the shown base back in front.
+            var shownResolved = Self.resolve(expandURL(spec.url, parent: parent, shown: true), against: shownBase)
+            if let base, let shownBase, shownBase.contains("${"), resolved.hasPrefix(base) {
+                shownResolved = shownBase + variables.redact(String(resolved.dropFirst(base.count)))
+            }
+            shown = Self.join(shownResolved, values.map { ($0.name, $0.shown) })
             if let bodyCursor, case let .cursor(.body(keys), _, _)? = spec.paginate, let current = body {
                 body = Self.setting(keys, to: bodyCursor, in: current)
             }

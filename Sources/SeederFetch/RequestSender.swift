@@ -76,8 +76,14 @@ struct RequestSender: Sendable {
                         request.credentials.isEmpty
                         ? "; the request carries no credential (no ${NAME} in its headers or query)"
                         : "; check \(request.credentials.joined(separator: ", "))"
+                    var redirected = ""
+                    if let from = URL(string: request.url)?.host, let to = URL(string: answer.url)?.host, from != to {
+                        redirected = " (answered by \(to) after a redirect: Authorization and Cookie are not sent to another host)"
+                    }
+                    let excerpt = variables.redact(Self.excerpt(answer.body))
                     throw FetchFailure.service(
-                        "\(request.method.rawValue) \(request.shownURL): \(Self.statusText(answer.status))\(carried)", at: location)
+                        "\(request.method.rawValue) \(request.shownURL): \(Self.statusText(answer.status))\(redirected)\(carried)"
+                            + (excerpt.isEmpty ? "" : "; the service says: \(excerpt)"), at: location)
                 default:
                     let excerpt = variables.redact(Self.excerpt(answer.body))
                     throw FetchFailure.service(

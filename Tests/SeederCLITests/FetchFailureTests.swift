@@ -142,7 +142,8 @@ struct FetchFailureTests {
         #expect(
             Self.line(run)
                 == "mapping.yaml:8:12: error: GET \(server.url("users"))?key=${API_KEY}&locale=en: status 401 Unauthorized; "
-                + "check header Authorization: Bearer ${API_TOKEN}, query key=${API_KEY}")
+                + "check header Authorization: Bearer ${API_TOKEN}, query key=${API_KEY}; the service says: {\"message\": \"Bad credentials\"}"
+        )
         #expect(!run.stderr.contains("token-1234567") && !run.stderr.contains("key-7654321"))
         #expect(server.requests.count == 1, "a 401 is not retried")
         #expect(try harness.besideDumps() == ["mapping.yaml"], "DUMPS was not made")
@@ -163,7 +164,7 @@ struct FetchFailureTests {
         #expect(
             Self.line(run)
                 == "mapping.yaml:8:12: error: GET \(server.url("users")): the body is not JSON (Content-Type text/html): "
-                + "unexpected '<', expected a value at line 1, column 1; it begins \"<!DOCTYPE html>\"")
+                + "unexpected '<', expected a value at line 1, column 1; it begins \"<!DOCTYPE html> <html><body>Sign in</body></html>\"")
     }
 
     @Test func aKeyPathThatReachesNothingIsADataError() async throws {
@@ -171,13 +172,13 @@ struct FetchFailureTests {
         #expect(run.status == 1)
         #expect(
             Self.line(run)
-                == "mapping.yaml:9:12: error: GET \(server.url("users")): 'keyPath' data reaches nothing: the body is an object with no 'data'  [/]"
-        )
+                == "mapping.yaml:9:12: error: GET \(server.url("users")): 'keyPath' data reaches nothing: the body is an object with no 'data'; "
+                + #"the body begins "{"error": "maintenance"}"  [/]"#)
     }
 
     @Test func aNextLinkSeenTwiceIsAnError() async throws {
         let (run, server, _) = try await Self.failAfterSuccess { request in
-            .json(#"[{"id": 1}]"#, headers: ["Link": "</users?page=2>; rel=\"next\""])
+            .json(#"[{"id": \#(request.query["page"] ?? "1")}]"#, headers: ["Link": "</users?page=2>; rel=\"next\""])
         }
         #expect(run.status == 1)
         #expect(
@@ -300,7 +301,7 @@ struct FetchFailureTests {
         #expect(try String(contentsOfFile: harness.dumps, encoding: .utf8) == "not a folder")
         let missing = try await runSeeder(["fetch", "nothing.yaml", "out"], in: harness.workspace.root)
         #expect(missing.status == 2)
-        #expect(Self.line(missing) == "nothing.yaml: error: cannot read the mapping file")
+        #expect(Self.line(missing) == "nothing.yaml: error: cannot read the mapping file: No such file or directory")
         #expect(try harness.besideDumps() == ["dumps", "mapping.yaml"])
     }
 
@@ -313,5 +314,45 @@ struct FetchFailureTests {
         #expect(
             none.stdout.hasPrefix("::error file=mapping.yaml,title=seeder mapping-invalid::no source has a 'fetch:' block"),
             "\(none.stdout)")
+    }
+
+    /// An error object with status 200 where a paged source's array of records was: an error,
+    /// and the pages in DUMPS stay.
+    @Test func anErrorObjectWhereAPageWas() async throws {
+        let (run, server, _) = try await Self.failAfterSuccess { _ in .json(#"{"message": "Bad credentials"}"#) }
+        #expect(run.status == 1)
+        #expect(
+            Self.line(run)
+                == "mapping.yaml:8:12: error: GET \(server.url("users")): a page's records are an array, but the body is an object; "
+                + #"the body begins "{"message": "Bad credentials"}"  [/]"#)
+    }
+
+    /// A service that ignores the page parameter answers page 1 again: an error at page 2, not
+    /// `maxPages` requests.
+    @Test func aPageParameterTheServiceIgnores() async throws {
+        let server = try await TestHTTPServer.start { _ in .json(#"[{"id": 1}]"#) }
+        let harness = try FetchHarness(mapping: Self.mapping(server, paginate: "{ page: pag, size: 1 }"))
+        let run = try await harness.fetch()
+        await server.shutdown()
+        #expect(run.status == 1)
+        #expect(server.requests.count == 2)
+        #expect(
+            Self.line(run)
+                == "mapping.yaml:8:12: error: GET \(server.url("users?pag=2")) is byte for byte the page before it (GET \(server.url("users?pag=1"))): "
+                + "the service does not read the paginator's parameter, or the paginator would go round forever")
+        #expect(try harness.besideDumps() == ["mapping.yaml"])
+    }
+
+    /// A `next` key path the first page lacks: one page, and a warning that it may be a typo.
+    @Test func aNextKeyPathTheFirstPageLacks() async throws {
+        let server = try await TestHTTPServer.start { _ in .json(#"{"items": [{"id": 2}], "links": {"next": null}}"#) }
+        let harness = try FetchHarness(mapping: Self.mapping(server, paginate: "{ next: links.nxt }", keyPath: "items"))
+        let run = try await harness.fetch()
+        await server.shutdown()
+        #expect(run.status == 0)
+        #expect(
+            Self.line(run)
+                == "mapping.yaml:9:12: warning: GET \(server.url("users")): 'links.nxt' is missing from the first page, so 'users/*.json' is one page; "
+                + "if the service has more, the key path is wrong (a missing key ends a source, as null does)")
     }
 }

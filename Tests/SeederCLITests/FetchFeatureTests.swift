@@ -223,7 +223,7 @@ struct FetchFeatureTests {
             #expect(run.status == 1)
             #expect(
                 run.stderr.hasPrefix(
-                    "users.json:2:2: error: a record of 'users.json' has no value for '{id}' (missing), which 'each' needs  [/1]"),
+                    "dumps/users.json:2:2: error: a record of 'users.json' has no value for '{id}' (missing), which 'each' needs  [/1]"),
                 "\(run.stderr)")
             #expect(try harness.besideDumps() == ["mapping.yaml"])
         }

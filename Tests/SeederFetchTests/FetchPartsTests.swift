@@ -114,13 +114,16 @@ struct FetchPartsTests {
             #expect(error.exitStatus == 1)
             #expect(error.diagnostic.code == .syntax)
             #expect(error.diagnostic.message.hasPrefix("GET x: the body is not JSON: "))
-            #expect(error.diagnostic.message.contains("at line 1, column 1; it begins \"<html>\""))
+            #expect(error.diagnostic.message.contains("at line 1, column 1; it begins \"<html> <body>Sign in</body></html>\""))
         }
         do {
             _ = try Self.body(#"{"data": {"count": 0}}"#, keyPath: ["data", "results"])
             Issue.record("a missing keyPath")
         } catch let error as FetchFailure {
-            #expect(error.diagnostic.message == "GET x: 'keyPath' data.results reaches nothing: 'data' is an object with no 'results'")
+            #expect(
+                error.diagnostic.message
+                    == "GET x: 'keyPath' data.results reaches nothing: 'data' is an object with no 'results'; the body begins \"{\"data\": {\"count\": 0}}\""
+            )
             #expect(error.diagnostic.jsonPath == "/data")
         }
     }

@@ -1,0 +1,103 @@
+import Foundation
+import SeederCore
+import SeederTestServer
+import Testing
+
+@testable import SeederFetch
+
+/// The transport and the sender on their own, against the test server: the body limit, the
+/// redirect rules, `X-RateLimit-Reset` (docs/commands.md, `seeder fetch`: Failures).
+struct TransportTests {
+    static func request(_ url: String) -> FetchRequest {
+        FetchRequest(method: .get, url: url, shownURL: url, headers: [("Authorization", "Bearer x")], body: nil, credentials: [])
+    }
+
+    /// A body over the limit is an error, never a silent cut; it is not retried.
+    @Test func aBodyOverTheLimit() async throws {
+        try await TestHTTPServer.with({ _ in .text(String(repeating: "x", count: 5000)) }) { server in
+            let transport = AsyncHTTPTransport(maxBody: 4096)
+            defer { Task { await transport.shutdown() } }
+            await #expect(throws: TransportFailure.tooLarge(limit: 4096)) {
+                _ = try await transport.send(Self.request(server.url("big")), extraHeaders: [], timeout: 5)
+            }
+            let small = AsyncHTTPTransport(maxBody: 5000)
+            let answer = try await small.send(Self.request(server.url("big")), extraHeaders: [], timeout: 5)
+            #expect(answer.body.count == 5000)
+            await small.shutdown()
+        }
+    }
+
+    @Test func redirectRules() throws {
+        let https = URL(string: "https://api.example.com/a")!
+        #expect(AsyncHTTPTransport.refusal(from: https, to: URL(string: "https://cdn.example.com/b")!) == nil)
+        #expect(AsyncHTTPTransport.refusal(from: URL(string: "http://x/a")!, to: URL(string: "https://x/b")!) == nil)
+        #expect(
+            AsyncHTTPTransport.refusal(from: https, to: URL(string: "http://api.example.com/b")!)
+                == "a redirect from https to http, which fetch never follows: http://api.example.com/b")
+        #expect(AsyncHTTPTransport.refusal(from: https, to: URL(string: "file:///etc/passwd")!) != nil)
+    }
+
+    /// More than 5 redirects; the credential is not sent on to another host.
+    @Test func redirectLimitAndCredentials() async throws {
+        try await TestHTTPServer.with({ request in
+            let step = Int(request.path.dropFirst()) ?? 0
+            return .redirect(to: "/\(step + 1)")
+        }) { server in
+            let transport = AsyncHTTPTransport()
+            await #expect(throws: TransportFailure.redirect("more than 5 redirects")) {
+                _ = try await transport.send(Self.request(server.url("0")), extraHeaders: [], timeout: 5)
+            }
+            #expect(server.requests.count == 6)
+            await transport.shutdown()
+        }
+        try await TestHTTPServer.with({ _ in .json("[]") }) { target in
+            try await TestHTTPServer.with({ _ in .redirect(to: target.url("x").replacingOccurrences(of: "127.0.0.1", with: "localhost")) })
+            { server in
+                let transport = AsyncHTTPTransport()
+                let answer = try await transport.send(Self.request(server.url("a")), extraHeaders: [], timeout: 5)
+                #expect(answer.status == 200)
+                #expect(server.requests.first?.header("Authorization") == "Bearer x")
+                #expect(target.requests.first?.header("Authorization") == nil, "no credential to another host")
+                await transport.shutdown()
+            }
+        }
+    }
+
+    /// `X-RateLimit-Remaining: 0` with a reset a second away: the next request waits for it.
+    @Test func rateLimitResetHoldsTheNextRequest() async throws {
+        let calls = ManagedCounter()
+        try await TestHTTPServer.with({ _ in
+            let call = calls.next()
+            let reset = Int(Date().timeIntervalSince1970) + 3
+            return call == 1
+                ? .json("[]", headers: ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(reset)])
+                : .json("[]", headers: ["X-RateLimit-Remaining": "59"])
+        }) { server in
+            let sink = DiagnosticSink()
+            let variables = FetchVariables(reading: [], from: [:], diagnostics: sink)
+            let transport = AsyncHTTPTransport()
+            let sender = RequestSender(
+                transport: transport, gate: RequestGate(concurrency: 2, rate: nil), variables: variables, counters: FetchCounters())
+            let location = SourceLocation(file: "m.yaml")
+            _ = try await sender.send(
+                Self.request(server.url("1")), conditional: [], limits: .init(retries: 0, timeout: 5), location: location)
+            let start = Date()
+            _ = try await sender.send(
+                Self.request(server.url("2")), conditional: [], limits: .init(retries: 0, timeout: 5), location: location)
+            #expect(Date().timeIntervalSince(start) >= 1.0, "held back until the reset")
+            await transport.shutdown()
+        }
+    }
+}
+
+final class ManagedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}
