@@ -14,7 +14,9 @@ struct TransportTests {
 
     /// A body over the limit is an error, never a silent cut; it is not retried.
     @Test func aBodyOverTheLimit() async throws {
-        try await TestHTTPServer.with({ _ in .text(String(repeating: "x", count: 5000)) }) { server in
+        try await TestHTTPServer.with { _ in
+            .text(String(repeating: "x", count: 5000))
+        } run: { server in
             let transport = AsyncHTTPTransport(maxBody: 4096)
             defer { Task { await transport.shutdown() } }
             await #expect(throws: TransportFailure.tooLarge(limit: 4096)) {
@@ -39,10 +41,10 @@ struct TransportTests {
 
     /// More than 5 redirects; the credential is not sent on to another host.
     @Test func redirectLimitAndCredentials() async throws {
-        try await TestHTTPServer.with({ request in
+        try await TestHTTPServer.with { request in
             let step = Int(request.path.dropFirst()) ?? 0
             return .redirect(to: "/\(step + 1)")
-        }) { server in
+        } run: { server in
             let transport = AsyncHTTPTransport()
             await #expect(throws: TransportFailure.redirect("more than 5 redirects")) {
                 _ = try await transport.send(Self.request(server.url("0")), extraHeaders: [], timeout: 5)
@@ -66,13 +68,13 @@ struct TransportTests {
     /// `X-RateLimit-Remaining: 0` with a reset a second away: the next request waits for it.
     @Test func rateLimitResetHoldsTheNextRequest() async throws {
         let calls = ManagedCounter()
-        try await TestHTTPServer.with({ _ in
+        try await TestHTTPServer.with { _ in
             let call = calls.next()
             let reset = Int(Date().timeIntervalSince1970) + 3
             return call == 1
                 ? .json("[]", headers: ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(reset)])
                 : .json("[]", headers: ["X-RateLimit-Remaining": "59"])
-        }) { server in
+        } run: { server in
             let sink = DiagnosticSink()
             let variables = FetchVariables(reading: [], from: [:], diagnostics: sink)
             let transport = AsyncHTTPTransport()
