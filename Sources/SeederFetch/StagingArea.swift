@@ -85,17 +85,9 @@ final class StagingArea: @unchecked Sendable {
     func commit(changed: [String], removed: [String], manifest: String?) throws(InputError) {
         Self.commitLock.lock()
         defer { Self.commitLock.unlock() }
-        // The staged files reach the disk before any is moved in: one syncfs for the folder's
-        // file system, not an fsync a page (bench/README.md, fetch).
-        let folder = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            #if os(Linux)
-                syncfs(folder)
-            #else
-                sync()
-            #endif
-            close(folder)
-        }
+        // The staged files reach the disk before any is moved in: one sync, not an fsync a page
+        // (bench/README.md, fetch).
+        sync()
         Self.dumpsNote = "the dumps were updated"
         do {
             try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)

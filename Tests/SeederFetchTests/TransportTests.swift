@@ -52,9 +52,13 @@ struct TransportTests {
             #expect(server.requests.count == 6)
             await transport.shutdown()
         }
-        try await TestHTTPServer.with({ _ in .json("[]") }) { target in
-            try await TestHTTPServer.with({ _ in .redirect(to: target.url("x").replacingOccurrences(of: "127.0.0.1", with: "localhost")) })
-            { server in
+        try await TestHTTPServer.with { _ in
+            .json("[]")
+        } run: { target in
+            let location = target.url("x").replacingOccurrences(of: "127.0.0.1", with: "localhost")
+            try await TestHTTPServer.with { _ in
+                .redirect(to: location)
+            } run: { server in
                 let transport = AsyncHTTPTransport()
                 let answer = try await transport.send(Self.request(server.url("a")), extraHeaders: [], timeout: 5)
                 #expect(answer.status == 200)
