@@ -22,6 +22,7 @@ import Foundation
 public final class RawHTTPConnection: @unchecked Sendable {
     private let socket: Int32
     private let port: Int
+    private let timeout: Duration
     /// Bytes read but not yet taken by a response.
     private var buffered: [UInt8] = []
     private var sawEnd = false
@@ -35,9 +36,8 @@ public final class RawHTTPConnection: @unchecked Sendable {
             socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard socket >= 0 else { throw RawHTTPError.system("socket", errno) }
-        let seconds = timeout.components.seconds
-        var limit = timeval(tv_sec: .init(seconds), tv_usec: .init(timeout.components.attoseconds / 1_000_000_000_000))
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        self.timeout = timeout
+        setReadTimeout(timeout)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -131,17 +131,25 @@ public final class RawHTTPConnection: @unchecked Sendable {
         return response
     }
 
-    /// Reads until the server closes the connection (true), or until `timeout` passes or bytes
-    /// arrive (false): whether the server closed it with nothing more to say.
-    public func serverCloses() async throws -> Bool {
+    /// Reads until the server closes the connection (true), or until bytes arrive or `timeout`
+    /// (the connection's, unless given) passes (false): whether the server closed it with
+    /// nothing more to say.
+    public func serverCloses(within timeout: Duration? = nil) async throws -> Bool {
         try await offThePool {
             guard self.buffered.isEmpty else { return false }
+            if let timeout { self.setReadTimeout(timeout) }
+            defer { if timeout != nil { self.setReadTimeout(self.timeout) } }
             do {
                 return try !self.fill()
             } catch RawHTTPError.timedOut {
                 return false
             }
         }
+    }
+
+    private func setReadTimeout(_ timeout: Duration) {
+        var limit = timeval(tv_sec: .init(timeout.components.seconds), tv_usec: .init(timeout.components.attoseconds / 1_000_000_000_000))
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
 
     private func readChunks(into response: inout RawHTTPResponse) throws {

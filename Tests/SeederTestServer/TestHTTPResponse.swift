@@ -34,7 +34,9 @@ public struct TestHTTPResponse: Sendable {
     public var headers: TestHTTPHeaders
     public var body: [UInt8]
     /// How long the server waits after the handler returns, before it sends anything (or closes,
-    /// for `closeWithoutAnswer`). The wait ends early if the client goes away.
+    /// for `closeWithoutAnswer`). `shutdown()` and `closeConnections()` end the wait, and so does
+    /// a reset; a client that closes its socket does not, since its FIN reads as a half-close,
+    /// which is still answered.
     public var delay: Duration
     public var behaviour: Behaviour
 
