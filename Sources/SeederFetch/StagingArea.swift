@@ -76,6 +76,9 @@ final class StagingArea: @unchecked Sendable {
             }
             offset += written
         }
+        // On the disk before the rename that puts it in DUMPS (one sync() for all pages instead
+        // took the whole machine's dirty pages with it: bench/README.md, fetch).
+        guard fsync(descriptor) == 0 else { throw InputError(path: path, reason: FileKind.reason(errno)) }
     }
 
     private func relativeToDumps(_ path: String) -> String { path }
@@ -85,9 +88,6 @@ final class StagingArea: @unchecked Sendable {
     func commit(changed: [String], removed: [String], manifest: String?) throws(InputError) {
         Self.commitLock.lock()
         defer { Self.commitLock.unlock() }
-        // The staged files reach the disk before any is moved in: one sync, not an fsync a page
-        // (bench/README.md, fetch).
-        sync()
         Self.dumpsNote = "the dumps were updated"
         do {
             try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
