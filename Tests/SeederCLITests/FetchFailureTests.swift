@@ -355,4 +355,31 @@ struct FetchFailureTests {
                 == "mapping.yaml:9:12: warning: GET \(server.url("users")): 'links.nxt' is missing from the first page, so 'users/*.json' is one page; "
                 + "if the service has more, the key path is wrong (a missing key ends a source, as null does)")
     }
+
+    /// A full disk: the page cannot be staged; exit 2, DUMPS as it was, no folder left. Root
+    /// only (a small tmpfs), as the build's catalog does it.
+    @Test(.enabled(if: getuid() == 0)) func aFullDisk() async throws {
+        let big = Counter()
+        let server = try await TestHTTPServer.start { _ in
+            big.count > 0 ? .json("[" + String(repeating: #"{"id": 1},"#, count: 20_000) + #"{"id": 2}]"#) : .json(#"[{"id": 1}]"#)
+        }
+        let harness = try FetchHarness(
+            mapping: Self.mapping(server).replacingOccurrences(of: "users/*.json", with: "users.json")
+                .replacingOccurrences(of: ", paginate: link", with: ""))
+        let disk = harness.workspace.path("disk")
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        let mounted = try program("/bin/sh", ["-c", "mount -t tmpfs -o size=64k tmpfs disk"], in: harness.workspace.root)
+        try #require(mounted.status == 0, "\(mounted.stderr)")
+        defer { _ = try? program("/bin/sh", ["-c", "umount disk"], in: harness.workspace.root) }
+        let first = try await runSeeder(["fetch", "mapping.yaml", "disk/dumps"], in: harness.workspace.root)
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = try FetchHarness.files(under: disk)
+        _ = big.next()
+        let run = try await runSeeder(["fetch", "mapping.yaml", "disk/dumps"], in: harness.workspace.root)
+        await server.shutdown()
+        #expect(run.status == 2)
+        #expect(
+            Self.line(run) == "mapping.yaml:8:12: error: cannot write users.json (for GET \(server.url("users"))): No space left on device")
+        #expect(try FetchHarness.files(under: disk) == before, "DUMPS as it was, and no folder left beside it")
+    }
 }

@@ -35,6 +35,15 @@ struct FetchHarness {
         return files
     }
 
+    /// Every file and folder under `root`, with the bytes of the files.
+    static func files(under root: String) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        for name in FileManager.default.enumerator(atPath: root)?.compactMap({ $0 as? String }) ?? [] {
+            result[name] = FileManager.default.contents(atPath: root + "/" + name) ?? Data()
+        }
+        return result
+    }
+
     /// The names beside DUMPS: no temporary folder may be left there.
     func besideDumps() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: workspace.root).sorted()
