@@ -97,7 +97,20 @@ public final class AsyncHTTPTransport: HTTPTransport {
         do {
             let response = try await client.execute(request, deadline: deadline)
             answered = true
-            let buffer = try await response.body.collect(upTo: maxBody)
+            // The client's deadline ends with the head; the body must also come by it (a server
+            // that stops in the middle of a body would otherwise be waited for forever).
+            let limit = maxBody
+            let buffer = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask { try await response.body.collect(upTo: limit) }
+                group.addTask {
+                    let left = deadline.uptimeNanoseconds &- NIODeadline.now().uptimeNanoseconds
+                    if left > 0, left < UInt64(Int64.max) { try await Task.sleep(nanoseconds: left) }
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let buffer = first else { throw HTTPClientError.deadlineExceeded }
+                return buffer
+            }
             return HTTPAnswer(
                 status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
                 body: Array(buffer.readableBytesView), url: url)

@@ -382,4 +382,16 @@ struct FetchFailureTests {
             Self.line(run) == "mapping.yaml:8:12: error: cannot write users.json (for GET \(server.url("users"))): No space left on device")
         #expect(try FetchHarness.files(under: disk) == before, "DUMPS as it was, and no folder left beside it")
     }
+
+    /// A server that stops in the middle of a body: the timeout covers the body too.
+    @Test func aBodyThatStopsComing() async throws {
+        let (run, server, _) = try await Self.failAfterSuccess { _ in
+            .json(#"[{"id": 1}, {"id": 2}, {"id": 3}]"#).chunked(size: 4, pause: .seconds(60))
+        }
+        #expect(run.status == 2)
+        #expect(
+            Self.line(run)
+                == "mapping.yaml:8:12: error: GET \(server.url("users")): gave up after 3 attempts: no complete answer within 2 s; "
+                + "no complete answer within 2 s; no complete answer within 2 s")
+    }
 }
