@@ -72,11 +72,16 @@ struct FetchReplayTests {
     /// gets `304 Not Modified` instead, as GitHub answers it: no body, the recorded fields but
     /// `Content-Type`, `Content-Length` and `Link` (RFC 9110, 15.4.5: a 304 repeats `ETag`,
     /// `Cache-Control`, `Vary`, `Date`; `Link` is not among them, so fetch must follow the next
-    /// page its manifest recorded). A request without the token gets GitHub's 401.
+    /// page its manifest recorded). A request without a `User-Agent` gets GitHub's 403, one
+    /// without the token its 401.
     static func github(_ exchanges: [Exchange], honoursIfNoneMatch: Bool) -> TestHTTPServer.Handler {
         { request in
             guard request.method == "GET", let exchange = exchanges.first(where: { $0.target == request.uri }) else {
                 return .json(#"{"message":"Not Found","documentation_url":"https://docs.github.com/rest"}"#, status: 404)
+            }
+            guard request.header("User-Agent") != nil else {
+                return .text(
+                    "Request forbidden by administrative rules. Please make sure your request has a User-Agent header", status: 403)
             }
             guard request.header("Authorization") == "Bearer \(token)" else {
                 return .json(#"{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest"}"#, status: 401)
@@ -125,6 +130,7 @@ struct FetchReplayTests {
         try await runSeeder(["build", "mapping.yaml", "dumps", "-o", output], in: harness.workspace.root, environment: environment)
     }
 
+    /// `seeder fetch`'s summary of the one source (docs/commands.md, `seeder fetch`).
     static func table(pages: Int, unchanged: Int, records: Int, bytes: Int, requests: Int) -> String {
         """
         source         pages  unchanged  removed  records  bytes  requests  retries
@@ -155,8 +161,13 @@ struct FetchReplayTests {
             #expect(first.status == 0, "\(first.stderr)")
             #expect(first.stderr == "")
             #expect(first.stdout == Self.table(pages: 5, unchanged: 0, records: 13, bytes: bytes, requests: 5) + "updated dumps\n")
-            // One request a recorded page, in the recorded order, each with the token and none conditional.
+            // One request a recorded page, in the recorded order, each with the guide's headers and none conditional.
             #expect(server.requests.map(\.uri) == exchanges.map(\.target))
+            for request in server.requests {
+                #expect(request.header("Accept") == "application/vnd.github+json")
+                #expect(request.header("User-Agent") == "my-app-seed")
+                #expect(request.header("X-GitHub-Api-Version") == "2022-11-28")
+            }
             #expect(
                 server.requests.allSatisfy { $0.header("Authorization") == "Bearer \(Self.token)" && $0.header("If-None-Match") == nil })
 
