@@ -12,20 +12,11 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
     public var keys: [String]
     /// The collection operator applied to the array the keys reach, if any.
     public var collectionOperator: CollectionOperator?
-    /// `fileStar`, in the bytes beside `collectionOperator`: a key path stays three words, which
-    /// the mapper passes in registers (a fourth word made every key path it reads a copy on the
-    /// stack: bench/README.md).
-    private var fileStarStorage: UInt16?
     /// The keys applied to each element before the operator (`amount` in `@avg.amount`).
     public var operatorKeys: [String]
-
-    /// For `@file.N`, N: the `*` of the source's `path` (from 1, at most 65,535) whose text in
-    /// the record's file the key path reads. Such a key path is nothing else: no keys, no
-    /// operator.
-    public var fileStar: Int? {
-        get { fileStarStorage.map(Int.init) }
-        set { fileStarStorage = newValue.map { UInt16(clamping: $0) } }
-    }
+    /// For `@file.N`, N: the `*` of the source's `path` (from 1) whose text in the record's file
+    /// the key path reads. Such a key path is nothing else: no keys, no operator.
+    public var fileStar: Int?
 
     /// A key path of literal keys (a YAML list): no dots split, no operators.
     public init(literal keys: [String]) {
@@ -92,11 +83,10 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
         guard rest.count == 1 else {
             throw KeyPathError(message: "'@file.\(number)' ends a key path; '\(text)' goes on after it")
         }
-        guard number.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let star = UInt16(number), star >= 1
-        else {
+        guard number.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let star = Int(number), star >= 1 else {
             throw KeyPathError(message: "'@file.\(number)' must name a '*' of the source's path by its number, from 1, as in '@file.1'")
         }
-        return Int(star)
+        return star
     }
 
     /// The dotted form, as a mapping would write it.

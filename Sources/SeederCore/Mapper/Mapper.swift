@@ -230,7 +230,8 @@ public final class Mapper {
         if let keyPath {
             do {
                 if let keyPathSlot { return try keyPath.evaluate(firstMember: members.member(keyPathSlot)) }
-                return try evaluate(keyPath, onWhole: value)
+                if let star = keyPath.fileStar { return try file.text(star) }
+                return try keyPath.evaluate(on: value)
             } catch {
                 // About the key path, not an attribute: a missing identity is still reported.
                 context.error(.shape, "'\(keyPath)': \(error.message)", at: error.value ?? value)
@@ -239,15 +240,6 @@ public final class Mapper {
         }
         guard let slot, let member = members.member(slot) else { return .absent }
         return .json(member)
-    }
-
-    /// A key path without a first key (`@file.N`, or an operator on the record itself) on
-    /// `record`. Not inlined: key paths that start with a key, which are all others, are read
-    /// from their first key's member, and the mapper's loop over attributes stays as small.
-    @inline(never)
-    private func evaluate(_ keyPath: KeyPath, onWhole record: JSONValue) throws(KeyPathFailure) -> MappedValue {
-        if let star = keyPath.fileStar { return try file.text(star) }
-        return try keyPath.evaluate(on: record)
     }
 
     // The field functions take the attribute's index too, for the messages they report about it
