@@ -88,14 +88,8 @@ final class FetchProgressDisplay: @unchecked Sendable {
     private var requests = 0
 
     init?(mode: ProgressMode, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
-        switch mode {
-        case .never: return nil
-        case .auto:
-            guard isTerminal else { return nil }
-            style = .line
-        case .always: style = isTerminal ? .line : .plain
-        case .plain: style = .plain
-        }
+        guard let style = ProgressDisplay.style(for: mode, isTerminal: isTerminal) else { return nil }
+        self.style = style
     }
 
     func update(_ progress: FetchProgress) {

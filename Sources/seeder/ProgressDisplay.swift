@@ -43,16 +43,18 @@ final class ProgressDisplay: @unchecked Sendable {
     /// The display for `mode`, or `nil` when none is shown; `isTerminal` says where standard
     /// error goes.
     convenience init?(mode: ProgressMode, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
-        let style: Style
+        guard let style = Self.style(for: mode, isTerminal: isTerminal) else { return nil }
+        self.init(style: style, clock: { ProcessInfo.processInfo.systemUptime }, write: StandardError.write)
+    }
+
+    /// How `mode` shows progress where standard error goes; `nil` for not at all.
+    static func style(for mode: ProgressMode, isTerminal: Bool) -> Style? {
         switch mode {
         case .never: return nil
-        case .auto:
-            guard isTerminal else { return nil }
-            style = .line
-        case .always: style = isTerminal ? .line : .plain
-        case .plain: style = .plain
+        case .auto: return isTerminal ? .line : nil
+        case .always: return isTerminal ? .line : .plain
+        case .plain: return .plain
         }
-        self.init(style: style, clock: { ProcessInfo.processInfo.systemUptime }, write: StandardError.write)
     }
 
     init(style: Style, clock: @escaping () -> Double, write: @escaping (String) -> Void) {

@@ -1,0 +1,298 @@
+import Crypto
+import Foundation
+import SeederCore
+
+/// The state of one fetch that its parallel sources share: behind a lock.
+final class FetchRun: @unchecked Sendable {
+    let mapping: Mapping
+    let variables: FetchVariables
+    let manifest: FetchManifest
+    let staging: StagingArea
+    /// DUMPS as the command was given it, for messages.
+    let dumpsShown: String
+    let gate: RequestGate
+    let transport: HTTPTransport
+    let progress: (@Sendable (FetchProgress) -> Void)?
+
+    private let lock = NSLock()
+    /// The files of this fetch by relative path, with their manifest entries.
+    private(set) var entries: [String: FetchManifest.Entry] = [:]
+    /// Files written to the staging area (they replace DUMPS' copies).
+    private(set) var changed: [String] = []
+    var summaries: [Int: FetchReport.SourceSummary] = [:]
+    private(set) var failures: [FetchFailure] = []
+    private(set) var warnings: [Diagnostic] = []
+
+    init(
+        mapping: Mapping, variables: FetchVariables, manifest: FetchManifest, staging: StagingArea, dumpsShown: String,
+        transport: HTTPTransport, progress: (@Sendable (FetchProgress) -> Void)?
+    ) {
+        self.dumpsShown = dumpsShown
+        self.mapping = mapping
+        self.variables = variables
+        self.manifest = manifest
+        self.staging = staging
+        self.transport = transport
+        self.progress = progress
+        gate = RequestGate(concurrency: mapping.fetch.concurrency, rate: mapping.fetch.rate)
+    }
+
+    func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    func fail(_ failure: FetchFailure) { locked { failures.append(failure) } }
+
+    // MARK: A source
+
+    func fetch(source index: Int, parentFetched: (Int) -> Bool) async {
+        let source = mapping.sources![index]
+        let spec = source.fetch!
+        let counters = FetchCounters()
+        locked { summaries[index] = FetchReport.SourceSummary(path: source.path) }
+        let plan = RequestPlan(spec: spec, defaults: mapping.fetch, variables: variables)
+        let sender = RequestSender(transport: transport, gate: gate, variables: variables, counters: counters)
+        if let each = spec.each {
+            let parents: [ParentRecord]
+            do {
+                parents = try parentRecords(of: each.source, for: spec, location: spec.location, fetched: parentFetched(each.source))
+            } catch {
+                fail(error)
+                return
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for parent in parents {
+                    group.addTask { await self.fetchPages(index, plan: plan, sender: sender, parent: parent) }
+                }
+            }
+        } else {
+            await fetchPages(index, plan: plan, sender: sender, parent: nil)
+        }
+        locked {
+            summaries[index]!.requests = counters.requests
+            summaries[index]!.retries = counters.retries
+        }
+    }
+
+    /// One run of a paginator: the source's pages, or one parent's.
+    private func fetchPages(_ index: Int, plan: RequestPlan, sender: RequestSender, parent: ParentRecord?) async {
+        let source = mapping.sources![index]
+        let spec = source.fetch!
+        var walker = PageWalker(paginator: spec.paginate, maxPages: spec.maxPages ?? mapping.fetch.maxPages)
+        let limits = RequestSender.Limits(retries: spec.retries ?? mapping.fetch.retries, timeout: spec.timeout ?? mapping.fetch.timeout)
+        do {
+            var page = 1
+            var result = try await fetchPage(
+                index, plan: plan, step: walker.first(), page: page, parent: parent, sender: sender, limits: limits)
+            if let rest = try walker.remaining(after: result.body, described: result.described, location: spec.location),
+                spec.paginate != nil
+            {
+                locked { summaries[index]!.expectedPages = (summaries[index]!.expectedPages ?? 0) + rest.count + 1 }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (offset, step) in rest.enumerated() {
+                        group.addTask {
+                            _ = try await self.fetchPage(
+                                index, plan: plan, step: step, page: offset + 2, parent: parent, sender: sender, limits: limits)
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                return
+            }
+            while true {
+                let answer = PageWalker.Answer(
+                    body: result.body, links: result.links, url: result.url, pages: page,
+                    recordedNext: result.unchanged ? result.entry.next.map(variables.unredact) : nil)
+                guard let (step, record) = try walker.next(after: answer, described: result.described, location: spec.location) else {
+                    if page == 1, let missing = walker.endedOnMissing {
+                        let warning = Diagnostic.warning(
+                            .pagination,
+                            "\(result.described): '\(missing)' is missing from the first page, so '\(source.path)' is one page; "
+                                + "if the service has more, the key path is wrong (a missing key ends a source, as null does)",
+                            at: spec.location)
+                        locked { warnings.append(warning) }
+                    }
+                    break
+                }
+                setNext(variables.redact(record), of: result.path)
+                page += 1
+                let previous = result
+                result = try await fetchPage(index, plan: plan, step: step, page: page, parent: parent, sender: sender, limits: limits)
+                // A service that ignores the page parameter answers page 1 again and again.
+                if result.entry.sha256 == previous.entry.sha256, result.body.records > 0 {
+                    throw FetchFailure.data(
+                        .pagination,
+                        "\(result.described) is byte for byte the page before it (\(previous.described)): "
+                            + "the service does not read the paginator's parameter, or the paginator would go round forever",
+                        at: spec.location)
+                }
+            }
+        } catch let failure as FetchFailure {
+            fail(failure)
+        } catch {
+            fail(FetchFailure.service("\(error)", at: spec.location))
+        }
+    }
+
+    private func setNext(_ next: String, of path: String) {
+        locked { entries[path]?.next = next }
+    }
+
+    struct PageResult {
+        var path: String
+        var body: PageBody
+        var links: [String]
+        var url: String
+        var entry: FetchManifest.Entry
+        var unchanged: Bool
+        var described: String
+    }
+
+    /// Fetches one page into the staging area (unless DUMPS already holds its bytes).
+    private func fetchPage(
+        _ index: Int, plan: RequestPlan, step: PageWalker.Step, page: Int, parent: ParentRecord?, sender: RequestSender,
+        limits: RequestSender.Limits
+    ) async throws(FetchFailure) -> PageResult {
+        let source = mapping.sources![index]
+        let spec = source.fetch!
+        let path = Self.pagePath(source.path, folder: parent?.folderName, page: spec.paginate == nil ? nil : page)
+        let request = plan.request(step, parent: parent)
+        let described = "\(request.method.rawValue) \(request.shownURL)"
+        let compression = Source.compression(ofFile: path)
+        let old = manifest.files[path]
+        let existing = dumpsFile(path)
+        var conditional: [(name: String, value: String)] = []
+        if request.method == .get, let old, old.url == request.shownURL, let existing, existing.sha256 == old.sha256 {
+            if let etag = old.etag { conditional.append(("If-None-Match", etag)) }
+            if let lastModified = old.lastModified { conditional.append(("If-Modified-Since", lastModified)) }
+        }
+        let answer = try await sender.send(request, conditional: conditional, limits: limits, location: spec.location)
+        if answer.status == 304, let old, let body = DumpEncoder.decode(file: staging.dumps + "/" + path, as: compression) {
+            let pageBody = try PageBody(
+                body, source: source, described: described, contentType: nil, location: spec.location, paged: spec.paginate != nil)
+            record(index, path: path, entry: old, written: false, fetched: false, records: pageBody.records, bytes: 0)
+            return PageResult(
+                path: path, body: pageBody, links: answer.headers("Link"), url: answer.url, entry: old, unchanged: true,
+                described: described)
+        }
+        let body: PageBody
+        do {
+            body = try PageBody(
+                answer.body, source: source, described: described, contentType: answer.header("Content-Type"), location: spec.location,
+                graphQL: spec.method == .post, paged: spec.paginate != nil)
+        } catch {
+            // The message may quote the body, which may quote a secret.
+            var failure = error
+            failure.diagnostic.message = variables.redact(failure.diagnostic.message)
+            throw failure
+        }
+        if let secret = variables.secret(in: answer.body) {
+            var place = ""
+            if let located = try? LineLocator.locate([secret.offset], in: MemoryByteSource(answer.body)),
+                case let .lineColumn(line, column)? = located[secret.offset]
+            {
+                place = " at line \(line), column \(column)"
+            }
+            throw FetchFailure.data(
+                .secret,
+                "\(described): the response holds the value of \(secret.name)\(place); fetch never writes a secret into a dump "
+                    + "(send it in a header, or ask the service not to echo it)", at: spec.location)
+        }
+        let file = DumpEncoder.encode(answer.body, as: compression)
+        let digest = Self.sha256(file)
+        let entry = FetchManifest.Entry(
+            source: source.path, url: request.shownURL, etag: answer.header("ETag"), lastModified: answer.header("Last-Modified"),
+            sha256: digest, size: file.count, next: nil)
+        let same = existing?.sha256 == digest
+        if !same {
+            do { try staging.write(file, at: path) } catch {
+                throw FetchFailure(.io, "cannot write \(path) (for \(described)): \(error.reason)", at: spec.location, exitStatus: 2)
+            }
+        }
+        record(index, path: path, entry: entry, written: !same, fetched: true, records: body.records, bytes: answer.body.count)
+        return PageResult(
+            path: path, body: body, links: answer.headers("Link"), url: answer.url, entry: entry, unchanged: false, described: described)
+    }
+
+    private func record(_ index: Int, path: String, entry: FetchManifest.Entry, written: Bool, fetched: Bool, records: Int, bytes: Int) {
+        let snapshot: FetchProgress = locked {
+            entries[path] = entry
+            if written { changed.append(path) }
+            if fetched { summaries[index]!.pagesFetched += 1 } else { summaries[index]!.pagesUnchanged += 1 }
+            if written { summaries[index]!.pagesWritten += 1 }
+            summaries[index]!.records += records
+            summaries[index]!.bytes += bytes
+            let summary = summaries[index]!
+            return FetchProgress(
+                source: summary.path, pages: summary.pagesFetched + summary.pagesUnchanged, expectedPages: summary.expectedPages,
+                records: summary.records, bytes: summary.bytes, requests: 0)
+        }
+        progress?(snapshot)
+    }
+
+    /// The digest of DUMPS' copy of `path`, if there is a regular file there.
+    private func dumpsFile(_ path: String) -> (sha256: String, size: Int)? {
+        guard let bytes = try? FileByteSource(path: staging.dumps + "/" + path).readAll() else { return nil }
+        return (Self.sha256(bytes), bytes.count)
+    }
+
+    static func sha256(_ bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A page's file: the path's first `*` is the parent's folder (with `each`), the next the
+    /// page number, 4 digits at least, so that the files sort in page order.
+    static func pagePath(_ pattern: String, folder: String?, page: Int?) -> String {
+        var result = ""
+        var stars = [folder, page.map { String(format: "%04d", $0) }].compactMap { $0 }[...]
+        for character in pattern {
+            if character == "*", let next = stars.popFirst() {
+                result += next
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+/// What a run writes when it succeeded: the staged pages in, the gone ones out, the manifest last.
+extension FetchRun {
+    // MARK: Commit
+
+    /// Moves the staged files in, removes the pages that are gone, writes the manifest: `true`
+    /// when DUMPS changed.
+    func commit(fetched: [Int]) throws(InputError) -> Bool {
+        let sources = mapping.sources!
+        let fetchedPaths = Set(fetched.map { sources[$0].path })
+        var newManifest = FetchManifest()
+        for (path, entry) in manifest.files where !fetchedPaths.contains(entry.source) { newManifest.files[path] = entry }
+        for (path, entry) in entries { newManifest.files[path] = entry }
+        var removed: Set<String> = []
+        for (path, entry) in manifest.files where fetchedPaths.contains(entry.source) && entries[path] == nil {
+            if FileManager.default.fileExists(atPath: staging.dumps + "/" + path) { removed.insert(path) }
+        }
+        for index in fetched {
+            let spec = sources[index].fetch!
+            for path in Glob.pages(of: sources[index].path, each: spec.each != nil, paged: spec.paginate != nil, in: staging.dumps)
+            where entries[path] == nil && newManifest.files[path] == nil {
+                removed.insert(path)
+            }
+        }
+        for index in fetched {
+            summaries[index]?.pagesRemoved = removed.count { path in
+                manifest.files[path]?.source == sources[index].path
+                    || Glob.isPage(
+                        path, of: sources[index].path, each: sources[index].fetch!.each != nil, paged: sources[index].fetch!.paginate != nil
+                    )
+            }
+        }
+        let text = newManifest.text
+        let current = try? FileByteSource(path: staging.dumps + "/" + FetchManifest.fileName).readAll()
+        let manifestChanged = current != Array(text.utf8)
+        try staging.commit(changed: changed, removed: Array(removed), manifest: manifestChanged ? text : nil)
+        return !changed.isEmpty || !removed.isEmpty || manifestChanged
+    }
+}
