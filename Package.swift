@@ -18,10 +18,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
-        // `seeder fetch` only: HTTP/1.1 and 2, TLS, redirects, decompression (SeederFetch).
-        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
-        // The tests' HTTP server (SeederTestServer) and `seeder-bench serve`; the version
-        // async-http-client resolves to, so that both share one copy.
+        // The tests' HTTP server (SeederTestServer) and `seeder-bench serve`; the seeder binary
+        // never links it.
         .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
     ],
     targets: [
@@ -61,10 +59,14 @@ let package = Package(
             name: "SeederFetch",
             dependencies: [
                 "SeederCore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "CCurl",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The system's libcurl (HTTP/1.1 and 2, TLS, proxies, decompression), opened by
+        // `seeder fetch` when it starts, not linked: the other commands run without it
+        // (docs/install.md). Building needs its header (libcurl4-openssl-dev).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // The command: a thin shell over SeederStore and SeederFetch.
         .executableTarget(
             name: "seeder",

@@ -90,7 +90,7 @@ public enum TransportFailure: Error, Sendable, Equatable {
     }
 }
 
-/// Sends requests. The one in use is `AsyncHTTPTransport`; tests may give their own.
+/// Sends requests. The one in use is `CurlTransport`; tests may give their own.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` with `extraHeaders` (the conditional ones), following redirects.
     func send(_ request: FetchRequest, extraHeaders: [(name: String, value: String)], timeout: Double) async throws(TransportFailure)

@@ -11,7 +11,7 @@ public struct FetchOptions: Sendable {
     public var only: [String] = []
     /// Where `${NAME}`s are read.
     public var environment: [String: String] = ProcessInfo.processInfo.environment
-    /// How requests are sent; `nil` for async-http-client.
+    /// How requests are sent; `nil` for libcurl (`CurlTransport`).
     public var transport: (any HTTPTransport)?
     /// Called after each page.
     public var progress: (@Sendable (FetchProgress) -> Void)?
@@ -87,9 +87,21 @@ public enum Fetcher {
             report.exitStatus = 2
             return report
         }
+        let transport: any HTTPTransport
+        if let given = options.transport {
+            transport = given
+        } else {
+            do throws(CurlUnavailable) {
+                transport = try CurlTransport(library: options.environment["SEEDER_LIBCURL"])
+            } catch {
+                staging.remove()
+                report.diagnostics = [.error(.io, error.description, at: nil)]
+                report.exitStatus = 2
+                return report
+            }
+        }
         let (manifest, manifestProblem) = FetchManifest.read(dumps: staging.dumps)
         if let manifestProblem { report.diagnostics.append(.warning(.io, manifestProblem)) }
-        let transport = options.transport ?? AsyncHTTPTransport()
         let run = FetchRun(
             mapping: mapping, variables: variables, manifest: manifest, staging: staging, dumpsShown: options.dumps, transport: transport,
             progress: options.progress)

@@ -239,6 +239,41 @@ struct FetchFailureTests {
         )
     }
 
+    /// Without libcurl (or with a library that is not it), fetch says what to install, exits 2
+    /// and leaves DUMPS and the folder beside it as they were; nothing else needs libcurl.
+    @Test(arguments: [
+        (
+            "/nonexistent/libcurl.so.4",
+            "/nonexistent/libcurl.so.4: cannot open shared object file: No such file or directory"
+        ),
+        ("libz.so.1", "libz.so.1 has no curl_global_init"),
+    ])
+    func withoutLibcurl(library: String, reason: String) async throws {
+        let harness = try FetchHarness(
+            mapping: """
+                seeder: 1
+                entities:
+                  User: { attributes: { id: integer } }
+                sources:
+                  - { path: users.json, entity: User, fetch: { url: "http://127.0.0.1:9/users" } }
+                """)
+        try harness.workspace.write("dumps/users.json", #"[{"id": 1}]"#)
+        let before = try harness.snapshot()
+        let run = try await harness.fetch(environment: ["SEEDER_LIBCURL": library])
+        #expect(run.status == 2)
+        #expect(
+            run.stderr
+                == "error: seeder fetch needs libcurl 7.68 or later: SEEDER_LIBCURL=\(library): \(reason) (Debian and Ubuntu: apt install libcurl4; SEEDER_LIBCURL names the library file if it has another name)\n"
+                + "fetch failed: 1 error; dumps was not changed\n"
+        )
+        #expect(try harness.snapshot() == before)
+        #expect(try harness.besideDumps() == ["dumps", "mapping.yaml"])
+        let build = try await runSeeder(
+            ["build", "mapping.yaml", "dumps", "-o", "out.sqlite", "--quiet"], in: harness.workspace.root,
+            environment: ["SEEDER_LIBCURL": library])
+        #expect(build.status == 0, "\(build.stderr)")
+    }
+
     /// A secret the server echoes is never written: not in a dump, not in a message.
     @Test func aSecretInAResponseIsRefused() async throws {
         let (run, server, harness) = try await Self.failAfterSuccess(

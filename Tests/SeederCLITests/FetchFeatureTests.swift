@@ -39,6 +39,29 @@ struct FetchFeatureTests {
         }
     }
 
+    /// `http_proxy` is read as curl reads it: the request goes to the proxy, in absolute form,
+    /// for a host that need not resolve.
+    @Test func aProxyFromTheEnvironment() async throws {
+        try await TestHTTPServer.with { _ in
+            .json(Self.body)
+        } run: { proxy in
+            let harness = try FetchHarness(
+                mapping: """
+                    seeder: 1
+                    entities:
+                      User: { attributes: { id: integer, name: string } }
+                    sources:
+                      - { path: users.json, entity: User, fetch: { url: "http://api.example.invalid/v1/users" } }
+                    """)
+            let run = try await harness.fetch(environment: [
+                "http_proxy": proxy.url(""), "no_proxy": "", "NO_PROXY": "", "all_proxy": "", "ALL_PROXY": "",
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(proxy.requests.map(\.uri) == ["http://api.example.invalid/v1/users"])
+            #expect(try harness.text("users.json") == Self.body)
+        }
+    }
+
     @Test func zstdFilesAreReadBack() async throws {
         let lines = "{\"id\": 1}\n{\"id\": 2}\n"
         let handler: TestHTTPServer.Handler = { _ in .text(lines) }

@@ -17,12 +17,12 @@ struct TransportTests {
         try await TestHTTPServer.with { _ in
             .text(String(repeating: "x", count: 5000))
         } run: { server in
-            let transport = AsyncHTTPTransport(maxBody: 4096)
+            let transport = try CurlTransport(maxBody: 4096)
             defer { Task { await transport.shutdown() } }
             await #expect(throws: TransportFailure.tooLarge(limit: 4096)) {
                 _ = try await transport.send(Self.request(server.url("big")), extraHeaders: [], timeout: 5)
             }
-            let small = AsyncHTTPTransport(maxBody: 5000)
+            let small = try CurlTransport(maxBody: 5000)
             let answer = try await small.send(Self.request(server.url("big")), extraHeaders: [], timeout: 5)
             #expect(answer.body.count == 5000)
             await small.shutdown()
@@ -31,12 +31,12 @@ struct TransportTests {
 
     @Test func redirectRules() throws {
         let https = URL(string: "https://api.example.com/a")!
-        #expect(AsyncHTTPTransport.refusal(from: https, to: URL(string: "https://cdn.example.com/b")!) == nil)
-        #expect(AsyncHTTPTransport.refusal(from: URL(string: "http://x/a")!, to: URL(string: "https://x/b")!) == nil)
+        #expect(CurlTransport.refusal(from: https, to: URL(string: "https://cdn.example.com/b")!) == nil)
+        #expect(CurlTransport.refusal(from: URL(string: "http://x/a")!, to: URL(string: "https://x/b")!) == nil)
         #expect(
-            AsyncHTTPTransport.refusal(from: https, to: URL(string: "http://api.example.com/b")!)
+            CurlTransport.refusal(from: https, to: URL(string: "http://api.example.com/b")!)
                 == "a redirect from https to http, which fetch never follows: http://api.example.com/b")
-        #expect(AsyncHTTPTransport.refusal(from: https, to: URL(string: "file:///etc/passwd")!) != nil)
+        #expect(CurlTransport.refusal(from: https, to: URL(string: "file:///etc/passwd")!) != nil)
     }
 
     /// More than 5 redirects; the credential is not sent on to another host.
@@ -45,7 +45,7 @@ struct TransportTests {
             let step = Int(request.path.dropFirst()) ?? 0
             return .redirect(to: "/\(step + 1)")
         } run: { server in
-            let transport = AsyncHTTPTransport()
+            let transport = try CurlTransport()
             await #expect(throws: TransportFailure.redirect("more than 5 redirects")) {
                 _ = try await transport.send(Self.request(server.url("0")), extraHeaders: [], timeout: 60)
             }
@@ -59,7 +59,7 @@ struct TransportTests {
             try await TestHTTPServer.with { _ in
                 .redirect(to: location)
             } run: { server in
-                let transport = AsyncHTTPTransport()
+                let transport = try CurlTransport()
                 let answer = try await transport.send(Self.request(server.url("a")), extraHeaders: [], timeout: 60)
                 #expect(answer.status == 200)
                 #expect(server.requests.first?.header("Authorization") == "Bearer x")
@@ -85,7 +85,7 @@ struct TransportTests {
         } run: { server in
             let sink = DiagnosticSink()
             let variables = FetchVariables(reading: [], from: [:], diagnostics: sink)
-            let transport = AsyncHTTPTransport()
+            let transport = try CurlTransport()
             let sender = RequestSender(
                 transport: transport, gate: RequestGate(concurrency: 2, rate: nil), variables: variables, counters: FetchCounters())
             let location = SourceLocation(file: "m.yaml")
