@@ -134,6 +134,8 @@ let package = Package(
             dependencies: [
                 "seeder", "seeder-bench", "SeederStore", "SeederTestSupport", "SeederTestServer", "CSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // action.yml, read as GitHub reads it.
+                .product(name: "Yams", package: "Yams"),
             ],
             // Read by path from the source tree, not bundled.
             exclude: ["Fixtures", "Snapshots"]

@@ -29,6 +29,8 @@ public enum SeedBuilder {
         let diagnostics = DiagnosticSink(maxErrors: options.maxErrors)
         var run = Run()
         run.report.outcome = self.run(options, diagnostics: diagnostics, state: &run)
+        // A run stopped early has its warnings shown as errors all the same.
+        if options.strict { diagnostics.promoteWarnings() }
         for path in run.files?.temporaries ?? [] { unlink(path) }
         run.lock?.release()
         var report = run.report
@@ -75,8 +77,12 @@ public enum SeedBuilder {
     private static func run(_ options: BuildOptions, diagnostics: DiagnosticSink, state: inout Run) -> BuildReport.Outcome {
         var database: DatabaseQueue?
         do {
-            let mapping = try loadMapping(options, diagnostics: diagnostics)
-            let fit = try fitSchema(mapping.mapping, options: options, diagnostics: diagnostics)
+            var mapping = try loadMapping(options, diagnostics: diagnostics)
+            var fit = try fitSchema(mapping.mapping, options: options, diagnostics: diagnostics)
+            if let schemaFit = fit {
+                mapping.mapping = schemaFit.requiring(mapping.mapping)
+                fit?.described = schemaFit.requiring(schemaFit.described)
+            }
             state.inputs = try planInputs(mapping.mapping, options: options, diagnostics: diagnostics)
             state.report.inputs = state.inputs.map(\.path)
             let files = try claimFiles(mapping.mapping, options: options, state: &state, diagnostics: diagnostics)
@@ -85,10 +91,8 @@ public enum SeedBuilder {
             let assembler = SeedAssembler(mapping: mapping.mapping)
             let loaded = try load(state.inputs, with: assembler, into: seed, files: files, options: options, diagnostics: diagnostics)
             state.report.entities = loaded.entities
-            if options.strict, diagnostics.warningCount > 0 {
-                let count = diagnostics.warningCount
-                diagnostics.error(.strict, "--strict: \(count) \(count == 1 ? "warning counts" : "warnings count") as errors")
-            }
+            // Every warning is one by now: with --strict each is an error, and nothing is written.
+            if options.strict { diagnostics.promoteWarnings() }
             // A validation fills the app's schema too: its own UNIQUE or CHECK may refuse a row.
             guard !diagnostics.hasErrors, options.writesOutput || fit != nil else {
                 try seed.close()

@@ -141,14 +141,13 @@ extension BadInputCatalog {
             status: 1,
             stderr: .exact(
                 """
-                tasklist.yaml:24:3: warning: 1 key is never mapped: Task.due_at
+                tasklist.yaml:24:3: error: 1 key is never mapped: Task.due_at
                   Task:
                   ^
-                tasklist.yaml:28:7: warning: Task.dueAt: 'due_ta' matched no key in 7 records (did you mean 'due_at'?)
+                tasklist.yaml:28:7: error: Task.dueAt: 'due_ta' matched no key in 7 records (did you mean 'due_at'?)
                       dueAt: { type: date, from: due_ta }
                       ^
-                error: --strict: 2 warnings count as errors
-                build failed: 1 error, 2 warnings; nothing was written
+                build failed: 2 errors, 0 warnings; nothing was written
 
                 """)
         ),

@@ -106,7 +106,7 @@ struct CommandTests {
         #expect(strict.status == 1)
         #expect(
             strict.stderr
-                == "dumps/extra.json: warning: no source reads this dump file\nerror: --strict: 1 warning counts as errors\nvalidation failed: 1 error, 1 warning\n"
+                == "dumps/extra.json: error: no source reads this dump file\nvalidation failed: 1 error, 0 warnings\n"
         )
     }
 

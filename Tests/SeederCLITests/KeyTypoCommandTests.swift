@@ -60,9 +60,10 @@ struct KeyTypoCommandTests {
         let strict = try seeder(["build", "github.yaml", "dumps", "--strict", "--report", "report.json"], in: scratch.root)
         #expect(strict.status == 1)
         #expect(strict.stdout == "")
+        // Each warning is an error, as a compiler's warnings-as-errors makes it.
         #expect(
-            strict.stderr == Self.warnings
-                + "error: --strict: 2 warnings count as errors\nbuild failed: 1 error, 2 warnings; nothing was written\n")
+            strict.stderr == Self.warnings.replacingOccurrences(of: ": warning: ", with: ": error: ")
+                + "build failed: 2 errors, 0 warnings; nothing was written\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/github.sqlite")) == before)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == [
@@ -74,17 +75,27 @@ struct KeyTypoCommandTests {
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.root + "/report.json"))) as? [String: Any])
         #expect(report["outcome"] as? String == "invalid")
         let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
-        #expect(diagnostics.map { $0["severity"] as? String } == ["warning", "warning", "error"])
+        #expect(diagnostics.map { $0["severity"] as? String } == ["error", "error"])
+        #expect(diagnostics.map { $0["code"] as? String } == ["unmapped-key", "no-match"])
         #expect(
             diagnostics.map { $0["message"] as? String } == [
                 "1 key is never mapped: Repository.stargazers_count",
                 "Repository.stars: 'stargazer_count' matched no key in 12 records (did you mean 'stargazers_count'?)",
-                "--strict: 2 warnings count as errors",
             ])
         let locations = diagnostics.map { $0["location"] as? [String: Any] }
-        #expect(locations.map { $0?["line"] as? Int } == [4, 9, nil])
-        #expect(locations.map { $0?["column"] as? Int } == [3, 7, nil])
-        #expect(locations.map { $0?["file"] as? String } == ["github.yaml", "github.yaml", nil])
+        #expect(locations.map { $0?["line"] as? Int } == [4, 9])
+        #expect(locations.map { $0?["column"] as? Int } == [3, 7])
+        #expect(locations.map { $0?["file"] as? String } == ["github.yaml", "github.yaml"])
+
+        // On GitHub, each is an ::error annotation on its line.
+        let annotated = try seeder(["build", "github.yaml", "dumps", "--strict", "--diagnostics", "github"], in: scratch.root)
+        #expect(annotated.status == 1)
+        let annotations = annotated.stdout.split(separator: "\n").filter { $0.hasPrefix("::") }
+        #expect(
+            annotations == [
+                "::error file=github.yaml,line=4,col=3,title=seeder unmapped-key::1 key is never mapped: Repository.stargazers_count",
+                "::error file=github.yaml,line=9,col=7,title=seeder no-match::Repository.stars: 'stargazer_count' matched no key in 12 records (did you mean 'stargazers_count'?)",
+            ], "\(annotated.stdout)\n\(annotated.stderr)")
         let entities = try #require(report["entities"] as? [[String: Any]])
         #expect(entities.map { $0["unmappedKeys"] as? [String] } == [["stargazers_count"]])
 

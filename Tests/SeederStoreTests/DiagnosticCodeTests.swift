@@ -103,9 +103,6 @@ struct DiagnosticCodeTests {
         CodeExample(
             code: .noRecord, mapping: CodeExample.users("sources:", "  Tag: { attributes: { id: integer } }\nsources:"),
             dumps: CodeExample.ann),
-        CodeExample(
-            code: .strict, mapping: CodeExample.users, dumps: CodeExample.ann.merging(["notes.json": "[]"]) { $1 },
-            configure: { options, _ in options.strict = true }),
     ]
 
     /// The code table of docs/json.md: each code and its example message.

@@ -74,9 +74,6 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, CustomStri
     /// A response holds the value of a secret, which fetch never writes into a dump.
     case secret
 
-    /// `--strict`: warnings counted as errors.
-    case strict
-
     /// A failure of seeder's own, never the input's: please report it.
     case `internal`
 

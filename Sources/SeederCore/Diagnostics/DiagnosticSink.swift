@@ -42,6 +42,24 @@ public final class DiagnosticSink {
         return diagnostics
     }
 
+    /// Makes every warning reported so far an error, as a compiler's warnings-as-errors does
+    /// (`--strict`, docs/commands.md): its code, message and place stay as they were.
+    public func promoteWarnings() {
+        guard warningCount > 0 else { return }
+        var kept: [Diagnostic] = []
+        kept.reserveCapacity(diagnostics.count)
+        for var diagnostic in diagnostics {
+            if diagnostic.severity == .warning {
+                diagnostic.severity = .error
+                warningCount -= 1
+                errorCount += 1
+                if let maxErrors, errorCount > maxErrors { continue }
+            }
+            kept.append(diagnostic)
+        }
+        diagnostics = kept
+    }
+
     /// Records an error.
     public func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil) {
         report(.error(code, message, at: location, jsonPath: jsonPath))

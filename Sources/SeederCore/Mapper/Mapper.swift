@@ -49,8 +49,10 @@ public final class Mapper {
         self.identityKeys = mapping.entities.map { entity in
             entity.identityAttributes.map { Naming.lookupKey(entity.attributes[$0].keyPath?.keys.first ?? entity.attributes[$0].name) }
         }
+        // Relationships do not count: Sync's `{"id": 453, "items": [{"id": 1}]}` makes Item 1
+        // when Item declares only `id` and its inverse (docs/mapping.md, Relationships).
         self.stubKeys = zip(mapping.entities, identityKeys).map { entity, keys in
-            entity.attributes.count == keys.count && entity.relationships.isEmpty ? [] : keys
+            entity.attributes.count == keys.count ? [] : keys
         }
     }
 
@@ -287,7 +289,9 @@ public final class Mapper {
         if attribute.pointee.isRequired {
             let null = json?.kind == .string ? "\"\" (null by 'emptyAsNull')" : "null"
             context.error(
-                .required, "'\(attribute.pointee.name)' is \(null), but it is required", attribute: index, at: json, offset: offset)
+                .required,
+                "'\(attribute.pointee.name)' is \(null), but it is required\(attribute.pointee.requiredBy.map { " (\($0))" } ?? "")",
+                attribute: index, at: json, offset: offset)
             return Record.Field(value: .absent, offset: offset)
         }
         return Record.Field(value: .value(.null), offset: offset)

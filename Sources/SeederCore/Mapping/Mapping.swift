@@ -123,6 +123,9 @@ public struct Attribute: Sendable {
     public var keyPath: KeyPath?
     /// Missing or null is an error; the column is `NOT NULL`. Always true for identity attributes.
     public var isRequired: Bool
+    /// Why the attribute is required when the mapping does not say so: the app's `NOT NULL`
+    /// column it fills (`column 'title' of table 'task' is NOT NULL`), which messages add.
+    public var requiredBy: String? = nil
     /// The value used when the key is absent (not when it is null), already coerced.
     public var defaultValue: SQLValue?
     /// The accepted values (an enum), already coerced; `nil` accepts any.
@@ -207,6 +210,8 @@ public struct Relationship: Sendable {
     public var isOrdered: Bool
     /// A to-one that must be present.
     public var isRequired: Bool
+    /// Why the to-one is required when the mapping does not say so (`Attribute.requiredBy`).
+    public var requiredBy: String? = nil
     /// What a reference to an identity that no record provides does: its own `onMissing`, else
     /// its entity's, else the document's.
     public var onMissing: MissingPolicy

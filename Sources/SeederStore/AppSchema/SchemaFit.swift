@@ -90,6 +90,36 @@ struct SchemaFit {
     var rowNumberColumns: [String: String]
     /// Columns that hold another entity's row number, by app table, with that entity's table.
     var rowNumberReferences: [String: [String: String]]
+    /// The attributes and to-ones that the app's `NOT NULL` columns make required.
+    var requirements: [Requirement]
+
+    /// An attribute or to-one of an entity that a `NOT NULL` column without a default makes
+    /// required, as if the mapping said `required: true` (docs/mapping.md, Fitting the app's own
+    /// schema).
+    struct Requirement {
+        var entity: Int
+        var attribute: Int? = nil
+        var relationship: Int? = nil
+        /// The column, for messages: `column 'title' of table 'task' is NOT NULL`.
+        var reason: String
+    }
+
+    /// `mapping` with the app's requirements in it: what the build checks records against. The
+    /// description `seed_metadata` keeps says `required` too.
+    func requiring(_ mapping: Mapping) -> Mapping {
+        var mapping = mapping
+        for requirement in requirements {
+            if let attribute = requirement.attribute {
+                mapping.entities[requirement.entity].attributes[attribute].isRequired = true
+                mapping.entities[requirement.entity].attributes[attribute].requiredBy = requirement.reason
+            }
+            if let relationship = requirement.relationship {
+                mapping.entities[requirement.entity].relationships[relationship].isRequired = true
+                mapping.entities[requirement.entity].relationships[relationship].requiredBy = requirement.reason
+            }
+        }
+        return mapping
+    }
 }
 
 /// The app's schema refuses the rows seeder built (a `UNIQUE`, `CHECK` or `NOT NULL` of its own

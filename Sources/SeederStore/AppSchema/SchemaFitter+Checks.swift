@@ -108,19 +108,19 @@ extension SchemaFitter {
         error(message, at: location)
     }
 
-    /// Reports a to-one's columns that are `NOT NULL` while it may be missing, and values of the
-    /// target's identity that do not suit their column.
-    func checkToOne(_ fills: [SchemaFit.Fill], _ relationship: Relationship, in table: AppSchema.Table) {
+    /// Reports values of the target's identity that do not suit a to-one's columns; returns the
+    /// `NOT NULL` column that makes an optional to-one required, if one does.
+    func checkToOne(_ fills: [SchemaFit.Fill], _ relationship: Relationship, in table: AppSchema.Table) -> String? {
+        var requiredBy: String?
         if !relationship.isRequired, let notNull = fills.first(where: { table.column(named: $0.column)?.notNull == true }) {
-            error(
-                "column '\(notNull.column)' of table '\(table.name)' is NOT NULL, but relationship '\(relationship.name)' may be "
-                    + "missing: make it 'required: true'", at: relationship.location)
+            requiredBy = "column '\(notNull.column)' of table '\(table.name)' is NOT NULL"
         }
         let types = SeedSchema.targetKeyColumns(of: relationship, in: mapping.entities).map(\.type)
         for (fill, type) in zip(fills, types) {
             guard case .column = fill.value, let column = table.column(named: fill.column) else { continue }
             checkSuits(type, "relationship '\(relationship.name)'", attribute: nil, column: column, of: table, at: relationship.location)
         }
+        return requiredBy
     }
 
     /// Reports the `NOT NULL` columns without a default that nothing fills.

@@ -20,6 +20,10 @@ struct SchemaFitter {
         var attributeColumns: [String?] = []
         /// Core Data's `Z_ENT`.
         var coreDataNumber: Int?
+        /// The attributes and to-ones, by index, that the table's `NOT NULL` columns make
+        /// required, with the column that does.
+        var requiredAttributes: [Int: String] = [:]
+        var requiredRelationships: [Int: String] = [:]
     }
 
     /// The fit of `mapping` onto `schema`, whose empty database is `bytes`.
@@ -39,14 +43,14 @@ struct SchemaFitter {
         }
         var joins: [(fill: SchemaFit.TableFill, at: SourceLocation)] = []
         for (owner, entity) in mapping.entities.enumerated() {
-            for relationship in entity.relationships {
+            for (relationshipIndex, relationship) in entity.relationships.enumerated() {
                 guard fits[owner] != nil, relationship.targets.allSatisfy({ fits[$0] != nil }) else { continue }
                 switch relationship.storage {
                 case let .foreignKey(columns):
                     if let fills = toOne(relationship, of: owner, builtColumns: columns, fits: fits, numbered: &numbered),
                         let table = fits[owner]?.table
                     {
-                        checkToOne(fills, relationship, in: table)
+                        fits[owner]?.requiredRelationships[relationshipIndex] = checkToOne(fills, relationship, in: table)
                         fits[owner]?.fills += fills
                     }
                 case .inverse(_?) where mode == .coreData:
@@ -98,7 +102,11 @@ struct SchemaFitter {
             rowNumberColumns: Dictionary(
                 tables.compactMap { table in table.fills.first { $0.value == .rowNumber }.map { (table.table, $0.column) } },
                 uniquingKeysWith: { first, _ in first }),
-            rowNumberReferences: rowNumberReferences(all, fits: fits.map { $0! }))
+            rowNumberReferences: rowNumberReferences(all, fits: fits.map { $0! }),
+            requirements: fits.enumerated().flatMap { entity, fit in
+                fit!.requiredAttributes.map { SchemaFit.Requirement(entity: entity, attribute: $0.key, reason: $0.value) }
+                    + fit!.requiredRelationships.map { SchemaFit.Requirement(entity: entity, relationship: $0.key, reason: $0.value) }
+            })
     }
 
     // MARK: Entities and attributes
@@ -183,10 +191,10 @@ struct SchemaFitter {
                     : .column(attribute.column)
                 fit.fills.append(SchemaFit.Fill(column: column.name, value: value))
             }
+            // The app's schema says the value is required; the mapping need not say it again
+            // (docs/mapping.md, Fitting the app's own schema).
             if column.notNull, !column.hasDefault, !attribute.isRequired, !identity.contains(attributeIndex) {
-                error(
-                    "column '\(column.name)' of table '\(table.name)' is NOT NULL, but attribute '\(attribute.name)' may be missing "
-                        + "or null: make it 'required: true'", at: attribute.location)
+                fit.requiredAttributes[attributeIndex] = "column '\(column.name)' of table '\(table.name)' is NOT NULL"
             }
         }
         // The app's rows point at its rowid: numbered unless an identity is the rowid.

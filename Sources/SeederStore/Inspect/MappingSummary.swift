@@ -57,6 +57,17 @@ public struct MappingSummary: Sendable, Hashable {
         public var targets: String
     }
 
+    /// A to-one stored in its entity's table: columns that hold the target's key (in the app's
+    /// schema, maybe its row number).
+    public struct ToOneColumns: Sendable, Hashable {
+        public var table: String
+        /// `Task.project`.
+        public var relationship: String
+        public var columns: [String]
+        /// The target entity.
+        public var target: String
+    }
+
     /// The mapping's `schemaVersion`.
     public var schemaVersion: Int
     /// Entities in mapping order.
@@ -65,6 +76,8 @@ public struct MappingSummary: Sendable, Hashable {
     public var joinTables: [JoinTable]
     /// Columns of selectors, in mapping order.
     public var selectorColumns: [SelectorColumns] = []
+    /// The to-ones to one entity, in mapping order.
+    public var toOnes: [ToOneColumns] = []
     /// How the seed's schema was made: `template`, `room` or `core data` when it is the app's
     /// own (docs/seed.md); `nil` for the schema seeder generates.
     public var schemaMode: String?
@@ -135,7 +148,13 @@ public struct MappingSummary: Sendable, Hashable {
                                 targets: selector.description))
                     }
                 case "foreignKey":
-                    guard let selector else { continue }
+                    guard let selector else {
+                        toOnes.append(
+                            ToOneColumns(
+                                table: table, relationship: "\(name).\(relationshipName)",
+                                columns: storage["columns"].map(Self.strings) ?? [], target: target))
+                        continue
+                    }
                     selectorColumns.append(
                         SelectorColumns(
                             table: table, relationship: "\(name).\(relationshipName)", columns: storage["columns"].map(Self.strings) ?? [],

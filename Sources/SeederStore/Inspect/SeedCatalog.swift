@@ -15,6 +15,16 @@ public struct SeedCatalog: Sendable {
         public var primaryKey: [String]
         /// The number of rows, when the catalog was read with `countingRows`.
         public var rows: Int?
+        /// The foreign keys the table declares (`REFERENCES`), in declaration order.
+        public var foreignKeys: [ForeignKey] = []
+    }
+
+    /// A declared foreign key: `columns` of a table refer to `targetColumns` of `target` (empty
+    /// for its primary key).
+    public struct ForeignKey: Sendable, Hashable {
+        public var columns: [String]
+        public var target: String
+        public var targetColumns: [String]
     }
 
     /// A full-text table (`CREATE VIRTUAL TABLE ... USING fts5(...)`, fts4, fts3): shown once,
@@ -27,6 +37,8 @@ public struct SeedCatalog: Sendable {
         public var rows: Int?
         /// Its `CREATE VIRTUAL TABLE` and the triggers named after it, which `diff` compares.
         public var definition = ""
+        /// Its columns, in order.
+        public var columns: [String] = []
     }
 
     /// A column with its declared type.
@@ -34,6 +46,8 @@ public struct SeedCatalog: Sendable {
         public var name: String
         /// The declared type as written (`INTEGER`, `TEXT`; empty for none).
         public var type: String
+        /// Declared `NOT NULL`.
+        public var notNull = false
     }
 
     /// An index, by its SQL text (automatic indexes have none and are left out).
@@ -165,6 +179,7 @@ public struct SeedCatalog: Sendable {
             guard ["fts3", "fts4", "fts5"].contains(module) else { return nil }
             let name: String = row[0]
             var table = SearchTable(name: name, engine: module)
+            table.columns = (try? String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [name])) ?? []
             table.definition = ([sql] + triggers.filter { ($0[0] as String).hasPrefix(name + "_") }.map { $0[1] ?? "" })
                 .joined(separator: ";\n")
             return table
@@ -172,16 +187,26 @@ public struct SeedCatalog: Sendable {
     }
 
     private static func table(_ name: String, db: Database) throws -> Table {
-        let info = try Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_info(?)", arguments: [name])
+        let info = try Row.fetchAll(db, sql: "SELECT name, type, pk, \"notnull\" FROM pragma_table_info(?)", arguments: [name])
         var columns: [Column] = []
         var keyed: [(Int, String)] = []
         for row in info {
             let column: String = row[0]
             let position: Int = row[2]
             if position > 0 { keyed.append((position, column)) }
-            columns.append(Column(name: column, type: row[1] ?? ""))
+            columns.append(Column(name: column, type: row[1] ?? "", notNull: row[3] == 1))
         }
-        return Table(name: name, columns: columns, primaryKey: keyed.sorted { $0.0 < $1.0 }.map(\.1))
+        var foreignKeys: [ForeignKey] = []
+        let keys = try Row.fetchAll(
+            db, sql: "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", arguments: [name])
+        for key in keys {
+            let id: Int = key[0]
+            if foreignKeys.count <= id { foreignKeys.append(ForeignKey(columns: [], target: key[1], targetColumns: [])) }
+            foreignKeys[foreignKeys.count - 1].columns.append(key[2])
+            if let to: String = key[3] { foreignKeys[foreignKeys.count - 1].targetColumns.append(to) }
+        }
+        return Table(
+            name: name, columns: columns, primaryKey: keyed.sorted { $0.0 < $1.0 }.map(\.1), foreignKeys: foreignKeys)
     }
 }
 

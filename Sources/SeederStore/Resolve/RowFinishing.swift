@@ -21,14 +21,14 @@ extension ReferenceResolver {
                 // (An identity attribute is on every row: a record without its identity makes
                 // none; looking would scan every row and its side row.)
                 try reportMissing(
-                    layout, condition: "s.\(SQLText.quote(mask)) & \(bit) = 0", required: attribute.name,
+                    layout, condition: "s.\(SQLText.quote(mask)) & \(bit) = 0", required: attribute.name, because: attribute.requiredBy,
                     unlessReportedAt: layout.slot(attribute: index))
             }
         }
         for (index, relationship) in layout.entity.relationships.enumerated() where relationship.isRequired && !relationship.isToMany {
             let columns = layout.foreignKeyColumns[index]
             let condition = columns.map { "t.\(SQLText.quote($0)) IS NULL" }.joined(separator: " OR ")
-            try reportMissing(layout, condition: condition, required: relationship.name)
+            try reportMissing(layout, condition: condition, required: relationship.name, because: relationship.requiredBy)
         }
     }
 
@@ -37,7 +37,9 @@ extension ReferenceResolver {
     /// for, naming it. With `slot`, a row whose slot stands away from its record is left out: a
     /// value stood there and the mapper reported it (a `null`, a value of the wrong type), once
     /// (docs/mapping.md, Attributes).
-    func reportMissing(_ layout: RowLayout, condition: String, required name: String, unlessReportedAt slot: Int? = nil) throws {
+    func reportMissing(
+        _ layout: RowLayout, condition: String, required name: String, because reason: String? = nil, unlessReportedAt slot: Int? = nil
+    ) throws {
         var keys = layout.keyColumns.map { "t.\(SQLText.quote($0))" }
         var joined = layout.joinedInRowOrder(try store.sideTable(of: layout))
         keys += ["s.\"_file\"", "s.\"_offset\""]
@@ -62,6 +64,7 @@ extension ReferenceResolver {
                     "\(reference), which no record provides; the row onMissing: create makes holds only its identity, "
                     + "but '\(name)' is required"
             }
+            if let reason { message += " (\(reason))" }
             diagnostics.error(
                 .required, message, at: location(file: origins[index].file, offset: origins[index].offset), jsonPath: pointers[index])
         }

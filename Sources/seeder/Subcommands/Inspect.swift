@@ -2,6 +2,16 @@ import ArgumentParser
 import Foundation
 import SeederStore
 
+/// How `inspect` prints a seed.
+enum InspectFormat: String, CaseIterable, ExpressibleByArgument {
+    /// For people at a terminal.
+    case text
+    /// One JSON document, for tools.
+    case json
+    /// The tables, columns and references as a Mermaid `erDiagram` (`SeedDiagram`).
+    case mermaid
+}
+
 /// `seeder inspect`: what a seed holds and where it came from.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,8 +22,15 @@ struct Inspect: ParsableCommand {
     @Argument(help: "The seed file.")
     var seed: String
 
-    @Flag(help: "Print one JSON document on standard output and nothing else there.")
+    @Option(help: "How to print the seed: text (the default), json, or mermaid (its tables and references as an erDiagram).")
+    var format: InspectFormat?
+
+    @Flag(help: "Print one JSON document on standard output and nothing else there (--format json).")
     var json = false
+
+    func validate() throws {
+        if json, let format, format != .json { throw ValidationError("--json prints JSON; it cannot go with --format \(format).") }
+    }
 
     func run() throws {
         let catalog: SeedCatalog
@@ -30,6 +47,10 @@ struct Inspect: ParsableCommand {
             StandardError.write("\(seed): error: \(reason)\n")
             throw ExitCode(2)
         }
-        try StandardOutput.write(json ? catalog.json + "\n" : catalog.text)
+        switch json ? .json : format ?? .text {
+        case .text: try StandardOutput.write(catalog.text)
+        case .json: try StandardOutput.write(catalog.json + "\n")
+        case .mermaid: try StandardOutput.write(SeedDiagram.mermaid(catalog))
+        }
     }
 }
