@@ -262,7 +262,8 @@ struct KeyCoverageTests {
         #expect(messages == ["mapping.yaml:5:3: warning: Comment got no record from any source"])
     }
 
-    /// `--strict` counts every one of these warnings as an error, with its usual message.
+    /// `--strict` reports every one of these warnings as an error, with its usual message and
+    /// code, and nothing besides.
     @Test func strictCountsEachKindAsAnError() throws {
         let cases = [
             (Self.repository("    attributes: { id: integer }\n"), #"[{"id": 1, "extra": 2}]"#),
@@ -271,13 +272,15 @@ struct KeyCoverageTests {
             (Self.repository("    attributes: { id: integer }\n", more: "  Comment:\n    attributes: { id: integer }\n"), #"[{"id": 1}]"#),
         ]
         for (mapping, records) in cases {
-            let (relaxed, _) = try Self.messages(mapping, records)
+            let (relaxed, warnings) = try Self.messages(mapping, records)
             #expect(relaxed.outcome == .success)
             #expect(relaxed.diagnostics.count == 1)
             let (strict, messages) = try Self.messages(mapping, records) { $0.strict = true }
             #expect(strict.outcome == .invalid)
             #expect(strict.output == nil)
-            #expect(messages.last == "error: --strict: 1 warning counts as errors")
+            #expect(strict.diagnostics.map(\.code) == relaxed.diagnostics.map(\.code))
+            #expect(strict.diagnostics.map(\.severity) == [.error])
+            #expect(messages == warnings.map { $0.replacingOccurrences(of: ": warning: ", with: ": error: ") })
         }
     }
 }
