@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "SeederStore", targets: ["SeederStore"]),
         // For apps: installs a seed in the app's working copy, or patches it (docs/guides/updating-an-installed-seed.md).
         .library(name: "SeedInstaller", targets: ["SeedInstaller"]),
+        // Builds an app target's `NAME.seeder.yaml` into `NAME.sqlite` in its bundle
+        // (docs/guides/swiftpm-plugin.md).
+        .plugin(name: "SeederPlugin", targets: ["SeederPlugin"]),
     ],
     // Exact versions: the tool is built from the same code on every machine. (Package.resolved
     // is not committed: the package mirror seeder is built from in CI has commit ids of its own,
@@ -44,6 +47,8 @@ let package = Package(
                 "SeedInstaller",
             ]
         ),
+        // The build-tool plugin: `seeder build` for each mapping of an app's target.
+        .plugin(name: "SeederPlugin", capability: .buildTool(), dependencies: ["seeder"]),
         // What an app links to install or patch its copy of a seed: SQLite and nothing else.
         .target(name: "SeedInstaller", dependencies: ["CSQLite"]),
         // The system SQLite's C API with its session extension declared (changesets), and
