@@ -113,7 +113,9 @@ public enum Fetcher {
         }
         await transport.shutdown()
         report.sources = selected.map { run.summaries[$0] ?? FetchReport.SourceSummary(path: sources[$0].path) }
-        report.diagnostics += run.warnings + run.failures.map(\.diagnostic)
+        // Sources run at once and fail in any order; reported in the mapping's, so that two runs
+        // print the same.
+        report.diagnostics += Self.inMappingOrder(run.warnings) + Self.inMappingOrder(run.failures.map(\.diagnostic))
         if !run.failures.isEmpty {
             staging.remove()
             report.exitStatus = run.failures.contains { $0.exitStatus == 2 } ? 2 : 1
@@ -128,6 +130,19 @@ public enum Fetcher {
             report.exitStatus = 2
         }
         return report
+    }
+
+    /// `diagnostics` by where they stand in the mapping (file, line, column), then by message.
+    static func inMappingOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        func key(_ diagnostic: Diagnostic) -> (String, Int, Int, String) {
+            guard let location = diagnostic.location else { return ("", 0, 0, diagnostic.message) }
+            switch location.position {
+            case let .lineColumn(line, column): return (location.file, line, column, diagnostic.message)
+            case let .offset(offset): return (location.file, offset, 0, diagnostic.message)
+            case .file: return (location.file, 0, 0, diagnostic.message)
+            }
+        }
+        return diagnostics.sorted { key($0) < key($1) }
     }
 
     /// Every text whose `${NAME}`s the fetch reads.

@@ -250,6 +250,17 @@ struct ActionTests {
             #expect(same.failedStep == nil, "\(same.stderr)")
             #expect(same.outputs["diff"]?["changed"] == "false")
             #expect(FileManager.default.fileExists(atPath: scratch.path("seed.sqlite")))
+
+            // With strict: "true" a key never mapped is an error on its line.
+            try scratch.write("dumps/users/0001.json", #"{"items": [{"id": 1, "name": "Ann", "nickname": "A"}]}"#)
+            let strict = try await Self.runAction(inputs.merging(["strict": "true"]) { $1 }, in: scratch, server: server, cached: true)
+            #expect(strict.failedStep == "build")
+            #expect(
+                strict.stdout.contains(
+                    "::error file=mappings/app.yaml,line=4,col=3,title=seeder unmapped-key::1 key is never mapped: User.nickname"),
+                "\(strict.stdout)")
+            let relaxed = try await Self.runAction(inputs, in: scratch, server: server, cached: true)
+            #expect(relaxed.failedStep == nil, "\(relaxed.stderr)")
         }
     }
 }

@@ -274,6 +274,29 @@ struct FetchFailureTests {
         #expect(build.status == 0, "\(build.stderr)")
     }
 
+    /// Sources fail at once, in any order; their errors are printed in the mapping's order, the
+    /// first source's last to fail here.
+    @Test func failuresInTheMappingsOrder() async throws {
+        try await TestHTTPServer.with { request in
+            request.path == "/a" ? TestHTTPResponse.status(401).delayed(by: .milliseconds(300)) : .status(401)
+        } run: { server in
+            let harness = try FetchHarness(
+                mapping: """
+                    seeder: 1
+                    fetch: { base: "\(server.baseURL)" }
+                    entities:
+                      User: { attributes: { id: integer } }
+                    sources:
+                      - { path: a.json, entity: User, fetch: { url: a } }
+                      - { path: b.json, entity: User, fetch: { url: b } }
+                    """)
+            let run = try await harness.fetch()
+            #expect(run.status == 2)
+            let lines = run.stderr.split(separator: "\n").filter { $0.hasPrefix("mapping.yaml:") }
+            #expect(lines.map { $0.prefix(15) } == ["mapping.yaml:6:", "mapping.yaml:7:"], "\(run.stderr)")
+        }
+    }
+
     /// A secret the server echoes is never written: not in a dump, not in a message.
     @Test func aSecretInAResponseIsRefused() async throws {
         let (run, server, harness) = try await Self.failAfterSuccess(

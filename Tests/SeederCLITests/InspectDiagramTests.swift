@@ -12,7 +12,7 @@ struct InspectDiagramTests {
         var entities: [String: [(type: String, name: String, keys: [String])]] = [:]
         var references: [(target: String, table: String, label: String, line: String)] = []
 
-        static let name = #"[A-Za-z_][A-Za-z0-9_-]*"#
+        static let name = #""[^"%\\\r\n]+""#
         static let type = #"[A-Za-z_][A-Za-z0-9_()\[\]-]*"#
 
         init(parsing text: String) throws {
@@ -37,7 +37,7 @@ struct InspectDiagramTests {
                         Issue.record("not an attribute line: '\(line)'")
                     }
                 } else if let match = line.wholeMatch(of: try Regex("^    (\(Self.name)) \\{$")) {
-                    let entity = String(match.output[1].substring!)
+                    let entity = String(match.output[1].substring!.dropFirst().dropLast())
                     #expect(entities[entity] == nil, "\(entity) declared twice")
                     entities[entity] = []
                     open = entity
@@ -46,7 +46,8 @@ struct InspectDiagramTests {
                 {
                     references.append(
                         (
-                            String(match.output[1].substring!), String(match.output[5].substring!), String(match.output[6].substring!),
+                            String(match.output[1].substring!.dropFirst().dropLast()),
+                            String(match.output[5].substring!.dropFirst().dropLast()), String(match.output[6].substring!),
                             line
                         ))
                 } else {
@@ -110,30 +111,30 @@ struct InspectDiagramTests {
         let (tasklist, _, _) = try Self.diagram(of: "tasklist")
         #expect(
             tasklist.references.map(\.line) == [
-                #"    user |o--o{ project : "Project.user""#,
-                #"    project |o--o{ task : "Task.project""#,
-                #"    user |o--o{ task : "Task.assignedUser""#,
+                #"    "user" |o--o{ "project" : "Project.user""#,
+                #"    "project" |o--o{ "task" : "Task.project""#,
+                #"    "user" |o--o{ "task" : "Task.assignedUser""#,
             ])
         let (catalog, _, _) = try Self.diagram(of: "catalog")
         #expect(
             catalog.references.map(\.line) == [
-                #"    category |o--o{ product : "Product.category""#,
-                #"    product |o--o{ image : "Image.product""#,
-                #"    product ||--o{ product_related_products : "Product.relatedProducts""#,
-                #"    product ||--o{ product_related_products : "Product.relatedProducts""#,
-                #"    product_review ||--o{ product_review_products : "ProductReview.products""#,
-                #"    product ||--o{ product_review_products : "ProductReview.products""#,
+                #"    "category" |o--o{ "product" : "Product.category""#,
+                #"    "product" |o--o{ "image" : "Image.product""#,
+                #"    "product" ||--o{ "product_related_products" : "Product.relatedProducts""#,
+                #"    "product" ||--o{ "product_related_products" : "Product.relatedProducts""#,
+                #"    "product_review" ||--o{ "product_review_products" : "ProductReview.products""#,
+                #"    "product" ||--o{ "product_review_products" : "ProductReview.products""#,
             ])
         // A selector's columns may name a row of each entity it chooses: dotted.
         let (social, _, _) = try Self.diagram(of: "social")
         #expect(
             social.references.filter { $0.label == "User.pinned" }.map(\.line).sorted() == [
-                #"    link |o..o{ user : "User.pinned""#, #"    photo |o..o{ user : "User.pinned""#,
-                #"    video |o..o{ user : "User.pinned""#,
+                #"    "link" |o..o{ "user" : "User.pinned""#, #"    "photo" |o..o{ "user" : "User.pinned""#,
+                #"    "video" |o..o{ "user" : "User.pinned""#,
             ])
         // A search table, to the table it indexes.
         let (pods, _, _) = try Self.diagram(of: "pods")
-        #expect(pods.references.map(\.line).contains(#"    pod ||--|| pod_search : "search (fts5)""#))
+        #expect(pods.references.map(\.line).contains(#"    "pod" ||--|| "pod_search" : "search (fts5)""#))
     }
 
     /// docs/commands.md shows the tasklist example's diagram as it is.

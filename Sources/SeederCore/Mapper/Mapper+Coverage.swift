@@ -58,7 +58,7 @@ extension Mapper {
                     .noMatch, "\(entity.name).\(name): \(sought.description) matched no key in \(records)\(suggestion)", at: location)
             }
             for (attributeIndex, attribute) in entity.attributes.enumerated() {
-                guard attribute.defaultValue == nil, !plan.found(attribute: attributeIndex) else { continue }
+                guard attribute.defaultValue == nil, !attribute.hasColumnDefault, !plan.found(attribute: attributeIndex) else { continue }
                 // A `keyedBy` feeds it from the records' keys; a bare id, the identity.
                 if mapping.sources?.contains(where: { keyedBy($0.keyedBy, from: $0.entity, feeds: attributeIndex, of: index, $0.selector) })
                     == true

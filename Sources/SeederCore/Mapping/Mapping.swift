@@ -126,6 +126,9 @@ public struct Attribute: Sendable {
     /// Why the attribute is required when the mapping does not say so: the app's `NOT NULL`
     /// column it fills (`column 'title' of table 'task' is NOT NULL`), which messages add.
     public var requiredBy: String? = nil
+    /// The app's column it fills has a default (`NOT NULL DEFAULT 0`), which a row takes where
+    /// the value is missing: like a `default`, it exempts the attribute from "matched no key".
+    public var hasColumnDefault = false
     /// The value used when the key is absent (not when it is null), already coerced.
     public var defaultValue: SQLValue?
     /// The accepted values (an enum), already coerced; `nil` accepts any.
@@ -212,6 +215,9 @@ public struct Relationship: Sendable {
     public var isRequired: Bool
     /// Why the to-one is required when the mapping does not say so (`Attribute.requiredBy`).
     public var requiredBy: String? = nil
+    /// The app's column it fills has a default (`NOT NULL DEFAULT 0`), which a row takes where
+    /// the value is missing: like a `default`, it exempts the attribute from "matched no key".
+    public var hasColumnDefault = false
     /// What a reference to an identity that no record provides does: its own `onMissing`, else
     /// its entity's, else the document's.
     public var onMissing: MissingPolicy

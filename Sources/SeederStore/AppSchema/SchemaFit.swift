@@ -93,15 +93,18 @@ struct SchemaFit {
     /// The attributes and to-ones that the app's `NOT NULL` columns make required.
     var requirements: [Requirement]
 
-    /// An attribute or to-one of an entity that a `NOT NULL` column without a default makes
-    /// required, as if the mapping said `required: true` (docs/mapping.md, Fitting the app's own
-    /// schema).
+    /// What the app's schema says of an attribute or to-one of an entity (docs/mapping.md,
+    /// Fitting the app's own schema): a `NOT NULL` column without a default makes it required,
+    /// as if the mapping said `required: true`; a column with a default exempts the attribute
+    /// from "matched no key", as a `default:` does.
     struct Requirement {
         var entity: Int
         var attribute: Int? = nil
         var relationship: Int? = nil
+        /// An attribute whose column has a default.
+        var defaultedAttribute: Int? = nil
         /// The column, for messages: `column 'title' of table 'task' is NOT NULL`.
-        var reason: String
+        var reason = ""
     }
 
     /// `mapping` with the app's requirements in it: what the build checks records against. The
@@ -112,6 +115,9 @@ struct SchemaFit {
             if let attribute = requirement.attribute {
                 mapping.entities[requirement.entity].attributes[attribute].isRequired = true
                 mapping.entities[requirement.entity].attributes[attribute].requiredBy = requirement.reason
+            }
+            if let attribute = requirement.defaultedAttribute {
+                mapping.entities[requirement.entity].attributes[attribute].hasColumnDefault = true
             }
             if let relationship = requirement.relationship {
                 mapping.entities[requirement.entity].relationships[relationship].isRequired = true

@@ -24,6 +24,8 @@ struct SchemaFitter {
         /// required, with the column that does.
         var requiredAttributes: [Int: String] = [:]
         var requiredRelationships: [Int: String] = [:]
+        /// The attributes whose column has a default.
+        var defaultedAttributes: [Int] = []
     }
 
     /// The fit of `mapping` onto `schema`, whose empty database is `bytes`.
@@ -106,6 +108,7 @@ struct SchemaFitter {
             requirements: fits.enumerated().flatMap { entity, fit in
                 fit!.requiredAttributes.map { SchemaFit.Requirement(entity: entity, attribute: $0.key, reason: $0.value) }
                     + fit!.requiredRelationships.map { SchemaFit.Requirement(entity: entity, relationship: $0.key, reason: $0.value) }
+                    + fit!.defaultedAttributes.map { SchemaFit.Requirement(entity: entity, defaultedAttribute: $0) }
             })
     }
 
@@ -196,6 +199,7 @@ struct SchemaFitter {
             if column.notNull, !column.hasDefault, !attribute.isRequired, !identity.contains(attributeIndex) {
                 fit.requiredAttributes[attributeIndex] = "column '\(column.name)' of table '\(table.name)' is NOT NULL"
             }
+            if column.hasDefault { fit.defaultedAttributes.append(attributeIndex) }
         }
         // The app's rows point at its rowid: numbered unless an identity is the rowid.
         if let rowid = table.rowidColumn, !fit.fills.contains(where: { $0.column.caseInsensitiveCompare(rowid) == .orderedSame }) {

@@ -20,7 +20,7 @@ public enum SeedDiagram {
         var lines = ["erDiagram"]
         for table in catalog.tables {
             let keyed = Set(references.filter { $0.table == table.name }.flatMap(\.columns))
-            lines.append("    \(word(table.name)) {")
+            lines.append("    \(entity(table.name)) {")
             for column in table.columns {
                 var keys: [String] = []
                 if table.primaryKey.contains(column.name) { keys.append("PK") }
@@ -32,7 +32,7 @@ public enum SeedDiagram {
             lines.append("    }")
         }
         for search in catalog.searchTables {
-            lines.append("    \(word(search.name)) {")
+            lines.append("    \(entity(search.name)) {")
             for column in search.columns { lines.append("        TEXT \(word(column, allowing: "()[]"))") }
             lines.append("    }")
         }
@@ -47,8 +47,8 @@ public enum SeedDiagram {
             let line = reference.isSelector ? ".." : "--"
             let many = reference.columns.isEmpty ? "||" : "o{"
             lines.append(
-                "    \(word(reference.target)) \(required || reference.columns.isEmpty ? "||" : "|o")\(line)\(many) "
-                    + "\(word(reference.table)) : \"\(reference.label.replacingOccurrences(of: "\"", with: "'"))\"")
+                "    \(entity(reference.target)) \(required || reference.columns.isEmpty ? "||" : "|o")\(line)\(many) "
+                    + "\(entity(reference.table)) : \"\(reference.label.replacingOccurrences(of: "\"", with: "'"))\"")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -106,7 +106,14 @@ public enum SeedDiagram {
         return nil
     }
 
-    /// `text` as a Mermaid name: letters, digits, `_` and `-` (and `allowing`), anything else
+    /// A table's name as a Mermaid entity: quoted, so that no name is read as a keyword of the
+    /// grammar (`class`, `one`, `u`) and spaces stay; the few characters a quoted name may not
+    /// hold (`"`, `%`, `\`, control characters) written `_`.
+    static func entity(_ name: String) -> String {
+        "\"" + String(name.map { "\"%\\".contains($0) || $0.isNewline || ($0.asciiValue ?? 32) < 32 ? "_" : $0 }) + "\""
+    }
+
+    /// `text` as a Mermaid attribute name or type: letters, digits, `_` and `-` (and `allowing`), anything else
     /// `_`; never starting with a digit.
     static func word(_ text: String, allowing extra: String = "") -> String {
         var word = String(
