@@ -12,8 +12,8 @@ let package = Package(
         .executableTarget(
             name: "SeedApp",
             dependencies: ["CSQLite3", .product(name: "SeedInstaller", package: "seeder")],
-            // The mapping and its dumps are the plugin's inputs, not the app's resources.
-            exclude: ["tasklist.seeder.yaml", "tasklist"],
+            // The dumps are the plugin's inputs, not the app's resources.
+            exclude: ["tasklist"],
             plugins: [.plugin(name: "SeederPlugin", package: "seeder")]
         ),
         // The system's SQLite, to read the installed seed.

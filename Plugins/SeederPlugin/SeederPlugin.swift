@@ -12,23 +12,27 @@ struct SeederPlugin: BuildToolPlugin {
 
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
-        // (`directoryURL` needs tools version 6.1; the package says 6.0.)
-        let folder = URL(fileURLWithPath: target.directory.string)
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(Self.suffix) }.sorted()
-        guard !names.isEmpty else { return [] }
-        let seeder = try context.tool(named: "seeder")
-        return names.map { file in
-            let name = String(file.dropLast(Self.suffix.count))
-            let mapping = folder.appending(path: file)
-            let dumps = folder.appending(path: name)
-            let output = context.pluginWorkDirectoryURL.appending(path: name + ".sqlite")
-            return .buildCommand(
-                displayName: "seeder build \(file) -> \(name).sqlite",
-                executable: seeder.url,
-                arguments: ["build", mapping.path, dumps.path, "-o", output.path, "--quiet", "--progress", "never"],
-                inputFiles: [mapping] + Self.files(under: dumps) + Self.schemaFiles(of: mapping),
-                outputFiles: [output])
-        }
+        // The mappings are among the target's files (SwiftPM leaves a file of no known type to the
+        // plugins); their dumps folders are read from the disk.
+        let mappings = target.sourceFiles.map(\.url).filter { $0.lastPathComponent.hasSuffix(Self.suffix) }
+            .sorted { $0.path < $1.path }
+        guard !mappings.isEmpty else { return [] }
+        let seeder = try context.tool(named: "seeder").url
+        return mappings.map { Self.command(mapping: $0, seeder: seeder, workDirectory: context.pluginWorkDirectoryURL) }
+    }
+
+    /// `seeder build NAME.seeder.yaml NAME/ -o WORK/NAME.sqlite`, with what it reads as inputs.
+    static func command(mapping: URL, seeder: URL, workDirectory: URL) -> Command {
+        let file = mapping.lastPathComponent
+        let name = String(file.dropLast(suffix.count))
+        let dumps = mapping.deletingLastPathComponent().appending(path: name)
+        let output = workDirectory.appending(path: name + ".sqlite")
+        return .buildCommand(
+            displayName: "seeder build \(file) -> \(name).sqlite",
+            executable: seeder,
+            arguments: ["build", mapping.path, dumps.path, "-o", output.path, "--quiet", "--progress", "never"],
+            inputFiles: [mapping] + files(under: dumps) + schemaFiles(of: mapping),
+            outputFiles: [output])
     }
 
     /// Every file under `folder`, in a stable order.
@@ -58,3 +62,19 @@ struct SeederPlugin: BuildToolPlugin {
         return files
     }
 }
+
+#if canImport(XcodeProjectPlugin)
+    import XcodeProjectPlugin
+
+    /// The same for an Xcode project's target (Build Phases > Run Build Tool Plug-ins): its
+    /// `NAME.seeder.yaml` files, the dumps folder beside each read from the disk.
+    extension SeederPlugin: XcodeBuildToolPlugin {
+        func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+            let mappings = target.inputFiles.map(\.url).filter { $0.lastPathComponent.hasSuffix(Self.suffix) }
+                .sorted { $0.path < $1.path }
+            guard !mappings.isEmpty else { return [] }
+            let seeder = try context.tool(named: "seeder").url
+            return mappings.map { Self.command(mapping: $0, seeder: seeder, workDirectory: context.pluginWorkDirectoryURL) }
+        }
+    }
+#endif

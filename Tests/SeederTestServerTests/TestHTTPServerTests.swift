@@ -375,7 +375,9 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
         #expect(try await idle.request("GET", "/").text == "ok")
         let start = ContinuousClock.now
         await server.shutdown()
-        #expect(seconds(since: start) < 5)
+        // Not a hang: a kept-alive idle connection does not hold the shutdown for its timeout. The
+        // bound is loose, as a loaded CI machine (a release build beside the tests) once took 5.06 s.
+        #expect(seconds(since: start) < 30)
         #expect(try await idle.serverCloses())
         await #expect(throws: RawHTTPError.self) { try await RawHTTPConnection(port: server.port).request("GET", "/") }
         await server.shutdown()
