@@ -117,7 +117,8 @@ struct ChangesetFormatTests {
     @Test func damagedChangesetsAreRefusedOrReadToTheirEnd() throws {
         let fixture = try SeedFixture()
         let changeset = try SeedFixture.bytes(fixture.changeset(from: fixture.seed(edition: 1), to: fixture.seed(edition: 2)))
-        var generator = SystemRandomNumberGenerator()
+        // Seeded: a damage that fails the test is the same on the next run.
+        var generator = SplitMix64(seed: 0xC4A9_6E5E)
         var refused = 0
         for _ in 0..<1500 {
             var damaged = Array(changeset)

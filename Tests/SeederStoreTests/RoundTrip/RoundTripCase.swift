@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SeederTestSupport
 
 @testable import SeederStore
 

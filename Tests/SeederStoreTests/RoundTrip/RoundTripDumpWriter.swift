@@ -1,3 +1,5 @@
+import SeederTestSupport
+
 /// Writes a model's records as dump files: each record once in full (its home occurrence),
 /// some again in part in another file or embedded in another record, each occurrence spelled
 /// its own way, so a seed that keeps every value has merged them all.

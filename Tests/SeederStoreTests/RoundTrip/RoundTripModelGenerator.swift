@@ -1,3 +1,5 @@
+import SeederTestSupport
+
 /// Makes a random mapping model and its logical records for one case: two to four entities with
 /// every identity kind, attributes of every type read by name or nested key path, and
 /// relationships of every storage, by id and embedded.

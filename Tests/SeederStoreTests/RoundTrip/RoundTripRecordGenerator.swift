@@ -1,3 +1,5 @@
+import SeederTestSupport
+
 /// Fills a model with logical records: distinct identities, values (present, `null` or absent),
 /// links to existing records, owned records of `identity: none` entities created where their
 /// owner embeds them, children handed to parents of inverse to-manys, and records that only

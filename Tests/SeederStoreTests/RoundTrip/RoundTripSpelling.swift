@@ -1,4 +1,5 @@
 import Foundation
+import SeederTestSupport
 
 /// Spells logical values as JSON text, each time one of the ways docs/mapping.md says mean the
 /// same value: `42`, `"42"`, `42.0`, `4.2e1`; `true`, `1`, `"Yes"`; a date in any listed form and

@@ -1,4 +1,5 @@
 import Foundation
+import SeederTestSupport
 import Testing
 
 /// The round-trip property: random records -> dumps -> seed -> read back gives every value as

@@ -1,3 +1,5 @@
+import SeederTestSupport
+
 /// Random logical values of each type, weighted toward the edges a seed must keep exactly:
 /// the ends of 64-bit integers, subnormal and huge doubles, long decimals, the years 0000 and
 /// 9999, empty strings and blobs, controls, emoji, combining marks and their precomposed twins.
