@@ -19,18 +19,17 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
-        // The tests' HTTP server (SeederTestServer) and `seeder-bench serve`; the seeder binary
-        // never links it.
-        .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
     ],
     targets: [
         // The mapper: YAML -> Mapping, dump bytes -> JSON values -> Records. No SQLite, no CLI.
         .target(
             name: "SeederCore",
-            dependencies: ["CZlib", "CZstd", .product(name: "Yams", package: "Yams")]
+            dependencies: ["CZlib", "CZstd", "CSHA", .product(name: "Yams", package: "Yams")]
         ),
+        // SHA-256 (on the processor's SHA extensions where it has them) and MD5, in C: the
+        // digests of a seed's provenance and a fetch's manifest.
+        .target(name: "CSHA"),
         // The system's zlib and libzstd, which decompress `.gz` and `.zst` dumps as they are read.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
@@ -42,7 +41,6 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API, for hot loops on the raw statement handle.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 "CSQLite",
                 "SeedInstaller",
             ]
@@ -65,7 +63,6 @@ let package = Package(
             dependencies: [
                 "SeederCore",
                 "CCurl",
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The system's libcurl (HTTP/1.1 and 2, TLS, proxies, decompression), opened by
@@ -97,16 +94,9 @@ let package = Package(
         ),
         // An HTTP/1.1 server on 127.0.0.1 for the tests of `seeder fetch` and for
         // `seeder-bench serve`: a handler per request, recorded requests, injected faults.
-        .target(
-            name: "SeederTestServer",
-            dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
-            path: "Tests/SeederTestServer"
-        ),
+        // Plain sockets and threads, no HTTP library: the server must say exactly what a test
+        // gives it, faults included.
+        .target(name: "SeederTestServer", path: "Tests/SeederTestServer"),
         // The server over real TCP, read byte for byte by a socket client of its own.
         .testTarget(
             name: "SeederTestServerTests",

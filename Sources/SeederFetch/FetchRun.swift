@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SeederCore
 
@@ -239,7 +238,7 @@ final class FetchRun: @unchecked Sendable {
     }
 
     static func sha256(_ bytes: [UInt8]) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        SHA256.hex(bytes)
     }
 
     /// A page's file: the path's first `*` is the parent's folder (with `each`), the next the

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SeederCore
 
@@ -67,7 +66,7 @@ public final class FetchVariables: @unchecked Sendable {
             case let .parentField(path): text += parent?.fields[path.description] ?? ""
             case let .md5(inner):
                 let input = expand(inner, parent: parent)
-                let digest = Insecure.MD5.hash(data: Array(input.utf8)).map { String(format: "%02x", $0) }.joined()
+                let digest = md5Hex(input.utf8)
                 text += digest
                 if containsVariable(inner) {
                     let shown = "${md5:\(FetchTemplate(parts: inner, location: SourceLocation(file: "")).description)}"

@@ -51,9 +51,9 @@ extension SeedBuilder {
         let inputs = sources.map { "\($0.path)\n\($0.digest.hex)\n" }.joined()
         var rows: [(String, String)] = [
             ("format", "1"),
-            ("inputs_sha256", sha256Hex(Array(inputs.utf8))),
+            ("inputs_sha256", SHA256.hex(Array(inputs.utf8))),
             ("mapping", MappingDescription.json(fit?.described ?? mapping.mapping, fit: fit)),
-            ("mapping_sha256", sha256Hex(mapping.bytes)),
+            ("mapping_sha256", SHA256.hex(mapping.bytes)),
             ("seeder_version", version),
             ("sqlite_version", sqliteVersion),
         ]

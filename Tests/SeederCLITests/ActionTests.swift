@@ -105,7 +105,7 @@ struct ActionTests {
             let script = try #require(step.run)
             if script.contains("curl") && script.contains("tar -xz") { outcome.installed = true }
             let files = ["GITHUB_OUTPUT", "GITHUB_PATH"].map { workspace.path("tmp/\($0)-\(index)") }
-            for file in files { FileManager.default.createFile(atPath: file, contents: nil) }
+            for file in files { _ = FileManager.default.createFile(atPath: file, contents: nil) }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
             process.arguments = ["--noprofile", "--norc", "-eo", "pipefail", "-c", script]

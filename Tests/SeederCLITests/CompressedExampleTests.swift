@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SeederCore
 import SeederTestSupport
 import Testing
 
@@ -70,7 +71,7 @@ struct CompressedExampleTests {
         for source in twinSources {
             let stored = try Data(contentsOf: URL(fileURLWithPath: scratch.path("dumps/" + (source["path"] as String))))
             #expect(source["bytes"] as Int == stored.count)
-            #expect(source["sha256"] as String == sha256Hex(stored))
+            #expect(source["sha256"] as String == SHA256.hex(stored))
         }
     }
 }

@@ -19,7 +19,7 @@ struct CompressedDumpsTests {
         return try Data(contentsOf: URL(fileURLWithPath: stored))
     }
 
-    static func sha256(_ data: Data) -> String { sha256Hex(data) }
+    static func sha256(_ data: Data) -> String { SHA256.hex(data) }
 
     @Test(arguments: Compressor.allCases)
     func feedsEntitiesFromCompressedFilesNamedAfterThem(_ compressor: Compressor) throws {

@@ -125,13 +125,13 @@ struct SeedBuilderTests {
                 ])
             #expect(metadata["built_at"] == "2023-11-14T22:13:20Z")
             #expect(metadata["format"] == "1")
-            #expect(metadata["mapping_sha256"] == sha256Hex(Array(Self.tasklist.utf8)))
+            #expect(metadata["mapping_sha256"] == SHA256.hex(Array(Self.tasklist.utf8)))
             #expect(metadata["mapping"]?.hasPrefix(#"{"dates":"iso8601","entities":[{"attributes":[{"column":"id""#) == true)
             let sources = try Row.fetchAll(db, sql: "SELECT path, sha256, bytes, records FROM seed_source ORDER BY path").map(\.description)
             #expect(
                 sources == [
-                    "[path:\"task_list.json\" sha256:\"\(sha256Hex(Array(Self.taskList.utf8)))\" bytes:\(Self.taskList.utf8.count) records:2]",
-                    "[path:\"users.json\" sha256:\"\(sha256Hex(Array(Self.users.utf8)))\" bytes:\(Self.users.utf8.count) records:2]",
+                    "[path:\"task_list.json\" sha256:\"\(SHA256.hex(Array(Self.taskList.utf8)))\" bytes:\(Self.taskList.utf8.count) records:2]",
+                    "[path:\"users.json\" sha256:\"\(SHA256.hex(Array(Self.users.utf8)))\" bytes:\(Self.users.utf8.count) records:2]",
                 ])
         }
     }
@@ -158,7 +158,7 @@ struct SeedBuilderTests {
         #expect(workspace.build().outcome == .success)
         let expected = try (["a-big.json"] + (1...5).map { "b-small\($0).json" }).map { name in
             let bytes = try Data(contentsOf: URL(fileURLWithPath: workspace.root + "/dumps/" + name))
-            return "[path:\"\(name)\" sha256:\"\(sha256Hex(Array(bytes)))\" bytes:\(bytes.count)]"
+            return "[path:\"\(name)\" sha256:\"\(SHA256.hex(Array(bytes)))\" bytes:\(bytes.count)]"
         }
         #expect(expected.count == 6)
         #expect(try workspace.rows("SELECT path, sha256, bytes FROM seed_source ORDER BY path") == expected)

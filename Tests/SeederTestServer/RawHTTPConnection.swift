@@ -30,38 +30,16 @@ public final class RawHTTPConnection: @unchecked Sendable {
     /// Connects to `port` on 127.0.0.1; every read gives up after `timeout`.
     public init(port: Int, timeout: Duration = .seconds(10)) throws {
         self.port = port
-        #if canImport(Glibc)
-            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard socket >= 0 else { throw RawHTTPError.system("socket", errno) }
+        socket = try TestSocket.connected(port: port)
         self.timeout = timeout
         setReadTimeout(timeout)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            let error = errno
-            close(socket)
-            throw RawHTTPError.system("connect to 127.0.0.1:\(port)", error)
-        }
     }
 
     deinit { close(socket) }
 
     /// Sends `bytes` as they are.
     public func send(_ bytes: [UInt8]) throws {
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { sendBytes(socket, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw RawHTTPError.system("send", errno) }
-            sent += count
-        }
+        try TestSocket.sendAll(socket, bytes)
     }
 
     public func send(_ text: String) throws { try send(Array(text.utf8)) }
@@ -196,22 +174,14 @@ public final class RawHTTPConnection: @unchecked Sendable {
     /// Reads what has arrived into `buffered`; false at the end of the connection.
     private func fill() throws -> Bool {
         guard !sawEnd else { return false }
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-        if count > 0 {
-            buffered += chunk[..<count]
-            return true
-        }
-        if count == 0 {
+        do {
+            let bytes = try TestSocket.receive(socket)
+            buffered += bytes
+            sawEnd = bytes.isEmpty
+        } catch RawHTTPError.system(_, ECONNRESET) {
             sawEnd = true
-            return false
         }
-        if errno == EAGAIN || errno == EWOULDBLOCK { throw RawHTTPError.timedOut }
-        if errno == ECONNRESET {
-            sawEnd = true
-            return false
-        }
-        throw RawHTTPError.system("recv", errno)
+        return !sawEnd
     }
 
     private func take(_ count: Int) -> [UInt8] {
@@ -225,15 +195,6 @@ private func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T)
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()
     }
-}
-
-/// `send(2)`, which `RawHTTPConnection.send` hides.
-private func sendBytes(_ socket: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.send(socket, bytes, count, Int32(MSG_NOSIGNAL))
-    #else
-        Darwin.send(socket, bytes, count, 0)
-    #endif
 }
 
 /// A response as `RawHTTPConnection` read it off the wire.

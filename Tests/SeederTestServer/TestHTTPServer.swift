@@ -1,8 +1,3 @@
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOHTTP1
-import NIOPosix
-
 /// An HTTP/1.1 server on 127.0.0.1, in the test's own process, that answers each request with
 /// what a handler returns: for the tests of `seeder fetch` and for `seeder-bench serve`.
 ///
@@ -16,16 +11,15 @@ import NIOPosix
 /// ```
 ///
 /// Connections are kept alive (HTTP/1.1) and served concurrently, each answering its requests in
-/// order. A handler may keep state of its own behind a lock (`NIOLockedValueBox`), or count with
-/// `request.index`. It runs on the connection's event loop, never on Swift's cooperative pool, so
-/// that tests blocked there (waiting for a process, say) cannot starve the server; a handler
-/// must therefore not block: `Task.sleep`, or the response's `delay`, waits without blocking.
-/// A handler that throws is answered with 500 and the error's text.
+/// order. A handler may keep state of its own behind a lock, or count with `request.index`. It
+/// runs on its connection's own thread, never on Swift's cooperative pool, so that tests blocked
+/// there (waiting for a process, say) cannot starve the server; a handler must therefore not
+/// block for long: `Task.sleep`, or the response's `delay`, waits without holding the
+/// connection's reading. A handler that throws is answered with 500 and the error's text.
 ///
-/// Every server runs on `MultiThreadedEventLoopGroup.singleton`: its threads are started once
-/// for the process and never keep it from exiting, so a server has no thread of its own to shut
-/// down and starting one costs only a socket. `shutdown()` (or the end of `with`) closes the
-/// listening socket and every connection and cancels the handlers still running.
+/// The server is plain sockets and threads: a thread accepts, and each connection has a reader
+/// and a responder. `shutdown()` (or the end of `with`) closes the listening socket and every
+/// connection, and cancels the handlers still running.
 public final class TestHTTPServer: Sendable {
     /// Turns a request into a response; called once per request, concurrently for requests on
     /// different connections.
@@ -33,13 +27,13 @@ public final class TestHTTPServer: Sendable {
 
     /// The port the server listens on, on 127.0.0.1.
     public let port: Int
-    private let listener: any Channel
+    private let listener: TestHTTPListener
     private let connections: TestHTTPConnections
 
-    private init(listener: any Channel, connections: TestHTTPConnections) {
+    private init(listener: TestHTTPListener, connections: TestHTTPConnections) {
         self.listener = listener
         self.connections = connections
-        port = listener.localAddress?.port ?? 0
+        port = listener.port
     }
 
     /// Starts a server on 127.0.0.1, on `port` (0: a free port the system picks). A server that
@@ -47,18 +41,7 @@ public final class TestHTTPServer: Sendable {
     /// then stays empty instead of growing.
     public static func start(port: Int = 0, recording: Bool = true, _ handler: @escaping Handler) async throws -> TestHTTPServer {
         let connections = TestHTTPConnections(recording: recording, handler: handler)
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
-            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-            // A client that shuts its side down after a request still gets the answer.
-            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try connections.accept(channel) }
-            }
-            .bind(host: "127.0.0.1", port: port)
-            .get()
-        return TestHTTPServer(listener: listener, connections: connections)
+        return TestHTTPServer(listener: try TestHTTPListener(port: port, connections: connections), connections: connections)
     }
 
     /// Starts a server, runs `body` with it, and shuts it down, whether `body` returns or throws.
@@ -104,13 +87,13 @@ public final class TestHTTPServer: Sendable {
     /// Stops listening, closes every connection, cancels the handlers still running and waits
     /// for them to return. Calling it again does nothing.
     public func shutdown() async {
-        try? await listener.close()
+        listener.stop()
         await connections.closeAll()
     }
 
     deinit {
         // A server dropped without `shutdown()` still gives its port back and ends its connections.
-        listener.close(promise: nil)
+        listener.stop()
         connections.closeAllNow()
     }
 }

@@ -176,7 +176,7 @@ extension SeedDiffWriter {
         case let .blob(bytes):
             json.object { json in
                 json.member("bytes", bytes.count)
-                json.member("sha256", sha256Hex(bytes))
+                json.member("sha256", SHA256.hex(bytes))
             }
         }
     }

@@ -155,7 +155,7 @@ public final class SeedDiffWriter {
 
     /// The first 12 hex digits of a blob's SHA-256.
     static func shortDigest(_ bytes: [UInt8]) -> String {
-        String(sha256Hex(bytes).prefix(12))
+        String(SHA256.hex(bytes).prefix(12))
     }
 
     /// An identity as messages write it: `7`, `(hearts, 10)`.

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SeederCore
 
@@ -106,9 +105,9 @@ final class DigestPipeline: @unchecked Sendable {
             for operation in block.operations {
                 switch operation {
                 case let .update(digest, range):
-                    digest.hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: block.bytes[range]))
+                    digest.hasher.update(UnsafeRawBufferPointer(rebasing: block.bytes[range]))
                 case let .finalize(digest):
-                    digest.hex = hexDigits(digest.hasher.finalize())
+                    digest.hex = digest.hasher.finalizeHex()
                 }
             }
             condition.lock()
@@ -117,22 +116,4 @@ final class DigestPipeline: @unchecked Sendable {
             condition.unlock()
         }
     }
-}
-
-/// Bytes as lowercase hex, two digits each, written byte by byte: pages has a digest per hundred
-/// records (bench/README.md).
-func hexDigits(_ bytes: some Sequence<UInt8>) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var text: [UInt8] = []
-    text.reserveCapacity(64)
-    for byte in bytes {
-        text.append(digits[Int(byte >> 4)])
-        text.append(digits[Int(byte & 15)])
-    }
-    return String(decoding: text, as: UTF8.self)
-}
-
-/// SHA-256 of bytes, as lowercase hex.
-func sha256Hex(_ bytes: some Sequence<UInt8>) -> String {
-    hexDigits(SHA256.hash(data: Array(bytes)))
 }
