@@ -26,15 +26,7 @@ struct CheckOptions: ParsableArguments {
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
-    @Option(
-        help: "Also print each diagnostic as a GitHub Actions annotation (github); default: github when GITHUB_ACTIONS=true, else text.")
-    var diagnostics: DiagnosticsFormat?
-
-    @Option(
-        help:
-            "Show progress: auto (a line on a terminal), always (plain lines when not on one), plain (a line every few seconds, for CI logs) or never."
-    )
-    var progress: ProgressMode = .auto
+    @OptionGroup var reporting: ReportingOptions
 
     func validate() throws {
         guard maxErrors >= 0 else { throw ValidationError("--max-errors must be 0 or more, not \(maxErrors)") }

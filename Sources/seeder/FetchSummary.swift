@@ -22,7 +22,7 @@ enum FetchSummary {
 
     static func failureLine(_ report: FetchReport) -> String {
         let errors = report.errorCount
-        return "fetch failed: \(errors) \(errors == 1 ? "error" : "errors"); \(report.dumps) was not changed\n"
+        return "fetch failed: \(counting(errors, "error")); \(report.dumps) was not changed\n"
     }
 
     static func json(_ report: FetchReport) -> String {
@@ -63,7 +63,7 @@ enum FetchSummary {
     static func markdown(_ report: FetchReport) -> String {
         var text = "### seeder fetch\n\n"
         if report.exitStatus != 0 {
-            text += "**Failed** (\(report.errorCount) \(report.errorCount == 1 ? "error" : "errors")); the dumps were not changed.\n\n"
+            text += "**Failed** (\(counting(report.errorCount, "error"))); the dumps were not changed.\n\n"
             for diagnostic in report.diagnostics.prefix(20) { text += "- `\(diagnostic.description)`\n" }
             return text
         }

@@ -150,7 +150,7 @@ enum GitHubActions {
     static func summary(_ report: BuildReport, command: String, shown: Int = 50) -> String {
         let errors = report.diagnostics.count { $0.severity == .error } + report.suppressedErrors
         let warnings = report.diagnostics.count { $0.severity == .warning }
-        let counts = "\(errors) \(errors == 1 ? "error" : "errors"), \(warnings) \(warnings == 1 ? "warning" : "warnings")"
+        let counts = "\(counting(errors, "error")), \(counting(warnings, "warning"))"
         var text: String
         switch (report.outcome, command) {
         case (.success, "build"): text = "### seeder build: wrote `\(report.output ?? "")`\n\n"

@@ -101,36 +101,12 @@ struct BadInputCatalog {
     /// Runs the binary for `kind`, under its launcher, killed after 60 s: a hang is a failure,
     /// never a test that never ends.
     static func seederWithin(_ kind: BadInput, in directory: String) throws -> Run {
-        let process = Process()
         let binary = try seederBinary()
-        let command = kind.launcher + [binary] + kind.arguments
-        process.executableURL = URL(fileURLWithPath: kind.launcher.isEmpty ? binary : "/usr/bin/env")
-        process.arguments = kind.launcher.isEmpty ? kind.arguments : command
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        for key in ["GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE"] { environment[key] = nil }
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        if let file = kind.stdoutFile {
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
-        } else {
-            process.standardOutput = out
-        }
-        process.standardError = err
-        try process.run()
-        // SIGKILL: the binary inherits this process's signal mask, where SIGTERM may be blocked,
-        // and a command blocked in `open` on a FIFO then never ends.
-        let timer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: timer)
-        let stdout = kind.stdoutFile == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        timer.cancel()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        return try program(
+            kind.launcher.isEmpty ? binary : "/usr/bin/env",
+            kind.launcher.isEmpty ? kind.arguments : kind.launcher + [binary] + kind.arguments,
+            in: directory, standardOutput: try kind.stdoutFile.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) }, killAfter: 60
+        )
     }
 }
 

@@ -27,11 +27,7 @@ func seederBenchBinary() throws -> String {
 }
 
 /// The result of running the binary.
-struct Run {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
+typealias Run = ProgramRun
 
 /// Runs `seeder` with `arguments` in `directory`.
 func seeder(_ arguments: [String], in directory: String = repository, environment: [String: String] = [:]) throws -> Run {
@@ -39,28 +35,17 @@ func seeder(_ arguments: [String], in directory: String = repository, environmen
 }
 
 /// Runs the program at `path` with `arguments` in `directory`, in this environment and
-/// `environment`, with `NO_COLOR` set.
-func program(_ path: String, _ arguments: [String], in directory: String = repository, environment: [String: String] = [:]) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+/// `environment`, with `NO_COLOR` set (`runProgram` for the rest).
+func program(
+    _ path: String, _ arguments: [String], in directory: String = repository, environment: [String: String] = [:],
+    standardOutput: FileHandle? = nil, killAfter: Double? = nil
+) throws -> Run {
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = "1"
     // A run of the tests inside GitHub Actions must not change what the commands print.
     for key in ["GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE"] { env[key] = nil }
     for (key, value) in environment { env[key] = value }
-    process.environment = env
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    return try runProgram(path, arguments, in: directory, environment: env, standardOutput: standardOutput, killAfter: killAfter)
 }
 
 /// Compares `text` with the committed snapshot in `Tests/SeederCLITests/Snapshots/`.

@@ -103,17 +103,7 @@ func finish(_ process: Process) async throws -> Run {
 /// `FileHandle.readDataToEndOfFile` traps on an interrupted read, which a child's end can cause.
 private func readAll(_ handle: FileHandle) async -> String {
     await withCheckedContinuation { continuation in
-        Thread.detachNewThread {
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { break }
-                bytes += buffer[..<count]
-            }
-            continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
-        }
+        Thread.detachNewThread { continuation.resume(returning: String(decoding: readToEnd(handle.fileDescriptor), as: UTF8.self)) }
     }
 }
 

@@ -217,7 +217,7 @@ extension LoadContext {
             return nil
         }
         if let type = AttributeType(rawValue: text) { return type }
-        let suggestion = closestMatch(to: text, in: AttributeType.allCases.map(\.rawValue)).map { " (did you mean '\($0)'?)" } ?? ""
+        let suggestion = didYouMean(text, among: AttributeType.allCases.map(\.rawValue))
         error(
             .mappingUnknownName,
             "unknown type '\(text)' for '\(attribute)'\(suggestion); expected \(list(AttributeType.allCases.map(\.rawValue)))", at: node)
@@ -234,7 +234,7 @@ extension LoadContext {
         case "unix_ns": return .unixNanoseconds
         default:
             guard Self.isDatePattern(text) else {
-                let suggestion = closestMatch(to: text, in: DateFormat.names).map { " (did you mean '\($0)'?)" } ?? ""
+                let suggestion = didYouMean(text, among: DateFormat.names)
                 error(
                     .mappingUnknownName,
                     "unknown date format '\(text)'\(suggestion); "

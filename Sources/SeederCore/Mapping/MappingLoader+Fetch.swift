@@ -149,7 +149,7 @@ extension LoadContext {
         if let word = node.scalar {
             guard word == "link" else {
                 let forms = MappingLoader.Keys.paginatorForms
-                let suggestion = closestMatch(to: word, in: forms).map { " (did you mean '\($0)'?)" } ?? ""
+                let suggestion = didYouMean(word, among: forms)
                 error(
                     .mappingInvalid,
                     "unknown paginator '\(word)'\(suggestion); 'paginate' is 'link' or a mapping with one of 'next', 'cursor', 'offset' or 'page'",
@@ -279,7 +279,7 @@ extension LoadContext {
     func resolveEach(_ sources: inout [Source], pending: [Int: (path: String, node: YAMLNode)]) {
         for (index, each) in pending.sorted(by: { $0.key < $1.key }) {
             guard let parent = sources.firstIndex(where: { $0.path == each.path }) else {
-                let suggestion = closestMatch(to: each.path, in: sources.map(\.path)).map { " (did you mean '\($0)'?)" } ?? ""
+                let suggestion = didYouMean(each.path, among: sources.map(\.path))
                 error(.mappingUnknownName, "'each' names no source's path: '\(each.path)'\(suggestion)", at: each.node)
                 continue
             }

@@ -29,7 +29,7 @@ extension LoadContext {
                 switch choice {
                 case let .entity(name, node):
                     guard let index = names.firstIndex(of: name) else {
-                        let suggestion = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+                        let suggestion = didYouMean(name, among: names)
                         error(.mappingUnknownName, "unknown entity '\(name)' in 'to'\(suggestion)", at: node)
                         continue
                     }
@@ -102,7 +102,7 @@ extension LoadContext {
             ? "" : "; a one-to-many to a selector needs the same 'inverse' on every entity the selector can choose"
         guard let inverseIndex = target.relationshipIndex(named: inverse.name) else {
             let suggestion =
-                closestMatch(to: inverse.name, in: target.relationships.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+                didYouMean(inverse.name, among: target.relationships.map(\.name))
             error(
                 .mappingUnknownName,
                 "inverse '\(inverse.name)' is not a relationship of \(target.name)\(suggestion); "
@@ -141,7 +141,7 @@ extension LoadContext {
             }
             guard let index = names.firstIndex(of: name) else {
                 if draft.declaredAttributeNames.contains(name) { continue }  // declared with an error of its own
-                let suggestion = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+                let suggestion = didYouMean(name, among: names)
                 error(
                     .mappingUnknownName, "identity attribute '\(name)' is not declared in '\(draft.name).attributes'\(suggestion)", at: item
                 )

@@ -78,7 +78,7 @@ extension LoadContext {
                         .mappingInvalid, "'\(name)' is a relationship of entity '\(draft.name)'; 'search' indexes its text attributes",
                         at: item)
                 } else if !draft.declaredAttributeNames.contains(name) {
-                    let suggestion = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+                    let suggestion = didYouMean(name, among: names)
                     error(.mappingUnknownName, "unknown attribute '\(name)' in 'fields' of 'search'\(suggestion)", at: item)
                 }
                 continue

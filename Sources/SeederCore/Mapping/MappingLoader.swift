@@ -322,7 +322,7 @@ struct LoadContext {
             return nil
         }
         if let value = T(rawValue: text) { return value }
-        let suggestion = closestMatch(to: text, in: all.map(\.rawValue)).map { " (did you mean '\($0)'?)" } ?? ""
+        let suggestion = didYouMean(text, among: all.map(\.rawValue))
         error(.mappingUnknownName, "unknown value '\(text)' for '\(key)'\(suggestion); expected \(list(all.map(\.rawValue)))", at: node)
         return nil
     }
@@ -416,10 +416,4 @@ struct LoadContext {
         }
         return true
     }
-}
-
-/// "a, b or c".
-func list(_ words: [String]) -> String {
-    guard words.count > 1 else { return words.first ?? "" }
-    return words.dropLast().joined(separator: ", ") + " or " + words.last!
 }

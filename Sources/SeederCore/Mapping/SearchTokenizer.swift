@@ -55,7 +55,7 @@ public struct SearchTokenizer: Sendable, Hashable {
         let name = words[0]
         guard let allowed = options(of: name, engine: engine) else {
             let names = names(for: engine)
-            let suggestion = closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+            let suggestion = didYouMean(name, among: names)
             return .failure(
                 SearchTokenizerError("unknown tokenizer '\(name)' for \(engine.rawValue)\(suggestion); expected \(list(names))"))
         }
@@ -78,7 +78,7 @@ public struct SearchTokenizer: Sendable, Hashable {
                 return .failure(SearchTokenizerError("write tokenizer options as 'name value' ('\(spelled)'), not '\(option)'"))
             }
             guard allowed.contains(option) else {
-                let suggestion = closestMatch(to: option, in: allowed).map { " (did you mean '\($0)'?)" } ?? ""
+                let suggestion = didYouMean(option, among: allowed)
                 let expected = allowed.isEmpty ? "it takes no options" : "expected \(list(allowed))"
                 return .failure(SearchTokenizerError("unknown option '\(option)' for tokenizer '\(name)'\(suggestion); \(expected)"))
             }

@@ -8,16 +8,9 @@ extension SchemaFitter {
         diagnostics.error(.schema, message, at: location)
     }
 
-    /// `'a', 'b' and 'c'`.
-    func list(_ names: [String]) -> String {
-        guard !names.isEmpty else { return "none" }
-        let quoted = names.map { "'\($0)'" }
-        return quoted.count == 1 ? quoted[0] : quoted.dropLast().joined(separator: ", ") + " and " + quoted.last!
-    }
-
-    /// ` (did you mean 'x'?)`, or nothing.
-    func suggestion(_ name: String, _ names: [String]) -> String {
-        closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+    /// `'a', 'b' and 'c'`, or `none`.
+    func quotedList(_ names: [String]) -> String {
+        names.isEmpty ? "none" : list(names.map { "'\($0)'" }, conjunction: "and")
     }
 
     func lowerFirst(_ name: String) -> String {
@@ -36,8 +29,8 @@ extension SchemaFitter {
     ) {
         let names = table.columns.map(\.name)
         error(
-            "table '\(table.name)' of the app's schema has no \(what)\(name.map { suggestion($0, names) } ?? ""); "
-                + "\(advice); its columns: \(list(names))", at: location)
+            "table '\(table.name)' of the app's schema has no \(what)\(name.map { didYouMean($0, among: names) } ?? ""); "
+                + "\(advice); its columns: \(quotedList(names))", at: location)
     }
 
     /// Copies of the built columns into the app's columns of the same names; with `single`, the
@@ -131,7 +124,7 @@ extension SchemaFitter {
         let twice = table.columns.map(\.name).filter { (counts[$0.lowercased()] ?? 0) > 1 }
         if !twice.isEmpty {
             error(
-                "more than one attribute or relationship fills \(list(twice)) of table '\(table.name)'; "
+                "more than one attribute or relationship fills \(quotedList(twice)) of table '\(table.name)'; "
                     + "name the column of each with 'column:'", at: location)
         }
         let filled = Set(fill.fills.map { $0.column.lowercased() })
@@ -142,7 +135,7 @@ extension SchemaFitter {
         guard !unfilled.isEmpty else { return }
         error(
             "table '\(table.name)' has \(unfilled.count == 1 ? "a NOT NULL column" : "NOT NULL columns") without a default that nothing fills: "
-                + "\(list(unfilled.map(\.name))); map an attribute onto \(unfilled.count == 1 ? "it" : "each")", at: location)
+                + "\(quotedList(unfilled.map(\.name))); map an attribute onto \(unfilled.count == 1 ? "it" : "each")", at: location)
     }
 
     /// Reports tables seeder fills that already hold rows, and tables two things fill.
@@ -168,7 +161,7 @@ extension SchemaFitter {
         for fill in fills where seen.insert(fill.table.lowercased()).inserted {
             guard let table = schema.table(named: fill.table), table.rows > 0 else { continue }
             error(
-                "the app's schema holds \(table.rows) \(table.rows == 1 ? "row" : "rows") in table '\(table.name)', which seeder "
+                "the app's schema holds \(counting(table.rows, "row")) in table '\(table.name)', which seeder "
                     + "fills: give an empty database, made by the app before it stores anything", at: location)
         }
     }

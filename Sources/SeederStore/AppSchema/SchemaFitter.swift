@@ -69,7 +69,7 @@ struct SchemaFitter {
                                 "column '\(position)' for the order of '\(entity.name).\(relationship.name)'", in: table,
                                 at: relationship.location, near: position,
                                 advice:
-                                    "seeder looks for \(list(positionNames(position, relationship, target: target)).replacingOccurrences(of: " and ", with: " or "))"
+                                    "seeder looks for \(quotedList(positionNames(position, relationship, target: target)).replacingOccurrences(of: " and ", with: " or "))"
                             )
                         }
                     }
@@ -121,14 +121,14 @@ struct SchemaFitter {
             guard let found = coreData.first(where: { $0.name == entity.name }) else {
                 let names = coreData.map(\.name)
                 error(
-                    "entity '\(entity.name)' is not an entity of the Core Data store\(suggestion(entity.name, names)); "
-                        + "its entities: \(list(names))", at: entity.location)
+                    "entity '\(entity.name)' is not an entity of the Core Data store\(didYouMean(entity.name, among: names)); "
+                        + "its entities: \(quotedList(names))", at: entity.location)
                 return nil
             }
             if found.superNumber != 0 || coreData.contains(where: { $0.superNumber == found.number }) {
                 let family = coreData.filter { $0.superNumber == found.number || $0.number == found.superNumber }.map(\.name)
                 error(
-                    "entity '\(entity.name)' is part of an entity hierarchy in the Core Data store (with \(list(family))); "
+                    "entity '\(entity.name)' is part of an entity hierarchy in the Core Data store (with \(quotedList(family))); "
                         + "seeder cannot fill subentities, which share their root's table", at: entity.location)
                 return nil
             }
@@ -145,8 +145,8 @@ struct SchemaFitter {
             let names = schema.tables.map(\.name)
             error(
                 "entity '\(entity.name)' has no table\(entity.namedTable != nil ? " '\(entity.table)'" : "") in the app's schema"
-                    + "\(suggestion(entity.table, names)); \(entity.namedTable != nil ? "correct" : "name it with") 'table:'; "
-                    + "the schema's tables: \(list(names))", at: entity.namedTable ?? entity.location)
+                    + "\(didYouMean(entity.table, among: names)); \(entity.namedTable != nil ? "correct" : "name it with") 'table:'; "
+                    + "the schema's tables: \(quotedList(names))", at: entity.namedTable ?? entity.location)
             return nil
         }
         return EntityFit(table: table)
@@ -327,8 +327,8 @@ struct SchemaFitter {
         guard let table = schema.table(named: join.name) else {
             let names = schema.tables.map(\.name)
             error(
-                "the many-to-many \(what) has no join table '\(join.name)' in the app's schema\(suggestion(join.name, names)); "
-                    + "\(relationship.namedTable != nil ? "correct" : "name it with") 'table:'; the schema's tables: \(list(names))",
+                "the many-to-many \(what) has no join table '\(join.name)' in the app's schema\(didYouMean(join.name, among: names)); "
+                    + "\(relationship.namedTable != nil ? "correct" : "name it with") 'table:'; the schema's tables: \(quotedList(names))",
                 at: relationship.namedTable ?? relationship.location)
             return nil
         }
@@ -415,11 +415,12 @@ struct SchemaFitter {
             if let named = relationship.namedTable {
                 error(
                     "'\(join.name)', which 'table:' names, is no join table of the many-to-many \(what) in the Core Data store "
-                        + "(it has no column '\(targetColumn)' beside one of the owner's); its join tables: \(list(joins))", at: named)
+                        + "(it has no column '\(targetColumn)' beside one of the owner's); its join tables: \(quotedList(joins))", at: named
+                )
             } else {
                 error(
                     "the Core Data store has no join table for the many-to-many \(what) (one with a column '\(targetColumn)'); "
-                        + "its join tables: \(list(joins)); name it with 'table:'", at: relationship.location)
+                        + "its join tables: \(quotedList(joins)); name it with 'table:'", at: relationship.location)
             }
             return nil
         }

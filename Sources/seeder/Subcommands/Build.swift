@@ -40,13 +40,13 @@ struct Build: ParsableCommand {
         options.onConflict = onConflict
         options.sourceDateEpoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"]
         let console = Console()
-        options.progress = console.progressReporter(check.progress)
+        options.progress = console.progressReporter(check.reporting.progress)
         options.willCreateTemporaries = Interruption.removeOnInterrupt
         let report = SeedBuilder.build(options)
         console.finishProgress()
         console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
         // A JSON document owns standard output: the workflow commands then go to standard error.
-        try console.annotate(report.diagnostics, check.diagnostics ?? .default(), toStandardError: check.printsDocument)
+        try console.annotate(report.diagnostics, check.reporting.diagnosticsFormat, toStandardError: check.printsDocument)
         GitHubActions.appendStepSummary(GitHubActions.summary(report, command: "build"))
         try check.finish(report, command: .build, console: console, summary: !quiet)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SeederCore
 import SeederStore
 
 extension DiffFormat: ExpressibleByArgument {}
@@ -112,7 +113,7 @@ struct Diff: ParsableCommand {
             StandardError.write("error: \(error)\n")
             throw ExitCode(2)
         }
-        func rows(_ count: Int) -> String { count == 1 ? "1 row" : "\(count) rows" }
+        func rows(_ count: Int) -> String { counting(count, "row") }
         let metadata = written.tables.filter { SeedCatalog.metadataTables.contains($0.table) }.reduce(0) { $0 + $1.changes }
         var parts = written.tables.filter { !SeedCatalog.metadataTables.contains($0.table) }.map { "\(rows($0.changes)) of \($0.table)" }
         if metadata > 0 { parts.append("\(rows(metadata)) of metadata") }

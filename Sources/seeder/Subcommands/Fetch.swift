@@ -29,20 +29,12 @@ struct Fetch: ParsableCommand {
     @Flag(help: "Print one JSON document (the summary and findings) on standard output and nothing else there.")
     var json = false
 
-    @Option(
-        help: "Also print each diagnostic as a GitHub Actions annotation (github); default: github when GITHUB_ACTIONS=true, else text.")
-    var diagnostics: DiagnosticsFormat?
-
-    @Option(
-        help:
-            "Show progress: auto (a line on a terminal), always (plain lines when not on one), plain (a line every few seconds, for CI logs) or never."
-    )
-    var progress: ProgressMode = .auto
+    @OptionGroup var reporting: ReportingOptions
 
     func run() throws {
         var options = FetchOptions(mapping: mapping, dumps: dumps)
         options.only = only
-        let display = FetchProgressDisplay(mode: progress)
+        let display = FetchProgressDisplay(mode: reporting.progress)
         if let display { options.progress = { @Sendable progress in display.update(progress) } }
         FetchInterruption.install()
         let fetchOptions = options
@@ -50,7 +42,7 @@ struct Fetch: ParsableCommand {
         display?.finish()
         let console = Console()
         console.print(report.diagnostics, suppressed: 0, mapping: mapping)
-        try console.annotate(report.diagnostics, diagnostics ?? .default(), toStandardError: json)
+        try console.annotate(report.diagnostics, reporting.diagnosticsFormat, toStandardError: json)
         GitHubActions.appendStepSummary(FetchSummary.markdown(report))
         if json {
             try StandardOutput.write(FetchSummary.json(report) + "\n")

@@ -29,15 +29,7 @@ struct Infer: ParsableCommand {
     @Flag(help: "Replace an existing output file.")
     var force = false
 
-    @Option(
-        help:
-            "Show progress: auto (a line on a terminal), always (plain lines when not on one), plain (a line every few seconds, for CI logs) or never."
-    )
-    var progress: ProgressMode = .auto
-
-    @Option(
-        help: "Also print each diagnostic as a GitHub Actions annotation (github); default: github when GITHUB_ACTIONS=true, else text.")
-    var diagnostics: DiagnosticsFormat?
+    @OptionGroup var reporting: ReportingOptions
 
     @Flag(help: "Print one JSON document (the draft, the entities and sources found, the findings) on standard output.")
     var json = false
@@ -46,7 +38,7 @@ struct Infer: ParsableCommand {
         var options = InferOptions(
             dumps: dumps, keyPath: keyPath.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) })
         let console = Console()
-        options.progress = console.progressReporter(progress)
+        options.progress = console.progressReporter(reporting.progress)
         let output = self.output == "-" ? nil : self.output
         var report = InferReport()
         var written: String?
@@ -67,11 +59,11 @@ struct Infer: ParsableCommand {
         }
         console.print(report.diagnostics, suppressed: 0, mapping: "")
         // The draft or the document on standard output keeps it: the workflow commands go to standard error.
-        try console.annotate(report.diagnostics, diagnostics ?? .default(), toStandardError: json || written == nil)
+        try console.annotate(report.diagnostics, reporting.diagnosticsFormat, toStandardError: json || written == nil)
         if let written {
             let entities = report.mapping?.entities.count ?? 0
             StandardError.write(
-                "drafted \(written): \(entities) \(entities == 1 ? "entity" : "entities") from "
+                "drafted \(written): \(counting(entities, "entity", plural: "entities")) from "
                     + "\(MappingDraftWriter.counted(report.files, "dump file")), \(MappingDraftWriter.counted(report.records, "record"))\n")
         }
         if json {

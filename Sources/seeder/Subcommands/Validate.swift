@@ -15,11 +15,11 @@ struct Validate: ParsableCommand {
         options.writesOutput = false
         options.willCreateTemporaries = Interruption.removeOnInterrupt
         let console = Console()
-        options.progress = console.progressReporter(check.progress)
+        options.progress = console.progressReporter(check.reporting.progress)
         let report = SeedBuilder.build(options)
         console.finishProgress()
         console.print(report.diagnostics, suppressed: report.suppressedErrors, mapping: check.mapping)
-        try console.annotate(report.diagnostics, check.diagnostics ?? .default(), toStandardError: check.printsDocument)
+        try console.annotate(report.diagnostics, check.reporting.diagnosticsFormat, toStandardError: check.printsDocument)
         GitHubActions.appendStepSummary(GitHubActions.summary(report, command: "validate"))
         try check.finish(report, command: .validate, console: console, summary: true)
     }

@@ -3,9 +3,9 @@ import GRDB
 import SeederTestSupport
 import Testing
 
-/// What a new user met with the latest mapping features, through the real binary: each problem
+/// Where the binary reports a problem with a value: each problem
 /// said once, at its value, and no warning that an error already explains (docs/mapping.md).
-struct FirstUseDefectTests {
+struct MessagePlacementTests {
     static func build(_ mapping: String, _ dumps: [String: String], _ arguments: [String] = []) throws -> (Run, Workspace) {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("mapping.yaml", mapping)

@@ -6,8 +6,9 @@ import Testing
 
 @testable import SeederStore
 
-/// Sources, globs and the mapping features a build must carry into the seed.
-struct InputsAndFeaturesTests {
+/// Sources and globs, then how records become linked rows: composite identities, merges,
+/// inverse keys and positions, claims and their order, children with and without identity.
+struct SourcesAndLinksTests {
     @Test func matchesGlobsSegmentBySegment() {
         #expect(InputPlanner.glob("specs/page-*.json", matches: "specs/page-12.json"))
         #expect(!InputPlanner.glob("specs/page-*.json", matches: "specs/old/page-1.json"))
