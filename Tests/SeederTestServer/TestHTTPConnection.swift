@@ -258,11 +258,7 @@ final class TestHTTPConnection: TaskExecutor, @unchecked Sendable {
         jobs = []
         if !socketClosed { TestSocket.shutdownBoth(socket) }
         while !readerEnded { condition.wait() }
-        #if canImport(Glibc)
-            _ = Glibc.close(socket)
-        #else
-            _ = Darwin.close(socket)
-        #endif
+        TestSocket.close(socket)
         socketClosed = true
         let waiters = endWaiters
         endWaiters = []

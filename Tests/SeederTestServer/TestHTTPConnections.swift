@@ -35,11 +35,7 @@ final class TestHTTPConnections: @unchecked Sendable {
             return connection
         }
         guard let connection else {
-            #if canImport(Glibc)
-                _ = Glibc.close(socket)
-            #else
-                _ = Darwin.close(socket)
-            #endif
+            TestSocket.close(socket)
             return
         }
         connection.start()

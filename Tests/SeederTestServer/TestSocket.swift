@@ -100,4 +100,13 @@ enum TestSocket {
             _ = Darwin.shutdown(socket, SHUT_RDWR)
         #endif
     }
+
+    /// Closes the descriptor.
+    static func close(_ socket: Int32) {
+        #if canImport(Glibc)
+            _ = Glibc.close(socket)
+        #else
+            _ = Darwin.close(socket)
+        #endif
+    }
 }

@@ -65,7 +65,8 @@ public func md5Hex(_ bytes: some Sequence<UInt8>) -> String {
     return hexDigits(digest)
 }
 
-/// Bytes as lowercase hex, two digits a byte.
+/// Bytes as lowercase hex, two digits each, written byte by byte: pages has a digest per hundred
+/// records (bench/README.md).
 public func hexDigits(_ bytes: some Sequence<UInt8>) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var text: [UInt8] = []

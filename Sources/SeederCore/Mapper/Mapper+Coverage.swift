@@ -45,13 +45,13 @@ extension Mapper {
             let unmapped = unmappedKeys(of: index)
             if !unmapped.isEmpty {
                 let names = unmapped.map { "\(entity.name).\($0)" }.joined(separator: ", ")
-                let keys = "\(counting(unmapped.count, "key is", plural: "keys are"))"
+                let keys = counting(unmapped.count, "key is", plural: "keys are")
                 diagnostics.warning(.unmappedKey, "\(keys) never mapped: \(names)", at: entity.location)
             }
             // Bare ids hold no key to look for (docs/mapping.md, Unmapped keys).
             let objects = plan.recordCount - plan.bareIdCount
             guard objects > 0 else { continue }
-            let records = "\(counting(objects, "record"))"
+            let records = counting(objects, "record")
             func noMatch(_ name: String, _ sought: Sought, at location: SourceLocation) {
                 let suggestion = sought.nearest(among: unmapped).map { " (did you mean '\($0)'?)" } ?? ""
                 diagnostics.warning(

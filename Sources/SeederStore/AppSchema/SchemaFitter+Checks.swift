@@ -8,9 +8,9 @@ extension SchemaFitter {
         diagnostics.error(.schema, message, at: location)
     }
 
-    /// `'a', 'b' and 'c'`, or `none`.
-    func quotedList(_ names: [String]) -> String {
-        names.isEmpty ? "none" : list(names.map { "'\($0)'" }, conjunction: "and")
+    /// `'a', 'b' and 'c'` (or another conjunction), or `none`.
+    func quotedList(_ names: [String], conjunction: String = "and") -> String {
+        names.isEmpty ? "none" : list(names.map { "'\($0)'" }, conjunction: conjunction)
     }
 
     func lowerFirst(_ name: String) -> String {

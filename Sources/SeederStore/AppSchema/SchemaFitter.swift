@@ -69,7 +69,7 @@ struct SchemaFitter {
                                 "column '\(position)' for the order of '\(entity.name).\(relationship.name)'", in: table,
                                 at: relationship.location, near: position,
                                 advice:
-                                    "seeder looks for \(quotedList(positionNames(position, relationship, target: target)).replacingOccurrences(of: " and ", with: " or "))"
+                                    "seeder looks for \(quotedList(positionNames(position, relationship, target: target), conjunction: "or"))"
                             )
                         }
                     }
