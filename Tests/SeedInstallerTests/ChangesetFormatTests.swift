@@ -10,23 +10,57 @@ import Testing
 /// `ChangesetFormat`: SQLite 3.40 never returns from reading a table header cut short, so the
 /// installer checks a file's whole format before SQLite sees it
 /// (docs/guides/updating-an-installed-seed.md, What it does on each launch).
-@Suite(.timeLimit(.minutes(1)))
+///
+/// Every call that could spin (the check, SQLite's reading, the installer) runs under
+/// `returning(within:)`, not a suite time limit: the tests share the cooperative pool with tests
+/// that block it, so a time limit measures the wait for a thread as well as the work, and fails a
+/// test that never ran.
 struct ChangesetFormatTests {
+    /// A call that did not return in time: it spins, on a thread of its own, until the tests end.
+    struct Spun: Error, CustomStringConvertible {
+        var seconds: Double
+        var description: String { "did not return within \(Int(seconds)) s" }
+    }
+
+    /// What `body` returns, run on a thread of its own and waited for at most `seconds` of its
+    /// own time; `Spun` if it takes longer.
+    static func returning<T: Sendable>(within seconds: Double = 60, _ body: @escaping @Sendable () throws -> T) throws -> T {
+        let outcome = Outcome<T>()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            outcome.result = Result { try body() }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + seconds) == .success, let result = outcome.result else { throw Spun(seconds: seconds) }
+        return try result.get()
+    }
+
+    /// The result a `returning(within:)` thread leaves, read after its signal.
+    private final class Outcome<T: Sendable>: @unchecked Sendable {
+        var result: Result<T, any Error>?
+    }
+
     static func check(_ bytes: Data, in workspace: Workspace) throws -> ChangesetFormat.Malformed? {
         let path = workspace.path("checked.changeset")
         try bytes.write(to: URL(fileURLWithPath: path))
-        guard let file = fopen(path, "rb") else { throw CocoaError(.fileNoSuchFile) }
-        defer { fclose(file) }
-        do {
-            try ChangesetFormat.check(file)
-            return nil
-        } catch {
-            return error
+        return try returning { () throws -> ChangesetFormat.Malformed? in
+            guard let file = fopen(path, "rb") else { throw CocoaError(.fileNoSuchFile) }
+            defer { fclose(file) }
+            do throws(ChangesetFormat.Malformed) {
+                try ChangesetFormat.check(file)
+                return nil
+            } catch {
+                return error
+            }
         }
     }
 
     /// SQLite reads `bytes` to its end: the number of changes, or `nil` for an error.
-    static func sqliteCount(_ bytes: Data) -> Int? {
+    static func sqliteCount(_ bytes: Data) throws -> Int? {
+        try returning { unwatchedSQLiteCount(bytes) }
+    }
+
+    private static func unwatchedSQLiteCount(_ bytes: Data) -> Int? {
         bytes.withUnsafeBytes { buffer -> Int? in
             var iterator: OpaquePointer?
             guard sqlite3changeset_start(&iterator, Int32(buffer.count), UnsafeMutableRawPointer(mutating: buffer.baseAddress)) == SQLITE_OK
@@ -49,13 +83,13 @@ struct ChangesetFormatTests {
         let fixture = try SeedFixture()
         let changeset = try SeedFixture.bytes(fixture.changeset(from: fixture.seed(edition: 1), to: fixture.seed(edition: 2)))
         #expect(try Self.check(changeset, in: fixture.workspace) == nil)
-        let whole = try #require(Self.sqliteCount(changeset))
+        let whole = try #require(try Self.sqliteCount(changeset))
         var passed = 0
         for length in 0..<changeset.count {
             let prefix = changeset.prefix(length)
             guard try Self.check(prefix, in: fixture.workspace) == nil else { continue }
             passed += 1
-            let count = try #require(Self.sqliteCount(prefix), "a prefix of \(length) bytes passed the check but SQLite cannot read it")
+            let count = try #require(try Self.sqliteCount(prefix), "a prefix of \(length) bytes passed the check but SQLite cannot read it")
             #expect(count < whole)
         }
         // The empty prefix, and those cut between two changes or after a table's header.
@@ -84,7 +118,7 @@ struct ChangesetFormatTests {
             cuts += 1
             try changeset.prefix(length).write(to: URL(fileURLWithPath: cut))
             try SeedFixture.bytes(old).write(to: URL(fileURLWithPath: copy))
-            let outcome = try SeedInstaller(seed: new, workingCopy: copy, changesets: [cut]).install()
+            let outcome = try Self.returning { try SeedInstaller(seed: new, workingCopy: copy, changesets: [cut]).install() }
             guard case let .replaced(skipped) = outcome, skipped.count == 1 else {
                 Issue.record("cut at \(length) of \(changeset.count) bytes: \(outcome)")
                 continue
@@ -109,7 +143,7 @@ struct ChangesetFormatTests {
         _ = try SeedChangeset.write(old: workspace.path("old.db"), new: workspace.path("new.db"), to: workspace.path("c"))
         let bytes = try SeedFixture.bytes(workspace.path("c"))
         #expect(try Self.check(bytes, in: workspace) == nil)
-        #expect(Self.sqliteCount(bytes) == 2)
+        #expect(try Self.sqliteCount(bytes) == 2)
     }
 
     /// Random damage to a real changeset (bytes flipped, cut, dropped, inserted): whatever the
@@ -137,7 +171,7 @@ struct ChangesetFormatTests {
             }
             // Returns, with its changes or SQLite's error: a value SQLite rejects (a text that is
             // not UTF-8, say) is its to report; never spinning is the check's.
-            _ = Self.sqliteCount(Data(damaged))
+            _ = try Self.sqliteCount(Data(damaged))
         }
         #expect(refused > 500)
     }
@@ -156,7 +190,8 @@ struct ChangesetFormatTests {
         try fixture.workspace.write("bad.changeset", text)
         let copy = fixture.workspace.path("copy.sqlite")
         #expect(try SeedInstaller(seed: old, workingCopy: copy).install() == .installed)
-        let outcome = try SeedInstaller(seed: new, workingCopy: copy, changesets: [fixture.workspace.path("bad.changeset"), good]).install()
+        let bad = fixture.workspace.path("bad.changeset")
+        let outcome = try Self.returning { try SeedInstaller(seed: new, workingCopy: copy, changesets: [bad, good]).install() }
         guard case let .patched(report) = outcome, case let .unreadable(reason) = report.skipped.first?.reason else {
             Issue.record("\(outcome)")
             return
