@@ -35,6 +35,12 @@ struct BuildFiles {
         app = stem + "-app" + unique
     }
 
+    /// The one of `seed` and `vacuum` that `path` is not: where a stage that may vacuum the file
+    /// at `path` writes its copy.
+    func spare(besides path: String) -> String {
+        path == seed ? vacuum : seed
+    }
+
     /// Every temporary file, which the build removes before it starts and whatever happens.
     var temporaries: [String] { [seed, work, vacuum, spill, app] }
 

@@ -4,41 +4,37 @@ import SeederCore
 
 /// The last stage: the seed file finished around its rows and renamed into place.
 extension SeedBuilder {
-    /// Join rows, metadata, constraints, indexes and checks (`SeedAssembler`); then the seed,
-    /// synced, renamed over the output. A validation comes here only to fill the app's own
-    /// schema, which is then left in the temporary files.
+    /// The rows finished into a seed file (`SeedFinisher`) and made final (`FinishedFile`); then,
+    /// as `publication` says, search tables added (`SearchIndexer`) or the app's own schema filled
+    /// (`SeedProjector`), and the last file renamed over the output. A validation comes here only
+    /// to fill the app's own schema, which is then left in the temporary files.
     static func assemble(
-        _ loaded: LoadedRows, with assembler: SeedAssembler, mapping: LoadedMapping, fit: SchemaFit?, in seed: DatabaseQueue,
-        files: BuildFiles,
-        options: BuildOptions
+        _ loaded: LoadedRows, with layout: SeedLayout, as publication: Publication, mapping: LoadedMapping, in seed: DatabaseQueue,
+        files: BuildFiles, options: BuildOptions
     ) throws {
         let total = loaded.totalBytes
         // The dumps' records, as the reading and resolving phases count them.
         let records = loaded.sources.reduce(0) { $0 + $1.records }
         options.progress?(BuildProgress(phase: .writing, bytesRead: total, totalBytes: total, records: records))
-        let metadata = metadata(mapping: mapping, fit: fit, sources: loaded.sources, sqliteVersion: loaded.sqliteVersion, options: options)
-        let search = SearchIndexer(mapping: mapping.mapping, schema: assembler.schema)
-        let vacuumed = try seed.inDatabase { db in
-            try assembler.finish(
-                db, metadata: metadata, sources: loaded.sources, vacuumPath: files.vacuum, checks: search.tables.isEmpty && fit == nil)
+        let metadata = metadata(
+            mapping: mapping, fit: publication.fit, sources: loaded.sources, sqliteVersion: loaded.sqliteVersion, options: options)
+        var file = try seed.inDatabase { db in
+            try SeedFinisher(layout: layout).finish(db, metadata: metadata, sources: loaded.sources, indexesBuilt: loaded.indexesBuilt)
+            return try FinishedFile.compact(db, at: files.seed, spare: files.vacuum, checking: publication.rowsFileIsFinal)
         }
         try seed.close()
-        if let fit {
+        switch publication.finish {
+        case .plain:
+            break
+        case let .searchable(search):
+            // Indexed once no rowid can move any more (docs/seed.md, Search).
+            file = try search.index(file, spare: files.spare(besides: file.path))
+        case let .fitted(fit):
             // The app's schema, filled from the finished rows, is the seed (docs/mapping.md).
-            let built = vacuumed ? files.vacuum : files.seed
-            let filled = try SeedProjector(fit: fit).project(built: built, into: files.app, spare: vacuumed ? files.seed : files.vacuum)
-            guard options.writesOutput else { return }
-            try SeedAssembler.publish(filled, as: files.outputPath, shown: files.output, synced: filled == files.app)
-            return
+            file = try SeedProjector(fit: fit).project(built: file, into: files.app, spare: files.spare(besides: file.path))
         }
-        guard !search.tables.isEmpty else {
-            // The seed itself was synced as it was checked; a vacuumed copy was not.
-            try SeedAssembler.publish(vacuumed ? files.vacuum : files.seed, as: files.outputPath, shown: files.output, synced: !vacuumed)
-            return
-        }
-        // Indexed once no rowid can move any more, and checked and synced then (docs/seed.md, Search).
-        let indexed = try search.index(seedAt: vacuumed ? files.vacuum : files.seed, spare: vacuumed ? files.seed : files.vacuum)
-        try SeedAssembler.publish(indexed, as: files.outputPath, shown: files.output, synced: true)
+        guard publication.writesOutput else { return }
+        try file.publish(as: files.outputPath, shown: files.output)
     }
 
     /// docs/seed.md's metadata keys, in key order.

@@ -16,6 +16,8 @@ extension SeedBuilder {
         var sqliteVersion: String
         /// The dump files' bytes, as progress counts them (a file two sources read, twice).
         var totalBytes: Int
+        /// The seed's indexes the resolver built (`Resolution`).
+        var indexesBuilt: Set<String> = []
     }
 
     /// Opens one connection: the seed being built as `main`, the working database as `work`,
@@ -47,19 +49,19 @@ extension SeedBuilder {
     /// seed's own tables (`RowStore`); then references, inverses, defaults, `required` and
     /// `unique` (`ReferenceResolver`), and the mapper's coverage warnings.
     static func load(
-        _ inputs: [InputFile], with assembler: SeedAssembler, into seed: DatabaseQueue, files: BuildFiles, options: BuildOptions,
+        _ inputs: [InputFile], with layout: SeedLayout, into seed: DatabaseQueue, files: BuildFiles, options: BuildOptions,
         diagnostics: DiagnosticSink
     ) throws -> LoadedRows {
-        let mapping = assembler.mapping
+        let mapping = layout.mapping
         let mapper = Mapper(mapping: mapping)
         var loaded = LoadedRows(
             entities: [], rowsInserted: [], sources: [], sqliteVersion: "", totalBytes: inputs.reduce(0) { $0 + $1.size })
         let counts: [EntityCounts] = try seed.inDatabase { db in
             loaded.sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
             try db.execute(sql: "BEGIN")
-            try assembler.createTables(db)
+            try layout.createTables(db)
             let store = try RowStore(
-                db: db, mapping: mapping, layouts: assembler.layouts, links: assembler.links, files: inputs.map(\.path),
+                db: db, mapping: mapping, layouts: layout.layouts, links: layout.links, files: inputs.map(\.path),
                 spillPath: files.spill, spillBytes: options.sideRowBytesInMemory)
             let total = loaded.totalBytes
             let read = try readDumps(inputs, totalBytes: total, mapper: mapper, into: store, options: options, diagnostics: diagnostics)
@@ -68,13 +70,15 @@ extension SeedBuilder {
             options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records))
             // A build checks references through the seed's own indexes; a validation, which
             // writes no seed, without them.
-            try ReferenceResolver(
-                store: store, load: load, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
-                indexes: options.writesOutput ? assembler.schema.indexes : []
+            let resolution = try ReferenceResolver(
+                tables: store, load: load, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
+                indexes: options.writesOutput ? layout.schema.indexes : []
             ).resolve()
             try db.execute(sql: "COMMIT")
-            loaded.rowsInserted = store.rowsInserted
-            return store.counts
+            // The rows the resolver made are the seed's too.
+            loaded.rowsInserted = zip(store.rowsInserted, resolution.counts).map { $0 + $1.rowsCreated }
+            loaded.indexesBuilt = resolution.indexesBuilt
+            return zip(store.counts, resolution.counts).map { $0.adding($1) }
         }
         // Keys never mapped, keys that matched nothing, entities that got no record.
         mapper.reportCoverage(to: diagnostics, rowsCreated: counts.map(\.rowsCreated))

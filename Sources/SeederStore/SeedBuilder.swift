@@ -10,12 +10,15 @@ import SeederCore
 /// 2. `planInputs`: sources -> `InputFile`s (`InputPlanner`), in source and path order;
 /// 3. `claimFiles`: the output and report checked (`OutputGuard`), the output locked
 ///    (`OutputLock`) -> `BuildFiles`;
-/// 4. `openDatabase`: the seed being built and the working database, on one connection;
+/// 4. `openDatabase`: the seed being built and the working database, on one connection, its
+///    tables laid out (`SeedLayout`), and how the build will publish decided (`Publication`);
 /// 5. `load`: dump bytes -> JSON values (`JSONReader`) -> `Record`s (`Mapper`) -> rows merged in
 ///    the seed's own tables (`RowStore`, SQLite as the identity map); then references,
-///    inverses, defaults, `required`, `unique` (`ReferenceResolver`) -> `LoadedRows`;
-/// 6. `assemble`: join rows, metadata, constraints, indexes, checks; the seed file renamed into
-///    place (`SeedAssembler`).
+///    inverses, defaults, `required`, `unique` (`ReferenceResolver` -> `Resolution`) ->
+///    `LoadedRows`;
+/// 6. `assemble`: join rows, metadata, constraints, indexes (`SeedFinisher`); the file made final
+///    and checked (`FinishedFile`), search tables or the app's schema filled, the last file
+///    renamed into place.
 ///
 /// A stage that finds the run cannot go on reports why and throws `Stop`; any other error is
 /// reported by `report(_:files:database:diagnostics:)`.
@@ -88,20 +91,21 @@ public enum SeedBuilder {
             let files = try claimFiles(mapping.mapping, options: options, state: &state, diagnostics: diagnostics)
             let seed = try openDatabase(files)
             database = seed
-            let assembler = SeedAssembler(mapping: mapping.mapping)
-            let loaded = try load(state.inputs, with: assembler, into: seed, files: files, options: options, diagnostics: diagnostics)
+            let layout = SeedLayout(mapping: mapping.mapping)
+            let publication = Publication(layout: layout, fit: fit, writesOutput: options.writesOutput)
+            let loaded = try load(state.inputs, with: layout, into: seed, files: files, options: options, diagnostics: diagnostics)
             state.report.entities = loaded.entities
             // Every warning is one by now: with --strict each is an error, and nothing is written.
             if options.strict { diagnostics.promoteWarnings() }
             // A validation fills the app's schema too: its own UNIQUE or CHECK may refuse a row.
-            guard !diagnostics.hasErrors, options.writesOutput || fit != nil else {
+            guard !diagnostics.hasErrors, publication.assembles else {
                 try seed.close()
                 // A valid `validate` wrote its rows too, into its temporary seed: those the seed
                 // would hold (docs/commands.md, validate).
                 if !diagnostics.hasErrors { state.report.entities = Self.counting(loaded.rowsInserted, in: state.report.entities) }
                 return diagnostics.hasErrors ? .invalid : .success
             }
-            try assemble(loaded, with: assembler, mapping: mapping, fit: fit, in: seed, files: files, options: options)
+            try assemble(loaded, with: layout, as: publication, mapping: mapping, in: seed, files: files, options: options)
             state.report.entities = Self.counting(loaded.rowsInserted, in: state.report.entities)
             if options.writesOutput { state.report.output = files.output }
             return .success

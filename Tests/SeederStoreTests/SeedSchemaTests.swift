@@ -182,12 +182,12 @@ struct SeedChecksTests {
                     INSERT INTO "user" VALUES (1, NULL);
                     INSERT INTO "task" VALUES (1, 1);
                     """)
-            #expect(throws: Never.self) { try SeedAssembler.check(db) }
+            #expect(throws: Never.self) { try SeedChecks.check(db) }
             try db.execute(sql: "PRAGMA foreign_keys = OFF")  // as the build loads: GRDB turns them on
             try db.execute(sql: "INSERT INTO \"task\" VALUES (2, 9)")
-            #expect(throws: AssemblyError.self) { try SeedAssembler.check(db) }
+            #expect(throws: AssemblyError.self) { try SeedChecks.check(db) }
             try db.execute(sql: "DELETE FROM \"task\" WHERE \"id\" = 2")
-            // `NOT NULL` given after the rows, as `SeedAssembler.constrain` does.
+            // `NOT NULL` given after the rows, as `SeedFinisher.constrain` does.
             let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
             try db.execute(sql: "PRAGMA writable_schema = ON")
             try db.execute(
@@ -197,7 +197,7 @@ struct SeedChecksTests {
             try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
             try db.execute(sql: "PRAGMA writable_schema = OFF")
             do {
-                try SeedAssembler.check(db)
+                try SeedChecks.check(db)
                 Issue.record("a NULL in a NOT NULL column passed the checks")
             } catch let error as AssemblyError {
                 #expect(error.message.hasPrefix("the seed fails PRAGMA quick_check: NULL value in user.name"))
@@ -235,9 +235,9 @@ struct SeedChecksTests {
                 defer { try? db.execute(sql: "ROLLBACK TO s; RELEASE s") }
                 let pragma = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
                 #expect(Set(pragma.map { $0[0] as String }) == dangles, "\(change)")
-                #expect(try SeedAssembler.keysMayDangle(in: "note", db) == dangles.contains("note"), "\(change)")
-                #expect(try SeedAssembler.keysMayDangle(in: "comment", db), "\(change)")
-                #expect(try SeedAssembler.foreignKeyViolations(db).sorted() == pragma.map(\.description).sorted(), "\(change)")
+                #expect(try SeedChecks.keysMayDangle(in: "note", db) == dangles.contains("note"), "\(change)")
+                #expect(try SeedChecks.keysMayDangle(in: "comment", db), "\(change)")
+                #expect(try SeedChecks.foreignKeyViolations(db).sorted() == pragma.map(\.description).sorted(), "\(change)")
             }
             try agree("", dangles: [])
             try agree("UPDATE \"note\" SET \"user_id\" = '3' WHERE \"id\" = 1", dangles: ["note"])

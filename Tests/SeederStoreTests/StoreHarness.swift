@@ -32,7 +32,7 @@ struct StoreHarness {
         let queue = try DatabaseQueue(path: workspace.path("seed.sqlite"), configuration: configuration)
         return try queue.inDatabase { db in
             try db.execute(sql: "ATTACH DATABASE ? AS \"work\"", arguments: [workspace.path("work.sqlite")])
-            try SeedAssembler(mapping: mapping).createTables(db)
+            try SeedLayout(mapping: mapping).createTables(db)
             try prepare(db)
             let store = try RowStore(
                 db: db, mapping: mapping, layouts: RowLayout.all(for: mapping), links: LinkLayout.all(for: mapping),

@@ -10,21 +10,21 @@ import SeederCore
 struct SeedProjector {
     let fit: SchemaFit
 
-    /// Fills a copy of the app's database at `path` from the finished seed at `built`, and
-    /// checks it; returns the path of the finished file: `path`, or `spare` when it had to
-    /// be vacuumed.
-    func project(built: String, into path: String, spare: String) throws -> String {
+    /// Fills a copy of the app's database at `path` from the finished seed `built`, then makes
+    /// it final and checks it (`FinishedFile.compact`, vacuumed into `spare` if it holds a free
+    /// page).
+    func project(built: FinishedFile, into path: String, spare: String) throws -> FinishedFile {
         guard FileManager.default.createFile(atPath: path, contents: Data(fit.bytes)) else {
             throw OutputError.cannot("write", path, error: errno)
         }
         let queue = try DatabaseQueue(path: path, configuration: Self.configuration)
-        let vacuumed = try queue.inDatabase { db -> Bool in
+        let finished = try queue.inDatabase { db -> FinishedFile in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             // The copy is a temporary file until it is renamed: no journal beside it for a killed
             // build to leave behind; a failed fill is rolled back in memory, and the copy removed.
             try db.execute(sql: "PRAGMA journal_mode = MEMORY")
             db.add(function: Self.uuidBytes)
-            try db.execute(sql: "ATTACH DATABASE ? AS \"built\"", arguments: [built])
+            try db.execute(sql: "ATTACH DATABASE ? AS \"built\"", arguments: [built.path])
             // The app's triggers would fill its logs and indexes once more (docs/mapping.md).
             try RawSQLite.enableTriggers(false, in: db)
             try db.execute(sql: "BEGIN")
@@ -42,7 +42,7 @@ struct SeedProjector {
                 for statement in SeedSchema.metadataTables { try db.execute(sql: statement) }
                 try db.execute(sql: #"INSERT INTO "main"."seed_metadata" SELECT * FROM "built"."seed_metadata" ORDER BY "key""#)
                 try db.execute(sql: #"INSERT INTO "main"."seed_source" SELECT * FROM "built"."seed_source" ORDER BY "rowid""#)
-                if fit.mode == .room { try db.execute(sql: "PRAGMA application_id = \(SeedAssembler.applicationID)") }
+                if fit.mode == .room { try db.execute(sql: "PRAGMA application_id = \(SeedFinisher.applicationID)") }
                 try db.execute(sql: "COMMIT")
             } catch {
                 try? db.execute(sql: "ROLLBACK")
@@ -54,13 +54,10 @@ struct SeedProjector {
             if let room = fit.room, case let differences = try room.differences(in: db), !differences.isEmpty {
                 throw AssemblyError(message: "Room would reject the seed: " + differences.map(\.description).joined(separator: "; "))
             }
-            try SeedAssembler.check(db)
-            guard try Int.fetchOne(db, sql: "PRAGMA freelist_count") != 0 else { return false }
-            try db.execute(sql: "VACUUM INTO ?", arguments: [spare])
-            return true
+            return try FinishedFile.compact(db, at: path, spare: spare, checking: true)
         }
         try queue.close()
-        return vacuumed ? spare : path
+        return finished
     }
 
     /// Numbers the rows and fills each table; a row the app's schema refuses is the data's fault,

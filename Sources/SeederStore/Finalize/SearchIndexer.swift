@@ -22,37 +22,26 @@ struct SearchIndexer {
         movable = schema.tables.filter { contents.contains($0.name) }.map { ($0.name, $0.primaryKey) }
     }
 
-    /// Indexes the seed at `path`, then checks it (`SeedAssembler.check`, which also syncs it).
-    /// Returns the finished file: `path`, or `spare` (a temporary file, removed first) when the
-    /// index freed pages and the seed was vacuumed into it.
-    func index(seedAt path: String, spare: String) throws -> String {
-        let seed = try DatabaseQueue(path: path, configuration: Self.configuration)
-        let vacuumed: Bool = try seed.inDatabase { db in
+    /// Indexes the seed file `built`, then makes it final and checks it
+    /// (`FinishedFile.compact`): vacuumed into `spare` if the index freed pages, the copy's
+    /// rowids checked against the file's.
+    func index(_ built: FinishedFile, spare: String) throws -> FinishedFile {
+        let seed = try DatabaseQueue(path: built.path, configuration: Self.configuration)
+        let finished = try seed.inDatabase { db in
             try db.execute(sql: "BEGIN")
             for table in tables {
                 try db.execute(sql: table.create)
                 for statement in table.fill + table.triggerStatements { try db.execute(sql: statement) }
             }
             try db.execute(sql: "COMMIT")
-            guard try Int.fetchOne(db, sql: "PRAGMA freelist_count") != 0 else {
-                try SeedAssembler.check(db)
-                return false
+            return try FinishedFile.compact(db, at: built.path, spare: spare, checking: true) { copy, indexed in
+                try copy.execute(sql: "ATTACH DATABASE ? AS \"indexed\"", arguments: [indexed])
+                for (table, key) in movable { try Self.checkRowids(of: table, key: key, copy) }
+                try copy.execute(sql: "DETACH DATABASE \"indexed\"")
             }
-            unlink(spare)
-            try db.execute(sql: "VACUUM INTO ?", arguments: [spare])
-            return true
         }
         try seed.close()
-        guard vacuumed else { return path }
-        let copy = try DatabaseQueue(path: spare, configuration: Self.configuration)
-        try copy.inDatabase { db in
-            try db.execute(sql: "ATTACH DATABASE ? AS \"indexed\"", arguments: [path])
-            for (table, key) in movable { try Self.checkRowids(of: table, key: key, db) }
-            try db.execute(sql: "DETACH DATABASE \"indexed\"")
-            try SeedAssembler.check(db)
-        }
-        try copy.close()
-        return spare
+        return finished
     }
 
     /// Every row of `table` in the vacuumed copy (`main`) has the rowid it had when it was indexed
@@ -73,7 +62,7 @@ struct SearchIndexer {
     }
 
     /// Writes as the build's own connection does: no journal (a failed build's files go) and
-    /// no syncs (`SeedAssembler.check` syncs the finished file once).
+    /// no syncs (`SeedChecks.check` syncs the finished file once).
     private static var configuration: Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false

@@ -29,7 +29,7 @@ extension ReferenceResolver {
     func renumberChildren(_ links: [LinkLayout]) throws {
         for layout in links
         where load[link: layout].needsRenumbering && layout.relationship.inverse != nil
-            && store.layouts[layout.relationship.target].entity.identity == .none
+            && tables.layouts[layout.relationship.target].entity.identity == .none
         {
             try renumberChildren(layout)
         }
@@ -42,7 +42,7 @@ extension ReferenceResolver {
     /// occurrence), the pair keeps whichever stands first in source order, with its position.
     func restoreClaims(_ link: LinkLayout) throws {
         let (child, inverse, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
-        let side = try store.sideTable(of: child)
+        let side = try tables.sideTable(of: child)
         let mask = SQLText.quote(maskColumn)
         let slot = child.slot(relationship: inverse)
         db.add(

@@ -17,7 +17,7 @@ import SeederCore
 extension ReferenceResolver {
     func createMissingRows(_ links: [LinkLayout]) throws {
         var targets = Set<Int>()
-        for layout in store.layouts {
+        for layout in tables.layouts {
             for (index, relationship) in layout.entity.relationships.enumerated()
             where relationship.onMissing == .create && !relationship.isToMany
                 && load[entity: layout.entityIndex, relationship: index].referencedByIdentity
@@ -32,12 +32,12 @@ extension ReferenceResolver {
             if try collectDangling(link) { targets.insert(link.relationship.target) }
         }
         for target in targets.sorted() {
-            try createRows(CreatedRows(store.layouts[target], ownerKeyCount: ownerKeyCount))
+            try createRows(CreatedRows(tables.layouts[target], ownerKeyCount: ownerKeyCount))
         }
     }
 
     /// The most key columns an owner has: the width of `CreatedRows`' owner key.
-    var ownerKeyCount: Int { store.layouts.map(\.keyColumns.count).max() ?? 1 }
+    var ownerKeyCount: Int { tables.layouts.map(\.keyColumns.count).max() ?? 1 }
 
     /// A to-one's foreign keys that name no row, each at the place of its record's value; returns
     /// whether there was one.
@@ -60,7 +60,7 @@ extension ReferenceResolver {
             sql: """
                 SELECT \((layout.keyColumns + columns).map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
                        s."_fields", s."_file", s."_offset"
-                FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout))) WHERE \(dangles) ORDER BY \(RowLayout.firstSeen)
+                FROM \(layout.joinedInRowOrder(try tables.sideTable(of: layout))) WHERE \(dangles) ORDER BY \(RowLayout.firstSeen)
                 """)
         let slot = layout.slot(relationship: index)
         while let row = try rows.next() {
@@ -84,7 +84,7 @@ extension ReferenceResolver {
     /// A to-many's links whose target no row has, each at the place of its reference; returns
     /// whether there was one.
     private func collectDangling(_ link: LinkLayout) throws -> Bool {
-        let target = store.layouts[link.relationship.target]
+        let target = tables.layouts[link.relationship.target]
         guard target.entity.identity != .none else { return false }
         let matches = SQLText.equal("x", target.keyColumns, "l", link.targetColumns)
         let dangles = "NOT EXISTS (SELECT 1 FROM \(target.table) AS x WHERE \(matches))"
@@ -123,14 +123,15 @@ extension ReferenceResolver {
             let (column, bit) = RowLayout.maskIndex(target.slot(attribute: attribute))
             masks[column] |= bit
         }
-        let side = try store.sideTable(of: target)
+        let side = try tables.sideTable(of: target)
         try db.execute(
             sql: """
                 INSERT INTO \(side) ("_row", \(SQLText.list(target.sideColumns)))
                 SELECT t."rowid", \(masks.map(String.init).joined(separator: ", ")), x'', c."_file", c."_offset"
                 FROM \(created.table) AS c JOIN \(target.table) AS t ON \(created.matches("t", "c"))
                 """)
-        store.noteCreatedRows(count, of: target.entityIndex)
+        tally.counts[target.entityIndex].rowsCreated += count
+        tables.noteSideRowsWentIn(of: target.entityIndex)
     }
 
     /// An identity outside its attribute's `values`, or `""` (no id, docs/mapping.md, Missing
@@ -171,7 +172,7 @@ extension ReferenceResolver {
     /// a row a record provided.
     func createdRowReference(_ layout: RowLayout, key: [DatabaseValue], in row: Row, from column: Int) -> String? {
         guard let ownerIndex = row[column] as Int? else { return nil }
-        let owner = store.layouts[ownerIndex]
+        let owner = tables.layouts[ownerIndex]
         let relationship = owner.entity.relationships[row[column + 1] as Int]
         let ownerKey = owner.keyColumns.indices.map { row[column + 2 + $0] as DatabaseValue }
         return "\(label(owner, key: ownerKey)) references \(label(layout, key: key)) (\(relationship.name))"

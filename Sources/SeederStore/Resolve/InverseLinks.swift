@@ -31,7 +31,7 @@ extension ReferenceResolver {
     /// link to the same inverse reads.
     func applyInverse(_ link: LinkLayout, marksChildren: Bool) throws {
         let (child, _, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
-        let side = try store.sideTable(of: child)
+        let side = try tables.sideTable(of: child)
         let mask = SQLText.quote(maskColumn)
         let joined = SQLText.equal("c", child.keyColumns, "l", link.targetColumns)
         let claimed = zip(foreignKey, link.ownerColumns).map { "c.\(SQLText.quote($0)) IS l.\(SQLText.quote($1))" }
@@ -88,7 +88,7 @@ extension ReferenceResolver {
     /// `applyInverse` one link at a time, in dump order, settling each conflict by `onConflict`.
     func applyInverseInOrder(_ link: LinkLayout) throws {
         let (child, inverse, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
-        let side = try store.sideTable(of: child)
+        let side = try tables.sideTable(of: child)
         // A cursor, not an array: the links of a large dump do not fit in flat memory.
         let links = try Row.fetchCursor(
             db,
@@ -131,7 +131,7 @@ extension ReferenceResolver {
                     diagnostics.report(diagnostic)
                     continue
                 }
-                store.counts[child.entityIndex].conflictsResolved += 1
+                tally.counts[child.entityIndex].conflictsResolved += 1
                 if policy == .first { continue }
             }
             var arguments = ownerKey

@@ -7,7 +7,7 @@ import SeederCore
 extension ReferenceResolver {
     /// Checks every to-one's foreign keys, then every many-to-many's links.
     func checkReferences(_ links: [LinkLayout]) throws {
-        for layout in store.layouts {
+        for layout in tables.layouts {
             for (index, relationship) in layout.entity.relationships.enumerated() where !relationship.isToMany {
                 try checkForeignKey(layout, relationship: index)
             }
@@ -20,7 +20,7 @@ extension ReferenceResolver {
     /// A to-one's foreign keys must name rows that exist; others follow `onMissing`. Only one
     /// that a record names by identity can dangle (`LoadSummary.Relationship.referencedByIdentity`):
     /// the others were set from rows the load inserted, and are only counted.
-    /// (`SeedAssembler.check` still checks every key of the finished file.)
+    /// (`SeedChecks.check` still checks every key of the finished file.)
     ///
     /// The seed's index of the key is built now rather than after the load, when there is one
     /// (not in `validate`): the keys are counted from it, and each distinct value is looked up
@@ -40,10 +40,13 @@ extension ReferenceResolver {
         // A selector's columns have no index of their own (`SeedSchema`).
         let seedIndex =
             target.chosen == nil ? indexes.first { $0.table == layout.entity.table && $0.columns == columns && !$0.isUnique } : nil
-        if let seedIndex { try SeedAssembler.createIndexes([seedIndex], in: db) }
+        if let seedIndex {
+            try SeedFinisher.createIndexes([seedIndex], in: db)
+            tally.resolution.indexesBuilt.insert(seedIndex.name)
+        }
         let count = "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(present)"
         guard load[entity: layout.entityIndex, relationship: index].referencedByIdentity else {
-            store.counts[layout.entityIndex].referencesResolved += try Int.fetchOne(db, sql: count) ?? 0
+            tally.counts[layout.entityIndex].referencesResolved += try Int.fetchOne(db, sql: count) ?? 0
             return
         }
         let keys: Int
@@ -65,7 +68,7 @@ extension ReferenceResolver {
         // Only dangling keys need the rows' origins, and rows may share a dangling key.
         var dropped = 0
         if dangling > 0 { dropped = try settleDangling(layout, relationship: index, to: target, matches: matches) }
-        store.counts[layout.entityIndex].referencesResolved += keys - dropped
+        tally.counts[layout.entityIndex].referencesResolved += keys - dropped
     }
 
     /// The foreign keys of a to-one to `target`, present and not `matches`-ing a target row, in
@@ -78,7 +81,7 @@ extension ReferenceResolver {
             sql: """
                 SELECT t."rowid", \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
                        \(columns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")), s."_fields", s."_file", s."_offset"
-                FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
+                FROM \(layout.joinedInRowOrder(try tables.sideTable(of: layout)))
                 WHERE \(target.present) AND NOT EXISTS (SELECT 1 FROM \(target.layout.table) AS x WHERE \(matches))
                 ORDER BY \(RowLayout.firstSeen)
                 """)
@@ -87,7 +90,7 @@ extension ReferenceResolver {
             let key = (0..<keyCount).map { row[1 + $0] as DatabaseValue }
             let reference = columns.indices.map { row[1 + keyCount + $0] as DatabaseValue }
             if relationship.onMissing == .null {
-                store.counts[layout.entityIndex].referencesDropped += 1
+                tally.counts[layout.entityIndex].referencesDropped += 1
                 // Every column of the link: a selector's entity name too.
                 let assignments = layout.foreignKeyColumns[index].map { "\(SQLText.quote($0)) = NULL" }.joined(separator: ", ")
                 try db.execute(sql: "UPDATE \(layout.table) SET \(assignments) WHERE \"rowid\" = ?", arguments: [row[0] as DatabaseValue])
@@ -108,10 +111,10 @@ extension ReferenceResolver {
         let relationship = layout.entity.relationships[index]
         let columns = layout.foreignKeyColumns[index]
         guard relationship.selector != nil, let type = columns.last else {
-            return [ForeignKeyTarget(layout: store.layouts[relationship.target], columns: columns, chosen: nil)]
+            return [ForeignKeyTarget(layout: tables.layouts[relationship.target], columns: columns, chosen: nil)]
         }
         return relationship.targets.map { entity in
-            let target = store.layouts[entity]
+            let target = tables.layouts[entity]
             let chosen = "t.\(SQLText.quote(type)) = \(SQLText.literal(target.entity.name))"
             return ForeignKeyTarget(layout: target, columns: Array(columns.dropLast()), chosen: chosen)
         }
@@ -119,8 +122,8 @@ extension ReferenceResolver {
 
     /// A many-to-many's links must name target rows that exist.
     func checkJoinLinks(_ link: LinkLayout) throws {
-        let owner = store.layouts[link.entityIndex]
-        let target = store.layouts[link.relationship.target]
+        let owner = tables.layouts[link.entityIndex]
+        let target = tables.layouts[link.relationship.target]
         let matches = SQLText.equal("t", target.keyColumns, "l", link.targetColumns)
         let dangling = try Row.fetchAll(
             db,
@@ -134,7 +137,7 @@ extension ReferenceResolver {
             let (ownerKey, targetKey) = keys(ofLink: row, link, from: 1)
             let base = 1 + link.ownerColumns.count + link.targetColumns.count
             if link.relationship.onMissing == .null {
-                store.counts[link.entityIndex].referencesDropped += 1
+                tally.counts[link.entityIndex].referencesDropped += 1
                 try db.execute(sql: "DELETE FROM \(link.storedTable) WHERE \"_seq\" = ?", arguments: [row[0] as DatabaseValue])
             } else {
                 missing(
@@ -143,7 +146,7 @@ extension ReferenceResolver {
             }
         }
         reportMissing()
-        store.counts[link.entityIndex].referencesResolved += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(link.table)") ?? 0
+        tally.counts[link.entityIndex].referencesResolved += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(link.table)") ?? 0
     }
 }
 

@@ -15,45 +15,54 @@ import SeederCore
 ///    `onMissing`;
 /// 4. row finishing (`finishRows`), per entity: defaults, `required`;
 /// 5. unique checks (`checkUnique`), per entity after its rows are finished.
-/// Each reads a side table only through `RowStore.sideTable(of:)`, which puts its rows in first.
+/// Each reads a side table only through `LoadedTables.sideTable(of:)`, which puts its rows in
+/// first, and adds what it does to `tally`, which `resolve()` returns.
 struct ReferenceResolver {
-    let store: RowStore
+    let tables: any LoadedTables
     /// What the load learnt about each relationship: which stages have work to do.
     let load: LoadSummary
     let diagnostics: DiagnosticSink
-    var db: Database { store.db }
+    var db: Database { tables.db }
+    /// What the stages did so far.
+    let tally: ResolutionTally
 
     /// Finds the JSON Pointer of a row's record for a message.
     let pointers: PointerLocator
     /// The seed's indexes that references by identity are checked through, built here rather
-    /// than by `SeedAssembler` (`checkForeignKey`); empty when nothing is written.
+    /// than by the finish (`checkForeignKey`); empty when nothing is written.
     let indexes: [SeedSchema.Index]
     /// Messages about missing references, until their stage reports them (`reportMissing()`).
     let missingReferences = GatheredMessages()
 
-    init(store: RowStore, load: LoadSummary, diagnostics: DiagnosticSink, pointers: PointerLocator, indexes: [SeedSchema.Index] = []) {
-        self.store = store
+    init(
+        tables: any LoadedTables, load: LoadSummary, diagnostics: DiagnosticSink, pointers: PointerLocator,
+        indexes: [SeedSchema.Index] = []
+    ) {
+        self.tables = tables
+        tally = ResolutionTally(entities: tables.layouts.count)
         self.load = load
         self.diagnostics = diagnostics
         self.pointers = pointers
         self.indexes = indexes
     }
 
-    func resolve() throws {
-        let links = store.links.flatMap { $0 }.compactMap { $0 }
+    /// Runs every stage; returns what they did.
+    func resolve() throws -> Resolution {
+        let links = tables.links.flatMap { $0 }.compactMap { $0 }
         // The links of a relationship to a selector, per entity it chose (`LinkLayout.cases`),
         // for every stage that reads the target's table.
-        let views = links.flatMap { $0.cases(in: store.mapping) }
+        let views = links.flatMap { $0.cases(in: tables.mapping) }
         try createMissingRows(views)
         let linked = try restoreClaimsAndRenumberLinks(links)
-        try applyInverseLinks(linked.flatMap { $0.cases(in: store.mapping) })
+        try applyInverseLinks(linked.flatMap { $0.cases(in: tables.mapping) })
         // (A selector's children all have link rows, renumbered across its entities.)
         try renumberChildren(views.filter { !$0.isCaseView })
         try checkReferences(views)
-        for layout in store.layouts {
+        for layout in tables.layouts {
             try finishRows(layout)
             try checkUnique(layout)
         }
+        return tally.resolution
     }
 
     // MARK: Labels
@@ -65,7 +74,7 @@ struct ReferenceResolver {
     }
 
     func location(file: Int, offset: Int) -> SourceLocation {
-        SourceLocation(file: store.files[file], offset: offset)
+        SourceLocation(file: tables.files[file], offset: offset)
     }
 
     /// Where a slot's value came from, in a row that selected `_fields, _file, _offset` from `column`.
@@ -108,7 +117,7 @@ struct ReferenceResolver {
     func inverseColumns(of link: LinkLayout)
         -> (child: RowLayout, inverse: Int, foreignKey: [String], maskColumn: String, bit: Int64, position: String?)
     {
-        let child = store.layouts[link.relationship.target]
+        let child = tables.layouts[link.relationship.target]
         let inverse = link.relationship.inverse!
         let (maskColumn, bit) = child.maskBit(child.slot(relationship: inverse))
         let position = child.positionIndex(owner: link.entityIndex, relationship: link.relationshipIndex)
@@ -127,10 +136,10 @@ struct ReferenceResolver {
     /// A link whose child no record provides: dropped under `onMissing: null`, else an error.
     func reportMissing(_ link: LinkLayout, owner ownerKey: [DatabaseValue], child childKey: [DatabaseValue], at location: SourceLocation) {
         if link.relationship.onMissing == .null {
-            store.counts[link.entityIndex].referencesDropped += 1
+            tally.counts[link.entityIndex].referencesDropped += 1
         } else {
             missing(
-                label(store.layouts[link.entityIndex], key: ownerKey), references: store.layouts[link.relationship.target].entity.name,
+                label(tables.layouts[link.entityIndex], key: ownerKey), references: tables.layouts[link.relationship.target].entity.name,
                 childKey, via: link.relationship, at: location)
         }
     }

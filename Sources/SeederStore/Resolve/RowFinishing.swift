@@ -9,13 +9,13 @@ extension ReferenceResolver {
     func finishRows(_ layout: RowLayout) throws {
         for (index, attribute) in layout.entity.attributes.enumerated() {
             // (Asked first: a query would put every side row in its table, `SideRowLog`.)
-            guard store.someSideRowMayLack(layout, slot: layout.slot(attribute: index)) else { continue }
+            guard tables.someSideRowMayLack(layout, slot: layout.slot(attribute: index)) else { continue }
             let (mask, bit) = layout.maskBit(layout.slot(attribute: index))
             if let defaultValue = attribute.defaultValue {
                 try db.execute(
                     sql: """
                         UPDATE \(layout.table) SET \(SQLText.quote(layout.attributeColumns[index])) = ?
-                        WHERE "rowid" IN (SELECT "_row" FROM \(try store.sideTable(of: layout)) WHERE \(SQLText.quote(mask)) & \(bit) = 0)
+                        WHERE "rowid" IN (SELECT "_row" FROM \(try tables.sideTable(of: layout)) WHERE \(SQLText.quote(mask)) & \(bit) = 0)
                         """, arguments: [defaultValue.databaseValue])
             } else if attribute.isRequired, !layout.entity.identityAttributes.contains(index) {
                 // (An identity attribute is on every row: a record without its identity makes
@@ -41,9 +41,9 @@ extension ReferenceResolver {
         _ layout: RowLayout, condition: String, required name: String, because reason: String? = nil, unlessReportedAt slot: Int? = nil
     ) throws {
         var keys = layout.keyColumns.map { "t.\(SQLText.quote($0))" }
-        var joined = layout.joinedInRowOrder(try store.sideTable(of: layout))
+        var joined = layout.joinedInRowOrder(try tables.sideTable(of: layout))
         keys += ["s.\"_file\"", "s.\"_offset\""]
-        let created = store.counts[layout.entityIndex].rowsCreated > 0 ? CreatedRows(layout, ownerKeyCount: ownerKeyCount) : nil
+        let created = tally.counts[layout.entityIndex].rowsCreated > 0 ? CreatedRows(layout, ownerKeyCount: ownerKeyCount) : nil
         if let created {
             joined += " LEFT JOIN \(created.table) AS c ON \(created.matches("t", "c"))"
             keys += created.referenceColumns
@@ -55,7 +55,7 @@ extension ReferenceResolver {
         if let slot { rows.removeAll { !RowLayout.isRowOrigin(ofSlot: slot, in: [UInt8]((($0[fieldsColumn] as Data?) ?? Data()))) } }
         let count = layout.keyColumns.count
         let origins: [(file: Int, offset: Int)] = rows.map { ($0[count], $0[count + 1]) }
-        let pointers = self.pointers.pointers(origins.map { (store.files[$0.file], $0.offset) })
+        let pointers = self.pointers.pointers(origins.map { (tables.files[$0.file], $0.offset) })
         for (index, row) in rows.enumerated() {
             let key = (0..<count).map { row[$0] as DatabaseValue }
             var message = "\(label(layout, key: key)): '\(name)' is required, but no occurrence has it"

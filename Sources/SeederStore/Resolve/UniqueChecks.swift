@@ -13,7 +13,7 @@ extension ReferenceResolver {
                 sql: """
                     SELECT t.\(column), \(layout.keyColumns.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
                            s."_fields", s."_file", s."_offset"
-                    FROM \(layout.joinedInRowOrder(try store.sideTable(of: layout)))
+                    FROM \(layout.joinedInRowOrder(try tables.sideTable(of: layout)))
                     WHERE t.\(column) IS NOT NULL AND t.\(column) IN (
                         SELECT \(column) FROM \(layout.table) WHERE \(column) IS NOT NULL GROUP BY \(column) HAVING COUNT(*) > 1)
                     ORDER BY t.\(column), \(RowLayout.firstSeen)

@@ -162,7 +162,7 @@ public struct SeedSchema: Sendable {
     }
 
     /// `CREATE TABLE` for a table; identifiers quoted by seeder. Unconstrained, the columns
-    /// take no `NOT NULL` (what a build loads rows into, `SeedAssembler.createTables`).
+    /// take no `NOT NULL` (what a build loads rows into, `SeedLayout.createTables`).
     public static func createTable(_ table: Table, constrained: Bool = true) -> String {
         var lines: [String] = []
         for column in table.columns {

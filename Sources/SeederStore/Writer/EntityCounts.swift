@@ -20,4 +20,19 @@ public struct EntityCounts: Sendable, Hashable, Codable {
     public var nullsSkipped = 0
     /// Elements skipped because they lack their source's key path.
     public var elementsSkipped = 0
+
+    /// These counts and `other`'s, field by field: the load's and the resolver's (`Resolution`).
+    func adding(_ other: EntityCounts) -> EntityCounts {
+        var sum = self
+        sum.recordsRead += other.recordsRead
+        sum.rowsWritten += other.rowsWritten
+        sum.occurrencesMerged += other.occurrencesMerged
+        sum.conflictsResolved += other.conflictsResolved
+        sum.referencesResolved += other.referencesResolved
+        sum.referencesDropped += other.referencesDropped
+        sum.rowsCreated += other.rowsCreated
+        sum.nullsSkipped += other.nullsSkipped
+        sum.elementsSkipped += other.elementsSkipped
+        return sum
+    }
 }

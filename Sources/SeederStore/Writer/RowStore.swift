@@ -154,11 +154,8 @@ final class RowStore {
         return layout.sideTable
     }
 
-    /// Counts `count` rows the resolver made of `entity` for `onMissing: create`, and their side
-    /// rows, which it put in the side table itself.
-    func noteCreatedRows(_ count: Int, of entity: Int) {
-        rowsInserted[entity] += count
-        counts[entity].rowsCreated += count
+    /// Notes side rows the resolver put in `entity`'s side table itself (`LoadedTables`).
+    func noteSideRowsWentIn(of entity: Int) {
         statements[entity].sideRows.noteRowsWentIn()
     }
 

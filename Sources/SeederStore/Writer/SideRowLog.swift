@@ -133,7 +133,7 @@ final class SideRowLog {
         wentIn || everyMask[column] & bit == 0
     }
 
-    /// Notes that rows went in the side table without the log (`RowStore.noteCreatedRows`): a
+    /// Notes that rows went in the side table without the log (`RowStore.noteSideRowsWentIn`): a
     /// query may then find a row lacking any bit.
     func noteRowsWentIn() {
         wentIn = true

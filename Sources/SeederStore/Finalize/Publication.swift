@@ -1,0 +1,52 @@
+import Foundation
+import SeederCore
+
+/// How a build finishes its seed once the rows are final, decided once before the load: what is
+/// added to the file, and whether it replaces the output (`build`) or stays a temporary file
+/// (`validate`).
+struct Publication {
+    enum Finish {
+        /// The seed as the mapping lays it out.
+        case plain
+        /// With search tables, filled once no rowid can move (`SearchIndexer`).
+        case searchable(SearchIndexer)
+        /// The app's own schema, filled from the rows (`SeedProjector`): its search tables are
+        /// its own, rebuilt there.
+        case fitted(SchemaFit)
+    }
+
+    let finish: Finish
+    let writesOutput: Bool
+
+    init(layout: SeedLayout, fit: SchemaFit?, writesOutput: Bool) {
+        let search = SearchIndexer(mapping: layout.mapping, schema: layout.schema)
+        if let fit {
+            finish = .fitted(fit)
+        } else if !search.tables.isEmpty {
+            finish = .searchable(search)
+        } else {
+            finish = .plain
+        }
+        self.writesOutput = writesOutput
+    }
+
+    /// The app's schema the seed fills, if any.
+    var fit: SchemaFit? {
+        if case let .fitted(fit) = finish { return fit }
+        return nil
+    }
+
+    /// Whether the run goes on past the load: a build does; a validation only to fill an app's
+    /// schema, whose own `UNIQUE` or `CHECK` may refuse a row.
+    var assembles: Bool {
+        if case .fitted = finish { return true }
+        return writesOutput
+    }
+
+    /// Whether the file the rows are finished in is the one published: then it is checked as it
+    /// is compacted; otherwise the stage that writes it next checks it.
+    var rowsFileIsFinal: Bool {
+        if case .plain = finish { return true }
+        return false
+    }
+}

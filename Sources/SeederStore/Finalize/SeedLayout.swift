@@ -1,0 +1,29 @@
+import Foundation
+import GRDB
+import SeederCore
+
+/// The tables a mapping's seed is built in, made before the load: the seed's own (`SeedSchema`),
+/// and the side and link tables of its rows (`RowLayout`, `LinkLayout`) in the working database.
+struct SeedLayout {
+    let mapping: Mapping
+    let schema: SeedSchema
+    let layouts: [RowLayout]
+    let links: [[LinkLayout?]]
+
+    init(mapping: Mapping) {
+        self.mapping = mapping
+        schema = SeedSchema(mapping: mapping)
+        layouts = RowLayout.all(for: mapping)
+        links = LinkLayout.all(for: mapping)
+    }
+
+    /// Creates the seed's tables in `db`'s main database, in mapping order. `NOT NULL` waits for
+    /// the finish (`SeedFinisher`): a first occurrence may lack what a later one or a link
+    /// supplies, and a row that still lacks it is an error that no seed is written with
+    /// (`ReferenceResolver`).
+    func createTables(_ db: Database) throws {
+        for statement in SeedSchema.metadataTables + schema.tables.map({ SeedSchema.createTable($0, constrained: false) }) {
+            try db.execute(sql: statement)
+        }
+    }
+}
