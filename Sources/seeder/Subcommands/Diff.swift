@@ -51,10 +51,19 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        // First, so that a difference no changeset can hold is refused before any output.
-        let written = try changeset.map { ($0, try writeChangeset($0)) }
+        let run = SeedDiffRun(old: old, new: new, entities: entity, changeset: changeset)
+        var report = try run.writeChangeset(willCreate: Interruption.removeOnInterrupt)
+        if let (path, written) = report.changeset { StandardError.write(Self.describe(written, path: path)) }
+        if report.failure == nil { report = try compare(run, after: report) }
+        if let failure = report.failure { StandardError.write(failure.message + "\n") }
+        if report.outcome != .sameRecords { throw ExitCode(Int32(report.outcome.rawValue)) }
+    }
+
+    /// Runs the comparison, printing the diff as it goes, and its step summary in a GitHub Actions
+    /// step.
+    private func compare(_ run: SeedDiffRun, after report: DiffReport) throws -> DiffReport {
         let writer = try SeedDiffWriter(format: json ? .json : format ?? .text, limit: limit)
-        writer.changeset = written
+        writer.changeset = report.changeset
         // The markdown for a GitHub Actions step summary, when the run has one (docs/ci.md):
         // written to a scratch file first, so that what is appended can be cut to GitHub's size.
         let summaryFile = GitHubActions.openStepSummary()
@@ -66,31 +75,16 @@ struct Diff: ParsableCommand {
         var summary = try scratch.map {
             try SeedDiffWriter(format: .markdown, limit: limit ?? GitHubActions.diffSummaryLimit, descriptor: $0)
         }
-        let diff: SeedDiff
-        do {
-            diff = try SeedDiffer(old: old, new: new, entities: entity).diff { table, change in
-                try writer.add(table, change)
-                do {
-                    try summary?.add(table, change)
-                } catch {
-                    StandardError.write("warning: cannot write the step summary: \(error)\n")
-                    summary = nil
-                }
+        let report = run.compare(after: report) { table, change in
+            try writer.add(table, change)
+            do {
+                try summary?.add(table, change)
+            } catch {
+                StandardError.write("warning: cannot write the step summary: \(error)\n")
+                summary = nil
             }
-        } catch let error as SeedFileError {
-            StandardError.write("\(error)\n")
-            throw ExitCode(2)
-        } catch let error as SeedDiffError {
-            // Bad usage, found only once the seeds are open.
-            StandardError.write("error: \(error)\n")
-            throw ExitCode(64)
-        } catch let error as OutputError {
-            throw error
-        } catch {
-            // Anything else means the seeds could not be compared: never status 1, "they differ".
-            StandardError.write("error: \(error)\n")
-            throw ExitCode(2)
         }
+        guard let diff = report.diff else { return report }
         try writer.finish(diff)
         do {
             try summary?.finish(diff)
@@ -98,21 +92,11 @@ struct Diff: ParsableCommand {
         } catch {
             StandardError.write("warning: cannot write the step summary: \(error)\n")
         }
-        if !diff.holdsSameRecords { throw ExitCode(1) }
+        return report
     }
 
-    /// Writes `--changeset` (docs/commands.md, diff) and says on standard error what it holds.
-    private func writeChangeset(_ path: String) throws -> SeedChangeset {
-        let written: SeedChangeset
-        do {
-            written = try SeedChangeset.write(old: old, new: new, to: path, willCreate: Interruption.removeOnInterrupt)
-        } catch let error as SeedFileError {
-            StandardError.write("\(error)\n")
-            throw ExitCode(2)
-        } catch let error as SeedChangesetError {
-            StandardError.write("error: \(error)\n")
-            throw ExitCode(2)
-        }
+    /// What the `--changeset` file holds (docs/commands.md, diff), for standard error.
+    private static func describe(_ written: SeedChangeset, path: String) -> String {
         func rows(_ count: Int) -> String { counting(count, "row") }
         let metadata = written.tables.filter { SeedCatalog.metadataTables.contains($0.table) }.reduce(0) { $0 + $1.changes }
         var parts = written.tables.filter { !SeedCatalog.metadataTables.contains($0.table) }.map { "\(rows($0.changes)) of \($0.table)" }
@@ -121,12 +105,12 @@ struct Diff: ParsableCommand {
         for table in written.searchTablesToRebuild {
             line += "; then rebuild \(table): INSERT INTO \(table)(\(table)) VALUES ('rebuild')"
         }
-        StandardError.write(line + "\n")
+        var text = line + "\n"
         for table in written.tablesKeyedByRowNumber {
-            StandardError.write(
+            text +=
                 "warning: \(table) is keyed by row numbers, not by its records' identity: the changeset rewrites its rows by number, "
-                    + "so rows an app wrote to it are lost or taken over when it is applied\n")
+                + "so rows an app wrote to it are lost or taken over when it is applied\n"
         }
-        return written
+        return text
     }
 }

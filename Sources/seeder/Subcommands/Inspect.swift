@@ -33,24 +33,15 @@ struct Inspect: ParsableCommand {
     }
 
     func run() throws {
-        let catalog: SeedCatalog
-        do {
-            catalog = try SeedCatalog.read(seed, countingRows: true)
-        } catch {
-            StandardError.write("\(error)\n")
-            throw ExitCode(2)
+        let report = InspectReport(seed: seed)
+        if let failure = report.failure { StandardError.write(failure + "\n") }
+        if let catalog = report.catalog {
+            switch json ? .json : format ?? .text {
+            case .text: try StandardOutput.write(catalog.text)
+            case .json: try StandardOutput.write(catalog.json + "\n")
+            case .mermaid: try StandardOutput.write(SeedDiagram.mermaid(catalog))
+            }
         }
-        guard catalog.isSeed else {
-            let reason = String(
-                format: "not a seed (application_id is 0x%08x, not 0x%08x 'SEED'%@)", catalog.applicationID,
-                SeedCatalog.seedApplicationID, catalog.metadata.isEmpty ? ", and there is no seed_metadata" : "")
-            StandardError.write("\(seed): error: \(reason)\n")
-            throw ExitCode(2)
-        }
-        switch json ? .json : format ?? .text {
-        case .text: try StandardOutput.write(catalog.text)
-        case .json: try StandardOutput.write(catalog.json + "\n")
-        case .mermaid: try StandardOutput.write(SeedDiagram.mermaid(catalog))
-        }
+        if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
     }
 }

@@ -1,0 +1,59 @@
+/// One `seeder diff` (docs/commands.md, diff): the `--changeset` written first, so that a
+/// difference no changeset can hold is refused before any output, then the seeds compared, each
+/// record that differs handed to the caller as it is found, so that the diff is printed as it
+/// goes and never held. What each failure means for the exit status is decided here.
+///
+/// ```swift
+/// let run = SeedDiffRun(old: "release.sqlite", new: "seed.sqlite", changeset: "release.changeset")
+/// var report = try run.writeChangeset()
+/// if report.failure == nil { report = run.compare(after: report, writer.add) }
+/// exit(Int32(report.outcome.rawValue))
+/// ```
+public struct SeedDiffRun: Sendable {
+    public var differ: SeedDiffer
+    /// `--changeset`: where to write the changeset, if anywhere.
+    public var changesetPath: String?
+
+    public init(old: String, new: String, entities: [String] = [], changeset: String? = nil) {
+        differ = SeedDiffer(old: old, new: new, entities: entities)
+        changesetPath = changeset
+    }
+
+    /// Writes the changeset, when one is asked for (`SeedChangeset.write`); `willCreate` is
+    /// called with the temporary file's path first. A seed that cannot be read, a difference no
+    /// changeset can hold and a file that may not be written are the report's failure.
+    ///
+    /// Throws any other error (a database failure mid-read): the caller's last resort reports it.
+    public func writeChangeset(willCreate: ([String]) -> Void = { _ in }) throws -> DiffReport {
+        var report = DiffReport()
+        guard let path = changesetPath else { return report }
+        do {
+            report.changeset = (path, try SeedChangeset.write(old: differ.oldPath, new: differ.newPath, to: path, willCreate: willCreate))
+        } catch let error as SeedFileError {
+            report.failure = DiffReport.Failure(outcome: .failed, message: "\(error)")
+        } catch let error as SeedChangesetError {
+            report.failure = DiffReport.Failure(outcome: .failed, message: "error: \(error)")
+        } catch let error as OutputError {
+            report.failure = DiffReport.Failure(outcome: .failed, message: "error: \(error)")
+        }
+        return report
+    }
+
+    /// Compares the seeds, handing `onChange` every record added, removed or changed
+    /// (`SeedDiffer.diff`); `report` is `writeChangeset`'s. An error `onChange` throws (the
+    /// output could not be written) is a failure as the differ's own are.
+    public func compare(after report: DiffReport, _ onChange: (TableDiff, RecordChange) throws -> Void) -> DiffReport {
+        var report = report
+        do {
+            report.diff = try differ.diff(onChange)
+        } catch let error as SeedFileError {
+            report.failure = DiffReport.Failure(outcome: .failed, message: "\(error)")
+        } catch let error as SeedDiffError {
+            report.failure = DiffReport.Failure(outcome: .badUsage, message: "error: \(error)")
+        } catch {
+            // Anything else means the seeds could not be compared: never status 1, "they differ".
+            report.failure = DiffReport.Failure(outcome: .failed, message: "error: \(error)")
+        }
+        return report
+    }
+}
