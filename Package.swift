@@ -22,7 +22,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
     ],
     targets: [
-        // The mapper: YAML -> Mapping, dump bytes -> JSON values -> Records. No SQLite, no CLI.
+        // The mapping and the mapper: YAML -> Mapping, dump bytes (plain, .gz, .zst) -> JSON values
+        // -> Records; what records' shapes say, for a drafted mapping (infer); digests. No
+        // SQLite, no files written, no CLI.
         .target(
             name: "SeederCore",
             dependencies: ["CZlib", "CZstd", "CSHA", .product(name: "Yams", package: "Yams")]
@@ -33,7 +35,10 @@ let package = Package(
         // The system's zlib and libzstd, which decompress `.gz` and `.zst` dumps as they are read.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
-        // Everything SQLite: schema, merged rows, references, the seed file.
+        // The commands' work, as values the CLI prints: the dump files planned and read on their
+        // own thread, rows merged in SQLite, references, the seed file finished and published;
+        // infer's reading of the dumps (through the build's own input planning), diff,
+        // changesets, inspect; the guards on every file a command writes.
         .target(
             name: "SeederStore",
             dependencies: [

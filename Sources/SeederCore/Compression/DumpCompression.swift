@@ -36,8 +36,8 @@ public enum DumpCompression: String, Sendable, Hashable, CaseIterable {
     public func decompressing(_ source: ByteSource, path: String) throws -> ByteSource {
         switch self {
         case .none: return source
-        case .gzip: return try GzipByteSource(source, path: path)
-        case .zstd: return try ZstdByteSource(source, path: path)
+        case .gzip: return try FramedByteSource<GzipDecoder>(source, path: path)
+        case .zstd: return try FramedByteSource<ZstdDecoder>(source, path: path)
         }
     }
 }

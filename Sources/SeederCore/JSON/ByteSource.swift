@@ -5,7 +5,7 @@
 #endif
 
 /// Where dump bytes come from: a file read in large blocks, bytes in memory, or a compressed
-/// dump's text (`GzipByteSource`, `ZstdByteSource`; docs/mapping.md, Compressed dumps).
+/// dump's text (`FramedByteSource` over `GzipDecoder` or `ZstdDecoder`; docs/mapping.md, Compressed dumps).
 public protocol ByteSource: AnyObject {
     /// Reads up to `buffer.count` bytes into `buffer`; returns how many, 0 at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int

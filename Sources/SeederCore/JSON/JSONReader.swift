@@ -171,8 +171,8 @@ public final class JSONReader {
         let byte = buffer.base[position]
         if depth < streamingDepth, !inArray, byte == UInt8(ascii: "{") {
             try body(.objectStart)
-            try streamObject(depth: depth) { key, depth in
-                try body(.key(key))
+            try streamObject(depth: depth) { _, name, depth in
+                try body(.key(name))
                 try walkStructure(depth: depth, inArray: false, streamingDepth: streamingDepth, body)
                 return true
             }
@@ -218,7 +218,7 @@ public final class JSONReader {
         } else if byte == UInt8(ascii: "{"), let key = path.first {
             let objectOffset = buffer.fileOffset + position
             var found = false
-            try streamObject(depth: depth) { member, depth in
+            try streamObject(depth: depth) { _, member, depth in
                 guard member == key else { return false }
                 found = true
                 pointer.append(.key(key))
@@ -255,36 +255,13 @@ public final class JSONReader {
     /// it lives as long as its record.
     private func keyedRecords(depth: Int, _ body: (Item) throws -> Void) throws {
         guard buffer.base[position] == UInt8(ascii: "{") else { return try body(try recordItem(depth: depth)) }
-        position += 1
-        guard try skipWhitespace() else { throw endOfInput("in object") }
-        if buffer.base[position] == UInt8(ascii: "}") {
-            position += 1
-            return
-        }
-        // Every key, for duplicates: the keys of a keyed object are kept, not its records.
-        var seen = Set<String>()
-        while true {
-            guard buffer.base[position] == UInt8(ascii: "\"") else {
-                throw try unexpected(", expected a string key")
-            }
-            let keyOffset = buffer.fileOffset + position
-            let key = try parseDocument(depth: depth + 1).root
-            let name = key.string!
-            guard seen.insert(name).inserted else {
-                throw JSONParser.error(keyOffset - buffer.fileOffset, "duplicate key \"\(name)\" in object")
-            }
-            guard try skipWhitespace() else { throw endOfInput("expected ':'") }
-            guard buffer.base[position] == UInt8(ascii: ":") else {
-                throw try unexpected(", expected ':' after the key")
-            }
-            position += 1
-            guard try skipWhitespace() else { throw endOfInput("expected a value") }
+        try streamObject(depth: depth) { key, name, depth in
             pointer.append(.key(name))
             key.document.path = pointer
-            let value = try parseDocument(depth: depth + 1).root
+            let value = try parseDocument(depth: depth).root
             try body(value.isNull ? .skippedNull(fileOffset: value.fileOffset, pointer: pointer) : .keyedRecord(key: key, value: value))
             pointer.components.removeLast()
-            if try endOfElement(closing: UInt8(ascii: "}"), in: "object") { return }
+            return true
         }
     }
 
@@ -308,9 +285,10 @@ public final class JSONReader {
         }
     }
 
-    /// Streams the members of the object at `position`. `member` gets each key and reads the
-    /// value itself (returning `true`) or leaves it to be skipped (returning `false`).
-    private func streamObject(depth: Int, _ member: (String, Int) throws -> Bool) throws {
+    /// Streams the members of the object at `position`. `member` gets each key (the root of a
+    /// document of its own, and its text) and reads the value itself (returning `true`) or
+    /// leaves it to be skipped (returning `false`). Every key is checked for duplicates.
+    private func streamObject(depth: Int, _ member: (_ key: JSONValue, _ name: String, _ depth: Int) throws -> Bool) throws {
         position += 1
         guard try skipWhitespace() else { throw endOfInput("in object") }
         if buffer.base[position] == UInt8(ascii: "}") {
@@ -324,9 +302,10 @@ public final class JSONReader {
             }
             // A file offset: parsing the key may refill, which moves every position.
             let keyOffset = buffer.fileOffset + position
-            let key = try parseDocument(depth: depth + 1).root.string!
-            guard seen.insert(key).inserted else {
-                throw JSONParser.error(keyOffset - buffer.fileOffset, "duplicate key \"\(key)\" in object")
+            let key = try parseDocument(depth: depth + 1).root
+            let name = key.string!
+            guard seen.insert(name).inserted else {
+                throw JSONParser.error(keyOffset - buffer.fileOffset, "duplicate key \"\(name)\" in object")
             }
             guard try skipWhitespace() else { throw endOfInput("expected ':'") }
             guard buffer.base[position] == UInt8(ascii: ":") else {
@@ -334,7 +313,7 @@ public final class JSONReader {
             }
             position += 1
             guard try skipWhitespace() else { throw endOfInput("expected a value") }
-            if try !member(key, depth + 1) {
+            if try !member(key, name, depth + 1) {
                 _ = try parseDocument(depth: depth + 1)
             }
             if try endOfElement(closing: UInt8(ascii: "}"), in: "object") { return }

@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let run = SeedDiffRun(old: "release.sqlite", new: "seed.sqlite", changeset: "release.changeset")
-/// var report = try run.writeChangeset()
+/// var report = run.writeChangeset()
 /// if report.failure == nil { report = run.compare(after: report, writer.add) }
 /// exit(Int32(report.outcome.rawValue))
 /// ```
@@ -21,19 +21,17 @@ public struct SeedDiffRun: Sendable {
 
     /// Writes the changeset, when one is asked for (`SeedChangeset.write`); `willCreate` is
     /// called with the temporary file's path first. A seed that cannot be read, a difference no
-    /// changeset can hold and a file that may not be written are the report's failure.
-    ///
-    /// Throws any other error (a database failure mid-read): the caller's last resort reports it.
-    public func writeChangeset(willCreate: ([String]) -> Void = { _ in }) throws -> DiffReport {
+    /// changeset can hold, a file that may not be written and any other error (a database
+    /// failure mid-read) are the report's failure: never status 1, "they differ".
+    public func writeChangeset(willCreate: ([String]) -> Void = { _ in }) -> DiffReport {
         var report = DiffReport()
         guard let path = changesetPath else { return report }
         do {
             report.changeset = (path, try SeedChangeset.write(old: differ.oldPath, new: differ.newPath, to: path, willCreate: willCreate))
         } catch let error as SeedFileError {
             report.failure = DiffReport.Failure(outcome: .failed, message: "\(error)")
-        } catch let error as SeedChangesetError {
-            report.failure = DiffReport.Failure(outcome: .failed, message: "error: \(error)")
-        } catch let error as OutputError {
+        } catch {
+            // SeedChangesetError, OutputError, and whatever SQLite says.
             report.failure = DiffReport.Failure(outcome: .failed, message: "error: \(error)")
         }
         return report

@@ -52,7 +52,7 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         let run = SeedDiffRun(old: old, new: new, entities: entity, changeset: changeset)
-        var report = try run.writeChangeset(willCreate: Interruption.removeOnInterrupt)
+        var report = run.writeChangeset(willCreate: Interruption.removeOnInterrupt)
         if let (path, written) = report.changeset { StandardError.write(Self.describe(written, path: path)) }
         if report.failure == nil { report = try compare(run, after: report) }
         if let failure = report.failure { StandardError.write(failure.message + "\n") }
