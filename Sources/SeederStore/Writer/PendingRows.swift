@@ -10,7 +10,7 @@ extension RowStore {
     /// bench/README.md).
     /// Those whose identity had a row already then merge into theirs, in order, as they would have
     /// at once. One entity's occurrences wait at a time, and a message of the build, any other
-    /// merge or an identity already waiting sends them first (`flushPending`), so rows, rowids,
+    /// merge or an identity already waiting sends them first (`WaitingOccurrences`), so rows, rowids,
     /// merges and messages come in source order whether they waited or not.
     final class PendingRows {
         static var batch: Int { InsertIfNew.limit }

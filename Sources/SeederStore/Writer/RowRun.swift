@@ -9,7 +9,7 @@ extension RowStore {
     /// CONFLICT DO NOTHING` of as many rows, with their parents' keys and positions
     /// (`InsertIfNew`); those whose identity had a row already then merge into theirs, in
     /// order. Any other record of the batch, an identity already waiting, and the end of the
-    /// batch send them first (`RowStore.flushRun`), so they go in and merge while the batch
+    /// batch send them first (`WaitingOccurrences`), so they go in and merge while the batch
     /// they name is at hand, and before the links of the batch are read: the store does what
     /// one insert or merge per occurrence would, in the same order, with fewer statements
     /// (bench/README.md).

@@ -35,20 +35,9 @@ import SeederCore
 /// embedded `identity: none` record in a to-one by content (`EmbeddedCopies`): one it does not
 /// keep is not written, or at least not linked.
 ///
-/// The ordering rules, which keep rows, rowids, merges and messages in source order, and where
-/// they are kept:
-/// - Occurrences waiting in `PendingRows` go in, and their merges report, before any other
-///   message of the build: the build reports through `report(_:to:)`, which sends them first;
-///   every merge sends them first; `finishLoad()` sends them, and the resolver runs only on the
-///   `LoadSummary` it returns.
-/// - A `RowRun` goes in before the links of its batch are recorded: `add` records them
-///   (`addLinks`) from the `BatchRows` that `insertRows` fills, and `insertRows` sends the run
-///   before it returns (a merge in the run sets its row's `merged`, which the links read).
-/// - A side row log goes in before anything reads or changes its table: the store's statements
-///   on a side table are `SideRowLog.Statement`s, which flush it as they run, and after the load
-///   a side table is named only through `sideTable(of:)`, which flushes it.
-/// - New rows waiting in a `BatchedInsert` go in before any other insert into their table:
-///   `EntityStatements.insertNew` sends them first, and `finishLoad()` sends the rest.
+/// When what waits must go in, so that rows, rowids, merges and messages keep source order, is
+/// `WaitingOccurrences.due(before:)`'s to say: the store asks it at each such moment (a message,
+/// a merge, an occurrence, the batch's links, the load's end) and sends what it answers.
 final class RowStore {
     let db: Database
     /// The raw connection, for the rowid of each insert (GRDB's accessor checks its queue first).
@@ -78,14 +67,9 @@ final class RowStore {
     @exclusivity(unchecked) private var summary: LoadSummary
     /// `add`'s keys and merges, kept from batch to batch (two allocations a record fewer).
     @exclusivity(unchecked) private var lentRows = BatchRows()
-    /// The entity whose `RowRun` holds occurrences of the batch being added, if any.
-    @exclusivity(unchecked) private var runEntity: Int?
-    /// The entity whose `PendingRows` holds occurrences, if any: one at a time, so that those
-    /// waiting all come before whatever the store does next, in source order.
-    @exclusivity(unchecked) private var waitingEntity: Int?
-    /// The sink of the messages of merges that waited (`PendingRows`): set by the `upsert` that
-    /// made one wait.
-    @exclusivity(unchecked) private var pendingDiagnostics: DiagnosticSink?
+    /// Which entity's occurrences wait in its `PendingRows` and `RowRun`, and the rules of when
+    /// they go in.
+    @exclusivity(unchecked) private var waiting = WaitingOccurrences()
 
     /// A store over `db`, whose main database holds the seed's tables and whose `work` database
     /// takes the side and link tables of `layouts` and `links`; `files` are the dump files in
@@ -133,14 +117,14 @@ final class RowStore {
     /// in, and their merges say so, first.
     func report(_ reported: [Diagnostic], to diagnostics: DiagnosticSink) throws {
         guard !reported.isEmpty else { return }
-        try flushPending()
+        try send(before: .message)
         for diagnostic in reported { diagnostics.report(diagnostic) }
     }
 
     /// Ends the load: every waiting row in its table (side rows stay in their logs until
     /// something reads them, `sideTable(of:)`); returns what the load learnt, for the resolver.
     func finishLoad() throws -> LoadSummary {
-        try flushPending()
+        try send(before: .loadEnd)
         for entity in statements {
             try entity.newRows?.flush()
         }
@@ -209,15 +193,17 @@ final class RowStore {
             if let found = encoded[index].parent { parent = (rows.keys[found.owner], found) }
             // Waits with the occurrences of its entity just before it (`RowRun`), or sends them.
             if let run = statements[entity].run, let identity = batch[index].identity, case let .integer(id) = identity.values[0] {
-                if runEntity != entity || run.contains(id) { try flushRun(batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
-                runEntity = entity
+                let due = waiting.due(before: .runOccurrence(entity: entity, alreadyInRun: run.contains(id)))
+                if !due.isEmpty { try send(due, batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
+                waiting.runWaits(entity)
                 run.add(index, id: id, placement: placement(layouts[entity], parent: parent, batch: batch))
                 rows.keys.append(identity.values)
                 rows.merged.append(false)
-                if run.waiting.count == RowRun.limit { try flushRun(batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
+                if run.waiting.count == RowRun.limit { try sendRun(batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
                 continue
             }
-            try flushRun(batch, encoded: encoded, rows: &rows, diagnostics: diagnostics)
+            let due = waiting.due(before: .otherRecord)
+            if !due.isEmpty { try send(due, batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
             // A copy that an earlier merge did not keep is not written (`EmbeddedCopies`).
             if !copies.skipped.isEmpty, copies.skipped.contains(index) {
                 counts[entity].occurrencesMerged += 1
@@ -232,7 +218,8 @@ final class RowStore {
             rows.keys.append(key)
             rows.merged.append(!isNew)
         }
-        try flushRun(batch, encoded: encoded, rows: &rows, diagnostics: diagnostics)
+        let due = waiting.due(before: .links)
+        if !due.isEmpty { try send(due, batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
     }
 
     /// The links of a batch whose rows are all in: to-many links as link rows, except those to
@@ -303,14 +290,29 @@ final class RowStore {
         summary.relationships[entity][relationship].claimsAtInsert
     }
 
+    /// Sends what is `due` in a batch: the pending rows, then the run.
+    private func send(
+        _ due: WaitingOccurrences.Due, _ batch: UnsafeBufferPointer<Record>, encoded: UnsafeBufferPointer<RowEncoder.Encoded>,
+        rows: inout BatchRows, diagnostics: DiagnosticSink
+    ) throws {
+        if due.contains(.pending) { try sendPending() }
+        if due.contains(.run) { try sendRun(batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
+    }
+
+    /// Sends what is due before `moment`, outside a batch's run (only the pending rows can be).
+    private func send(before moment: WaitingOccurrences.Moment) throws {
+        let due = waiting.due(before: moment)
+        assert(!due.contains(.run), "a run waits only inside a batch")
+        if due.contains(.pending) { try sendPending() }
+    }
+
     /// Sends the occurrences waiting in a `RowRun`: one insert for them all, then, in order, a
     /// side row for each new row and a merge for each of the others (whose `merged` is set).
-    private func flushRun(
+    private func sendRun(
         _ batch: UnsafeBufferPointer<Record>, encoded: UnsafeBufferPointer<RowEncoder.Encoded>, rows: inout BatchRows,
         diagnostics: DiagnosticSink
     ) throws {
-        guard let entity = runEntity else { return }
-        runEntity = nil
+        guard let entity = waiting.takeRun() else { return }
         let statements = statements[entity]
         guard let run = statements.run, !run.waiting.isEmpty else { return }
         defer { run.removeAll() }
@@ -359,18 +361,17 @@ final class RowStore {
         let key = identity.values
         if let pending = statements.pending, case let .integer(id) = key[0] {
             let entity = record.pointee.entity
-            if pending.ids.contains(id) { try flushPending() }
+            try send(before: .pendingIdentity(alreadyWaiting: pending.ids.contains(id)))
             // Nothing of this identity waits: the values remembered for it, if any, are its row's.
             if counts[entity].occurrencesMerged > 0, pending.states.changesNothing(id, record) {
                 counts[entity].occurrencesMerged += 1
                 return (key, false)
             }
             // Waits with others (`PendingRows`), counted as new until it merges.
-            if waitingEntity != entity { try flushPending() }
-            waitingEntity = entity
-            pendingDiagnostics = diagnostics
+            try send(before: .pendingOccurrence(entity: entity))
+            waiting.pendingWait(entity, reportingTo: diagnostics)
             pending.add(record, row: encoded, id: id)
-            if pending.ids.count == PendingRows.batch { try flushPending(record.pointee.entity) }
+            if pending.ids.count == PendingRows.batch { try sendPending() }
             return (key, true)
         }
         let isNew = try insertOrMerge(
@@ -420,7 +421,7 @@ final class RowStore {
         _ record: UnsafePointer<Record>, identity: IdentityKey, batch: UnsafeBufferPointer<Record>, diagnostics: DiagnosticSink
     ) throws {
         // Occurrences that wait came before this one, and so do their messages.
-        try flushPending()
+        try send(before: .merge)
         let layout = layouts[record.pointee.entity]
         counts[record.pointee.entity].occurrencesMerged += 1
         guard case (var row, let rowid)? = try storedRecord(layout, key: identity.values, identity: identity) else { return }
@@ -452,15 +453,10 @@ final class RowStore {
         if let states = statements[record.pointee.entity].pending?.states { states.remember(rowid, row.fields) }
     }
 
-    /// Sends the occurrences waiting in a `PendingRows`: before a message of the build is
-    /// reported, and before any other merge, which may report one (a waiting merge's message
-    /// comes first); before another entity's occurrence waits; at the end of the load.
-    private func flushPending() throws {
-        if let waitingEntity { try flushPending(waitingEntity) }
-    }
-
-    private func flushPending(_ entity: Int) throws {
-        waitingEntity = nil
+    /// Sends the occurrences waiting in a `PendingRows` (when, `WaitingOccurrences`): one insert
+    /// for them all, then, in order, a side row for each new row and a merge for each of the others.
+    private func sendPending() throws {
+        guard let (entity, diagnostics) = waiting.takePending() else { return }
         let statements = statements[entity]
         guard let pending = statements.pending, !pending.ids.isEmpty else { return }
         defer { pending.removeAll() }
@@ -468,7 +464,6 @@ final class RowStore {
         let existed = try pending.insertAll()
         // Their rows name no other record (no relationship): no batch to name them in.
         let none = UnsafeBufferPointer<Record>(start: nil, count: 0)
-        let diagnostics = pendingDiagnostics!
         try pending.records.withUnsafeBufferPointer { records in
             try pending.rows.withUnsafeBufferPointer { rows in
                 for index in records.indices {
