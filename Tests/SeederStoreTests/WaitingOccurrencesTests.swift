@@ -26,7 +26,7 @@ struct WaitingOccurrencesTests {
     /// and another entity's occurrence; not before one more of their own entity, nor for
     /// anything of a batch's run.
     @Test func pendingRows() {
-        var waiting = Waiting()
+        let waiting = Waiting()
         waiting.pendingWait(3, reportingTo: sink)
         for moment: Waiting.Moment in [.message, .merge, .loadEnd, .pendingIdentity(alreadyWaiting: true), .pendingOccurrence(entity: 4)] {
             #expect(waiting.due(before: moment) == .pending, "\(moment)")
@@ -45,7 +45,7 @@ struct WaitingOccurrencesTests {
     /// entity's run and the batch's links; never for a message or a merge, which come between
     /// batches or from the run itself.
     @Test func aRun() {
-        var waiting = Waiting()
+        let waiting = Waiting()
         waiting.runWaits(1)
         for moment: Waiting.Moment in [
             .otherRecord, .links, .runOccurrence(entity: 1, alreadyInRun: true), .runOccurrence(entity: 2, alreadyInRun: false),
@@ -64,7 +64,7 @@ struct WaitingOccurrencesTests {
     /// Both at once (a batch's run while another entity's rows are pending): each moment sends
     /// only its own.
     @Test func bothWaiting() {
-        var waiting = Waiting()
+        let waiting = Waiting()
         waiting.pendingWait(0, reportingTo: sink)
         waiting.runWaits(1)
         #expect(waiting.due(before: .links) == .run)

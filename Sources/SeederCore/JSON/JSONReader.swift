@@ -62,6 +62,9 @@ public final class JSONReader {
     @exclusivity(unchecked) private var nodeCapacity = 16
     /// The document last handed out, parsed into again once nothing else holds it.
     @exclusivity(unchecked) private var recycled: JSONDocument?
+    /// The same for members' keys (`streamObject`), kept apart: a key held while its value is
+    /// read (a keyed record's, or one on the key path) leaves the values' document free.
+    @exclusivity(unchecked) private var recycledKey: JSONDocument?
 
     /// A reader of `source` in `format`, handing out the values at `keyPath`; when `keyed`, the
     /// members of each object reached there (an array's elements each), as `keyedRecord`s.
@@ -302,7 +305,7 @@ public final class JSONReader {
             }
             // A file offset: parsing the key may refill, which moves every position.
             let keyOffset = buffer.fileOffset + position
-            let key = try parseDocument(depth: depth + 1).root
+            let key = try parseDocument(depth: depth + 1, reusing: &recycledKey, capacity: 1).root
             let name = key.string!
             guard seen.insert(name).inserted else {
                 throw JSONParser.error(keyOffset - buffer.fileOffset, "duplicate key \"\(name)\" in object")
@@ -344,12 +347,16 @@ public final class JSONReader {
     /// into the last one when nothing but the reader holds it any more (its values are all
     /// gone), else into a new one.
     private func parseDocument(depth: Int) throws -> JSONDocument {
+        try parseDocument(depth: depth, reusing: &recycled, capacity: nodeCapacity)
+    }
+
+    private func parseDocument(depth: Int, reusing recycled: inout JSONDocument?, capacity: Int) throws -> JSONDocument {
         let document: JSONDocument
         if isKnownUniquelyReferenced(&recycled), let last = recycled {
             document = last
         } else {
             document = JSONDocument(bytes: [], fileOffset: 0, path: JSONPointer(), nodes: [])
-            document.nodes.reserveCapacity(nodeCapacity)
+            document.nodes.reserveCapacity(capacity)
             recycled = document
         }
         while true {

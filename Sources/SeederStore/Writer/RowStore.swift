@@ -69,7 +69,7 @@ final class RowStore {
     @exclusivity(unchecked) private var lentRows = BatchRows()
     /// Which entity's occurrences wait in its `PendingRows` and `RowRun`, and the rules of when
     /// they go in.
-    @exclusivity(unchecked) private var waiting = WaitingOccurrences()
+    private let waiting = WaitingOccurrences()
 
     /// A store over `db`, whose main database holds the seed's tables and whose `work` database
     /// takes the side and link tables of `layouts` and `links`; `files` are the dump files in

@@ -16,11 +16,17 @@ extension RowStore {
     /// `SideRowLog.Statement` on its table runs, and a `BatchedInsert` of new rows before another
     /// insert into its table (`EntityStatements.insertNew`) and at the load's end. And either
     /// queue above goes in when full (`PendingRows.batch`, `RowRun.limit`).
-    struct WaitingOccurrences {
-        /// The entity whose `PendingRows` holds occurrences, and where their merges report.
-        private(set) var pending: (entity: Int, diagnostics: DiagnosticSink)?
+    ///
+    /// A class, its state in plain fields: asked once or twice a record, a struct holding the
+    /// sink would be copied, and the sink retained and released, at each question.
+    final class WaitingOccurrences {
+        // The writing thread's only: no run-time exclusivity checks.
+        /// The entity whose `PendingRows` holds occurrences.
+        @exclusivity(unchecked) private(set) var pendingEntity: Int?
+        /// Where the merges of the pending occurrences report.
+        @exclusivity(unchecked) private var pendingDiagnostics: DiagnosticSink?
         /// The entity whose `RowRun` holds occurrences of the batch being added.
-        private(set) var runEntity: Int?
+        @exclusivity(unchecked) private(set) var runEntity: Int?
 
         /// A moment when what waits may have to go in first.
         enum Moment {
@@ -55,11 +61,11 @@ extension RowStore {
         func due(before moment: Moment) -> Due {
             switch moment {
             case .message, .merge, .loadEnd:
-                return pending == nil ? [] : .pending
+                return pendingEntity == nil ? [] : .pending
             case let .pendingIdentity(alreadyWaiting):
                 return alreadyWaiting ? .pending : []
             case let .pendingOccurrence(entity):
-                return pending == nil || pending?.entity == entity ? [] : .pending
+                return pendingEntity == nil || pendingEntity == entity ? [] : .pending
             case let .runOccurrence(entity, alreadyInRun):
                 return runEntity == nil || (runEntity == entity && !alreadyInRun) ? [] : .run
             case .otherRecord, .links:
@@ -68,23 +74,25 @@ extension RowStore {
         }
 
         /// `entity`'s occurrences wait in its `PendingRows`; their merges report to `diagnostics`.
-        mutating func pendingWait(_ entity: Int, reportingTo diagnostics: DiagnosticSink) {
-            pending = (entity, diagnostics)
+        func pendingWait(_ entity: Int, reportingTo diagnostics: DiagnosticSink) {
+            pendingEntity = entity
+            pendingDiagnostics = diagnostics
         }
 
         /// `entity`'s occurrences wait in its `RowRun`.
-        mutating func runWaits(_ entity: Int) {
+        func runWaits(_ entity: Int) {
             runEntity = entity
         }
 
         /// The pending rows are going in: what they were, and none wait.
-        mutating func takePending() -> (entity: Int, diagnostics: DiagnosticSink)? {
-            defer { pending = nil }
-            return pending
+        func takePending() -> (entity: Int, diagnostics: DiagnosticSink)? {
+            guard let entity = pendingEntity, let diagnostics = pendingDiagnostics else { return nil }
+            pendingEntity = nil
+            return (entity, diagnostics)
         }
 
         /// The run is going in: its entity, and none waits.
-        mutating func takeRun() -> Int? {
+        func takeRun() -> Int? {
             defer { runEntity = nil }
             return runEntity
         }
