@@ -79,7 +79,7 @@ extension JSONValue {
     }
 
     /// What tells one record from another, and whether two have the same keys: the high 32 bits
-    /// hash the record's text as written, the low ones (but the last, which `ValueSet` uses) its
+    /// hash the record's text without whitespace between its tokens (`textHash`), the low ones (but the last, which `ValueSet` uses) its
     /// number of keys. Records of one kind with as many keys have the same ones but for a rare
     /// case, which counts as the same keys: two records, each kept (docs/commands.md, Identity).
     /// Hashing the keys themselves cost the flat workload a fifth of its time.
@@ -90,11 +90,77 @@ extension JSONValue {
     /// The bits of `recordHash` that hash the record's keys.
     static let keysHashMask: UInt64 = 0xFFFF_FFFE
 
-    /// A hash of the value's text as written: what tells one record from another.
+    /// A hash of the value's text with no whitespace between its tokens: what tells one record
+    /// from another, the same however the dump is laid out. (Pretty-printed, an embedded
+    /// record's copies are indented by their depth, and would differ.) Text with none is hashed
+    /// as it is; other text is compacted first, so a record hashes alike both ways.
     var textHash: UInt64 {
         let start = Int(node.start)
         let end = textEnd
-        return document.bytes.withUnsafeBufferPointer { ValueHash.of(UnsafeBufferPointer(rebasing: $0[start..<end]), seed: 2) }
+        return document.bytes.withUnsafeBufferPointer { bytes in
+            let length = compactLength
+            guard length != end - start else { return ValueHash.of(UnsafeBufferPointer(rebasing: bytes[start..<end]), seed: 2) }
+            let compact = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+                count = compactText(from: bytes, into: buffer.baseAddress!)
+                // The parser checked the text: its tokens are what `compactLength` counted.
+                precondition(count == length, "compacted \(count) bytes, counted \(length)")
+            }
+            return compact.withUnsafeBufferPointer { ValueHash.of($0, seed: 2) }
+        }
+    }
+
+    /// The length of the value's text with no whitespace between tokens: its scalars' text, two
+    /// brackets a container, and a `,` or `:` between each two children of a non-empty one (on a
+    /// pre-order tape, every node but the root is a child).
+    private var compactLength: Int {
+        let nodes = document.nodes
+        var length = 0
+        var nonEmptyContainers = 0
+        for index in index..<Int(node.end) {
+            let node = nodes[index]
+            switch node.kind {
+            case .array, .object:
+                length += 2
+                if Int(node.end) > index + 1 { nonEmptyContainers += 1 }
+            case .string:
+                length += Int(node.length) + 2
+            default:
+                length += Int(node.length)
+            }
+        }
+        return length + (Int(node.end) - index - 1) - nonEmptyContainers
+    }
+
+    /// Writes the value's text with no whitespace between tokens to `out` (room for
+    /// `compactLength` bytes); returns the bytes written. Whitespace is only ever between a
+    /// scalar and what is around it (brackets, `,`, `:`), so each scalar's text is copied whole
+    /// and only the bytes between two scalars are looked at one by one.
+    private func compactText(from bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        let nodes = document.nodes
+        var count = 0
+        var cursor = Int(node.start)
+        func copyStructure(upTo end: Int) {
+            while cursor < end {
+                let byte = bytes[cursor]
+                if byte != UInt8(ascii: " "), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\t"), byte != UInt8(ascii: "\r") {
+                    out[count] = byte
+                    count += 1
+                }
+                cursor += 1
+            }
+        }
+        for index in index..<Int(node.end) {
+            let node = nodes[index]
+            guard node.kind != .array, node.kind != .object else { continue }
+            let start = Int(node.start)
+            let length = Int(node.length) + (node.kind == .string ? 2 : 0)
+            copyStructure(upTo: start)
+            (out + count).update(from: bytes.baseAddress! + start, count: length)
+            count += length
+            cursor = start + length
+        }
+        copyStructure(upTo: textEnd)
+        return count
     }
 }
 
