@@ -301,3 +301,20 @@ func describe(_ value: JSONValue) -> String {
         return JSONWriter.minified(value)
     }
 }
+
+extension MappedValue {
+    /// The JSON value reached, if it is one.
+    var jsonValue: JSONValue? {
+        if case let .json(value) = self { return value }
+        return nil
+    }
+
+    /// Where the value stands, if it is a JSON value.
+    var fileOffset: Int? { jsonValue?.fileOffset }
+
+    /// The text of `@file.N`, if it is one.
+    var fileText: JSONValue? {
+        if case let .fileText(value) = self { return value }
+        return nil
+    }
+}
