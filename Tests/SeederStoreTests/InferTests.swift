@@ -71,7 +71,7 @@ func buildDraft(_ draft: String, in workspace: Workspace) throws -> [String: Int
         Rule(name: "urls", dump: #"[{"u": "https://example.com/a"}, {"u": "mailto:a@b.c"}]"#, member: "u", expected: "type: url"),
         Rule(name: "uuids", dump: #"[{"u": "6F9619FF-8B86-D011-B42D-00C04FC964FF"}]"#, member: "u", expected: "type: uuid"),
         Rule(name: "strings mixed with numbers are strings", dump: #"[{"s": "a"}, {"s": 3}]"#, member: "s", expected: "type: string"),
-        Rule(name: "always null is string", dump: #"[{"s": null}]"#, member: "s", expected: "s: string"),
+        Rule(name: "always null is json", dump: #"[{"s": null}]"#, member: "s", expected: "s: json"),
         Rule(
             name: "required when in every record, never null", dump: #"[{"s": "a"}, {"s": "b"}]"#, member: "s", expected: "required: true"),
         Rule(name: "not required with a null", dump: #"[{"s": "a"}, {"s": null}]"#, member: "s", expected: "s: string"),

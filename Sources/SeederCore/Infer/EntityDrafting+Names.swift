@@ -45,6 +45,8 @@ extension EntityDrafting {
             let attribute = entity.attributes[index]
             let name = claim(attribute.name) { Naming.snakeCase($0) }
             entity.attributes[index].name = name
+            // A key of a flattened object is read through it: never an identity, always `from:`.
+            guard attribute.parents.isEmpty else { continue }
             if (attribute.from ?? attribute.name) == identityKey { entity.identity = name }
             if (attribute.from ?? attribute.name) == keyAttribute { entity.keyAttribute = name }
             if let key = attribute.from, readsByName(name, key: key, among: keys) { entity.attributes[index].from = nil }

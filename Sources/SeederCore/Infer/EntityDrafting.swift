@@ -8,6 +8,7 @@ struct EntityDrafting {
     let observer: ShapeObserver
     let identities: [String: IdentityChoice]
     let entities: [ShapeObserver]
+    let flattened: FlattenedObjects
 
     func entity() -> Entity {
         let identity = identities[observer.name]!
@@ -15,6 +16,9 @@ struct EntityDrafting {
         var entity = Entity(name: observer.name, identity: identity.key, identityEvidence: identity.evidence, records: records)
         entity.onConflictFirst = identity.conflicts > 0
         entity.keyAttribute = identity.attribute
+        if let note = observer.mergeNote { entity.notes.append(note) }
+        // Keys that never held a value: `json`, which takes the first one whatever it is.
+        var valueless: [String] = []
         for stats in observer.keys {
             if stats.key == ShapeObserver.recordKey {
                 guard !identity.attributeIsField, let name = identity.attribute else { continue }
@@ -34,6 +38,14 @@ struct EntityDrafting {
             let required = stats.present == records && stats.nulls == 0 && stats.key != identity.key
             if case .object = stats.shape, let keyed = stats.child?.keyedData {
                 draft(keyed, stats: stats, name: name, evidence: evidence, into: &entity)
+                continue
+            }
+            if flattened.flattens(stats) {
+                let attributes = flattened.attributes(of: stats, name: name, path: [stats.key], required: required)
+                entity.attributes += attributes
+                entity.notes.append(
+                    "'\(stats.key)' has no identity: its keys are columns here (\(attributes.map(\.name).joined(separator: ", "))), "
+                        + "not rows of a table of their own")
                 continue
             }
             switch stats.shape {
@@ -82,7 +94,7 @@ struct EntityDrafting {
                 }
             case let .json(reason):
                 entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: " + reason))
-                entity.notes.append("'\(stats.key)' is json: \(reason)")
+                if stats.neverHeldAValue { valueless.append(stats.key) } else { entity.notes.append("'\(stats.key)' is json: \(reason)") }
             case let .scalar(type, format, reason):
                 if stats.key != identity.key, type == .integer || type == .string,
                     let (target, stem) = referenceTarget(stats, plural: false)
@@ -97,6 +109,12 @@ struct EntityDrafting {
                 entity.attributes.append(
                     Attribute(name: name, type: type, from: stats.key, format: format, required: required, evidence: evidence))
             }
+        }
+        if !valueless.isEmpty {
+            entity.notes.append(
+                list(valueless.map { "'\($0)'" }, conjunction: "and")
+                    + " never held a value (null or [] in every record): json, so the first one builds, whatever it is; "
+                    + "give each its type once it has one")
         }
         return entity
     }

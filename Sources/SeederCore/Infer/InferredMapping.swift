@@ -8,6 +8,9 @@ public struct InferredMapping: Sendable {
         public var type: AttributeType
         /// The JSON key, when the name does not read it by itself.
         public var from: String?
+        /// The keys of the objects `from` is read in, for a key of an object flattened into its
+        /// owner (`["reactions"]` for `reactions.total_count`): then `from` is always written.
+        public var parents: [String] = []
         /// `format:` of a date read from unix timestamps (`unix`, `unix_ms`).
         public var format: String?
         public var required = false

@@ -26,9 +26,16 @@ extension KeyStats {
         return ["at", "date", "timestamp", "time", "on"].contains(last) && words.count > 1
     }
 
+    /// Null or an empty array in every record: nothing says what the key holds.
+    var neverHeldAValue: Bool {
+        nonNull == 0 || (arrays == nonNull && elementObjects + elementScalars + elementArrays == 0)
+    }
+
     var shape: Shape {
         let nonNull = nonNull
-        guard nonNull > 0 else { return .scalar(.string, format: nil, reason: "always null: string") }
+        // Null in every record says nothing of the type: `json` takes whatever value comes first
+        // (an object, a date), so the next dump with one still builds (docs/commands.md, Types).
+        guard nonNull > 0 else { return .json(reason: "null in every record") }
         if objects > 0 || arrays > 0 {
             if objects == nonNull { return .object }
             if arrays == nonNull {
@@ -36,7 +43,7 @@ extension KeyStats {
                 if elementObjects > 0, elementScalars > 0 { return .json(reason: "arrays mixing objects and scalars") }
                 if elementObjects > 0 { return .arrayOfObjects }
                 if elementScalars > 0 { return .arrayOfScalars }
-                return .json(reason: "always an empty array")
+                return .json(reason: "an empty array in every record")
             }
             return .json(reason: "mixed shapes: \(describeKinds())")
         }

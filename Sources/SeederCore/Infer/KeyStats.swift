@@ -73,6 +73,38 @@ final class KeyStats {
             || key.hasSuffix("Ids") || key.hasSuffix("IDs")
     }
 
+    /// Adds what `other` (the same key of records of the same kind, seen under another key)
+    /// counted: every counter above has its line here.
+    func add(_ other: KeyStats) {
+        present += other.present
+        nulls += other.nulls
+        booleans += other.booleans
+        trues += other.trues
+        integers += other.integers
+        fractions += other.fractions
+        wideIntegers += other.wideIntegers
+        maxDigits = max(maxDigits, other.maxDigits)
+        strings += other.strings
+        objects += other.objects
+        arrays += other.arrays
+        numericStrings += other.numericStrings
+        numericFractions += other.numericFractions
+        booleanWords += other.booleanWords
+        dates += other.dates
+        urls += other.urls
+        uuids += other.uuids
+        bits += other.bits
+        minimum = min(minimum, other.minimum)
+        maximum = max(maximum, other.maximum)
+        soleKey += other.soleKey
+        elementObjects += other.elementObjects
+        elementScalars += other.elementScalars
+        elementArrays += other.elementArrays
+        // Nested records are observed by their key's name: both hold the same observer, or one none.
+        if child == nil { child = other.child }
+        if let otherValues = other.values { values?.add(otherValues) }
+    }
+
     /// Counts one value of the key; nested records go to `catalog`'s observers.
     func observe(_ value: JSONValue, in catalog: ShapeCatalog, record: () -> UInt64, fromSource: Bool, soleMember: Bool) {
         present += 1

@@ -66,7 +66,7 @@ public struct MappingDraftWriter {
 
     private func value(of attribute: InferredMapping.Attribute) -> String {
         var parts: [String] = []
-        if let from = attribute.from { parts.append("from: \(Self.keyPath([from]))") }
+        if let from = attribute.from { parts.append("from: \(Self.keyPath(attribute.parents + [from]))") }
         if let format = attribute.format { parts.append("format: \(format)") }
         if attribute.required { parts.append("required: true") }
         return parts.isEmpty

@@ -54,7 +54,10 @@ public struct MappingInference {
             }
             sourceObservers.append((source, observer))
         }
-        let entities = reachableEntities(from: sourceObservers.map(\.1))
+        catalog.mergeSharedShapes(keyedSources: Set(sourceObservers.filter(\.0.keyed).map { ObjectIdentifier($0.1) }))
+        sourceObservers = sourceObservers.map { ($0.0, catalog.observer(named: $0.1.name)) }
+        let flattened = FlattenedObjects(catalog: catalog, sources: sourceObservers.map(\.1))
+        let entities = reachableEntities(from: sourceObservers.map(\.1), flattened: flattened)
         Self.nameApart(entities)
         let identities = Dictionary(
             uniqueKeysWithValues: entities.map {
@@ -62,7 +65,8 @@ public struct MappingInference {
             })
         var drafts: [String: InferredMapping.Entity] = [:]
         for observer in entities {
-            drafts[observer.name] = EntityDrafting(observer: observer, identities: identities, entities: entities).entity()
+            drafts[observer.name] = EntityDrafting(observer: observer, identities: identities, entities: entities, flattened: flattened)
+                .entity()
         }
         // The back references of one-to-many relationships, on their children.
         for observer in entities {
@@ -148,13 +152,13 @@ public struct MappingInference {
     }
 
     /// The entities: every source's records, and the records nested in them that are not
-    /// left as `json`, in first-seen order.
-    func reachableEntities(from roots: [ShapeObserver]) -> [ShapeObserver] {
+    /// left as `json` or flattened into their owner, in first-seen order.
+    func reachableEntities(from roots: [ShapeObserver], flattened: FlattenedObjects) -> [ShapeObserver] {
         var reached = Set<ObjectIdentifier>()
         var pending = roots
         while let observer = pending.popLast() {
             guard reached.insert(ObjectIdentifier(observer)).inserted else { continue }
-            for stats in observer.keys {
+            for stats in observer.keys where !flattened.flattens(stats) {
                 if let child = Self.nestedEntity(stats) { pending.append(child) }
             }
         }

@@ -18,6 +18,8 @@ public final class ShapeObserver {
     var keyed = KeyedState()
     /// The records of the records' values, each keyed by its key, when the keys are data.
     var keyedRecords: ShapeObserver?
+    /// Which keys' records were merged into these, and why (`ShapeCatalog.mergeSharedShapes`).
+    var mergeNote: String?
     /// Whether this observer holds the records of objects keyed by data, under a key.
     fileprivate(set) var isKeyedRecords = false
 
@@ -93,6 +95,22 @@ public final class ShapeObserver {
         maxKeys = max(maxKeys, position)
     }
 
+    /// Adds the records `other` counted, records of the same kind under another key
+    /// (`ShapeCatalog.mergeSharedShapes`): its keys' stats to these, keys first seen there last.
+    func absorb(_ other: ShapeObserver) {
+        records += other.records
+        sourceRecords += other.sourceRecords
+        maxKeys = max(maxKeys, other.maxKeys)
+        for stats in other.keys {
+            if let found = index[stats.key] {
+                keys[found].add(stats)
+            } else {
+                index[stats.key] = keys.count
+                keys.append(stats)
+            }
+        }
+    }
+
     /// The stats of the keys of an object keyed by its records (`keyedBy`), under a name no
     /// JSON key of a record is looked up by.
     static let recordKey = "\u{1}key"
@@ -124,8 +142,8 @@ public final class ShapeObserver {
 /// repository is one `Owner` entity).
 public final class ShapeCatalog {
     /// The observers in the order they were made.
-    public private(set) var observers: [ShapeObserver] = []
-    private var byName: [String: ShapeObserver] = [:]
+    public internal(set) var observers: [ShapeObserver] = []
+    var byName: [String: ShapeObserver] = [:]
 
     public init() {}
 

@@ -49,6 +49,28 @@ struct ValueSet {
         contents[hash] = tagged
     }
 
+    /// Adds every value of `other` with the record it was seen in, and its conflicts: the
+    /// values of one kind of record seen under several keys (`ShapeCatalog.mergeSharedShapes`).
+    mutating func add(_ other: ValueSet) {
+        sourceConflicts += other.sourceConflicts
+        embeddedConflicts += other.embeddedConflicts
+        sameKeysConflicts += other.sameKeysConflicts
+        overflowed = overflowed || other.overflowed
+        for (hash, tagged) in other.contents { insert(hash, record: tagged, fromSource: tagged & 1 == 1) }
+    }
+
+    /// How the values of `other` meet these: how many are here with the same record, and how
+    /// many with another.
+    func overlap(with other: ValueSet) -> (same: Int, different: Int) {
+        var same = 0
+        var different = 0
+        for (hash, tagged) in other.contents {
+            guard let mine = contents[hash] else { continue }
+            if mine & ~1 == tagged & ~1 { same += 1 } else { different += 1 }
+        }
+        return (same, different)
+    }
+
     /// Whether the value `hash` was seen.
     func contains(_ hash: UInt64) -> Bool { contents[hash] != nil }
 

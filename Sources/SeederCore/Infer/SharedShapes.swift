@@ -1,0 +1,85 @@
+/// One kind of record under several keys is one entity (docs/commands.md, `seeder infer`, Nested
+/// records): a GitHub account is the `user` of an issue, its `assignee` and `closed_by`, the
+/// `owner` of a repository and the `uploader` of an asset, and drafting an entity per key would
+/// make each account a row of every table it appears in.
+///
+/// Records under different keys are one kind when they have the same keys, the same identity,
+/// and share it: some identity is under both with the same record, and none with different ones.
+/// A source's records join them (`users.json` beside `author` copies), but two sources' do not.
+/// Records that only look alike stay apart: other keys (a commit's `author`, with no `login`),
+/// or identities that never meet (`{"id", "name"}` of labels and of milestones) or that collide
+/// with different contents.
+extension ShapeCatalog {
+    /// Merges each group of observers of one kind into one: a source's own (the file names what
+    /// it holds), else the one of the most records. Observers keyed by data, of records with
+    /// fewer than two keys, without identity, or read by a keyed source are never merged. Every
+    /// nested record's observer then points to the merged one, which `observer(named:)` finds by
+    /// the other names too.
+    func mergeSharedShapes(keyedSources: Set<ObjectIdentifier>) {
+        struct Group {
+            var members: [ShapeObserver]
+            var values: ValueSet
+            /// How many members hold each identity.
+            var holders: [UInt64: Int] = [:]
+        }
+        var groups: [String: [Group]] = [:]
+        var order: [String] = []
+        for observer in observers {
+            guard !observer.isKeyedRecords, !keyedSources.contains(ObjectIdentifier(observer)), observer.keyedData == nil,
+                (2...MappingInference.maxKeys).contains(observer.keys.count)
+            else { continue }
+            let identity = IdentityChoice(of: observer, keyed: false)
+            guard let key = identity.key, let values = identity.values, !values.overflowed else { continue }
+            let kind = ([key] + observer.keys.map(\.key).sorted()).joined(separator: "\u{0}")
+            if groups[kind] == nil { order.append(kind) }
+            let joined = groups[kind, default: []].firstIndex { group in
+                // Two files name what they hold: their records stay apart, as without this merge.
+                if observer.sourceRecords > 0, group.members.contains(where: { $0.sourceRecords > 0 }) { return false }
+                let overlap = group.values.overlap(with: values)
+                return overlap.same > 0 && overlap.different == 0
+            }
+            var group = joined.map { groups[kind]![$0] } ?? Group(members: [], values: ValueSet())
+            group.members.append(observer)
+            group.values.add(values)
+            for hash in values.contents.keys { group.holders[hash, default: 0] += 1 }
+            if let joined { groups[kind]![joined] = group } else { groups[kind, default: []].append(group) }
+        }
+        for kind in order {
+            for group in groups[kind]! where group.members.count > 1 {
+                let shared = group.holders.values.filter { $0 > 1 }.count
+                merge(group.members, shared: shared, identity: IdentityChoice(of: group.members[0], keyed: false).key!)
+            }
+        }
+    }
+
+    private func merge(_ members: [ShapeObserver], shared: Int, identity: String) {
+        let survivor = members.first { $0.sourceRecords > 0 } ?? members.reduce(members[0]) { $1.records > $0.records ? $1 : $0 }
+        let under = members.flatMap(embeddingKeys)
+        let sources = members.contains { $0.sourceRecords > 0 } ? ["its source"] : []
+        survivor.mergeNote =
+            "one entity for the records under " + list((sources + under.map { "'\($0)'" }).uniqued(), conjunction: "and")
+            + ": the same \(counted(survivor.keys.count, "key")), and \(counting(shared, "identity", plural: "identities")) ('\(identity)') "
+            + "under more than one of them with the same record"
+        for other in members where other !== survivor {
+            survivor.absorb(other)
+            for observer in observers {
+                for stats in observer.keys where stats.child === other { stats.child = survivor }
+                if observer.keyedRecords === other { observer.keyedRecords = survivor }
+            }
+            observers.removeAll { $0 === other }
+            byName[other.name] = survivor
+        }
+    }
+
+    /// The keys whose objects (or arrays' objects) `observer` counted, in first-seen order.
+    private func embeddingKeys(_ observer: ShapeObserver) -> [String] {
+        observers.flatMap { parent in parent.keys.filter { $0.child === observer }.map(\.key) }
+    }
+}
+
+extension Array where Element: Hashable {
+    fileprivate func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}
