@@ -1,0 +1,214 @@
+import Foundation
+import SeederTestSupport
+import Testing
+import Yams
+
+/// `seeder infer`, `build` and `diff` on recorded answers of public APIs, in `Fixtures/api/`
+/// (each service's README names its source and lists its changes): the draft made from
+/// `release-1/` builds it, loses no record and keeps one account in one table; it builds
+/// `release-2/` too, and `diff` reports the three changes made there and nothing else.
+struct InferCorpusTests {
+    static let corpus = repository + "/Tests/SeederCLITests/Fixtures/api/"
+
+    /// Records of one kind: the top-level records of `files` (names or their beginnings) and the
+    /// objects under `keys` anywhere, told apart by their `id`.
+    struct Kind: Sendable {
+        var files: [String] = []
+        var keys: Set<String> = []
+    }
+
+    /// A change of release-2: the record (by the file its entity's source reads, and its id) and
+    /// the field that differs (nil: removed).
+    struct Change: Sendable {
+        let file: String
+        let id: String
+        let field: String?
+    }
+
+    struct Service: Sendable {
+        let kinds: [Kind]
+        /// The keys under which accounts are embedded: all of them one entity (empty: none).
+        var accounts: Set<String> = []
+        let changes: [Change]
+    }
+
+    static let accountKeys: Set<String> = [
+        "user", "owner", "organization", "author", "uploader", "assignee", "assignees", "closed_by", "creator",
+    ]
+
+    static let services: [String: Service] = [
+        "github": Service(
+            kinds: [
+                Kind(files: ["issues-page-", "search-issues.json"]), Kind(files: ["labels.json"], keys: ["labels"]),
+                Kind(files: ["repo.json"]), Kind(files: ["release.json"]),
+                Kind(files: ["release-assets.json"], keys: ["assets"]), Kind(keys: accountKeys),
+            ],
+            accounts: accountKeys,
+            changes: [
+                Change(file: "issues-page-1.json", id: "1308969023", field: "title"),
+                Change(file: "issues-page-3.json", id: "1308968829", field: nil),
+                Change(file: "issues-page-2.json", id: "1308968920", field: "milestone"),
+            ]),
+        "stripe": Service(
+            kinds: [
+                Kind(files: ["customers.json"]), Kind(files: ["subscriptions.json"], keys: ["subscriptions"]),
+                Kind(files: ["invoices.json"]), Kind(files: ["charges.json"], keys: ["charges"]),
+                Kind(files: ["payment-intents.json"]), Kind(files: ["plans.json"], keys: ["plan"]),
+                Kind(files: ["products.json"]), Kind(files: ["tax-rates.json"], keys: ["default_tax_rates"]),
+            ],
+            changes: [
+                Change(file: "customers.json", id: "cus_4UbFSo9tl62jqj", field: "description"),
+                Change(file: "tax-rates.json", id: "txr_fakefakefakefakefake0002", field: nil),
+                Change(file: "customers.json", id: "cus_4QWKsZuuTHcs7X", field: "shipping"),
+            ]),
+    ]
+
+    @Test(arguments: services.keys.sorted())
+    func theDraftOfOneReleaseBuildsBothAndTheDiffIsTheirChanges(_ name: String) throws {
+        let service = try #require(Self.services[name])
+        let scratch = try Workspace()
+        let (release1, release2) = (Self.corpus + name + "/release-1", Self.corpus + name + "/release-2")
+        let infer = try seeder(["infer", release1, "-o", scratch.path("draft.yaml")])
+        try #require(infer.status == 0, "\(infer.stderr)")
+        let draft = try String(contentsOfFile: scratch.path("draft.yaml"), encoding: .utf8)
+        let mapping = try Draft(draft)
+        let build1 = try seeder(["build", scratch.path("draft.yaml"), release1, "-o", scratch.path("seed1.sqlite")])
+        try #require(build1.status == 0, "\(build1.stderr)\n\(draft)")
+
+        // No record is lost: each kind is one entity, holding as many rows as there are records.
+        let dumps = try Dumps(release1)
+        let rows = try Self.rows(scratch.path("seed1.sqlite"))
+        for kind in service.kinds {
+            let entity = try #require(mapping.entity(of: kind), "no entity for \(kind)\n\(draft)")
+            #expect(rows[entity] == dumps.count(kind), "\(entity) of \(kind) in \(rows)\n\(draft)")
+        }
+        // One account is one row, wherever it is embedded.
+        let accountEntities = mapping.targets(of: service.accounts)
+        if !service.accounts.isEmpty {
+            #expect(accountEntities.count == 1, "accounts in \(accountEntities.sorted())\n\(draft)")
+        }
+
+        // Release 2 builds with the same draft, and the diff is its three changes.
+        let build2 = try seeder(["build", scratch.path("draft.yaml"), release2, "-o", scratch.path("seed2.sqlite")])
+        try #require(build2.status == 0, "\(build2.stderr)\n\(draft)")
+        let diff = try seeder(["diff", scratch.path("seed1.sqlite"), scratch.path("seed2.sqlite"), "--format", "json"])
+        #expect(diff.status == 1, "\(diff.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
+        #expect((document["schema"] as? [Any])?.isEmpty == true, "\(diff.stdout)")
+        var reported: [String] = []
+        for table in document["tables"] as? [[String: Any]] ?? [] {
+            for record in table["records"] as? [[String: Any]] ?? [] {
+                let key = (record["key"] as? [Any] ?? []).map { "\($0)" }.joined(separator: ",")
+                let fields = (record["fields"] as? [String: Any] ?? [:]).keys.sorted().joined(separator: ",")
+                reported.append("\(table["name"] ?? "") \(key) \(record["change"] ?? ""): \(fields)")
+            }
+            let counts = ["added", "removed", "changed"].map { table[$0] as? Int ?? 0 }
+            #expect(counts.reduce(0, +) == (table["records"] as? [Any])?.count ?? 0, "\(table)")
+        }
+        let expected = service.changes.map { change in
+            let entity = mapping.entity(of: Kind(files: [change.file])) ?? "?"
+            guard let field = change.field else { return "\(entity) \(change.id) removed: " }
+            return "\(entity) \(change.id) changed: \(field)"
+        }
+        #expect(reported.sorted() == expected.sorted(), "\(diff.stdout)\n\(draft)")
+    }
+
+    /// The rows of each entity of a seed, by `seeder inspect --json`.
+    static func rows(_ seed: String) throws -> [String: Int] {
+        let inspect = try seeder(["inspect", seed, "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        var rows: [String: Int] = [:]
+        for table in document["tables"] as? [[String: Any]] ?? [] {
+            if let holds = table["holds"] as? String, let count = table["rows"] as? Int { rows[holds] = count }
+        }
+        return rows
+    }
+}
+
+/// What a draft mapping says: which entity each source reads, and where each relationship goes.
+struct Draft {
+    let sources: [(path: String, entity: String)]
+    let relationships: [(key: String, target: String)]
+
+    init(_ text: String) throws {
+        let yaml = try #require(try Yams.load(yaml: text) as? [String: Any])
+        sources = (yaml["sources"] as? [[String: Any]] ?? []).compactMap { source in
+            guard let path = source["path"] as? String, let entity = source["entity"] as? String else { return nil }
+            return (path, entity)
+        }
+        var relationships: [(String, String)] = []
+        for case let (_, entity as [String: Any]) in yaml["entities"] as? [String: Any] ?? [:] {
+            for case let (name, relationship as [String: Any]) in entity["relationships"] as? [String: Any] ?? [:] {
+                guard let target = relationship["to"] as? String else { continue }
+                relationships.append((Draft.plain(relationship["from"] as? String ?? name), target))
+            }
+        }
+        self.relationships = relationships
+    }
+
+    /// A key as attributes match it: without case and underscores.
+    static func plain(_ key: String) -> String { key.lowercased().replacingOccurrences(of: "_", with: "") }
+
+    /// The entities the relationships read from these keys go to.
+    func targets(of keys: Set<String>) -> Set<String> {
+        let plainKeys = Set(keys.map(Draft.plain))
+        return Set(relationships.filter { plainKeys.contains($0.key) }.map(\.target))
+    }
+
+    /// The entity of a kind: the one whose source reads its first file, else where its keys go.
+    func entity(of kind: InferCorpusTests.Kind) -> String? {
+        if let file = kind.files.first {
+            return sources.first { fnmatch($0.path, file.hasSuffix(".json") ? file : file + "1.json", 0) == 0 }?.entity
+        }
+        return targets(of: kind.keys).sorted().first
+    }
+}
+
+/// The JSON files of a release, read with JSONSerialization, to count their records.
+struct Dumps {
+    let files: [(name: String, value: Any)]
+
+    init(_ directory: String) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }
+        files = try names.sorted().map { name in
+            (name, try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))))
+        }
+    }
+
+    /// The distinct records of a kind, by `id`.
+    func count(_ kind: InferCorpusTests.Kind) -> Int {
+        var ids: Set<String> = []
+        func add(_ value: Any?) {
+            for object in Dumps.objects(value) { if let id = object["id"] { ids.insert("\(id)") } }
+        }
+        func walk(_ value: Any) {
+            if let object = value as? [String: Any] {
+                for (key, member) in object {
+                    if kind.keys.contains(key) { add(member) }
+                    walk(member)
+                }
+            } else if let array = value as? [Any] {
+                array.forEach(walk)
+            }
+        }
+        for (name, value) in files {
+            if kind.files.contains(where: { name.hasPrefix($0) }) { add(Dumps.page(value)) }
+            walk(value)
+        }
+        return ids.count
+    }
+
+    /// A file's records: its array, a search's `items`, a Stripe list's `data`, or the object.
+    static func page(_ value: Any) -> Any {
+        guard let object = value as? [String: Any] else { return value }
+        return object["items"] ?? (object["object"] as? String == "list" ? object["data"] : nil) ?? object
+    }
+
+    /// The objects a value holds as records: itself, an array's objects, a Stripe list's `data`.
+    static func objects(_ value: Any?) -> [[String: Any]] {
+        if let object = value as? [String: Any] {
+            return object["object"] as? String == "list" ? objects(object["data"]) : [object]
+        }
+        return (value as? [Any])?.compactMap { $0 as? [String: Any] } ?? []
+    }
+}
