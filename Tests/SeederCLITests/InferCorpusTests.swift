@@ -99,7 +99,9 @@ struct InferCorpusTests {
         for table in document["tables"] as? [[String: Any]] ?? [] {
             for record in table["records"] as? [[String: Any]] ?? [] {
                 let key = (record["key"] as? [Any] ?? []).map { "\($0)" }.joined(separator: ",")
-                let fields = (record["fields"] as? [String: Any] ?? [:]).keys.sorted().joined(separator: ",")
+                // A removed record lists all its fields; a changed one, only those that changed.
+                let removed = record["change"] as? String == "removed"
+                let fields = removed ? "" : (record["fields"] as? [String: Any] ?? [:]).keys.sorted().joined(separator: ",")
                 reported.append("\(table["name"] ?? "") \(key) \(record["change"] ?? ""): \(fields)")
             }
             let counts = ["added", "removed", "changed"].map { table[$0] as? Int ?? 0 }

@@ -31,8 +31,8 @@ import Testing
         #expect(!draft.contains("Assignee:") && !draft.contains("ClosedBy:"))
         #expect(
             draft.contains(
-                "    # one entity for the records under 'user', 'assignee' and 'closed_by': the same 4 keys, and 2 identities ('id') "
-                    + "under more than one of them with the same record\n"), "\(draft)")
+                "    # one entity for the records under 'user', 'assignee' and 'closed_by': the same 4 keys and identity ('id'), "
+                    + "2 identities under more than one of them with the same record\n"), "\(draft)")
         #expect(try buildDraft(draft, in: workspace) == ["Issue": 3, "User": 3])
         #expect(try seedColumn("SELECT closed_by_id FROM issue ORDER BY id", in: workspace) == [nil, "3", "1"])
     }

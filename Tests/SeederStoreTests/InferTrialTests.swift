@@ -41,18 +41,32 @@ struct InferTrialTests {
         #expect(try buildDraft(draft, in: workspace) == ["Repo": 2, "Owner": 1])
     }
 
-    /// An object that holds only an array of records (`{"items": [...]}`, GraphQL's
-    /// `{"edges": [...]}`) stores nothing of its own: its key is json, and the draft loads.
-    @Test(arguments: [
-        #"[{"id": 1, "comments": {"items": [{"id": 7, "text": "x"}]}}, {"id": 2, "comments": {"items": []}}]"#,
-        #"[{"id": 1, "issues": {"edges": [{"node": {"id": 5, "title": "t"}}]}}]"#,
-    ])
-    func wrappersOfRecordsAreJSON(_ dump: String) throws {
-        let (draft, workspace) = try inferDraft(["posts.json": dump])
-        let key = dump.contains("comments") ? "comments" : "issues"
-        #expect(draftLine(draft, key).contains("json"), "\(draft)")
-        #expect(draft.contains("# '\(key)' is json: its objects hold only other records, nothing of their own to store"))
-        #expect(try buildDraft(draft, in: workspace) == ["Post": dump.contains("\"id\": 2") ? 2 : 1])
+    /// An object that holds only an array of records under a key no list envelope uses
+    /// (GraphQL's `{"edges": [...]}`) stores nothing of its own: its key is json, and the draft loads.
+    @Test func wrappersOfRecordsAreJSON() throws {
+        let (draft, workspace) = try inferDraft(["posts.json": #"[{"id": 1, "issues": {"edges": [{"node": {"id": 5, "title": "t"}}]}}]"#])
+        #expect(draftLine(draft, "issues").contains("json"), "\(draft)")
+        #expect(draft.contains("# 'issues' is json: its objects hold only other records, nothing of their own to store"))
+        #expect(try buildDraft(draft, in: workspace) == ["Post": 1])
+    }
+
+    /// A list envelope (`{"items": [...]}`, Stripe's `{"object": "list", "data": [...], "has_more":
+    /// false}`) is a to-many read through it, its records of the entity its key names; an empty
+    /// one (`{}`, `"items": []`) is a list of none.
+    @Test func listEnvelopesAreToManysThroughThem() throws {
+        let (draft, workspace) = try inferDraft([
+            "posts.json": #"""
+            [{"id": 1, "comments": {"items": [{"id": 7, "text": "x"}, {"id": 8, "text": "y"}]}}, {"id": 2, "comments": {"items": []}},
+             {"id": 3, "comments": {}}, {"id": 4, "comments": {"object": "list", "items": [{"id": 7, "text": "x"}], "has_more": false}}]
+            """#,
+            "comments.json": #"[{"id": 9, "text": "z"}]"#,
+        ])
+        #expect(draftValue(draft, "comments") == "comments: { to: Comment, many: true, from: comments.items }", "\(draft)")
+        #expect(
+            draft.contains(
+                "    # 'comments' is a list envelope: its records are under 'items', and its other keys, which say how the list was paged, are left out\n"
+            ))
+        #expect(try buildDraft(draft, in: workspace) == ["Post": 4, "Comment": 3])
     }
 
     /// An empty last page is a page of no records, at the place its group's pages hold theirs,

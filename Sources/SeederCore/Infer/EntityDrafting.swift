@@ -67,7 +67,15 @@ struct EntityDrafting {
                 relationship.onMissingCreate = target.referencesOnly > 0 && child.keys.count > 1
                 if case .arrayOfObjects = stats.shape {
                     relationship.many = true
-                    relationship.evidence += "; \(counted(stats.elementObjects, "object")) in arrays"
+                    relationship.through = stats.envelopeKey
+                    if let through = stats.envelopeKey {
+                        relationship.evidence += "; \(counted(stats.elementObjects, "object")) in list envelopes, under '\(through)'"
+                        entity.notes.append(
+                            "'\(stats.key)' is a list envelope: its records are under '\(through)', and its other keys, "
+                                + "which say how the list was paged, are left out")
+                    } else {
+                        relationship.evidence += "; \(counted(stats.elementObjects, "object")) in arrays"
+                    }
                     if target.key == nil {
                         relationship.inverse = backReferenceName(in: child)
                         relationship.ordered = true

@@ -5,17 +5,25 @@
 /// (docs/commands.md, `seeder infer`, Nested records).
 ///
 /// Such an object is flattened when no source reads its records, its keys are not data, it has
-/// no identity, and each of its keys holds a scalar, `json`, an array of scalars, an object
+/// no identity, it is under one key or has every key in every object, and each of its keys holds a scalar, `json`, an array of scalars, an object
 /// keyed by data (`json`), or an object flattened in turn. Arrays of such objects stay a one-to-many: each element is a row.
 struct FlattenedObjects {
     private let observers: Set<ObjectIdentifier>
 
     init(catalog: ShapeCatalog, sources: [ShapeObserver]) {
         let roots = Set(sources.map(ObjectIdentifier.init))
+        // The keys whose objects each observer counted: one observer per key name serves them all.
+        var holders: [ObjectIdentifier: Int] = [:]
+        for observer in catalog.observers {
+            for stats in observer.keys { if let child = stats.child { holders[ObjectIdentifier(child), default: 0] += 1 } }
+        }
         let candidates = catalog.observers.filter { observer in
             !roots.contains(ObjectIdentifier(observer)) && !observer.isKeyedRecords && observer.keyedData == nil
                 && !observer.keys.isEmpty && observer.keys.count <= MappingInference.maxKeys
                 && IdentityChoice(of: observer, keyed: false).key == nil
+                // Under several keys, a key that some objects lack may be one that some owner's
+                // objects never have: its column would read nothing there.
+                && (holders[ObjectIdentifier(observer)] == 1 || observer.keys.allSatisfy { $0.present == observer.records })
         }
         // The least set closed under "every key flat": objects nested in themselves never are.
         var flat = Set<ObjectIdentifier>()

@@ -29,6 +29,8 @@ public struct InferredMapping: Sendable {
         public var inverse: String?
         public var ordered = false
         public var from: String?
+        /// The key of the records in a list envelope under `from` (`data`: `from: subscriptions.data`).
+        public var through: String?
         /// The foreign-key column, when the default one is taken.
         public var column: String?
         /// `onMissing: create`: some occurrences of the target held nothing but its identity.

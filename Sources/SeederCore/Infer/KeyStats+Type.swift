@@ -7,7 +7,8 @@ extension KeyStats {
         case scalar(AttributeType, format: String?, reason: String)
         /// Every non-null value an object.
         case object
-        /// Every non-null value an array of objects (`null` elements aside).
+        /// Every non-null value an array of objects (`null` elements aside), or a list envelope
+        /// holding one (`envelopeKey`).
         case arrayOfObjects
         /// Every non-null value an array of scalars.
         case arrayOfScalars
@@ -36,6 +37,11 @@ extension KeyStats {
         // Null in every record says nothing of the type: `json` takes whatever value comes first
         // (an object, a date), so the next dump with one still builds (docs/commands.md, Types).
         guard nonNull > 0 else { return .json(reason: "null in every record") }
+        if envelopes > 0 {
+            guard envelopes + emptyObjects == nonNull else { return .json(reason: "list envelopes and other values: \(describeKinds())") }
+            guard elementObjects > 0 else { return .json(reason: "a list envelope that never held a record") }
+            return .arrayOfObjects
+        }
         if objects > 0 || arrays > 0 {
             if objects == nonNull { return .object }
             if arrays == nonNull {

@@ -43,6 +43,11 @@ final class KeyStats {
     var elementObjects = 0
     var elementScalars = 0
     var elementArrays = 0
+    /// Objects that were list envelopes (`ListEnvelope`), and the key of their records; empty
+    /// objects, which are either.
+    var emptyObjects = 0
+    var envelopes = 0
+    var envelopeKey: String?
     /// The records the key's objects (or arrays' objects) are.
     var child: ShapeObserver?
     /// The distinct scalar values (of arrays: of their elements), for keys named like ids.
@@ -100,9 +105,20 @@ final class KeyStats {
         elementObjects += other.elementObjects
         elementScalars += other.elementScalars
         elementArrays += other.elementArrays
+        envelopes += other.envelopes
+        emptyObjects += other.emptyObjects
+        if envelopeKey == nil { envelopeKey = other.envelopeKey }
         // Nested records are observed by their key's name: both hold the same observer, or one none.
         if child == nil { child = other.child }
         if let otherValues = other.values { values?.add(otherValues) }
+    }
+
+    /// Empty objects beside list envelopes are lists of none; elsewhere each is a record of no
+    /// keys, counted by the observer of the key's records as if it had seen it.
+    func settleEmptyObjects() {
+        guard emptyObjects > 0, envelopes == 0, let child else { return }
+        child.records += emptyObjects
+        emptyObjects = 0
     }
 
     /// Counts one value of the key; nested records go to `catalog`'s observers.
@@ -124,7 +140,20 @@ final class KeyStats {
         case .object:
             objects += 1
             if child == nil { child = catalog.observer(forKey: key) }
-            child!.observe(value, fromSource: fromSource && soleMember)
+            if value.count == 0 {
+                // A record of no keys, or a list envelope's "none" (`"subscriptions": {}`): told
+                // apart once every value is seen (`settleEmptyObjects`).
+                emptyObjects += 1
+            } else if let recordsKey = ListEnvelope.recordsKey(of: value), envelopeKey == nil || envelopeKey == recordsKey {
+                envelopes += 1
+                envelopeKey = recordsKey
+                for element in value[recordsKey]!.elements {
+                    elementObjects += 1
+                    child!.observe(element, fromSource: false)
+                }
+            } else {
+                child!.observe(value, fromSource: fromSource && soleMember)
+            }
         case .array:
             arrays += 1
             for element in value.elements {

@@ -79,7 +79,7 @@ public struct MappingDraftWriter {
         if let keyedBy = relationship.keyedBy { parts.append("keyedBy: \(keyedBy)") }
         if let inverse = relationship.inverse { parts.append("inverse: \(inverse)") }
         if relationship.ordered { parts.append("ordered: true") }
-        if let from = relationship.from { parts.append("from: \(Self.keyPath([from]))") }
+        if let from = relationship.from { parts.append("from: \(Self.keyPath([from] + [relationship.through].compactMap { $0 }))") }
         if let column = relationship.column { parts.append("column: \(column)") }
         if relationship.onMissingCreate { parts.append("onMissing: create") }
         return "{ " + parts.joined(separator: ", ") + " }"

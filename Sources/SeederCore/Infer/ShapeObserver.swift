@@ -176,6 +176,7 @@ public final class ShapeCatalog {
                 done = false
             }
         }
+        for observer in observers { for stats in observer.keys { stats.settleEmptyObjects() } }
     }
 
     /// The observer of the objects under `key`: `owner` -> `Owner`, `tasks` -> `Task`.

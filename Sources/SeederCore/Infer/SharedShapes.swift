@@ -4,17 +4,23 @@
 /// make each account a row of every table it appears in.
 ///
 /// Records under different keys are one kind when they have the same keys, the same identity,
-/// and share it: some identity is under both with the same record, and none with different ones.
+/// no identity under both with different records, and either some identity under both with the
+/// same record or at least `distinctiveKeys` keys.
 /// A source's records join them (`users.json` beside `author` copies), but two sources' do not.
 /// Records that only look alike stay apart: other keys (a commit's `author`, with no `login`),
-/// or identities that never meet (`{"id", "name"}` of labels and of milestones) or that collide
-/// with different contents.
+/// few keys whose identities never meet (`{"id", "name"}` of labels and of milestones), or
+/// identities that collide with different contents.
 extension ShapeCatalog {
     /// Merges each group of observers of one kind into one: a source's own (the file names what
     /// it holds), else the one of the most records. Observers keyed by data, of records with
     /// fewer than two keys, without identity, or read by a keyed source are never merged. Every
     /// nested record's observer then points to the merged one, which `observer(named:)` finds by
     /// the other names too.
+    /// Records of this many keys, the same ones, are one kind even when no identity is under
+    /// two of their keys (an organization only ever an `owner`, a person only ever a `user`):
+    /// too many keys to share by chance, where `{"id", "name"}` is not.
+    static let distinctiveKeys = 8
+
     func mergeSharedShapes(keyedSources: Set<ObjectIdentifier>) {
         struct Group {
             var members: [ShapeObserver]
@@ -36,7 +42,7 @@ extension ShapeCatalog {
                 // Two files name what they hold: their records stay apart, as without this merge.
                 if observer.sourceRecords > 0, group.members.contains(where: { $0.sourceRecords > 0 }) { return false }
                 let overlap = group.values.overlap(with: values)
-                return overlap.same > 0 && overlap.different == 0
+                return (overlap.same > 0 || observer.keys.count >= Self.distinctiveKeys) && overlap.different == 0
             }
             var group = joined.map { groups[kind]![$0] } ?? Group(members: [], values: ValueSet())
             group.members.append(observer)
@@ -58,8 +64,10 @@ extension ShapeCatalog {
         let sources = members.contains { $0.sourceRecords > 0 } ? ["its source"] : []
         survivor.mergeNote =
             "one entity for the records under " + list((sources + under.map { "'\($0)'" }).uniqued(), conjunction: "and")
-            + ": the same \(counted(survivor.keys.count, "key")), and \(counting(shared, "identity", plural: "identities")) ('\(identity)') "
-            + "under more than one of them with the same record"
+            + ": the same \(counted(survivor.keys.count, "key")) and identity ('\(identity)'), "
+            + (shared > 0
+                ? "\(counting(shared, "identity", plural: "identities")) under more than one of them with the same record"
+                : "no identity under two of them with different records")
         for other in members where other !== survivor {
             survivor.absorb(other)
             for observer in observers {

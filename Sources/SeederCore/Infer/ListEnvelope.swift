@@ -1,0 +1,30 @@
+/// An object that only wraps a list of records, as APIs embed a to-many: Stripe's
+/// `"subscriptions": {"object": "list", "data": [...], "has_more": false, "url": "..."}`. Its records
+/// are the to-many, read through it (`from: subscriptions.data`), and of the entity its key names,
+/// so a customer's subscriptions merge with `subscriptions.json`'s by identity; the envelope's
+/// own values say how the list was paged, and are left out (docs/commands.md, `seeder infer`,
+/// Nested records).
+enum ListEnvelope {
+    /// The keys an envelope holds its records under.
+    static let recordKeys: Set<String> = ["data", "items", "results", "records", "entries", "nodes"]
+
+    /// The key of the records' array when `object` is an envelope: one array under one of
+    /// `recordKeys`, of objects only (or empty); every other member a scalar or null, none named
+    /// like an identity (a record with an `id` and a list is a record).
+    static func recordsKey(of object: JSONValue) -> String? {
+        var found: String?
+        for member in object.members {
+            let key = member.key.string ?? ""
+            switch member.value.kind {
+            case .array:
+                guard found == nil, recordKeys.contains(key), member.value.elements.allSatisfy({ $0.kind == .object }) else { return nil }
+                found = key
+            case .object:
+                return nil
+            default:
+                if KeyStats.isIdentityLike(key) { return nil }
+            }
+        }
+        return found
+    }
+}
