@@ -61,41 +61,47 @@ struct MetadataChanges {
         case leadsToAnotherSeed
     }
 
-    /// Whether these changes apply to `metadata` exactly (every old value matches the row, every
-    /// inserted key is new) and name each identity key with the value it has before, so that
-    /// they start from the working copy's seed; and then whether they leave the metadata naming
-    /// `target`. A changeset that leaves an identity key out (one made by
-    /// `sqldiff --changeset`, or by a seeder that wrote only the keys that changed) does not say
-    /// which seed it starts from, and never leads (docs/guides/updating-an-installed-seed.md,
-    /// The changesets).
+    /// Whether these changes apply to `metadata` exactly and name each identity key with the
+    /// value it has before (`replayed(on:)`), so that they start from the working copy's seed; and
+    /// then whether they leave the metadata naming `target`.
     func lead(from metadata: [String: String], to target: SeedIdentity) -> Lead {
-        guard wellFormed, !steps.isEmpty else { return .startsFromAnotherSeed }
+        guard let values = replayed(on: metadata) else { return .startsFromAnotherSeed }
+        return (try? SeedIdentity(metadata: values)) == target ? .leads : .leadsToAnotherSeed
+    }
+
+    /// The metadata these changes leave, applied to `metadata`; `nil` unless they apply to it
+    /// exactly (every old value matches the row, every inserted key is new) and name each
+    /// identity key with the value it has before. A changeset that leaves an identity key out
+    /// (one made by `sqldiff --changeset`, or by a seeder that wrote only the keys that changed)
+    /// does not say which seed it starts from, and starts from none
+    /// (docs/guides/updating-an-installed-seed.md, The changesets).
+    func replayed(on metadata: [String: String]) -> [String: String]? {
+        guard wellFormed, !steps.isEmpty else { return nil }
         var values = metadata
         var pinned: Set<String> = []
         for step in steps {
-            guard let key = step.key else { return .startsFromAnotherSeed }
+            guard let key = step.key else { return nil }
             switch step.operation {
             case SQLITE_INSERT:
-                guard values[key] == nil, let new = step.new else { return .startsFromAnotherSeed }
+                guard values[key] == nil, let new = step.new else { return nil }
                 values[key] = new
                 pinned.insert(key)
             case SQLITE_UPDATE:
-                guard let current = values[key] else { return .startsFromAnotherSeed }
+                guard let current = values[key] else { return nil }
                 if let old = step.old {
-                    guard old == current else { return .startsFromAnotherSeed }
+                    guard old == current else { return nil }
                     pinned.insert(key)
                 }
                 if let new = step.new { values[key] = new }
             case SQLITE_DELETE:
-                guard let current = values[key], step.old == current else { return .startsFromAnotherSeed }
+                guard let current = values[key], step.old == current else { return nil }
                 values[key] = nil
                 pinned.insert(key)
             default:
-                return .startsFromAnotherSeed
+                return nil
             }
         }
-        guard pinned.isSuperset(of: SeedIdentity.keys) else { return .startsFromAnotherSeed }
-        return (try? SeedIdentity(metadata: values)) == target ? .leads : .leadsToAnotherSeed
+        return pinned.isSuperset(of: SeedIdentity.keys) ? values : nil
     }
 
     /// Whether the changes name every identity key with its old value: what a changeset must do

@@ -37,6 +37,21 @@ public enum SeedInstallError: Error, Sendable, CustomStringConvertible, Equatabl
         .fileSystem(operation: operation, path: path, reason: String(cString: strerror(code)))
     }
 
+    /// The same error with `path` named `name`: for a copy made to be patched, which messages
+    /// name by the file it was made of.
+    func naming(_ path: String, as name: String) -> SeedInstallError {
+        func named(_ file: String) -> String { file == path ? name : file }
+        switch self {
+        case let .notASeed(file, reason): return .notASeed(path: named(file), reason: reason)
+        case let .bundledSeedIsNotASeed(file, reason): return .bundledSeedIsNotASeed(path: named(file), reason: reason)
+        case let .fileSystem(operation, file, reason): return .fileSystem(operation: operation, path: named(file), reason: reason)
+        case let .sqlite(operation, file, message): return .sqlite(operation: operation, path: named(file), message: message)
+        case let .patchMissedTheSeed(changeset, workingCopy):
+            return .patchMissedTheSeed(changeset: changeset, workingCopy: named(workingCopy))
+        case .changesetDoesNotFit, .conflict, .danglingReferences: return self
+        }
+    }
+
     /// The message, for `localizedDescription`: what `description` says.
     public var errorDescription: String? { description }
 

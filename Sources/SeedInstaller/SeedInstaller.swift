@@ -87,51 +87,30 @@ public struct SeedInstaller: Sendable {
         var skipped: [SeedInstallation.SkippedChangeset] = []
         var shapes: (copy: TableShapes, seed: TableShapes)?
         for path in changesets {
-            let changeset: ChangesetFile
-            let head: MetadataChanges
-            do throws(UnreadableChangeset) {
-                changeset = try ChangesetFile(path: path)
-                head = try MetadataChanges(reading: changeset)
+            let changeset: PinnedChangeset
+            let survey: ChangesetSurvey
+            do throws(PinnedChangeset.NotApplicable) {
+                changeset = try PinnedChangeset(path: path)
+                switch changeset.head.lead(from: current.values, to: target.identity) {
+                case .leads: break
+                case .startsFromAnotherSeed: throw .init(.startsFromAnotherSeed)
+                case .leadsToAnotherSeed: throw .init(.leadsToAnotherSeed)
+                }
             } catch {
-                skipped.append(.init(changeset: path, reason: .unreadable(error.reason)))
-                continue
-            }
-            guard head.pinsTheIdentity else {
-                skipped.append(.init(changeset: path, reason: .identityNotPinned))
-                continue
-            }
-            guard head.endsWithThePin else {
-                skipped.append(.init(changeset: path, reason: .unreadable("cut short: it does not end with the seed it leads to")))
-                continue
-            }
-            switch head.lead(from: current.values, to: target.identity) {
-            case .leads: break
-            case .startsFromAnotherSeed:
-                skipped.append(.init(changeset: path, reason: .startsFromAnotherSeed))
-                continue
-            case .leadsToAnotherSeed:
-                skipped.append(.init(changeset: path, reason: .leadsToAnotherSeed))
+                skipped.append(.init(changeset: path, reason: error.reason))
                 continue
             }
             if shapes == nil { shapes = (try TableShapes(copy), try TableShapes(bundled)) }
             guard let tables = shapes else { break }
-            let survey: ChangesetSurvey
-            do throws(UnreadableChangeset) {
-                survey = try ChangesetSurvey(changeset, against: tables.copy)
+            do throws(PinnedChangeset.NotApplicable) {
+                survey = try changeset.survey(against: tables.copy)
             } catch {
-                skipped.append(.init(changeset: path, reason: .unreadable(error.reason)))
+                skipped.append(.init(changeset: path, reason: error.reason))
                 continue
             }
-            // The changeset leads from the copy's seed, and a changeset holds no schema: a table
-            // that does not fit is one the app altered, and replacing the copy would drop the
-            // app's rows without a word (docs/guides/updating-an-installed-seed.md, The
-            // changesets).
-            if let misfit = tables.copy.misfit(tables.seed) ?? survey.misfit {
-                throw .changesetDoesNotFit(changeset: path, table: misfit.table, reason: misfit.reason)
-            }
-            let patcher = SeedPatcher(
-                changeset: changeset, survey: survey, shapes: tables.copy, workingCopy: workingCopy, target: target.identity,
-                policy: onConflict)
+            let patcher = try SeedPatcher(
+                changeset: changeset.file, survey: survey, shapes: tables.copy, seedShapes: tables.seed, workingCopy: workingCopy,
+                target: target.identity, policy: onConflict)
             return .patch(patcher, skipped: skipped)
         }
         return .replace(skipped)

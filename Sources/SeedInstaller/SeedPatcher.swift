@@ -14,6 +14,23 @@ struct SeedPatcher {
     let target: SeedIdentity
     let policy: SeedInstaller.ConflictPolicy
 
+    /// A patcher of `workingCopy`, whose tables are `shapes`, with `changeset`, which leads from
+    /// the copy's seed to `target` and was surveyed whole. The changeset holds no schema: a table
+    /// that does not fit the seed it leads to (`seedShapes`, when that seed is at hand) or the
+    /// changeset is one the app altered, and patching or replacing the copy would drop the app's
+    /// rows without a word (docs/guides/updating-an-installed-seed.md, The changesets).
+    init(
+        changeset: ChangesetFile, survey: ChangesetSurvey, shapes: TableShapes, seedShapes: TableShapes?, workingCopy: String,
+        target: SeedIdentity, policy: SeedInstaller.ConflictPolicy
+    ) throws(SeedInstallError) {
+        if let misfit = seedShapes.flatMap({ shapes.misfit($0) }) ?? survey.misfit {
+            throw .changesetDoesNotFit(changeset: changeset.path, table: misfit.table, reason: misfit.reason)
+        }
+        (self.changeset, self.survey, self.shapes, self.workingCopy, self.target, self.policy) = (
+            changeset, survey, shapes, workingCopy, target, policy
+        )
+    }
+
     /// Applies the changeset: foreign keys on, the app's triggers off (the seed's rows are not
     /// the app's writes), then the changes under the conflict policy, the deletion of the rows
     /// they leave pointing at nothing, a rebuild of every search table whose content table

@@ -10,12 +10,12 @@ struct SeederCommand: ParsableCommand {
         abstract: "Turn JSON dumps of a web service into a validated SQLite seed database.",
         discussion: """
             Exit status: 0 success (diff: the same records), 1 the data or the mapping failed validation \
-            (diff: the seeds differ), 2 a file could not be read or written, or may not be (not a \
+            (diff: the seeds differ; patch: the changeset does not apply to the seed), 2 a file could not be read or written, or may not be (not a \
             regular file, not SQLite, not a seed, an input given as the output), or standard output \
             could not be written, 64 bad usage.
             """,
         version: SeedBuilder.version,
-        subcommands: [Build.self, Validate.self, Fetch.self, Infer.self, Diff.self, Inspect.self]
+        subcommands: [Build.self, Validate.self, Fetch.self, Infer.self, Diff.self, Patch.self, Inspect.self]
     )
 
     /// Runs the command as swift-argument-parser does, but for a file the command could not

@@ -54,7 +54,7 @@ struct CIDocsTests {
     static func command(_ line: String) -> String? {
         var text = line.trimmingCharacters(in: .whitespaces)
         for prefix in ["- ", "run: "] where text.hasPrefix(prefix) { text.removeFirst(prefix.count) }
-        return text.firstMatch(of: #/(^|[;|&] *)seeder (build|validate|diff|inspect|infer) /#) == nil ? nil : text
+        return text.firstMatch(of: #/(^|[;|&] *)seeder (build|validate|diff|patch|inspect|infer) /#) == nil ? nil : text
     }
 
     /// The `run:` scripts of a GitHub workflow's steps, one line or a `|` block each.
@@ -110,6 +110,27 @@ struct CIDocsTests {
         let posted = try String(contentsOfFile: scratch.path("posted-7.md"), encoding: .utf8)
         #expect(posted.contains("jeff@example.com") && posted.contains("jeff@restkit.org"))
         #expect(posted == (try String(contentsOfFile: scratch.path("seed-diff.md"), encoding: .utf8)))
+        // The changeset was checked: the release's seed patched with it holds the new seed's records.
+        #expect(FileManager.default.fileExists(atPath: scratch.path("app.changeset")))
+        #expect(try seeder(["diff", "patched.sqlite", "app.sqlite"], in: scratch.root).status == 0)
+    }
+
+    /// The GitHub job's check of the changeset fails the step when the changeset does not give
+    /// the new seed: here, one made from another seed than the release's.
+    @Test func theGitHubChangesetCheckFailsOnAnotherSeed() throws {
+        let blocks = try Self.yamlBlocks()
+        let github = try #require(blocks.first { $0.contains("jobs:") && !$0.contains { $0.contains("uses: your-org/seeder@") } })
+        let step = try #require(Self.runScripts(github).first { $0.contains("seeder patch ") })
+        let check = step.split(separator: "\n").filter { $0.hasPrefix("seeder patch ") || $0.hasPrefix("seeder diff patched") }
+        #expect(check.count == 2, "\(step)")
+        let scratch = try Self.repositoryLayout()
+        #expect(try seeder(["build", "mappings/app.yaml", "dumps", "-o", "app.sqlite", "--quiet"], in: scratch.root).status == 0)
+        #expect(try seeder(["diff", "app.sqlite", "release.sqlite", "--changeset", "app.changeset"], in: scratch.root).status == 1)
+        let run = try Self.bash(check.joined(separator: "\n"), in: scratch.root)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr
+                == "error: the changeset app.changeset starts from another seed than release.sqlite; patched.sqlite was not written\n")
     }
 
     /// GitLab's script whole: the first run builds and caches the seed with its digest, the

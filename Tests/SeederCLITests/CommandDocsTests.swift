@@ -3,7 +3,7 @@ import Testing
 
 /// docs/commands.md names every subcommand and every option the binary's help lists.
 struct CommandDocsTests {
-    static let subcommands = ["build", "validate", "fetch", "infer", "diff", "inspect"]
+    static let subcommands = ["build", "validate", "fetch", "infer", "diff", "patch", "inspect"]
 
     @Test(arguments: subcommands)
     func documentsEveryOption(_ subcommand: String) throws {

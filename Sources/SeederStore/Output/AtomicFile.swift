@@ -4,12 +4,18 @@ import Foundation
 /// temporary file beside it (`.<name>.seeder-<pid>`), synced, then renamed over it. For the
 /// `--report` document, as the seed itself is written (docs/commands.md, Files a command touches).
 public enum AtomicFile {
+    /// The temporary file beside `path` that this process writes it through: named by the
+    /// process, so one there is a dead process's leftover.
+    static func temporaryPath(for path: String) -> String {
+        let directory = PathText.directory(of: path)
+        return (directory.isEmpty ? "" : directory + "/") + "." + (path as NSString).lastPathComponent + ".seeder-\(getpid())"
+    }
+
     /// Writes `bytes` to `path`. `willCreate` is called with the temporary file's path before it
     /// is made, so that a command can remove it if it is interrupted. On failure the temporary
     /// file is removed and `path` is as it was.
     public static func write(_ bytes: [UInt8], to path: String, willCreate: ([String]) -> Void = { _ in }) throws(OutputError) {
-        let directory = PathText.directory(of: path)
-        let temporary = (directory.isEmpty ? "" : directory + "/") + "." + (path as NSString).lastPathComponent + ".seeder-\(getpid())"
+        let temporary = temporaryPath(for: path)
         willCreate([temporary])
         // Named by the process: one there is a dead process's leftover.
         unlink(temporary)

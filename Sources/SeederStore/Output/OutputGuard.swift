@@ -32,8 +32,15 @@ struct OutputGuard {
     /// Checks the output `output`.
     func checkOutput(_ output: String, force: Bool) throws(OutputError) {
         let status = PathStatus(output)
-        try checkKind(status, "the output")
+        try Self.checkKind(status, "the output")
         try checkNotAnInput(status, "the output")
+        try Self.checkReplaceable(status, force: force)
+    }
+
+    /// Checks that the existing output at `status` may be replaced: a seed, or anything with
+    /// `force`, and never a file whose `-wal` holds transactions.
+    static func checkReplaceable(_ status: PathStatus, force: Bool) throws(OutputError) {
+        let output = status.path
         if status.exists, !force, let reason = SeedFile.notASeedReason(output) {
             throw OutputError(.outputRefused, "the output \(output) exists and is not a seed: \(reason); --force replaces it")
         }
@@ -49,7 +56,7 @@ struct OutputGuard {
     /// Checks the report `report`, which the output `output` (if any) may not be either.
     func checkReport(_ report: String, output: String?) throws(OutputError) {
         let status = PathStatus(report)
-        try checkKind(status, "the report")
+        try Self.checkKind(status, "the report")
         try checkNotAnInput(status, "the report")
         if let output, let identity = status.identity, identity == PathStatus(output).identity {
             throw OutputError(.outputRefused, "the report \(report) is the output")
@@ -60,7 +67,7 @@ struct OutputGuard {
         }
     }
 
-    private func checkKind(_ status: PathStatus, _ role: String) throws(OutputError) {
+    static func checkKind(_ status: PathStatus, _ role: String) throws(OutputError) {
         if let reason = status.notRegularReason ?? status.processFileReason {
             throw OutputError(.outputRefused, "\(role) \(status.path) may not be written: \(reason)")
         }
