@@ -76,11 +76,12 @@ public struct RecordMerger: Sendable {
                 continue
             }
             guard oldValue != newValue else { continue }
+            let shown = SQLValue.contrasted(oldValue, newValue)
             conflicts.append(
                 Conflict(
-                    subject: .attribute(index), kept: oldValue.description,
+                    subject: .attribute(index), kept: shown.old,
                     keptLocation: SourceLocation(file: row.file(ofField: index), offset: row.fields[index].offset),
-                    incoming: newValue.description,
+                    incoming: shown.new,
                     incomingLocation: SourceLocation(file: occurrence.origin.file, offset: incoming.offset),
                     isResolved: entity.onConflict != .error))
             if entity.onConflict == .last {

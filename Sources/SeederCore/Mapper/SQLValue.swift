@@ -20,9 +20,26 @@ public enum SQLValue: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// `"text"` with JSON escapes, shortened past 60 characters (for messages).
-func quoted(_ text: String, limit: Int = 60) -> String {
-    let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
+extension SQLValue {
+    /// Two values that differ, as a message shows them side by side: their `description`s, unless
+    /// those are the same, two texts alike in their first 60 characters; then each is cut around
+    /// the first character where they differ, `…` on a side where more is left out, so that the
+    /// two read differently (`"…/repos/octo/b…"`, `"…/repos/octo/c…"`).
+    public static func contrasted(_ old: SQLValue, _ new: SQLValue) -> (old: String, new: String) {
+        let shown = (old.description, new.description)
+        guard shown.0 == shown.1, case let .text(a) = old, case let .text(b) = new else { return shown }
+        let first = zip(a, b).prefix { $0 == $1 }.count
+        // Some context before the difference, the rest of the 60 characters after it.
+        let start = max(0, first - 20)
+        return (quoted(a, from: start), quoted(b, from: start))
+    }
+}
+
+/// `"text"` with JSON escapes, shortened past 60 characters (for messages); from the
+/// `start`th character with a leading `…`.
+func quoted(_ text: String, from start: Int = 0, limit: Int = 60) -> String {
+    let rest = text.dropFirst(start)
+    let shown = (start > 0 ? "…" : "") + (rest.count > limit ? String(rest.prefix(limit)) + "…" : String(rest))
     return JSONWriter.stringLiteral(shown)
 }
 

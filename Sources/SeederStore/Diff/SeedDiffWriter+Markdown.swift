@@ -55,7 +55,10 @@ extension SeedDiffWriter {
 
     /// `` `name` `"old"` → `"new"` ``, for each field of a change.
     static func markdownFields(_ change: RecordChange) -> String {
-        change.fields.map { "\(code($0.column)) \(code(display($0.old))) → \(code(display($0.new)))" }.joined(separator: ", ")
+        change.fields.map { field in
+            let shown = display(field)
+            return "\(code(field.column)) \(code(shown.old)) → \(code(shown.new))"
+        }.joined(separator: ", ")
     }
 
     /// `text` as a code span, fenced with more backticks than it holds, on one line.

@@ -11,7 +11,7 @@ extension SeedDiffWriter {
             case .removed: return "  - \(join.owner) \(owner) lost \(entity) \(target)\n"
             case .changed:
                 return "  ~ \(join.owner) \(owner) moved \(entity) \(target): "
-                    + change.fields.map { "\($0.column) \(Self.display($0.old)) -> \(Self.display($0.new))" }.joined(separator: ", ") + "\n"
+                    + change.fields.map { "\($0.column) \(Self.display($0).old) -> \(Self.display($0).new)" }.joined(separator: ", ") + "\n"
             }
         }
         let subject = change.key.isEmpty ? "row" : "\(table.name) \(Self.identity(change.key))"
@@ -19,7 +19,7 @@ extension SeedDiffWriter {
         case .changed:
             return "  ~ \(subject)\n"
                 + change.fields.map {
-                    "      \($0.column): \(Self.display($0.old)) -> \(Self.display($0.new))\n"
+                    "      \($0.column): \(Self.display($0).old) -> \(Self.display($0).new)\n"
                 }.joined()
         case .added, .removed:
             let shown = Self.describingFields(change)

@@ -176,11 +176,53 @@ public final class SeedDiffWriter {
         return (identity(key[..<split]), entity, identity(target))
     }
 
-    /// The fields that describe an added or removed record: up to three non-null ones, or every
-    /// field of a row without key, which has nothing else to tell it by.
+    /// The fields that describe an added or removed record: up to three non-null ones, the most
+    /// telling first (`tellingColumns`, then the others in column order), links to elsewhere
+    /// (`isLink`) only when nothing else is left; or every field of a row without key, which has
+    /// nothing else to tell it by (docs/commands.md, diff).
     static func describingFields(_ change: RecordChange) -> (fields: [(String, SQLValue)], more: Bool) {
         guard !change.key.isEmpty else { return (change.fields.map { ($0.column, $0.new ?? $0.old ?? .null) }, false) }
         let present = change.fields.compactMap { field in (field.new ?? field.old).flatMap { $0 == .null ? nil : (field.column, $0) } }
-        return (Array(present.prefix(3)), present.count > 3)
+        let ranked = present.enumerated().sorted { a, b in
+            (rank(a.element.0, a.element.1), a.offset) < (rank(b.element.0, b.element.1), b.offset)
+        }
+        return (Array(ranked.prefix(3).map(\.element)), present.count > 3)
+    }
+
+    /// The columns that tell a record best, best first: a column named so, or ending so
+    /// (`full_name`, `issue_number`), ranks with the name (docs/commands.md, diff).
+    static let tellingColumns = [
+        "title", "name", "login", "username", "number", "email", "slug", "label", "key", "code", "summary", "description",
+    ]
+
+    /// Where a field goes in a record's description: a telling column by its place in
+    /// `tellingColumns` (a whole name before an ending), then any other, then a link.
+    private static func rank(_ column: String, _ value: SQLValue) -> Int {
+        let name = column.lowercased()
+        if isLink(name, value) { return 3 * tellingColumns.count + 1 }
+        if let whole = tellingColumns.firstIndex(of: name) { return whole }
+        let last = name.split(separator: "_").last.map(String.init) ?? name
+        if let ending = tellingColumns.firstIndex(of: last) { return tellingColumns.count + ending }
+        return 3 * tellingColumns.count
+    }
+
+    /// Whether a field is a link to elsewhere, which tells a person little in 60 characters: a
+    /// column named `url`, `uri`, `href` or `*_url`, or a value that starts `http://` or `https://`.
+    static func isLink(_ column: String, _ value: SQLValue) -> Bool {
+        if ["url", "uri", "href"].contains(column) || column.hasSuffix("_url") || column.hasSuffix("_uri") || column.hasSuffix("_href") {
+            return true
+        }
+        guard case let .text(text) = value else { return false }
+        let lowered = text.prefix(8).lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
+    /// A changed field's two values as people read them (`display`), each cut around the first
+    /// character where they differ when the two would read the same (`SQLValue.contrasted`).
+    static func display(_ field: FieldChange) -> (old: String, new: String) {
+        guard let old = field.old, let new = field.new, case .text = old, case .text = new else {
+            return (display(field.old), display(field.new))
+        }
+        return SQLValue.contrasted(old, new)
     }
 }

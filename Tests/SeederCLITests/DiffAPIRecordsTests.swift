@@ -1,0 +1,146 @@
+import Foundation
+import SeederTestSupport
+import Testing
+
+/// `seeder diff` on records shaped as a web API's (docs/commands.md, diff): an added or removed
+/// record is told by its telling fields, not by its URLs, and two long values alike in their first
+/// 60 characters are shown where they differ. The JSON keeps every field.
+struct DiffAPIRecordsTests {
+    static let mapping = """
+        seeder: 1
+        entities:
+          User:
+            attributes:
+              id: integer
+              url: string
+              html_url: string
+              login: string
+          Issue:
+            attributes:
+              id: integer
+              url: string
+              html_url: string
+              number: integer
+              title: string
+              body: string
+            relationships:
+              user: { to: User }
+        sources:
+          - path: users.json
+            entity: User
+          - path: issues.json
+            entity: Issue
+
+        """
+
+    static let long = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor"
+
+    static func user(_ id: Int, _ login: String) -> String {
+        #"{"id": \#(id), "url": "https://api.github.com/users/\#(login)", "html_url": "https://github.com/\#(login)", "login": "\#(login)"}"#
+    }
+
+    static func issue(_ id: Int, _ number: Int, _ title: String, _ body: String?, user: Int) -> String {
+        let repository = "octocat/hello-world/issues/\(number)"
+        return #"{"id": \#(id), "url": "https://api.github.com/repos/\#(repository)", "html_url": "https://github.com/\#(repository)", "#
+            + #""number": \#(number), "title": "\#(title)", "body": \#(body.map { "\"\($0)\"" } ?? "null"), "user": \#(user)}"#
+    }
+
+    /// v1 and v2 of an API's users and issues: a user and an issue replaced, an issue's long body
+    /// changed past its 60th character.
+    static func seeds() throws -> Workspace {
+        let scratch = try Workspace()
+        try scratch.write("api.yaml", mapping)
+        try scratch.write("v1/users.json", "[" + [user(1, "octocat"), user(2, "hubot")].joined(separator: ",\n") + "]\n")
+        try scratch.write("v2/users.json", "[" + [user(1, "octocat"), user(3, "monalisa")].joined(separator: ",\n") + "]\n")
+        try scratch.write(
+            "v1/issues.json",
+            "["
+                + [issue(10, 1, "Found a bug", long + " labore", user: 1), issue(11, 2, "Docs are out of date", "See the README", user: 2)]
+                .joined(separator: ",\n") + "]\n")
+        try scratch.write(
+            "v2/issues.json",
+            "["
+                + [issue(10, 1, "Found a bug", long + " labour", user: 1), issue(12, 3, "Add a dark theme", nil, user: 3)]
+                .joined(separator: ",\n") + "]\n")
+        for version in ["v1", "v2"] {
+            let run = try program(
+                try seederBinary(), ["build", "api.yaml", version, "-o", version + ".sqlite", "--quiet"], in: scratch.root,
+                environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        return scratch
+    }
+
+    @Test func textNamesRecordsByTheirTellingFields() throws {
+        let scratch = try Self.seeds()
+        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
+        #expect(run.status == 1)
+        let records = run.stdout.components(separatedBy: "\n\n").dropFirst(2).joined(separator: "\n\n")
+        #expect(
+            records == """
+                User: 1 added, 1 removed
+                  - User 2: login "hubot", url "https://api.github.com/users/hubot", html_url "https://github.com/hubot"
+                  + User 3: login "monalisa", url "https://api.github.com/users/monalisa", html_url "https://github.com/monalisa"
+
+                Issue: 1 added, 1 removed, 1 changed
+                  ~ Issue 10
+                      body: "… eiusmod tempor labore" -> "… eiusmod tempor labour"
+                  - Issue 11: title "Docs are out of date", number 2, body "See the README", …
+                  + Issue 12: title "Add a dark theme", number 3, user_id 3, …
+
+                the seeds differ: 2 added, 2 removed, 1 changed records
+
+                """)
+    }
+
+    @Test func markdownNamesRecordsByTheirTellingFields() throws {
+        let scratch = try Self.seeds()
+        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--entity", "Issue"], in: scratch.root)
+        #expect(run.status == 1)
+        #expect(
+            run.stdout.hasSuffix(
+                """
+                - changed Issue `10`: `body` `"… eiusmod tempor labore"` → `"… eiusmod tempor labour"`
+                - removed Issue `11`: `title` `"Docs are out of date"`, `number` `2`, `body` `"See the README"`, …
+                - added Issue `12`: `title` `"Add a dark theme"`, `number` `3`, `user_id` `3`, …
+
+                </details>
+
+                """), "\(run.stdout)")
+    }
+
+    @Test func jsonKeepsEveryField() throws {
+        let scratch = try Self.seeds()
+        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--json", "--entity", "Issue"], in: scratch.root)
+        #expect(run.status == 1)
+        let records = run.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"change""#) }
+        #expect(
+            records == [
+                #"{"change":"changed","key":[10],"fields":{"body":{"old":"\#(Self.long) labore","new":"\#(Self.long) labour"}}},"#,
+                #"{"change":"removed","key":[11],"fields":{"url":"https://api.github.com/repos/octocat/hello-world/issues/2","html_url":"https://github.com/octocat/hello-world/issues/2","number":2,"title":"Docs are out of date","body":"See the README","user_id":2}},"#,
+                #"{"change":"added","key":[12],"fields":{"url":"https://api.github.com/repos/octocat/hello-world/issues/3","html_url":"https://github.com/octocat/hello-world/issues/3","number":3,"title":"Add a dark theme","body":null,"user_id":3}}],"notListed":0}"#,
+            ])
+    }
+
+    /// A build's conflict between two long values alike in their first 60 characters shows where
+    /// they differ.
+    @Test func buildConflictShowsWhereLongValuesDiffer() throws {
+        let scratch = try Workspace()
+        try scratch.write("api.yaml", Self.mapping)
+        try scratch.write("dumps/users.json", "[" + Self.user(1, "octocat") + "]\n")
+        try scratch.write(
+            "dumps/issues.json",
+            "["
+                + [
+                    Self.issue(10, 1, "Found a bug", Self.long + " labore", user: 1),
+                    Self.issue(10, 1, "Found a bug", Self.long + " labour", user: 1),
+                ]
+                .joined(separator: ",\n") + "]\n")
+        let run = try seeder(["build", "api.yaml", "dumps", "-o", "out.sqlite"], in: scratch.root)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr.hasPrefix(
+                #"dumps/issues.json:2:188: error: Issue 10: 'body' conflicts: "… eiusmod tempor labour" here, "… eiusmod tempor labore" at dumps/issues.json:1:189"#
+                    + "\n"), "\(run.stderr)")
+    }
+}
