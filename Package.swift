@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "SeederCore", targets: ["SeederCore"]),
+        .library(name: "SeederFiles", targets: ["SeederFiles"]),
         .library(name: "SeederStore", targets: ["SeederStore"]),
         // For apps: installs a seed in the app's working copy, or patches it (docs/guides/updating-an-installed-seed.md).
         .library(name: "SeedInstaller", targets: ["SeedInstaller"]),
@@ -35,14 +36,19 @@ let package = Package(
         // The system's zlib and libzstd, which decompress `.gz` and `.zst` dumps as they are read.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
-        // The commands' work, as values the CLI prints: the dump files planned and read on their
-        // own thread, rows merged in SQLite, references, the seed file finished and published;
-        // infer's reading of the dumps (through the build's own input planning), diff,
-        // changesets, inspect; the guards on every file a command writes.
+        // The files, without SQLite: the dump files planned, opened and read on their own
+        // thread, each record mapped and encoded as the row its table takes (the tables' columns
+        // and the statements' text); `seeder infer`'s reading of the dumps (through the build's
+        // own input planning); the guards and atomic writes of every file a command writes.
+        .target(name: "SeederFiles", dependencies: ["SeederCore"]),
+        // The commands' work in SQLite, as values the CLI prints: the rows merged in the seed's
+        // tables, references, the seed file finished and published; diff, changesets, patch,
+        // inspect; whether an existing output is a seed.
         .target(
             name: "SeederStore",
             dependencies: [
                 "SeederCore",
+                "SeederFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API, for hot loops on the raw statement handle.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -74,10 +80,11 @@ let package = Package(
         // `seeder fetch` when it starts, not linked: the other commands run without it
         // (docs/install.md). Building needs its header (libcurl4-openssl-dev).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        // The command: a thin shell over SeederStore and SeederFetch.
+        // The command: a thin shell over SeederFiles, SeederStore and SeederFetch.
         .executableTarget(
             name: "seeder",
             dependencies: [
+                "SeederFiles",
                 "SeederStore",
                 "SeederFetch",
                 "CSeederSignals",
@@ -113,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SeederStoreTests",
-            dependencies: ["SeederStore", "SeederTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SeederFiles", "SeederStore", "SeederTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // `seeder fetch`'s parts: templates and secrets, links, paginators, requests, the manifest.
         .testTarget(
@@ -132,7 +139,7 @@ let package = Package(
         .testTarget(
             name: "SeederCLITests",
             dependencies: [
-                "seeder", "seeder-bench", "SeederStore", "SeederTestSupport", "SeederTestServer", "CSQLite",
+                "seeder", "seeder-bench", "SeederFiles", "SeederStore", "SeederTestSupport", "SeederTestServer", "CSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // action.yml, read as GitHub reads it.
                 .product(name: "Yams", package: "Yams"),

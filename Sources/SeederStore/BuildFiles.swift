@@ -1,5 +1,6 @@
 import Foundation
 import SeederCore
+import SeederFiles
 
 /// The files a build writes besides its output: the seed being built, the working database, the
 /// vacuumed copy renamed over the output when the seed needs one, and the file side rows spill

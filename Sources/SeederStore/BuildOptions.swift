@@ -1,5 +1,6 @@
 import Foundation
 import SeederCore
+import SeederFiles
 
 /// What `seeder build` and `seeder validate` are asked to do.
 public struct BuildOptions: Sendable {
@@ -40,17 +41,4 @@ public struct BuildOptions: Sendable {
         self.mapping = mapping
         self.dumps = dumps
     }
-}
-
-/// How far a build is (docs/commands.md, Progress).
-public struct BuildProgress: Sendable {
-    /// What the build is doing.
-    public enum Phase: String, Sendable {
-        case reading, resolving, writing
-    }
-
-    public var phase: Phase
-    public var bytesRead: Int
-    public var totalBytes: Int
-    public var records: Int
 }

@@ -1,16 +1,10 @@
 import SeederCore
+import SeederFiles
 
 /// What a build or validation did: per-entity counts, every diagnostic, and the outcome.
 public struct BuildReport: Sendable {
-    /// How a run ended (docs/commands.md, Exit status).
-    public enum Outcome: Int, Sendable {
-        /// The seed was written (or, for `validate`, would be).
-        case success = 0
-        /// The data or the mapping failed validation.
-        case invalid = 1
-        /// An input could not be read, or the output could not be written.
-        case failed = 2
-    }
+    /// How a run ended (`RunOutcome`).
+    public typealias Outcome = RunOutcome
 
     /// One entity's line of the summary.
     public struct EntitySummary: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// SeederCore's record, not GRDB's `Record` class.
 typealias Record = SeederCore.Record

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The last stage: the seed file finished around its rows and renamed into place.
 extension SeedBuilder {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 extension SeedBuilder {
     /// Reports an error that stopped the run once its files were claimed, and returns its

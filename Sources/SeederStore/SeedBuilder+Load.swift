@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The load: every dump read and mapped on a thread of its own, its records merged into rows
 /// here, then every reference resolved, in the seed being built and its working database.

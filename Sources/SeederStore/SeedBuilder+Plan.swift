@@ -1,5 +1,6 @@
 import Foundation
 import SeederCore
+import SeederFiles
 
 /// The stages before any work: what the run reads, and the files it writes, checked and locked.
 extension SeedBuilder {

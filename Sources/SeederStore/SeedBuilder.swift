@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// Builds a seed (docs/seed.md) from a mapping and a dumps directory. `run` composes the stages,
 /// each handing the next a named value:

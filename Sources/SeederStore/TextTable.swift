@@ -1,3 +1,5 @@
+import SeederFiles
+
 /// Rows of cells as aligned columns two spaces apart, for summaries printed to people.
 public enum TextTable {
     /// The rows as lines; the columns in `rightAligned` are flush right, the others flush left

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SeederCore
+import SeederFiles
 import SeederStore
 
 /// The options `build` and `validate` share, and how their runs end: the report, the document or

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SeederCore
+import SeederFiles
 import SeederStore
 
 /// The terminal side of a run: diagnostics and progress on standard error, the summary on

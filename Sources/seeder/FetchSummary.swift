@@ -1,6 +1,7 @@
 import Foundation
 import SeederCore
 import SeederFetch
+import SeederFiles
 import SeederStore
 
 /// How a fetch's report is shown: the table, the failure line, the JSON document (docs/json.md,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SeederCore
+import SeederFiles
 import SeederStore
 
 /// How diagnostics are printed besides the compiler-style lines (docs/ci.md).

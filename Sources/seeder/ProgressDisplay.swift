@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SeederCore
+import SeederFiles
 import SeederStore
 
 /// When and how to show progress (docs/commands.md, Progress).

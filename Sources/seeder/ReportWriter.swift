@@ -1,5 +1,6 @@
 import Foundation
 import SeederCore
+import SeederFiles
 import SeederStore
 
 /// The `--report` and `--json` document: findings and summary, keys in a stable order.

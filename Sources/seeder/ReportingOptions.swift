@@ -1,5 +1,6 @@
 import ArgumentParser
 import SeederCore
+import SeederFiles
 
 /// How a long run shows itself while it works and what it found: the options `build`,
 /// `validate`, `fetch` and `infer` share.

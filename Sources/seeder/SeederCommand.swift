@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SeederFiles
 import SeederStore
 
 /// `seeder`: JSON dumps + a YAML mapping -> a validated, reproducible SQLite seed database.

@@ -1,4 +1,5 @@
 import Foundation
+import SeederFiles
 import SeederStore
 
 /// Standard output, written with `write(2)` so that every failure is seen: a closed pipe

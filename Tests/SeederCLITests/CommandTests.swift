@@ -1,4 +1,5 @@
 import Foundation
+import SeederFiles
 import SeederStore
 import SeederTestSupport
 import Testing

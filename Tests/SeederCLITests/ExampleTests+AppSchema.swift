@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SeederFiles
 import SeederStore
 import SeederTestSupport
 import Testing

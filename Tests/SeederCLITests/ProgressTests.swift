@@ -1,4 +1,5 @@
 import Foundation
+import SeederFiles
 import SeederTestSupport
 import Testing
 

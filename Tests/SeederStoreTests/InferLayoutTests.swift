@@ -1,5 +1,6 @@
 import Foundation
 import SeederCore
+import SeederFiles
 import SeederStore
 import SeederTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import SeederCore
+import SeederFiles
 import SeederTestSupport
 import Testing
 

@@ -1,7 +1,6 @@
 import Foundation
+import SeederFiles
 import Testing
-
-@testable import SeederStore
 
 struct PathTextTests {
     /// As `dirname` and `NSString.deletingLastPathComponent` give them, one-character names

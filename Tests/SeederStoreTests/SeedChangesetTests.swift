@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 import SeederTestSupport
 import Testing
 

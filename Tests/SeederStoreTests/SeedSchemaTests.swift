@@ -1,5 +1,6 @@
 import GRDB
 import SeederCore
+import SeederFiles
 import SeederTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The app's own schema as its database holds it (docs/mapping.md, Fitting the app's own schema):
 /// what seeder matches entities, attributes and relationships against, read with SQLite's own

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The app's empty database that `schema:` names (docs/mapping.md, Fitting the app's own schema),
 /// read into memory: the file itself is never opened by SQLite, which could write beside it.

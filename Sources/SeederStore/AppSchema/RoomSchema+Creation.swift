@@ -1,4 +1,5 @@
 import GRDB
+import SeederFiles
 
 extension RoomSchema {
     /// The statements that create the schema in an empty database, in Room's order

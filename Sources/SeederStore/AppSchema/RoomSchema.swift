@@ -1,5 +1,6 @@
 import Foundation
 import SeederCore
+import SeederFiles
 
 /// An Android Room database schema, as Room exports it (`exportSchema = true`,
 /// `schemas/<package>.<Database>/<version>.json`, `formatVersion` 1).

@@ -1,4 +1,5 @@
 import GRDB
+import SeederFiles
 
 /// One way a database differs from what Room will check when it opens it, in words.
 public struct RoomSchemaDifference: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// A Room schema file that seeder cannot use: which file, where in it, and what is wrong.
 public struct RoomSchemaError: Error, Sendable, Hashable, CustomStringConvertible {

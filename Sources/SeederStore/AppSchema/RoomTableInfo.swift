@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SeederFiles
 
 /// What Room reads of a table when it opens a database, and how it normalizes it: a port of
 /// room-runtime's `TableInfo.read` (`SchemaInfoUtil.kt`: `readColumns`, `readForeignKeys`,

@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// How the rows a build merged become rows of the app's own schema (docs/mapping.md, Fitting the
 /// app's own schema): the app's empty database, and for each entity and many-to-many the app's

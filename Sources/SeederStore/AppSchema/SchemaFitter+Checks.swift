@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// The fitter's checks and messages: columns found by name, values that suit their column,
 /// `NOT NULL` columns that something fills, tables that are empty; and what the seed's

@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// Matches a mapping against the app's own schema (docs/mapping.md, Fitting the app's own
 /// schema): each entity onto a table, each attribute and to-one onto columns, each many-to-many

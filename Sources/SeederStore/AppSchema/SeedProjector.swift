@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// Fills the app's own schema with the rows a build finished (docs/mapping.md, Fitting the app's
 /// own schema): a copy of the app's empty database, the seed attached, each table filled with

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import SeedInstaller
 import SeederCore
+import SeederFiles
 
 /// The difference of two seeds as a SQLite session changeset (docs/commands.md, `diff
 /// --changeset`): the inserts, updates and deletes that turn the old seed's rows into the new

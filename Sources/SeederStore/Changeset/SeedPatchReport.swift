@@ -1,4 +1,5 @@
 import SeedInstaller
+import SeederFiles
 
 /// What a `seeder patch` came to (docs/commands.md, patch): the patch applied, or why not.
 /// `SeedPatchRun` makes it, so that the command only prints it and maps its outcome to the exit

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SeedInstaller
 import SeederCore
+import SeederFiles
 
 /// One `seeder patch` (docs/commands.md, patch): the changeset `seeder diff --changeset` made,
 /// applied by `SeedInstaller` to a copy of the seed, and the copy published as the output.

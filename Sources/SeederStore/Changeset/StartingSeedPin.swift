@@ -1,5 +1,6 @@
 import CSQLite
 import GRDB
+import SeederFiles
 
 /// Pins the seeds a changeset leads from and to, and marks its end (docs/commands.md, The
 /// changeset): a last `seed_metadata` section that updates every identity key (`inputs_sha256`,

@@ -1,4 +1,5 @@
 import Foundation
+import SeederFiles
 
 /// Buffered writes to a file descriptor: standard output, or a spool file that can be read back.
 final class ByteSink {

@@ -1,3 +1,5 @@
+import SeederFiles
+
 /// What a `seeder diff` came to (docs/commands.md, diff): the changeset written, the comparison,
 /// and, when the run stopped short, why. `SeedDiffRun` makes it, so that the command only prints
 /// it and maps its outcome to the exit status.

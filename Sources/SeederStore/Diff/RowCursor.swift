@@ -1,5 +1,6 @@
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// One side of a merge: a prepared `SELECT` stepped row by row (`RawStatement`), its columns
 /// compared in place without boxing. Only the records that differ become `SQLValue`s.

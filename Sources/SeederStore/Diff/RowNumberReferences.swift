@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// The columns of one table of the app's own schema that hold another table's row numbers
 /// (Core Data's to-ones and join tables, keys to an auto-generated id): `diff` reads each as the

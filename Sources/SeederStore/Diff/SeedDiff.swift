@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// What differs between two seeds (`SeedDiffer`'s result): schema, metadata and sources, and per
 /// table the counts of records added, removed, changed and unchanged. The records themselves are

@@ -1,3 +1,5 @@
+import SeederFiles
+
 /// One `seeder diff` (docs/commands.md, diff): the `--changeset` written first, so that a
 /// difference no changeset can hold is refused before any output, then the seeds compared, each
 /// record that differs handed to the caller as it is found, so that the diff is printed as it

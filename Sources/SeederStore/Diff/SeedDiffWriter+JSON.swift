@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// `--format json`: one document, keys in a fixed order, each table and record on its own line.
 /// Values are given in full; a blob as its size and SHA-256.

@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// `--format markdown`: a heading with the verdict, the count table, schema and metadata lists,
 /// then one collapsed `<details>` per table that differs. GitHub-flavoured, for a PR comment.

@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// `--format text`: sections for people, `+` added, `-` removed, `~` changed.
 extension SeedDiffWriter {

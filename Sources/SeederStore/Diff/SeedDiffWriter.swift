@@ -1,5 +1,6 @@
 import Foundation
 import SeederCore
+import SeederFiles
 
 /// The forms `seeder diff` prints.
 public enum DiffFormat: String, CaseIterable, Sendable {

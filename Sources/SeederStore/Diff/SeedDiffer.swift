@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// Compares two seeds record by record, keyed by identity (docs/commands.md, `diff`).
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// A seed file once nothing will change its pages: where it is, and whether it passed the seed's
 /// checks (`SeedChecks.check`, which also synced it). Each stage that writes the file ends by

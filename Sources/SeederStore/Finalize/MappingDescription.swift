@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// The validated mapping as canonical JSON (docs/seed.md, Metadata: `mapping`): entities, tables,
 /// columns, identities, relationships, enough for `diff` to key rows by identity without the

@@ -1,5 +1,6 @@
 import Foundation
 import SeederCore
+import SeederFiles
 
 /// How a build finishes its seed once the rows are final, decided once before the load: what is
 /// added to the file, and whether it replaces the output (`build`) or stays a temporary file

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// Adds the search tables to a finished seed (docs/seed.md, Search), after everything that can
 /// move a rowid: an FTS index names content rows by rowid, and a VACUUM may renumber the rowids

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The checks every finished seed passes before it is published (docs/seed.md).
 enum SeedChecks {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// Finishes the seed file (docs/seed.md) around the rows a build merged into it, once every row
 /// is final: the join tables' rows, metadata and sources, the `NOT NULL` constraints, the

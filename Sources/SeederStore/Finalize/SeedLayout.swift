@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The tables a mapping's seed is built in, made before the load: the seed's own (`SeedSchema`),
 /// and the side and link tables of its rows (`RowLayout`, `LinkLayout`) in the working database.

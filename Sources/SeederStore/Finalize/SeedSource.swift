@@ -1,3 +1,5 @@
+import SeederFiles
+
 /// One row of `seed_source` (docs/seed.md): a dump file read, by its path in the dumps
 /// directory, with its SHA-256, its size, and the records read from it.
 struct SeedSource {

@@ -1,4 +1,5 @@
 import Foundation
+import SeederFiles
 
 /// What `seeder inspect` found (docs/commands.md, inspect): the seed's catalog, or why there is
 /// none to show, so that the command only prints it and maps its outcome to the exit status.

@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// What `diff` and `inspect` read back from a seed's `mapping` metadata (`MappingDescription`):
 /// which table holds which entity, keyed by which columns, and which tables hold links.

@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// What `seeder inspect` prints: the catalog of a seed as text for people or as one JSON document.
 extension SeedCatalog {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// What `inspect` and `diff` know of one SQLite file: its pragmas, its tables with columns and
 /// primary keys, its indexes and, for a seed, the metadata, the sources and the mapping

@@ -1,3 +1,5 @@
+import SeederFiles
+
 /// A seed's tables, columns and references as a Mermaid `erDiagram`, which GitHub draws where
 /// markdown holds it (`seeder inspect --format mermaid`, docs/commands.md).
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// A seed as stable text, for golden files and review: pragmas, then every table sorted by
 /// name with its schema and its rows sorted by primary key (GRDB's `dump` idea), values as SQL

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// Opening SQLite files read-only, for `inspect`, `diff` and the check that an existing output is
 /// a seed: nothing is ever written beside them (docs/commands.md, Files a command touches).

@@ -1,4 +1,5 @@
 import Foundation
+import SeederFiles
 
 extension OutputGuard {
     /// Checks the seed `patch -o` writes, as a build's output is checked: a regular file or

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// An SQLite failure while a build writes its files, told as the path and the system's reason
 /// (`cannot write out/.seed.sqlite.seeder-assembly: No space left on device`) rather than as

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The resolver's first stage, and the renumbering of children after the inverse links: claims
 /// taken at insert back as link rows where anything else could change them, and the positions of

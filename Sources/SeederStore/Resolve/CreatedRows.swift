@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The resolver's first stage, `onMissing: create` (docs/mapping.md, Relationships): each identity
 /// that a reference of such a relationship names and no record provides becomes a row holding only

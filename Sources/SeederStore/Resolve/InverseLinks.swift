@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The resolver's second stage: each one-to-many with `inverse` sets its children's foreign keys
 /// (docs/mapping.md, Relationships), settling a child that two parents claim by `onConflict`.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// What the resolver may see of a finished load (`RowStore`): the connection, the tables' layouts,
 /// the dump files their rows came from, and each side table with every row in it. It never

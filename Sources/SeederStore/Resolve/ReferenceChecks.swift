@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The resolver's third stage: every reference names a row that exists, or follows `onMissing`
 /// (docs/mapping.md, Relationships).

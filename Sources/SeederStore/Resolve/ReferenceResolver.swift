@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The stage after every input is read (docs/mapping.md, Relationships: "Order does not matter"),
 /// run on what the load left in the tables and what it learnt (`LoadSummary`), in stages:

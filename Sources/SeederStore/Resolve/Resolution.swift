@@ -1,5 +1,6 @@
 import Foundation
 import SeederCore
+import SeederFiles
 
 /// What the resolver did (`ReferenceResolver.resolve()`), for the stages after it: what it adds to
 /// each entity's counts, and the seed's indexes it built, which the finish does not build again.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The resolver's fourth stage, per entity: defaults for attributes no occurrence had, and errors
 /// for `required` values still missing (docs/mapping.md, Attributes).

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The resolver's last stage, per entity after its rows are finished: `unique` attributes.
 extension ReferenceResolver {

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import SeederCore
+import SeederFiles
 
 /// The few things of SQLite's C API that GRDB does not expose, for the code that is no hot loop.
 enum RawSQLite {

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import SeederCore
+import SeederFiles
 
 // Every call into SQLite's C API is in this folder: `RawStatement` for the hot loops (the writer's
 // inserts, the diff's cursors), `RawSQLite` for the few things GRDB does not expose.

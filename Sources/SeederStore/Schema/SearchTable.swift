@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// The SQL of one entity's search table (docs/seed.md, Search): an external-content FTS table
 /// `<table>_search` over the entity's `search:` columns, with SQLite's own statements to fill it

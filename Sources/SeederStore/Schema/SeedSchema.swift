@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// The seed's schema, made from a validated mapping (docs/seed.md, Schema): one table per entity in
 /// mapping order with the identity as primary key, `NOT NULL` on required and identity columns,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 extension RowStore {
     /// Rows that go in `batch` at a time, by one `INSERT` of that many rows: SQLite's work per

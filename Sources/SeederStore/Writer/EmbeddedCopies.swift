@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// Copies of one embedded record with `identity: none` that occurrences of one identity hold in
 /// a to-one: a customer embedded in each charge with its address (docs/mapping.md, Merging).

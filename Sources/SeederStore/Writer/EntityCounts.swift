@@ -1,3 +1,5 @@
+import SeederFiles
+
 /// The counts a build reports per entity (docs/commands.md: records read, rows written, occurrences
 /// merged, conflicts resolved, references resolved, dropped, rows created).
 public struct EntityCounts: Sendable, Hashable, Codable {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 extension RowStore {
     /// The statements of one entity's rows (a class: the store reads them per record, and a

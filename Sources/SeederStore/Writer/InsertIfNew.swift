@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 extension RowStore {
     /// One to `limit` rows at once into the table of an entity whose identity is its rowid, by

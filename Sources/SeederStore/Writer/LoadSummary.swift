@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 /// What the load learnt about each relationship, which the resolver takes as its input
 /// (`RowStore.finishLoad()` returns it, once every row is in its table; `ReferenceResolver`):

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 extension RowStore {
     /// A row's values as bound: the record's, with its parent's key and its position when it

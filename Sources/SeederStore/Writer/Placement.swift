@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 extension RowStore {
     /// Where a child goes as it is inserted: its parent's key in place of its inverse foreign key,

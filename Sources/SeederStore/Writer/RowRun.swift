@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 extension RowStore {
     /// Occurrences of an entity whose identity is its table's rowid that `PendingRows` cannot

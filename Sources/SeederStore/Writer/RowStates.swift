@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 extension RowStore {
     /// The values of rows recently inserted or merged, by identity, in a table of 4,096 entries

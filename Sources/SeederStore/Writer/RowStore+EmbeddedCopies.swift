@@ -1,4 +1,5 @@
 import SeederCore
+import SeederFiles
 
 extension RowStore {
     /// One to-one of `EmbeddedCopies.toOnes` in the merge of an occurrence: the row's link and

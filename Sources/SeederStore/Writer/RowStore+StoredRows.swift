@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 extension RowStore {
     /// The row of an identity and its rowid, as a record the merger can take.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// The rows of a build as they merge, with SQLite as the identity map: every occurrence of an
 /// identity merges into one row of the seed's own table (docs/mapping.md, Merging), so memory holds

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 extension SQLValue {
     /// The value as GRDB binds it.

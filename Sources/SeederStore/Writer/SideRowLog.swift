@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeederCore
+import SeederFiles
 
 /// An entity's side rows (`RowLayout`) as the load makes them, kept out of their table until
 /// something reads it: `flush` puts every row logged in. The log enforces that order itself: the

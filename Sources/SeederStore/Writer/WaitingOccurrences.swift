@@ -1,5 +1,6 @@
 import Foundation
 import SeederCore
+import SeederFiles
 
 extension RowStore {
     /// Which occurrences wait to go in with others, and the rules of when they must go in, so

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SeederCore
+import SeederFiles
 import SeederStore
 
 extension DiffFormat: ExpressibleByArgument {}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SeederCore
 import SeederFetch
+import SeederFiles
 import SeederStore
 
 /// `seeder fetch`: the dump files of the mapping's `fetch:` sources, from the web service, only

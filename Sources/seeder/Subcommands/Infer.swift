@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SeederCore
+import SeederFiles
 import SeederStore
 
 /// `seeder infer`: read every dump and draft a mapping that builds as it is.

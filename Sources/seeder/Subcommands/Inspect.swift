@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SeederFiles
 import SeederStore
 
 /// How `inspect` prints a seed.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SeederFiles
 import SeederStore
 
 /// `seeder patch`: a changeset applied to a copy of the seed it starts from, without Swift in the

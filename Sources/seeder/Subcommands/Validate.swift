@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SeederFiles
 import SeederStore
 
 /// `seeder validate`: every check `build` makes, writing nothing.

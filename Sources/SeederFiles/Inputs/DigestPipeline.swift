@@ -7,12 +7,12 @@ import SeederCore
 /// for records. Small files share a block (pages: ten thousand of 60 KB), so the thread wakes once a megabyte
 /// rather than once a file. `blocks` bound the memory: the reader waits for a hashed block when all
 /// are full, which at these speeds it does not.
-final class DigestPipeline: @unchecked Sendable {
+package final class DigestPipeline: @unchecked Sendable {
     /// A file's digest: set on the hashing thread, read once `close` returned.
-    final class Digest: @unchecked Sendable {
+    package final class Digest: @unchecked Sendable {
         fileprivate var hasher = SHA256()
         /// Lowercase hex.
-        fileprivate(set) var hex = ""
+        package fileprivate(set) var hex = ""
     }
 
     private enum Operation {
@@ -21,12 +21,12 @@ final class DigestPipeline: @unchecked Sendable {
     }
 
     private struct Block {
-        let bytes: UnsafeMutableRawBufferPointer
-        var count = 0
-        var operations: [Operation] = []
+        package let bytes: UnsafeMutableRawBufferPointer
+        package var count = 0
+        package var operations: [Operation] = []
     }
 
-    static var blockSize: Int { 1 << 20 }
+    package static var blockSize: Int { 1 << 20 }
     private let condition = NSCondition()
     // Under `condition`: blocks to hash, in order; hashed blocks to reuse; the ends.
     private var full: [Block] = []
@@ -36,7 +36,7 @@ final class DigestPipeline: @unchecked Sendable {
     /// The block the reading thread fills (that thread's only).
     private var current: Block
 
-    init(blocks: Int = 4) {
+    package init(blocks: Int = 4) {
         current = Block(bytes: .allocate(byteCount: Self.blockSize, alignment: 16))
         for _ in 1..<max(2, blocks) { free.append(Block(bytes: .allocate(byteCount: Self.blockSize, alignment: 16))) }
         let thread = Thread { [self] in hashAll() }
@@ -48,7 +48,7 @@ final class DigestPipeline: @unchecked Sendable {
     }
 
     /// Adds `bytes` to `digest` (reading thread).
-    func update(_ digest: Digest, with bytes: UnsafeRawBufferPointer) {
+    package func update(_ digest: Digest, with bytes: UnsafeRawBufferPointer) {
         var rest = bytes
         while !rest.isEmpty {
             if current.count == current.bytes.count { submit() }
@@ -61,13 +61,13 @@ final class DigestPipeline: @unchecked Sendable {
     }
 
     /// Ends `digest` after the bytes added to it (reading thread).
-    func finalize(_ digest: Digest) {
+    package func finalize(_ digest: Digest) {
         current.operations.append(.finalize(digest))
     }
 
     /// Hashes what is left and stops the hashing thread; every digest is final when it returns.
     /// Call once, from the reading thread, when it is done (or failed).
-    func close() {
+    package func close() {
         condition.lock()
         full.append(current)
         current = Block(bytes: .allocate(byteCount: 0, alignment: 16))

@@ -3,19 +3,19 @@ import SeederCore
 
 /// A byte source that hands what it reads to a `DigestPipeline`, so a dump's digest costs no
 /// second read and no time of the reading thread but a copy.
-final class HashingByteSource: ByteSource {
+package final class HashingByteSource: ByteSource {
     private let source: ByteSource
     private let pipeline: DigestPipeline
     private let digest = DigestPipeline.Digest()
     /// Bytes read so far.
     private(set) var count = 0
 
-    init(_ source: ByteSource, pipeline: DigestPipeline) {
+    package init(_ source: ByteSource, pipeline: DigestPipeline) {
         self.source = source
         self.pipeline = pipeline
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let read = try source.read(into: buffer)
         if read > 0 {
             pipeline.update(digest, with: UnsafeRawBufferPointer(rebasing: buffer[..<read]))
@@ -25,7 +25,7 @@ final class HashingByteSource: ByteSource {
     }
 
     /// The digest of everything read, final once the pipeline is closed. Call once, at the end.
-    func finish() -> DigestPipeline.Digest {
+    package func finish() -> DigestPipeline.Digest {
         pipeline.finalize(digest)
         return digest
     }

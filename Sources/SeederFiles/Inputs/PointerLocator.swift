@@ -3,14 +3,16 @@ import SeederCore
 /// The JSON Pointers of records at file offsets, found by reading their dump files again as the
 /// build read them. A row keeps its record's file and offset, not its pointer: the pointer was a
 /// text per row, written for the few rows a message ever names (bench/README.md).
-struct PointerLocator {
+package struct PointerLocator {
     /// The build's input files, in plan order.
-    let files: [InputFile]
+    package let files: [InputFile]
+
+    package init(files: [InputFile]) { self.files = files }
 
     /// The pointer of the record that starts at each `(file, offset)`, `file` as diagnostics
     /// name it; `nil` where the file no longer reads as it did (changed since, or unreadable).
     /// Each file is read once, and only until every offset asked of it is found.
-    func pointers(_ wanted: [(file: String, offset: Int)]) -> [String?] {
+    package func pointers(_ wanted: [(file: String, offset: Int)]) -> [String?] {
         var found: [String: [Int: String]] = [:]
         for (name, offsets) in group(wanted) {
             var missing = Set(offsets)

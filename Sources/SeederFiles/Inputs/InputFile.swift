@@ -31,6 +31,22 @@ public struct InputFile: Sendable, Hashable {
     /// The file's device and inode, links followed: what tells the output from an input.
     public var device: UInt64 = 0
     public var inode: UInt64 = 0
+
+    package init(
+        path: String, relativePath: String, absolutePath: String, entity: Int, keyPath: [String], format: DumpFormat,
+        compression: DumpCompression = .none, size: Int, device: UInt64 = 0, inode: UInt64 = 0
+    ) {
+        self.path = path
+        self.relativePath = relativePath
+        self.absolutePath = absolutePath
+        self.entity = entity
+        self.keyPath = keyPath
+        self.format = format
+        self.compression = compression
+        self.size = size
+        self.device = device
+        self.inode = inode
+    }
 }
 
 extension InputFile {
@@ -42,7 +58,7 @@ extension InputFile {
     ///
     /// `stored` sees the bytes as stored, before they are decompressed: what `seed_source`
     /// hashes (docs/seed.md).
-    func openBytes(stored: (ByteSource) -> ByteSource = { $0 }) throws -> ByteSource {
+    package func openBytes(stored: (ByteSource) -> ByteSource = { $0 }) throws -> ByteSource {
         let file: FileByteSource
         do {
             file = try FileByteSource(path: absolutePath)

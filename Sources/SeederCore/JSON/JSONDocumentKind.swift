@@ -1,5 +1,3 @@
-import SeederCore
-
 /// The JSON documents the commands print (docs/json.md). Each begins with the same members:
 /// `seeder`, the tool's version; `format`, the version of the document's own layout; `command`.
 public enum JSONDocumentKind: String, Sendable, CaseIterable {
@@ -28,7 +26,7 @@ public enum JSONDocumentKind: String, Sendable, CaseIterable {
 
     /// Writes the members every document begins with.
     public func writeHeader(to json: inout JSONStreamWriter) {
-        json.member("seeder", SeedBuilder.version)
+        json.member("seeder", SeederVersion.current)
         json.member("format", format)
         json.member("command", rawValue)
     }

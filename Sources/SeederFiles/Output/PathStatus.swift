@@ -3,23 +3,23 @@ import SeederCore
 
 /// What is at a path before a command touches it: nothing, or a file of some kind (links
 /// followed), with the identity that tells two names of one file apart from two files.
-struct PathStatus {
+package struct PathStatus {
     /// The device and inode of a file; for a path where nothing is yet, those of its directory
     /// and its name, so that two names of one file to be made are the same identity too.
-    struct Identity: Hashable {
-        var device: UInt64
-        var inode: UInt64
-        var name: String?
+    package struct Identity: Hashable {
+        package var device: UInt64
+        package var inode: UInt64
+        package var name: String?
     }
 
     /// The path as given.
-    let path: String
+    package let path: String
     /// `stat` of the path, links followed; `nil` when nothing is there (or it cannot be seen).
-    let status: stat?
+    package let status: stat?
     /// Whether the path itself is a symbolic link (a dangling one counts as nothing there).
-    let isLink: Bool
+    package let isLink: Bool
 
-    init(_ path: String) {
+    package init(_ path: String) {
         self.path = path
         var info = stat()
         isLink = lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
@@ -27,11 +27,11 @@ struct PathStatus {
     }
 
     /// Whether something is at the path.
-    var exists: Bool { status != nil }
+    package var exists: Bool { status != nil }
 
     /// Why the path may not be written: "it is a directory, not a regular file", "it is a link
     /// to a FIFO, not a regular file"; `nil` for a regular file or nothing.
-    var notRegularReason: String? {
+    package var notRegularReason: String? {
         guard let status, !FileKind.isRegular(status.st_mode) else { return nil }
         let kind = FileKind.name(ofMode: status.st_mode)
         return isLink ? "it is a link to \(kind), not a regular file" : "it is \(kind), not a regular file"
@@ -41,7 +41,7 @@ struct PathStatus {
     /// is a process's open file (`/proc/self/fd/1`, where `/dev/stdout` leads). Renaming over
     /// it, or over the file it stands for, would replace a file the user did not name (the log
     /// that standard output goes to) or a link of the system's (`/dev/stdout` itself).
-    var processFileReason: String? {
+    package var processFileReason: String? {
         var current = path
         for _ in 0..<40 {
             var info = stat()
@@ -62,7 +62,7 @@ struct PathStatus {
 
     /// The file's identity, or for nothing there, its directory's and its name; `nil` when the
     /// directory is not there either.
-    var identity: Identity? {
+    package var identity: Identity? {
         if let status { return Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) }
         var directory = stat()
         let parent = PathText.directory(of: path)

@@ -10,7 +10,7 @@ public struct InferOptions: Sendable {
     /// Called now and then while the dumps are read.
     public var progress: (@Sendable (BuildProgress) -> Void)?
     /// The largest object-root file parsed whole rather than streamed (tests set it lower).
-    var wholeFileLimit = DumpObservation.wholeFileLimit
+    package var wholeFileLimit = DumpObservation.wholeFileLimit
 
     public init(dumps: String, keyPath: [String]? = nil) {
         self.dumps = dumps
@@ -24,7 +24,7 @@ public struct InferReport: Sendable {
     public var draft: String?
     public var mapping: InferredMapping?
     public var diagnostics: [Diagnostic] = []
-    public var outcome: BuildReport.Outcome = .success
+    public var outcome: RunOutcome = .success
     /// Dump files read, and records seen in them (embedded ones not counted).
     public var files = 0
     public var records = 0
@@ -219,7 +219,7 @@ public enum MappingInferrer {
 
 extension Mapping {
     /// A mapping with no entities, for listing dump files without one.
-    static var empty: Mapping {
+    package static var empty: Mapping {
         MappingLoader().load(
             yaml: "seeder: 1\nentities:\n  Dump: { identity: none, attributes: { value: json } }\n", file: "<none>",
             diagnostics: DiagnosticSink())!

@@ -8,16 +8,16 @@ import Foundation
 /// (`kill -9`) holds nothing: the next build locks it, and removes it at its end as every build
 /// does. Removing it while it is locked opens a race, which `init` closes: a build that locked a
 /// file that was unlinked meanwhile locks the file now at the path instead.
-final class OutputLock {
+package final class OutputLock {
     /// The lock file.
-    let path: String
+    package let path: String
     private var descriptor: Int32
 
     /// Locks the output `output` through the lock file `path`, without waiting. Throws when
     /// another build holds it, or when the file cannot be made (the message then names `output`,
     /// which cannot be made there either, unless something is in the lock's way).
     /// `shownPath` is how messages name the lock file (`BuildFiles.shown`).
-    init(path: String, shownPath: String, output: String) throws(OutputError) {
+    package init(path: String, shownPath: String, output: String) throws(OutputError) {
         self.path = path
         while true {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -48,7 +48,7 @@ final class OutputLock {
 
     /// Removes the lock file, then releases the lock. A build that opened the file before it was
     /// removed and locks it after sees it gone from the path, and tries again (`init`).
-    func release() {
+    package func release() {
         guard descriptor >= 0 else { return }
         unlink(path)
         close(descriptor)

@@ -4,7 +4,7 @@ import SeederCore
 extension OutputGuard {
     /// Checks the draft mapping `infer -o` writes: a regular file or nothing, not a dump file
     /// it reads, and not an existing file unless `force` (docs/commands.md, `seeder infer`).
-    static func checkDraft(_ output: String, dumps: [InputFile], force: Bool) throws(OutputError) {
+    package static func checkDraft(_ output: String, dumps: [InputFile], force: Bool) throws(OutputError) {
         let guardian = OutputGuard(mapping: output, inputs: dumps)
         let status = PathStatus(output)
         if let reason = status.notRegularReason ?? status.processFileReason {

@@ -6,7 +6,7 @@ import Foundation
 public enum AtomicFile {
     /// The temporary file beside `path` that this process writes it through: named by the
     /// process, so one there is a dead process's leftover.
-    static func temporaryPath(for path: String) -> String {
+    package static func temporaryPath(for path: String) -> String {
         let directory = PathText.directory(of: path)
         return (directory.isEmpty ? "" : directory + "/") + "." + (path as NSString).lastPathComponent + ".seeder-\(getpid())"
     }

@@ -1,10 +1,10 @@
 /// Path text taken apart as `dirname` does, by hand: Foundation's
 /// `NSString.deletingLastPathComponent` on Linux traps on a name of one character (`-o a`,
 /// `--report -`).
-enum PathText {
+package enum PathText {
     /// The directory part of `path`, as `NSString.deletingLastPathComponent` gives it: `""` for a
     /// bare name, `/` for a name in the root; trailing slashes are not a component.
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         if trimmed == "/" { return "/" }

@@ -19,42 +19,25 @@ import SeederCore
 ///
 /// A few `stat` calls per run: nothing per dump file (the planner's own `stat` gives their
 /// identities) or record.
-struct OutputGuard {
+package struct OutputGuard {
     /// The mapping file.
-    var mapping: String
+    package var mapping: String
     /// The dump files the build reads, with their identities.
-    var inputs: [InputFile]
+    package var inputs: [InputFile]
     /// What `inputs` are, as a refusal names them.
-    var inputsDescription = "a dump file this build reads"
+    package var inputsDescription = "a dump file this build reads"
     /// The app's schema file the mapping names (`schema:`), read like an input.
-    var appSchema: String? = nil
+    package var appSchema: String? = nil
 
-    /// Checks the output `output`.
-    func checkOutput(_ output: String, force: Bool) throws(OutputError) {
-        let status = PathStatus(output)
-        try Self.checkKind(status, "the output")
-        try checkNotAnInput(status, "the output")
-        try Self.checkReplaceable(status, force: force)
-    }
-
-    /// Checks that the existing output at `status` may be replaced: a seed, or anything with
-    /// `force`, and never a file whose `-wal` holds transactions.
-    static func checkReplaceable(_ status: PathStatus, force: Bool) throws(OutputError) {
-        let output = status.path
-        if status.exists, !force, let reason = SeedFile.notASeedReason(output) {
-            throw OutputError(.outputRefused, "the output \(output) exists and is not a seed: \(reason); --force replaces it")
-        }
-        var wal = stat()
-        if status.exists, stat(output + "-wal", &wal) == 0, wal.st_size > 0 {
-            throw OutputError(
-                .outputRefused,
-                "the output \(output) may not be replaced: \(output)-wal beside it holds transactions not yet in it "
-                    + "(a program has it open, or crashed with it open)")
-        }
+    package init(mapping: String, inputs: [InputFile], inputsDescription: String? = nil, appSchema: String? = nil) {
+        self.mapping = mapping
+        self.inputs = inputs
+        if let inputsDescription { self.inputsDescription = inputsDescription }
+        self.appSchema = appSchema
     }
 
     /// Checks the report `report`, which the output `output` (if any) may not be either.
-    func checkReport(_ report: String, output: String?) throws(OutputError) {
+    package func checkReport(_ report: String, output: String?) throws(OutputError) {
         let status = PathStatus(report)
         try Self.checkKind(status, "the report")
         try checkNotAnInput(status, "the report")
@@ -67,13 +50,13 @@ struct OutputGuard {
         }
     }
 
-    static func checkKind(_ status: PathStatus, _ role: String) throws(OutputError) {
+    package static func checkKind(_ status: PathStatus, _ role: String) throws(OutputError) {
         if let reason = status.notRegularReason ?? status.processFileReason {
             throw OutputError(.outputRefused, "\(role) \(status.path) may not be written: \(reason)")
         }
     }
 
-    private func checkNotAnInput(_ status: PathStatus, _ role: String) throws(OutputError) {
+    package func checkNotAnInput(_ status: PathStatus, _ role: String) throws(OutputError) {
         guard let identity = status.identity else { return }
         if identity == PathStatus(mapping).identity { throw OutputError(.outputRefused, "\(role) \(status.path) is the mapping file") }
         if let appSchema, identity == PathStatus(appSchema).identity {

@@ -5,36 +5,36 @@ import SeederCore
 /// `seeder infer`): an array's elements and JSON Lines' lines stream through `JSONReader`; a
 /// file whose root is an object is read once for where its records are (`RecordLayout`, from
 /// its outer levels) and once more for each place that holds them, streamed as well.
-struct DumpObservation {
+package struct DumpObservation {
     /// Where one file's records were, and how many.
-    struct FileRecords {
+    package struct FileRecords {
         /// The places in a root object; `nil` for a file of records (an array, JSON Lines, or
         /// `--key-path`).
-        var layout: [RecordLayout.Collection]?
-        var records = 0
+        package var layout: [RecordLayout.Collection]?
+        package var records = 0
         /// The file holds no JSON value at all: left out, as nothing could read it.
-        var empty = false
+        package var empty = false
         /// Arrays of objects in a root object that were not read (`RecordLayout.leftOut`).
-        var leftOut: [RecordLayout.Collection] = []
+        package var leftOut: [RecordLayout.Collection] = []
         /// A root object with no records but empty arrays: a last page with none, or one record;
         /// its group's other pages tell (`MappingInferrer`), and it is not observed until then.
-        var emptyArrays: [[String]]?
+        package var emptyArrays: [[String]]?
     }
 
-    let catalog: ShapeCatalog
+    package let catalog: ShapeCatalog
     /// `--key-path`: the records' place in every file.
-    let keyPath: [String]?
-    let progress: (@Sendable (BuildProgress) -> Void)?
-    var totalBytes = 0
+    package let keyPath: [String]?
+    package let progress: (@Sendable (BuildProgress) -> Void)?
+    package var totalBytes = 0
     private(set) var bytesRead = 0
     /// Records read from sources (embedded ones not counted).
     private(set) var records = 0
     /// Whether a file could not be read (an I/O failure, exit 2).
     private(set) var unreadable = false
     /// The largest object-root file parsed whole (`wholeFileLimit`; tests stream smaller ones).
-    var wholeFileLimit = Self.wholeFileLimit
+    package var wholeFileLimit = Self.wholeFileLimit
 
-    init(catalog: ShapeCatalog, keyPath: [String]?, progress: (@Sendable (BuildProgress) -> Void)?) {
+    package init(catalog: ShapeCatalog, keyPath: [String]?, progress: (@Sendable (BuildProgress) -> Void)?) {
         self.catalog = catalog
         self.keyPath = keyPath
         self.progress = progress
@@ -43,7 +43,7 @@ struct DumpObservation {
     /// The observer of a collection of a file of the group named `group`: an object keyed by
     /// its records under a key, or one of several arrays side by side, is named by the key
     /// (`users` -> `User`), else by the file.
-    static func observerName(for collection: RecordLayout.Collection, group: String) -> String {
+    package static func observerName(for collection: RecordLayout.Collection, group: String) -> String {
         guard collection.keyed || collection.namedByKey, let key = collection.keyPath.last else { return group }
         let name = DraftNaming.entityName(fromWords: DraftNaming.words(of: key))
         return name == "Record" ? group : name
@@ -51,7 +51,7 @@ struct DumpObservation {
 
     /// Reads `file`, its records going to the observer `name` (or, for a root object, to
     /// those its layout names).
-    mutating func read(_ file: InputFile, named name: String, diagnostics: DiagnosticSink) -> FileRecords {
+    package mutating func read(_ file: InputFile, named name: String, diagnostics: DiagnosticSink) -> FileRecords {
         let counter = CountingByteSource()
         var result = FileRecords()
         do {
@@ -129,7 +129,7 @@ struct DumpObservation {
 
     /// The JSON text of an object-root file this small or smaller is parsed whole, once: cheaper
     /// than reading it twice, and its memory bounded (bench/README.md, infer).
-    static let wholeFileLimit = 8 << 20
+    package static let wholeFileLimit = 8 << 20
 
     /// Reads a file whose root is an object: its layout first, then the records of each place
     /// (none when no place holds records: the caller decides what the object is).
@@ -197,7 +197,7 @@ struct DumpObservation {
 
     /// Observes a root object as one record (a file of one record, or a page whose group has
     /// no records where it has empty arrays).
-    mutating func readRoot(_ file: InputFile, named name: String) throws -> [RecordLayout.Collection] {
+    package mutating func readRoot(_ file: InputFile, named name: String) throws -> [RecordLayout.Collection] {
         let observer = catalog.observer(named: name)
         try JSONReader(source: try file.openBytes()).forEachItem { item in
             if case let .record(value) = item { observer.observe(value, fromSource: true) }
@@ -207,7 +207,7 @@ struct DumpObservation {
     }
 
     /// All of `source`'s bytes when there are at most `limit`, else `nil`.
-    static func text(of source: ByteSource, limit: Int) throws -> [UInt8]? {
+    package static func text(of source: ByteSource, limit: Int) throws -> [UInt8]? {
         var bytes: [UInt8] = []
         var block = [UInt8](repeating: 0, count: 1 << 16)
         while bytes.count <= limit {
@@ -218,7 +218,7 @@ struct DumpObservation {
         return nil
     }
 
-    static func kindName(_ kind: JSONKind) -> String {
+    package static func kindName(_ kind: JSONKind) -> String {
         switch kind {
         case .null: return "null"
         case .true, .false: return "boolean"
@@ -231,16 +231,16 @@ struct DumpObservation {
 }
 
 /// Counts the bytes a dump's stored file gives, for the progress line.
-final class CountingByteSource: ByteSource {
+package final class CountingByteSource: ByteSource {
     private var source: ByteSource?
     private(set) var count = 0
 
-    func wrapping(_ source: ByteSource) -> ByteSource {
+    package func wrapping(_ source: ByteSource) -> ByteSource {
         self.source = source
         return self
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let read = try source!.read(into: buffer)
         count += read
         return read

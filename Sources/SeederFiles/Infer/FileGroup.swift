@@ -2,26 +2,26 @@ import SeederCore
 
 /// Dump files that are one source: numbered files of one name (`page-1.json`, `page-2.json`)
 /// under one glob (`page-*.json`), or a file on its own (docs/commands.md, `seeder infer`).
-struct FileGroup {
+package struct FileGroup {
     /// The glob, or the file's path, relative to the dumps directory.
-    var pattern: String
+    package var pattern: String
     /// The files, in path order.
-    var paths: [String]
+    package var paths: [String]
     /// The entity name the files suggest: their name's words in the singular
     /// (`article_comments.json` -> `ArticleComment`), without numbers and words that say
     /// nothing (`page`, `data`, `export`), else the directory's (`characters/page-1.json` ->
     /// `Character`).
-    var name: String
+    package var name: String
 
     /// Words of a file name that name no kind of record.
-    static let genericWords: Set<String> = [
+    package static let genericWords: Set<String> = [
         "page", "pages", "part", "parts", "chunk", "chunks", "batch", "export", "dump", "dumps", "data", "response", "all",
         "search", "of", "json", "jsonl", "ndjson", "file", "gz", "zst",
     ]
 
     /// The groups of `dumps` (sorted by path) in the order of their first file. A glob is used
     /// only when it matches exactly its files among `all` the files of the directory.
-    static func groups(of dumps: [String], among all: [String]) -> [FileGroup] {
+    package static func groups(of dumps: [String], among all: [String]) -> [FileGroup] {
         var byPattern: [String: [String]] = [:]
         var order: [String] = []
         for path in dumps {
@@ -42,7 +42,7 @@ struct FileGroup {
     }
 
     /// The path with each run of digits in its file name made `*`.
-    static func numberedPattern(_ path: String) -> String {
+    package static func numberedPattern(_ path: String) -> String {
         let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         var name = ""
         var inDigits = false
@@ -59,7 +59,7 @@ struct FileGroup {
     }
 
     /// The entity name of a file or glob.
-    static func entityName(_ path: String) -> String {
+    package static func entityName(_ path: String) -> String {
         var components = path.split(separator: "/").map(String.init)
         var base = String(DumpCompression.of(file: components.removeLast()).stripped)
         for suffix in [".json", ".jsonl", ".ndjson"] where base.lowercased().hasSuffix(suffix) {
@@ -75,7 +75,7 @@ struct FileGroup {
     }
 
     /// A name whose table SQLite or seeder reserves (`seed_metadata.json`) gets `Dump` before it.
-    static func unreserved(_ name: String) -> String {
+    package static func unreserved(_ name: String) -> String {
         let table = Naming.snakeCase(name)
         return table.hasPrefix("seed_") || table.hasPrefix("sqlite_") ? "Dump" + name : name
     }

@@ -112,7 +112,7 @@ public struct InputPlanner {
     }
 
     /// The entity a file feeds by its base name, when the mapping has no `sources:`.
-    func entityNamed(byFile path: String) -> Int? {
+    package func entityNamed(byFile path: String) -> Int? {
         guard Source.format(ofFile: path) != nil else { return nil }
         var base = String(DumpCompression.of(file: (path as NSString).lastPathComponent).stripped)
         for suffix in [".json", ".jsonl", ".ndjson"] where base.lowercased().hasSuffix(suffix) {
@@ -126,7 +126,7 @@ public struct InputPlanner {
         }
     }
 
-    func inputFile(
+    package func inputFile(
         _ path: String, root: String, entity: Int, keyPath: [String], diagnostics: DiagnosticSink, unreadable: inout Bool
     ) -> InputFile? {
         let absolute = root + "/" + path
@@ -170,7 +170,7 @@ public struct InputPlanner {
     }
 
     /// The path with every link and `.` or `..` resolved, if it exists.
-    static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -179,12 +179,12 @@ public struct InputPlanner {
     /// How diagnostics name a dump file: the dumps directory as given, then the path in it.
     /// A dump's name with a suffix after its format's that is not one seeder reads
     /// (`users.json.bz2`, `events.ndjson.xz`): a compression it would silently pass over.
-    static func looksCompressed(_ path: String) -> Bool {
+    package static func looksCompressed(_ path: String) -> Bool {
         let name = (path as NSString).lastPathComponent.lowercased()
         return [".json.", ".jsonl.", ".ndjson."].contains { name.contains($0) }
     }
 
-    func display(_ path: String) -> String {
+    package func display(_ path: String) -> String {
         let prefix = dumps.hasSuffix("/") ? String(dumps.dropLast()) : dumps
         return prefix == "." ? path : prefix + "/" + path
     }
@@ -194,7 +194,7 @@ public struct InputPlanner {
     /// and links to directories are not followed. A directory that cannot be read is added to
     /// `failures` (its relative path, empty for `root`) with the system's reason: a dump left
     /// unread would otherwise look like a glob that matches nothing.
-    static func dumpFiles(under root: String, failures: inout [(path: String, reason: String)]) -> [String] {
+    package static func dumpFiles(under root: String, failures: inout [(path: String, reason: String)]) -> [String] {
         var files: [String] = []
         var pending = [""]
         while let relative = pending.popLast() {
@@ -222,7 +222,7 @@ public struct InputPlanner {
 
     /// Shell-style matching per path segment (`SourceGlob`): `*` and `?` never cross `/`, `**`
     /// matches any number of segments, `[abc]` and `[a-z]` match one character.
-    static func glob(_ pattern: String, matches path: String) -> Bool {
+    package static func glob(_ pattern: String, matches path: String) -> Bool {
         SourceGlob(pattern).matches(path)
     }
 }
