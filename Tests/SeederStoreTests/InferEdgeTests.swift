@@ -177,19 +177,21 @@ extension InferEdgeTests {
         #expect(try buildDraft(draft, in: workspace) == ["User": 2, "Team": 2, "Member": 3])
     }
 
-    /// Keys in every object are fields, whatever their values: HAL's `_links` holds `self` and
-    /// `html`, objects with no identity, so their keys are columns of the record.
-    @Test func halLinksStayFields() throws {
+    /// HAL's `_links` is json, kept whole: which links a resource has varies with its kind and
+    /// state, and none is a record of its own.
+    @Test func halLinksAreJSON() throws {
         let link = { (id: Int) in
             #"{"id": \#(id), "_links": {"self": {"href": "https://api.example.com/p/\#(id)"}, "html": {"href": "https://example.com/p/\#(id)"}}}"#
         }
         let (draft, workspace) = try inferDraft(["pulls.json": "[\((1...3).map(link).joined(separator: ", "))]"])
-        #expect(draftValue(draft, "linksSelfHref") == "linksSelfHref: { type: url, from: _links.self.href, required: true }")
-        #expect(draftValue(draft, "linksHtmlHref") == "linksHtmlHref: { type: url, from: _links.html.href, required: true }")
+        #expect(draftValue(draft, "links") == "links: json")
+        #expect(draftLine(draft, "links").hasSuffix("# 3 of 3; json: HAL's links, kept whole: which links a record has varies"))
         #expect(!draft.contains("keyedBy"))
         #expect(try buildDraft(draft, in: workspace) == ["Pull": 3])
         #expect(
-            try seedColumn("SELECT links_html_href FROM pull ORDER BY id", in: workspace) == (1...3).map { "https://example.com/p/\($0)" })
+            try seedColumn("SELECT links FROM pull WHERE id = 1", in: workspace) == [
+                #"{"self":{"href":"https://api.example.com/p/1"},"html":{"href":"https://example.com/p/1"}}"#
+            ])
     }
 
     /// Maps of scalars keyed by data (Firebase's likes, tag counts) are json, said why; a map

@@ -2,7 +2,7 @@
 ///
 /// - objects keyed by their records under the root (a Firebase export: `{"users": {"blake": {...},
 ///   "rachit": {...}}, "comments": {...}}`): each one, with the root's arrays of records, is a
-///   source of its own;
+///   source of its own; HAL's `_links` (`{"self": {"href": ...}, "next": {...}}`) never is;
 /// - else the root itself keyed by its records (`{"-Kx1": {...}, "-Kx2": {...}}`);
 /// - else, when the root has an `id` of its own, the object is one record (a saved
 ///   `GET /users/1`, whose arrays are its fields);
@@ -168,7 +168,8 @@ public struct RecordLayout: Sendable, Equatable {
                 }
             case .objectEnd:
                 let object = objects.removeLast()
-                if object.path.count == 1, !(objects.last?.wide ?? false) {
+                // HAL's `_links` holds a page's links (`self`, `next`), never records.
+                if object.path.count == 1, !(objects.last?.wide ?? false), object.path != ["_links"] {
                     if object.members.areRecords {
                         keyed.append(Collection(keyPath: object.path, keyed: true, records: object.count))
                     } else if object.members.allObjects, object.members.records >= 2 {
