@@ -12,17 +12,20 @@ struct InferCorpusTests {
 
     /// Records of one kind: the top-level records of `files` (names or their beginnings) and the
     /// objects under `keys` anywhere, told apart by their `id`; or, with a JSON:API `type`, the
-    /// resource objects of that type in every file's `data` and `included`.
+    /// resource objects of that type in every file's `data` and `included`; or, `keyedUnder` a
+    /// key of the root (a Firebase export), the records of that object, told apart by their keys.
     struct Kind: Sendable {
         var files: [String] = []
         var keys: Set<String> = []
         var type: String? = nil
+        var keyedUnder: String? = nil
     }
 
     /// A change of release-2: the record (by the file its entity's source reads, and its id) and
     /// the field that differs (nil: removed).
     struct Change: Sendable {
         let file: String
+        var keyedUnder: String? = nil
         let id: String
         let field: String?
     }
@@ -42,6 +45,14 @@ struct InferCorpusTests {
     ]
 
     static let services: [String: Service] = [
+        "firebase": Service(
+            kinds: [
+                Kind(files: ["initial_messages.json"], keyedUnder: "messages"), Kind(files: ["initial_messages.json"], keyedUnder: "users"),
+            ],
+            changes: [
+                Change(file: "initial_messages.json", keyedUnder: "messages", id: "-K2ib5JHRbbL0NrztUfO", field: "msg"),
+                Change(file: "initial_messages.json", keyedUnder: "messages", id: "-K2ib62mjHh34CAUbide", field: nil),
+            ]),
         "github": Service(
             kinds: [
                 Kind(files: ["issues-page-", "search-issues.json"]), Kind(files: ["labels.json"], keys: ["labels"]),
@@ -160,7 +171,7 @@ struct InferCorpusTests {
             #expect(counts.reduce(0, +) == (table["records"] as? [Any])?.count ?? 0, "\(table)")
         }
         let expected = service.changes.map { change in
-            let entity = mapping.entity(of: Kind(files: [change.file])) ?? "?"
+            let entity = mapping.entity(of: Kind(files: [change.file], keyedUnder: change.keyedUnder)) ?? "?"
             guard let field = change.field else { return "\(entity) \(change.id) removed: " }
             return "\(entity) \(change.id) changed: \(field)"
         }
@@ -181,14 +192,14 @@ struct InferCorpusTests {
 
 /// What a draft mapping says: which entity each source reads, and where each relationship goes.
 struct Draft {
-    let sources: [(path: String, entity: String)]
+    let sources: [(path: String, entity: String, keyPath: String?)]
     let relationships: [(key: String, target: String)]
 
     init(_ text: String) throws {
         let yaml = try #require(try Yams.load(yaml: text) as? [String: Any])
         sources = (yaml["sources"] as? [[String: Any]] ?? []).compactMap { source in
             guard let path = source["path"] as? String, let entity = source["entity"] as? String else { return nil }
-            return (path, entity)
+            return (path, entity, source["keyPath"] as? String)
         }
         var relationships: [(String, String)] = []
         for case let (_, entity as [String: Any]) in yaml["entities"] as? [String: Any] ?? [:] {
@@ -212,7 +223,10 @@ struct Draft {
     /// The entity of a kind: the one whose source reads its first file, else where its keys go.
     func entity(of kind: InferCorpusTests.Kind) -> String? {
         if let file = kind.files.first {
-            return sources.first { fnmatch($0.path, file.hasSuffix(".json") ? file : file + "1.json", 0) == 0 }?.entity
+            return sources.first {
+                fnmatch($0.path, file.hasSuffix(".json") ? file : file + "1.json", 0) == 0
+                    && (kind.keyedUnder == nil || $0.keyPath == kind.keyedUnder)
+            }?.entity
         }
         return targets(of: kind.keys).sorted().first
     }
@@ -232,6 +246,12 @@ struct Dumps {
     /// The distinct records of a kind, by `id`.
     func count(_ kind: InferCorpusTests.Kind) -> Int {
         var ids: Set<String> = []
+        if let keyedUnder = kind.keyedUnder {
+            for (name, value) in files where kind.files.contains(name) {
+                ids.formUnion(((value as? [String: Any])?[keyedUnder] as? [String: Any] ?? [:]).keys)
+            }
+            return ids.count
+        }
         if let type = kind.type {
             for (_, value) in files {
                 for object in Dumps.resources(value) where object["type"] as? String == type {
