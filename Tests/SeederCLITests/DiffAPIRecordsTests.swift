@@ -122,6 +122,31 @@ struct DiffAPIRecordsTests {
             ])
     }
 
+    /// A row of a table compared as whole rows (no identity) is told by its non-null fields.
+    @Test func aRowWithoutIdentityIsToldByItsNonNullFields() throws {
+        let scratch = try Workspace()
+        try scratch.write(
+            "images.yaml",
+            """
+            seeder: 1
+            entities:
+              Image:
+                identity: none
+                attributes: { url: string, width: integer, height: integer }
+
+            """)
+        try scratch.write(
+            "v1/images.json",
+            #"[{"url": "https://i.example.com/a", "width": 64, "height": null}, {"url": "https://i.example.com/b", "width": 300, "height": 300}]"#
+        )
+        try scratch.write("v2/images.json", #"[{"url": "https://i.example.com/b", "width": 300, "height": 300}]"#)
+        for version in ["v1", "v2"] {
+            #expect(try seeder(["build", "images.yaml", version, "-o", version + ".sqlite", "--quiet"], in: scratch.root).status == 0)
+        }
+        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
+        #expect(run.stdout.contains("\n  - row: url \"https://i.example.com/a\", width 64\n"), "\(run.stdout)")
+    }
+
     /// A build's conflict between two long values alike in their first 60 characters shows where
     /// they differ.
     @Test func buildConflictShowsWhereLongValuesDiffer() throws {

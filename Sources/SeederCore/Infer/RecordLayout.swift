@@ -234,7 +234,8 @@ public struct RecordLayout: Sendable, Equatable {
             if let root, root.members.areRecords {
                 return ([Collection(keyPath: [], keyed: true, records: root.count)], [])
             }
-            if rootHasID { return ([], arrays) }
+            // The root is one record: its arrays are its fields, read through its relationships.
+            if rootHasID { return ([], []) }
             guard let largest = arrays.max(by: { $0.records < $1.records }) else { return ([], []) }
             // The arrays beside it, in one object: each its own kind of record.
             let parent = Array(largest.keyPath.dropLast())

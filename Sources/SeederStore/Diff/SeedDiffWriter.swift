@@ -179,11 +179,11 @@ public final class SeedDiffWriter {
 
     /// The fields that describe an added or removed record: up to three non-null ones, the most
     /// telling first (`tellingColumns`, then the others in column order), links to elsewhere
-    /// (`isLink`) only when nothing else is left; or every field of a row without key, which has
-    /// nothing else to tell it by (docs/commands.md, diff).
+    /// (`isLink`) only when nothing else is left; or every non-null field of a row without key,
+    /// which has nothing else to tell it by (docs/commands.md, diff).
     static func describingFields(_ change: RecordChange) -> (fields: [(String, SQLValue)], more: Bool) {
-        guard !change.key.isEmpty else { return (change.fields.map { ($0.column, $0.new ?? $0.old ?? .null) }, false) }
         let present = change.fields.compactMap { field in (field.new ?? field.old).flatMap { $0 == .null ? nil : (field.column, $0) } }
+        guard !change.key.isEmpty else { return (present, false) }
         let ranked = present.enumerated().sorted { a, b in
             (rank(a.element.0, a.element.1), a.offset) < (rank(b.element.0, b.element.1), b.offset)
         }
