@@ -36,14 +36,14 @@ let package = Package(
         // The system's zlib and libzstd, which decompress `.gz` and `.zst` dumps as they are read.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
-        // The files, without SQLite: the dump files planned, opened and read on their own
-        // thread, each record mapped and encoded as the row its table takes (the tables' columns
-        // and the statements' text); `seeder infer`'s reading of the dumps (through the build's
-        // own input planning); the guards and atomic writes of every file a command writes.
+        // The files, without SQLite: which dump files a build reads and how each is opened
+        // (decompressed, hashed); `seeder infer`'s reading of them (through the build's own input
+        // planning); the guards and atomic writes of every file a command writes.
         .target(name: "SeederFiles", dependencies: ["SeederCore"]),
-        // The commands' work in SQLite, as values the CLI prints: the rows merged in the seed's
-        // tables, references, the seed file finished and published; diff, changesets, patch,
-        // inspect; whether an existing output is a seed.
+        // The commands' work in SQLite, as values the CLI prints: the dumps read into records and
+        // encoded as the rows the seed's tables take (on their own thread), the rows merged in
+        // those tables, references, the seed file finished and published; diff, changesets,
+        // patch, inspect; whether an existing output is a seed.
         .target(
             name: "SeederStore",
             dependencies: [

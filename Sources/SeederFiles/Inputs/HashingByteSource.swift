@@ -8,7 +8,7 @@ package final class HashingByteSource: ByteSource {
     private let pipeline: DigestPipeline
     private let digest = DigestPipeline.Digest()
     /// Bytes read so far.
-    private(set) var count = 0
+    package private(set) var count = 0
 
     package init(_ source: ByteSource, pipeline: DigestPipeline) {
         self.source = source

@@ -1,20 +1,21 @@
 import Foundation
 import SeederCore
+import SeederFiles
 
 /// What the reading thread hands the writing thread at a time: events in dump order, and the
 /// records they name, all in one array (an array per record was two allocations, and two
 /// frees).
-package struct ReadChunk: Sendable {
-    package var events: [ReadEvent] = []
+struct ReadChunk: Sendable {
+    var events: [ReadEvent] = []
     /// The batches of the chunk's `records` events, one after the other.
-    package var records: [Record] = []
+    var records: [Record] = []
     /// The rows of `records` in the same order when the reading thread encoded them
     /// (`DumpReader.encodesHere`, decided per chunk), else empty.
-    package var encoded: [RowEncoder.Encoded] = []
+    var encoded: [RowEncoder.Encoded] = []
 }
 
 /// What the reading thread hands the writing thread, in dump order.
-package enum ReadEvent: Sendable {
+enum ReadEvent: Sendable {
     /// One JSON record mapped: its batch (the record and those embedded in it), at this range
     /// of the chunk's `records`, from the dump file of index `file` (`RowEncoder.fileIndex`),
     /// and the diagnostics its mapping reported, to be reported before the batch is merged.
@@ -36,13 +37,13 @@ package enum ReadEvent: Sendable {
 /// (both cores; bench/README.md). The writing side sees exactly the sequence of events, diagnostics
 /// included, that reading and merging on one thread would make, so a build's output and its
 /// messages do not depend on thread timing.
-package final class DumpReader: @unchecked Sendable {
+final class DumpReader: @unchecked Sendable {
     private let files: [InputFile]
     private let mapper: Mapper
     private let encoder: RowEncoder
     private let entityNames: [String]
     private let progress: (@Sendable (Int, Int) -> Void)?
-    package let handoff = Handoff<ReadChunk>(capacity: 8)
+    let handoff = Handoff<ReadChunk>(capacity: 8)
     private let exited = DispatchSemaphore(value: 0)
     /// How much a chunk holds before it goes: events, and records (`ChunkLimits`).
     private let limits: ChunkLimits
@@ -50,18 +51,13 @@ package final class DumpReader: @unchecked Sendable {
     /// A chunk goes once it holds `events` events or `records` records: enough to make the
     /// lock rare, few enough to keep memory flat. Records count too because one event may
     /// carry many (a graph project embeds its tasks; bench/README.md).
-    package struct ChunkLimits: Sendable {
-        package var events: Int
-        package var records: Int
-
-        package init(events: Int = 256, records: Int = 1024) {
-            self.events = events
-            self.records = records
-        }
+    struct ChunkLimits: Sendable {
+        var events = 256
+        var records = 1024
     }
 
     /// `progress` gets the bytes and records read so far, over all files.
-    package init(
+    init(
         files: [InputFile], mapper: Mapper, encoder: RowEncoder, limits: ChunkLimits = ChunkLimits(),
         progress: (@Sendable (Int, Int) -> Void)?
     ) {
@@ -74,7 +70,7 @@ package final class DumpReader: @unchecked Sendable {
     }
 
     /// Starts reading on a new thread.
-    package func start() {
+    func start() {
         let thread = Thread { [self] in
             do {
                 try readAll()
@@ -89,13 +85,13 @@ package final class DumpReader: @unchecked Sendable {
     }
 
     /// Stops the reading thread (the writer failed) and waits for it to exit.
-    package func stop() {
+    func stop() {
         handoff.cancel()
         exited.wait()
     }
 
     /// Waits for the reading thread to exit; call after the last event was taken.
-    package func join() {
+    func join() {
         exited.wait()
     }
 
@@ -233,15 +229,15 @@ package final class DumpReader: @unchecked Sendable {
     }
 
     /// What the key path reached in one file besides objects, and where it reached nothing.
-    package struct KeyPathTally {
+    struct KeyPathTally {
         /// `true` once it reached something that is not an object: a `null`, a value.
-        package var reached = false
+        var reached = false
         /// The places that lack the key path, and the first of them.
-        package var missed = 0
-        package var firstMiss: (pointer: JSONPointer, key: String, fileOffset: Int)?
+        var missed = 0
+        var firstMiss: (pointer: JSONPointer, key: String, fileOffset: Int)?
         /// `true` when the file ended at a syntax error or at data that does not decompress (it
         /// says nothing of the key path).
-        package var syntaxError = false
+        var syntaxError = false
     }
 
     /// Handles an item that is not an object at the key path (`Item.record`): a keyed record, a
@@ -318,17 +314,17 @@ package final class DumpReader: @unchecked Sendable {
 }
 
 /// A bounded queue of chunks from one producing thread to one consuming thread.
-package final class Handoff<Chunk: Sendable>: @unchecked Sendable {
+final class Handoff<Chunk: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var chunks: [Chunk?] = []
     private var head = 0
     /// The chunks the queue holds at most.
-    package let capacity: Int
+    let capacity: Int
     private var finished = false
     private var cancelled = false
     private var failure: Error?
 
-    package init(capacity: Int) {
+    init(capacity: Int) {
         self.capacity = capacity
     }
 
@@ -337,7 +333,7 @@ package final class Handoff<Chunk: Sendable>: @unchecked Sendable {
 
     /// Adds a chunk, waiting while the queue is full; returns the chunks then queued, `nil` once
     /// the consumer cancelled.
-    package func put(_ chunk: Chunk) -> Int? {
+    func put(_ chunk: Chunk) -> Int? {
         var freed: [Chunk] = []
         defer { freed.removeAll() }  // outside the lock, on this thread
         condition.lock()
@@ -352,14 +348,14 @@ package final class Handoff<Chunk: Sendable>: @unchecked Sendable {
 
     /// Hands a chunk the consumer is done with back to the producer, whose thread allocated its
     /// elements: freed there, memory goes back to that thread's arena without contention.
-    package func recycle(_ chunk: consuming Chunk) {
+    func recycle(_ chunk: consuming Chunk) {
         condition.lock()
         spent.append(chunk)
         condition.unlock()
     }
 
     /// The next chunk, waiting for one; `nil` at the end. Rethrows the producer's error.
-    package func take() throws -> Chunk? {
+    func take() throws -> Chunk? {
         condition.lock()
         defer { condition.unlock() }
         while chunks.count == head, !finished { condition.wait() }
@@ -379,7 +375,7 @@ package final class Handoff<Chunk: Sendable>: @unchecked Sendable {
     }
 
     /// The producer is done (with an error if it failed).
-    package func finish(error: Error?) {
+    func finish(error: Error?) {
         condition.lock()
         finished = true
         failure = error
@@ -388,7 +384,7 @@ package final class Handoff<Chunk: Sendable>: @unchecked Sendable {
     }
 
     /// The consumer gives up: `put` returns `false` from now on.
-    package func cancel() {
+    func cancel() {
         condition.lock()
         cancelled = true
         condition.broadcast()

@@ -1,47 +1,48 @@
 import SeederCore
+import SeederFiles
 
 /// SQL text that seeder writes itself: identifiers are always quoted here, never by a library.
-package enum SQLText {
+enum SQLText {
     /// `"name"`, with any `"` doubled.
-    package static func quote(_ identifier: String) -> String {
+    static func quote(_ identifier: String) -> String {
         "\"" + identifier.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 
     /// `"a", "b"`.
     /// A string literal: `'Photo'`.
-    package static func literal(_ text: String) -> String {
+    static func literal(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    package static func list(_ identifiers: [String]) -> String {
+    static func list(_ identifiers: [String]) -> String {
         identifiers.map(quote).joined(separator: ", ")
     }
 
     /// `?, ?, ?`.
-    package static func placeholders(_ count: Int) -> String {
+    static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
     /// `INSERT INTO table ("a", "b") VALUES (?, ?), (?, ?)`: `rows` rows of placeholders into
     /// `table` (quoted).
-    package static func insert(into table: String, _ columns: [String], rows: Int = 1) -> String {
+    static func insert(into table: String, _ columns: [String], rows: Int = 1) -> String {
         "INSERT INTO \(table) (\(list(columns))) VALUES "
             + Array(repeating: "(\(placeholders(columns.count)))", count: rows).joined(separator: ", ")
     }
 
     /// `x."a" = t."b" AND ...`: each of `left`, of the table aliased `leftAlias`, equal to its
     /// column of `right`, of the table aliased `rightAlias` (a key naming a row).
-    package static func equal(_ leftAlias: String, _ left: [String], _ rightAlias: String, _ right: [String]) -> String {
+    static func equal(_ leftAlias: String, _ left: [String], _ rightAlias: String, _ right: [String]) -> String {
         zip(left, right).map { "\(leftAlias).\(quote($0)) = \(rightAlias).\(quote($1))" }.joined(separator: " AND ")
     }
 
     /// `t."a" IS NOT NULL AND ...`: no column of `columns`, of the table aliased `alias`, null.
-    package static func notNull(_ alias: String, _ columns: [String]) -> String {
+    static func notNull(_ alias: String, _ columns: [String]) -> String {
         columns.map { "\(alias).\(quote($0)) IS NOT NULL" }.joined(separator: " AND ")
     }
 
     /// `"a" = ?, "b" = ?`, for an `UPDATE ... SET`.
-    package static func assignments(_ columns: [String]) -> String {
+    static func assignments(_ columns: [String]) -> String {
         columns.map { "\(quote($0)) = ?" }.joined(separator: ", ")
     }
 
@@ -49,7 +50,7 @@ package enum SQLText {
     /// row of `parent` (quoted) by `parentColumns`: each distinct key with no `NULL` in it,
     /// looked up once by a `LEFT JOIN` (through the index on `columns`, a graph's million tasks
     /// name 20,000 users). Its rows are the dangling keys, as `c`.
-    package static func danglingKeys(_ table: String, _ columns: [String], parent: String, _ parentColumns: [String]) -> String {
+    static func danglingKeys(_ table: String, _ columns: [String], parent: String, _ parentColumns: [String]) -> String {
         let present = columns.map { "\(quote($0)) IS NOT NULL" }.joined(separator: " AND ")
         return """
             FROM (SELECT DISTINCT \(list(columns)) FROM \(table) WHERE \(present)) AS c
@@ -62,7 +63,7 @@ package enum SQLText {
 extension AttributeType {
     /// The declared SQLite type of a column of this type (docs/seed.md; docs/mapping.md's type
     /// table).
-    package func columnType(storage: DateStorage) -> String {
+    func columnType(storage: DateStorage) -> String {
         switch self {
         case .integer, .boolean: return "INTEGER"
         case .real: return "REAL"
@@ -80,5 +81,5 @@ extension AttributeType {
 
 extension Attribute {
     /// The declared SQLite type of the attribute's column.
-    package var columnType: String { type.columnType(storage: dateStorage) }
+    var columnType: String { type.columnType(storage: dateStorage) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SeederCore
+import SeederFiles
 
 /// Where an entity's rows live while a build runs: their values in the entity's table of the
 /// seed itself, from the first occurrence on (docs/seed.md's columns, merged in place), and the
@@ -11,56 +12,56 @@ import SeederCore
 ///
 /// A class, not a struct: the encoder reads one per record, and copying a struct of arrays
 /// retains and releases each of them.
-package final class RowLayout: Sendable {
+final class RowLayout: Sendable {
     /// Bits per presence column (an INTEGER holds 62 safely as a positive number).
-    package static let bitsPerMask = 62
+    static let bitsPerMask = 62
 
-    package let entityIndex: Int
-    package let entity: Entity
+    let entityIndex: Int
+    let entity: Entity
     /// The seed table, qualified: `"main"."task"`.
-    package let table: String
+    let table: String
     /// The side table in the working database, qualified: `"work"."s2"`.
-    package let sideTable: String
+    let sideTable: String
     /// Per attribute: its column.
-    package let attributeColumns: [String]
+    let attributeColumns: [String]
     /// Per relationship: its foreign-key columns (empty unless a to-one).
-    package let foreignKeyColumns: [[String]]
+    let foreignKeyColumns: [[String]]
     /// Per relationship: the index in `dataColumns` of its first foreign-key column.
-    package let foreignKeyDataOffsets: [Int]
+    let foreignKeyDataOffsets: [Int]
     /// The primary key: the identity's columns, or `_pk` for `identity: none`.
-    package let keyColumns: [String]
+    let keyColumns: [String]
     /// Position columns that ordered one-to-many relationships of other entities put on this
     /// entity's rows: (owner entity, relationship, column).
-    package let positionColumns: [(owner: Int, relationship: Int, column: String)]
+    let positionColumns: [(owner: Int, relationship: Int, column: String)]
     /// Presence slots: attributes first, then relationships (only to-ones use theirs).
-    package let slotCount: Int
+    let slotCount: Int
     /// The side table's presence columns.
-    package let maskColumns: [String]
+    let maskColumns: [String]
     /// Rows of this entity may go without a side row when nothing after the load can name
     /// them: with `identity: none`, no occurrence merges into one and no link names one by
     /// identity, and with no `unique` attribute, no check lists one. Which rows do is decided
     /// per row (`RowEncoder`): a child inserted with its final parent, with no to-one of its own,
     /// and every attribute of `needsPresence` present. Such children are most rows of
     /// nested dumps (pages' urls).
-    package let mayGoWithoutSideRow: Bool
+    let mayGoWithoutSideRow: Bool
     /// Per attribute: whether finishing rows reads its presence (a default, or `required`).
-    package let needsPresence: [Bool]
+    let needsPresence: [Bool]
     /// The to-one relationships.
-    package let toOneRelationships: [Int]
+    let toOneRelationships: [Int]
     /// Per relationship: whether it is to a selector, whose links store the chosen entity's
     /// name after its key (docs/mapping.md, Polymorphism).
-    package let hasSelector: [Bool]
-    package let hasAnySelector: Bool
+    let hasSelector: [Bool]
+    let hasAnySelector: Bool
     /// Per relationship: to-many, and ordered.
-    package let toMany: [Bool]
-    package let ordered: [Bool]
+    let toMany: [Bool]
+    let ordered: [Bool]
 
     /// The layout of every entity, in mapping order.
-    package static func all(for mapping: Mapping) -> [RowLayout] {
+    static func all(for mapping: Mapping) -> [RowLayout] {
         mapping.entities.indices.map { RowLayout(entityIndex: $0, mapping: mapping) }
     }
 
-    package init(entityIndex: Int, mapping: Mapping) {
+    init(entityIndex: Int, mapping: Mapping) {
         self.entityIndex = entityIndex
         self.entity = mapping.entities[entityIndex]
         self.table = "\"main\"." + SQLText.quote(entity.table)
@@ -98,22 +99,22 @@ package final class RowLayout: Sendable {
     }
 
     /// The slot of an attribute or relationship in the presence masks.
-    package func slot(attribute: Int) -> Int { attribute }
-    package func slot(relationship: Int) -> Int { entity.attributes.count + relationship }
+    func slot(attribute: Int) -> Int { attribute }
+    func slot(relationship: Int) -> Int { entity.attributes.count + relationship }
 
     /// Where each slot's value came from, in a row's `_fields` blob: per slot in order, a varint
     /// of the zigzagged distance from the row's `_offset`, shifted left one bit, the bit set when
     /// a file index different from the row's `_file` follows as a varint. A field usually stands
     /// a few bytes after its record, in its record's file, so a slot takes one or two bytes
     /// rather than twelve (bench/README.md).
-    package static func appendOrigin(file: Int, offset: Int, rowFile: Int, rowOffset: Int, to fields: inout some OriginByteSink) {
+    static func appendOrigin(file: Int, offset: Int, rowFile: Int, rowOffset: Int, to fields: inout some OriginByteSink) {
         let otherFile = file != rowFile
         appendVarint((zigzag(Int64(offset - rowOffset)) << 1) | (otherFile ? 1 : 0), to: &fields)
         if otherFile { appendVarint(UInt64(file), to: &fields) }
     }
 
     /// The file index and offset of every slot in a `_fields` blob (`appendOrigin`).
-    package static func origins(in fields: [UInt8], rowFile: Int, rowOffset: Int) -> [(file: Int, offset: Int)] {
+    static func origins(in fields: [UInt8], rowFile: Int, rowOffset: Int) -> [(file: Int, offset: Int)] {
         var origins: [(file: Int, offset: Int)] = []
         var position = 0
         while position < fields.count {
@@ -126,13 +127,13 @@ package final class RowLayout: Sendable {
     }
 
     /// The file index and offset a slot's value came from, in a `_fields` blob.
-    package static func origin(ofSlot slot: Int, in fields: [UInt8], rowFile: Int, rowOffset: Int) -> (file: Int, offset: Int) {
+    static func origin(ofSlot slot: Int, in fields: [UInt8], rowFile: Int, rowOffset: Int) -> (file: Int, offset: Int) {
         let origins = origins(in: fields, rowFile: rowFile, rowOffset: rowOffset)
         return slot < origins.count ? origins[slot] : (rowFile, rowOffset)
     }
 
     /// A `_fields` blob with one slot's origin replaced.
-    package static func replacingOrigin(
+    static func replacingOrigin(
         ofSlot slot: Int, in fields: [UInt8], rowFile: Int, rowOffset: Int, with origin: (file: Int, offset: Int)
     ) -> [UInt8] {
         var origins = origins(in: fields, rowFile: rowFile, rowOffset: rowOffset)
@@ -146,14 +147,14 @@ package final class RowLayout: Sendable {
     /// Whether a slot's value came from where its row's record starts: a claim a child took as
     /// it was inserted inside its parent (`LoadSummary.Relationship.claimsAtInsert`). A value the
     /// record holds itself stands after its `{`.
-    package static func isRowOrigin(ofSlot slot: Int, in fields: [UInt8]) -> Bool {
+    static func isRowOrigin(ofSlot slot: Int, in fields: [UInt8]) -> Bool {
         let (file, offset) = origin(ofSlot: slot, in: fields, rowFile: -1, rowOffset: 0)
         return file == -1 && offset == 0
     }
 
     /// Appends `value` in seven-bit groups, least significant first, the high bit set on all
     /// but the last.
-    package static func appendVarint(_ value: UInt64, to bytes: inout some OriginByteSink) {
+    static func appendVarint(_ value: UInt64, to bytes: inout some OriginByteSink) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -164,21 +165,21 @@ package final class RowLayout: Sendable {
 
     /// A signed value as an unsigned one that is small when the value is near zero, either side:
     /// 0, -1, 1, -2 ... as 0, 1, 2, 3 ..., so that its varint is short.
-    package static func zigzag(_ value: Int64) -> UInt64 {
+    static func zigzag(_ value: Int64) -> UInt64 {
         UInt64(bitPattern: (value << 1) ^ (value >> 63))
     }
 
     /// The value `zigzag` made `encoded` of.
-    package static func unzigzag(_ encoded: UInt64) -> Int64 {
+    static func unzigzag(_ encoded: UInt64) -> Int64 {
         Int64(bitPattern: encoded >> 1) ^ -Int64(bitPattern: encoded & 1)
     }
 
     /// Reads a varint of `appendVarint` at `position`, and moves past it.
-    package static func readVarint(_ bytes: [UInt8], at position: inout Int) -> UInt64 {
+    static func readVarint(_ bytes: [UInt8], at position: inout Int) -> UInt64 {
         bytes.withUnsafeBufferPointer { readVarint($0, at: &position) }
     }
 
-    package static func readVarint(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) -> UInt64 {
+    static func readVarint(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while position < bytes.count {
@@ -192,49 +193,49 @@ package final class RowLayout: Sendable {
     }
 
     /// The mask column and bit of a slot.
-    package func maskBit(_ slot: Int) -> (column: String, bit: Int64) {
+    func maskBit(_ slot: Int) -> (column: String, bit: Int64) {
         let (column, bit) = Self.maskIndex(slot)
         return (maskColumns[column], bit)
     }
 
     /// The index among the mask columns and the bit of a slot.
-    package static func maskIndex(_ slot: Int) -> (column: Int, bit: Int64) {
+    static func maskIndex(_ slot: Int) -> (column: Int, bit: Int64) {
         (slot / bitsPerMask, Int64(1) << Int64(slot % bitsPerMask))
     }
 
     /// Every data column of the seed row in order: attributes, then foreign keys.
-    package let dataColumns: [String]
+    let dataColumns: [String]
     /// The side table's columns after `_row`, as a row is written and read back: masks, then
     /// the bookkeeping.
-    package let sideColumns: [String]
+    let sideColumns: [String]
     /// The side table's columns after the masks, with their types.
     private static let bookkeeping: [(name: String, type: String)] = [("_fields", "BLOB"), ("_file", "INTEGER"), ("_offset", "INTEGER")]
 
     /// The index in `positionColumns` of the position that `owner`'s ordered one-to-many
     /// `relationship` puts on these rows.
-    package func positionIndex(owner: Int, relationship: Int) -> Int? {
+    func positionIndex(owner: Int, relationship: Int) -> Int? {
         positionColumns.firstIndex { $0.owner == owner && $0.relationship == relationship }
     }
 
     /// `"id" = ? AND "kind" = ?` over the key columns, qualified by `alias` when given.
-    package func keyCondition(_ alias: String? = nil) -> String {
+    func keyCondition(_ alias: String? = nil) -> String {
         keyColumns.map { (alias.map { $0 + "." } ?? "") + "\(SQLText.quote($0)) = ?" }.joined(separator: " AND ")
     }
 
     /// `FROM` the seed table `t` joined with its side table `s`, named `side` (after the load,
     /// `RowStore.sideTable(of:)`, which puts the side rows in first).
-    package func joined(_ side: String) -> String { "\(table) AS t JOIN \(side) AS s ON s.\"_row\" = t.\"rowid\"" }
+    func joined(_ side: String) -> String { "\(table) AS t JOIN \(side) AS s ON s.\"_row\" = t.\"rowid\"" }
 
     /// The same for a scan of every row: in rowid order, so that the side rows are read in
     /// their order too. Given an index that covers what a scan needs (a foreign key's, which
     /// the reference checks build), SQLite walks the rows in the index's order instead, and the
     /// side table at random.
-    package func joinedInRowOrder(_ side: String) -> String { "\(table) AS t NOT INDEXED JOIN \(side) AS s ON s.\"_row\" = t.\"rowid\"" }
+    func joinedInRowOrder(_ side: String) -> String { "\(table) AS t NOT INDEXED JOIN \(side) AS s ON s.\"_row\" = t.\"rowid\"" }
 
     /// `first-seen order`: the order rows were inserted in, which messages follow.
-    package static let firstSeen = "s.\"_file\", s.\"_offset\", s.\"_row\""
+    static let firstSeen = "s.\"_file\", s.\"_offset\", s.\"_row\""
 
-    package var createStatements: [String] {
+    var createStatements: [String] {
         let columns =
             ["\"_row\" INTEGER PRIMARY KEY"] + maskColumns.map { "\(SQLText.quote($0)) INTEGER NOT NULL" }
             + Self.bookkeeping.map { "\(SQLText.quote($0.name)) \($0.type) NOT NULL" }
@@ -245,23 +246,23 @@ package final class RowLayout: Sendable {
 /// Where a to-many relationship's links wait: one row per (owner, target), first-seen order,
 /// so repeating a link across occurrences unites rather than duplicates (docs/mapping.md, Merging).
 /// The pair's index leads with the target, for finding a child that two owners claim.
-package struct LinkLayout: Sendable {
-    package let entityIndex: Int
-    package let relationshipIndex: Int
-    package let relationship: Relationship
+struct LinkLayout: Sendable {
+    let entityIndex: Int
+    let relationshipIndex: Int
+    let relationship: Relationship
     /// The link table's name (`l1_1`), and the table qualified: `"work"."l1_1"`. For one entity
     /// of a selector (`cases`), `table` is the links to that entity: a query to read from, and
     /// `storedTable` the table.
-    package let name: String
-    package let table: String
-    package let storedTable: String
-    package let ownerColumns: [String]
+    let name: String
+    let table: String
+    let storedTable: String
+    let ownerColumns: [String]
     /// The target's key; to a selector, then the chosen entity's name (docs/mapping.md,
     /// Polymorphism), except in a case's view of the links, which is keyed like its entity.
-    package let targetColumns: [String]
+    let targetColumns: [String]
 
     /// Per entity, per relationship: the link table of each to-many, `nil` for a to-one.
-    package static func all(for mapping: Mapping) -> [[LinkLayout?]] {
+    static func all(for mapping: Mapping) -> [[LinkLayout?]] {
         mapping.entities.indices.map { entity in
             mapping.entities[entity].relationships.indices.map { relationship in
                 mapping.entities[entity].relationships[relationship].isToMany
@@ -270,7 +271,7 @@ package struct LinkLayout: Sendable {
         }
     }
 
-    package init(entityIndex: Int, relationshipIndex: Int, mapping: Mapping) {
+    init(entityIndex: Int, relationshipIndex: Int, mapping: Mapping) {
         self.entityIndex = entityIndex
         self.relationshipIndex = relationshipIndex
         relationship = mapping.entities[entityIndex].relationships[relationshipIndex]
@@ -302,12 +303,12 @@ package struct LinkLayout: Sendable {
     }
 
     /// `true` for one entity's view of the links of a relationship to a selector (`cases`).
-    package var isCaseView: Bool { table != storedTable }
+    var isCaseView: Bool { table != storedTable }
 
     /// The links as the resolver takes them: one view per entity a selector can choose, each
     /// with the relationship narrowed to that entity, so that every stage reads one target table
     /// (docs/mapping.md, Polymorphism); else the links themselves.
-    package func cases(in mapping: Mapping) -> [LinkLayout] {
+    func cases(in mapping: Mapping) -> [LinkLayout] {
         guard let selector = relationship.selector else { return [self] }
         return selector.entities.map { LinkLayout(narrowing: self, to: $0, mapping: mapping) }
     }
@@ -315,9 +316,9 @@ package struct LinkLayout: Sendable {
     /// Links in source order: by where each stands, the file then the offset (a claim taken at
     /// insert and restored later, `ReferenceResolver.restoreClaims`, comes after in `_seq` but not
     /// here), then as they were inserted.
-    package static let sourceOrder = "\"_file\", \"_offset\", \"_seq\""
+    static let sourceOrder = "\"_file\", \"_offset\", \"_seq\""
 
-    package var createStatements: [String] {
+    var createStatements: [String] {
         let columns =
             ["\"_seq\" INTEGER PRIMARY KEY"] + (ownerColumns + targetColumns).map(SQLText.quote)
             + ["\"_position\" INTEGER NOT NULL", "\"_file\" INTEGER NOT NULL", "\"_offset\" INTEGER NOT NULL"]
@@ -330,7 +331,7 @@ package struct LinkLayout: Sendable {
 }
 
 /// Where `RowLayout.appendOrigin` writes a `_fields` blob: an array, or a row's `OriginBytes`.
-package protocol OriginByteSink {
+protocol OriginByteSink {
     mutating func append(_ byte: UInt8)
 }
 

@@ -1,53 +1,54 @@
 import SeederCore
+import SeederFiles
 
 /// Records as rows (`RowLayout`): the seed row's foreign keys, and the side row's presence masks
 /// and each slot's file and offset. Pure, so either thread may encode a batch: the reader while
 /// the writer is behind, else the writer (`DumpReader.encodesHere`).
-package struct RowEncoder: Sendable {
+struct RowEncoder: Sendable {
     /// A record's columns, ready to bind with the record's own attribute values
     /// (`forEachDataValue`). The values are not copied, and the first mask column is inline:
     /// each array here is an allocation per record.
-    package struct Encoded: Sendable {
+    struct Encoded: Sendable {
         /// The first presence column (`RowLayout.maskColumns`), and any more.
-        package var mask: Int64
-        package var moreMasks: [Int64]
+        var mask: Int64
+        var moreMasks: [Int64]
         /// The `_fields` blob (`RowLayout.appendOrigin`).
-        package var fields: OriginBytes
+        var fields: OriginBytes
         /// The foreign-key columns of every to-one, in order (`RowLayout.dataColumns` after the
         /// attributes); empty for an entity with none.
-        package var foreignKeys: [SQLValue]
+        var foreignKeys: [SQLValue]
         /// The index of the record's file.
-        package var file: Int
+        var file: Int
         /// The record that embeds this one, when the child takes its parent as it is inserted.
-        package var parent: Parent?
+        var parent: Parent?
         /// `false` for a row no later stage can name (`RowLayout.mayGoWithoutSideRow`): it gets
         /// no side row, and `fields` is left empty.
-        package var hasSide = true
+        var hasSide = true
 
         /// Presence column `column` (`RowLayout.maskColumns`): the first is `mask`.
-        package func mask(_ column: Int) -> Int64 {
+        func mask(_ column: Int) -> Int64 {
             column == 0 ? mask : moreMasks[column - 1]
         }
     }
 
     /// The record that embeds a child through a one-to-many with `inverse`, at a position; the
     /// child is inserted with its parent's key and position (`RowStore`).
-    package struct Parent: Sendable {
-        package var owner: Int
-        package var relationship: Int
-        package var position: Int
+    struct Parent: Sendable {
+        var owner: Int
+        var relationship: Int
+        var position: Int
         /// The link is final as the child is inserted, with no link row: a child with `identity:
         /// none` is a new row that no other parent can name. A child with an identity is
         /// inserted with its parent's key and position, which are final too when the row is new
         /// and the relationship `claimsAtInsert` (`LoadSummary`); otherwise they are what the link
         /// row will most likely settle (`ReferenceResolver.applyInverse`), so that update changes
         /// no row's size and the seed's pages stay full.
-        package var isFinal: Bool
+        var isFinal: Bool
     }
 
-    package let layouts: [RowLayout]
+    let layouts: [RowLayout]
     /// Dump file names by index, as `_file` columns store them (`RowStore.files`).
-    package let fileIndexes: [String: Int]
+    let fileIndexes: [String: Int]
     /// Per entity: its one-to-many relationships with `inverse`, whose embedded children are
     /// inserted with their parent's key (`parents(in:)`), each with the inverse's index on
     /// every entity it can target (one entry unless it is to a selector). Read per batch, so the
@@ -61,12 +62,12 @@ package struct RowEncoder: Sendable {
     /// target (a selector's first entity), and for a selector its row of `selectedInverses`.
     /// Plain integers: the loop over them runs for every record.
     private struct InverseLink {
-        package var relationship: Int
-        package var inverse: Int
-        package var selected: Int
+        var relationship: Int
+        var inverse: Int
+        var selected: Int
     }
 
-    package init(layouts: [RowLayout], fileIndexes: [String: Int]) {
+    init(layouts: [RowLayout], fileIndexes: [String: Int]) {
         self.layouts = layouts
         self.fileIndexes = fileIndexes
         var inverses: [[InverseLink]] = []
@@ -88,21 +89,21 @@ package struct RowEncoder: Sendable {
     }
 
     /// Indexes for `files`, in order, a repeated name keeping its first index.
-    package static func fileIndexes(_ files: [String]) -> [String: Int] {
+    static func fileIndexes(_ files: [String]) -> [String: Int] {
         var indexes: [String: Int] = [:]
         for file in files where indexes[file] == nil { indexes[file] = indexes.count }
         return indexes
     }
 
     /// The index of a dump file, as `_file` columns store it.
-    package func fileIndex(_ file: String) -> Int {
+    func fileIndex(_ file: String) -> Int {
         fileIndexes[file] ?? 0
     }
 
     /// The rows of a mapper's batch, in order, onto the end of `rows`: all from the dump file of
     /// index `file` (`fileIndex(_:)`, looked up once per file: hashing its path per record was a
     /// twentieth of encoding); embedded targets with an identity are named by it.
-    package func encode(batch: UnsafeBufferPointer<Record>, file: Int, appendingTo rows: inout [Encoded]) {
+    func encode(batch: UnsafeBufferPointer<Record>, file: Int, appendingTo rows: inout [Encoded]) {
         let parents = parents(in: batch)
         for index in batch.indices {
             rows.append(encode(batch.baseAddress! + index, file: file, batch: batch, parent: parents?[index]))
@@ -141,7 +142,7 @@ package struct RowEncoder: Sendable {
     /// `record.origin.file`, looked up when `nil`. The record is read through a pointer: passed
     /// by value out of a buffer, it was copied, each of its arrays and strings retained and
     /// released.
-    package func encode(
+    func encode(
         _ record: UnsafePointer<Record>, file recordFile: Int?, batch: UnsafeBufferPointer<Record>, parent: Parent? = nil
     ) -> Encoded {
         let layout = layouts[record.pointee.entity]
@@ -240,7 +241,7 @@ package struct RowEncoder: Sendable {
     /// The seed row's values in `RowLayout.dataColumns` order: a record's `fields` (`NULL`
     /// when absent), then its encoded `foreignKeys`, the columns from `replacing.start` taking
     /// `replacing.values` instead (a child's parent key).
-    package static func forEachDataValue(
+    static func forEachDataValue(
         _ fields: [Record.Field], _ foreignKeys: [SQLValue], replacing: (start: Int, values: [SQLValue])?,
         _ body: (SQLValue) -> Void
     ) {
@@ -262,7 +263,7 @@ package struct RowEncoder: Sendable {
     }
 
     /// Every presence column of a row, in order (`Encoded.mask(_:)`).
-    package static func forEachMask(_ encoded: Encoded, _ body: (Int64) -> Void) {
+    static func forEachMask(_ encoded: Encoded, _ body: (Int64) -> Void) {
         body(encoded.mask)
         for mask in encoded.moreMasks { body(mask) }
     }
@@ -271,15 +272,15 @@ package struct RowEncoder: Sendable {
 /// A row's `_fields` blob as the encoder makes it: up to 40 bytes held inline, more in an array.
 /// A slot's origin takes a byte or two, so a row of twenty slots needs no allocation (an array
 /// per record was one, and a retain and a release for each copy of its row).
-package struct OriginBytes: Sendable {
+struct OriginBytes: Sendable {
     private var inline: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     private var inlineCount: UInt8 = 0
     private var spilled: [UInt8]?
     private static var inlineCapacity: Int { 40 }
 
-    package init() {}
+    init() {}
 
-    package mutating func append(_ byte: UInt8) {
+    mutating func append(_ byte: UInt8) {
         if spilled != nil {
             spilled!.append(byte)
         } else if Int(inlineCount) < Self.inlineCapacity {
@@ -293,7 +294,7 @@ package struct OriginBytes: Sendable {
     }
 
     /// Calls `body` with the bytes, valid only inside it.
-    package func withUnsafeBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    func withUnsafeBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         if let spilled { return try spilled.withUnsafeBufferPointer(body) }
         var inline = inline
         let count = Int(inlineCount)
