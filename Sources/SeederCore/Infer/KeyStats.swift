@@ -140,7 +140,8 @@ final class KeyStats {
         case .object:
             objects += 1
             if child == nil { child = catalog.observer(forKey: key) }
-            if value.count == 0 {
+            var members = value.members.makeIterator()
+            if members.next() == nil {
                 // A record of no keys, or a list envelope's "none" (`"subscriptions": {}`): told
                 // apart once every value is seen (`settleEmptyObjects`).
                 emptyObjects += 1

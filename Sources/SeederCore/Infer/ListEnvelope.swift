@@ -12,17 +12,25 @@ enum ListEnvelope {
     /// `recordKeys`, of objects only (or empty); every other member a scalar or null, none named
     /// like an identity (a record with an `id` and a list is a record).
     static func recordsKey(of object: JSONValue) -> String? {
+        // The kinds first, which cost nothing: most records hold an object or no array, and their
+        // keys' texts are never made.
+        var arrays = 0
+        for member in object.members {
+            switch member.value.kind {
+            case .object: return nil
+            case .array: arrays += 1
+            default: break
+            }
+        }
+        guard arrays == 1 else { return nil }
         var found: String?
         for member in object.members {
             let key = member.key.string ?? ""
-            switch member.value.kind {
-            case .array:
-                guard found == nil, recordKeys.contains(key), member.value.elements.allSatisfy({ $0.kind == .object }) else { return nil }
+            if member.value.kind == .array {
+                guard recordKeys.contains(key), member.value.elements.allSatisfy({ $0.kind == .object }) else { return nil }
                 found = key
-            case .object:
+            } else if KeyStats.isIdentityLike(key) {
                 return nil
-            default:
-                if KeyStats.isIdentityLike(key) { return nil }
             }
         }
         return found

@@ -11,16 +11,16 @@
 /// few keys whose identities never meet (`{"id", "name"}` of labels and of milestones), or
 /// identities that collide with different contents.
 extension ShapeCatalog {
-    /// Merges each group of observers of one kind into one: a source's own (the file names what
-    /// it holds), else the one of the most records. Observers keyed by data, of records with
-    /// fewer than two keys, without identity, or read by a keyed source are never merged. Every
-    /// nested record's observer then points to the merged one, which `observer(named:)` finds by
-    /// the other names too.
     /// Records of this many keys, the same ones, are one kind even when no identity is under
     /// two of their keys (an organization only ever an `owner`, a person only ever a `user`):
     /// too many keys to share by chance, where `{"id", "name"}` is not.
     static let distinctiveKeys = 8
 
+    /// Merges each group of observers of one kind into one: a source's own (the file names what
+    /// it holds), else the one of the most records. Observers keyed by data, of records with
+    /// fewer than two keys, without identity, or read by a keyed source are never merged. Every
+    /// nested record's observer then points to the merged one, which `observer(named:)` finds by
+    /// the other names too.
     func mergeSharedShapes(keyedSources: Set<ObjectIdentifier>) {
         struct Group {
             var members: [ShapeObserver]
@@ -44,11 +44,18 @@ extension ShapeCatalog {
                 let overlap = group.values.overlap(with: values)
                 return (overlap.same > 0 || observer.keys.count >= Self.distinctiveKeys) && overlap.different == 0
             }
-            var group = joined.map { groups[kind]![$0] } ?? Group(members: [], values: ValueSet())
-            group.members.append(observer)
-            group.values.add(values)
-            for hash in values.contents.keys { group.holders[hash, default: 0] += 1 }
-            if let joined { groups[kind]![joined] = group } else { groups[kind, default: []].append(group) }
+            func join(_ group: inout Group) {
+                group.members.append(observer)
+                group.values.add(values)
+                for hash in values.contents.keys { group.holders[hash, default: 0] += 1 }
+            }
+            if let joined {
+                join(&groups[kind]![joined])
+            } else {
+                var group = Group(members: [], values: ValueSet())
+                join(&group)
+                groups[kind, default: []].append(group)
+            }
         }
         for kind in order {
             for group in groups[kind]! where group.members.count > 1 {
