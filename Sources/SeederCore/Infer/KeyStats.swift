@@ -140,8 +140,7 @@ final class KeyStats {
         case .object:
             objects += 1
             if child == nil { child = catalog.observer(forKey: key) }
-            var members = value.members.makeIterator()
-            if members.next() == nil {
+            if Int(value.node.end) == value.index + 1 {
                 // A record of no keys, or a list envelope's "none" (`"subscriptions": {}`): told
                 // apart once every value is seen (`settleEmptyObjects`).
                 emptyObjects += 1

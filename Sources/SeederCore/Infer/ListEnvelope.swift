@@ -12,15 +12,20 @@ enum ListEnvelope {
     /// `recordKeys`, of objects only (or empty); every other member a scalar or null, none named
     /// like an identity (a record with an `id` and a list is a record).
     static func recordsKey(of object: JSONValue) -> String? {
-        // The kinds first, which cost nothing: most records hold an object or no array, and their
-        // keys' texts are never made.
+        // The members' kinds first, read off the parse's tape: most records hold an object or no
+        // array, and no value or key text is made for them.
+        let nodes = object.document.nodes
+        let end = Int(object.node.end)
+        var cursor = object.index + 1
         var arrays = 0
-        for member in object.members {
-            switch member.value.kind {
+        while cursor < end {
+            let value = nodes[cursor + 1]
+            switch value.kind {
             case .object: return nil
             case .array: arrays += 1
             default: break
             }
+            cursor = Int(value.end)
         }
         guard arrays == 1 else { return nil }
         var found: String?

@@ -24,9 +24,10 @@ extension ShapeCatalog {
     func mergeSharedShapes(keyedSources: Set<ObjectIdentifier>) {
         struct Group {
             var members: [ShapeObserver]
+            /// The members' identities together, and each member's: a group of one shares its
+            /// member's set, and nothing is copied until a second joins.
             var values: ValueSet
-            /// How many members hold each identity.
-            var holders: [UInt64: Int] = [:]
+            var memberValues: [ValueSet]
         }
         var groups: [String: [Group]] = [:]
         var order: [String] = []
@@ -44,22 +45,19 @@ extension ShapeCatalog {
                 let overlap = group.values.overlap(with: values)
                 return (overlap.same > 0 || observer.keys.count >= Self.distinctiveKeys) && overlap.different == 0
             }
-            func join(_ group: inout Group) {
-                group.members.append(observer)
-                group.values.add(values)
-                for hash in values.contents.keys { group.holders[hash, default: 0] += 1 }
-            }
             if let joined {
-                join(&groups[kind]![joined])
+                groups[kind]![joined].members.append(observer)
+                groups[kind]![joined].values.add(values)
+                groups[kind]![joined].memberValues.append(values)
             } else {
-                var group = Group(members: [], values: ValueSet())
-                join(&group)
-                groups[kind, default: []].append(group)
+                groups[kind, default: []].append(Group(members: [observer], values: values, memberValues: [values]))
             }
         }
         for kind in order {
             for group in groups[kind]! where group.members.count > 1 {
-                let shared = group.holders.values.filter { $0 > 1 }.count
+                var holders: [UInt64: Int] = [:]
+                for values in group.memberValues { for hash in values.contents.keys { holders[hash, default: 0] += 1 } }
+                let shared = holders.values.filter { $0 > 1 }.count
                 merge(group.members, shared: shared, identity: IdentityChoice(of: group.members[0], keyed: false).key!)
             }
         }
