@@ -5,8 +5,9 @@
 /// (docs/commands.md, `seeder infer`, Nested records).
 ///
 /// Such an object is flattened when no source reads its records, its keys are not data, it has
-/// no identity, it is under one key or has every key in every object, and each of its keys holds a scalar, `json`, an array of scalars, an object
-/// keyed by data (`json`), or an object flattened in turn. Arrays of such objects stay a one-to-many: each element is a row.
+/// no identity, it is under one key or has every key in every object, and each of its keys
+/// holds a scalar, `json`, an array of scalars, an object keyed by data (`json`), or an object
+/// flattened in turn. Arrays of such objects stay a one-to-many: each element is a row.
 struct FlattenedObjects {
     private let observers: Set<ObjectIdentifier>
 

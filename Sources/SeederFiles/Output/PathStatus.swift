@@ -70,3 +70,13 @@ package struct PathStatus {
         return Identity(device: UInt64(directory.st_dev), inode: UInt64(directory.st_ino), name: (path as NSString).lastPathComponent)
     }
 }
+
+extension PathStatus {
+    /// Whether a `-wal` file beside the SQLite file at `path` holds transactions not yet in it:
+    /// what SQLite would read into the file when it is next opened, and a copy or a rename of the
+    /// file alone would lose.
+    package static func walHoldsTransactions(_ path: String) -> Bool {
+        var wal = stat()
+        return stat(path + "-wal", &wal) == 0 && wal.st_size > 0
+    }
+}

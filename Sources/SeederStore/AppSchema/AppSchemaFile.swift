@@ -67,8 +67,7 @@ struct AppSchemaFile {
             let what = bytes.isEmpty ? "the file is empty" : "it does not begin with SQLite's header"
             throw AppSchemaError("the template '\(shown)' is not a SQLite database: \(what)")
         }
-        var wal = stat()
-        if bytes[18] == 2, stat(path + "-wal", &wal) == 0, wal.st_size > 0 {
+        if bytes[18] == 2, PathStatus.walHoldsTransactions(path) {
             throw AppSchemaError(
                 "the template '\(shown)' is in WAL mode and '\(shown)-wal' beside it holds part of it: checkpoint it "
                     + "(PRAGMA wal_checkpoint(TRUNCATE), or close every connection to it), or make it with journal_mode=DELETE")

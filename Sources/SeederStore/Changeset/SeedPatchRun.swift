@@ -54,8 +54,7 @@ public struct SeedPatchRun: Sendable {
     private func checkSeed() throws {
         try SeedFile.open(seed).close()
         if let reason = SeedFile.notASeedReason(seed) { throw SeedFileError(path: seed, reason: "not a seed: \(reason)") }
-        var wal = stat()
-        if stat(seed + "-wal", &wal) == 0, wal.st_size > 0 {
+        if PathStatus.walHoldsTransactions(seed) {
             throw SeedFileError(
                 path: seed,
                 reason: "\(seed)-wal beside it holds transactions not yet in it (a program has it open, or crashed with it open)")

@@ -36,8 +36,7 @@ enum SeedFile {
     /// The name to open `path` by: an immutable read-only URI, unless a `-wal` file beside it
     /// holds transactions, or this SQLite does not read URIs by default (`SQLITE_USE_URI`).
     static func readOnlyName(_ path: String) -> String {
-        var wal = stat()
-        guard RawSQLite.opensURIs, !(stat(path + "-wal", &wal) == 0 && wal.st_size > 0) else { return path }
+        guard RawSQLite.opensURIs, !PathStatus.walHoldsTransactions(path) else { return path }
         // RFC 3986 escapes for the characters a URI path gives a meaning to.
         var escaped = ""
         for character in path.unicodeScalars {

@@ -20,8 +20,7 @@ extension OutputGuard {
         if status.exists, !force, let reason = SeedFile.notASeedReason(output) {
             throw OutputError(.outputRefused, "the output \(output) exists and is not a seed: \(reason); --force replaces it")
         }
-        var wal = stat()
-        if status.exists, stat(output + "-wal", &wal) == 0, wal.st_size > 0 {
+        if status.exists, PathStatus.walHoldsTransactions(output) {
             throw OutputError(
                 .outputRefused,
                 "the output \(output) may not be replaced: \(output)-wal beside it holds transactions not yet in it "
