@@ -35,9 +35,6 @@ struct InferCorpusTests {
         /// The keys under which accounts are embedded: all of them one entity (empty: none).
         var accounts: Set<String> = []
         let changes: [Change]
-        /// What infer does not yet draft for this service, which its case fails on: run as a
-        /// known issue, so the case fails the day it passes, to be made an ordinary one.
-        var knownGap: String? = nil
     }
 
     static let accountKeys: Set<String> = [
@@ -96,13 +93,10 @@ struct InferCorpusTests {
                 Kind(keys: ["screenshots"], type: "betaScreenshots"),
             ],
             changes: [
-                Change(file: "beta-groups.json", id: "987654321", field: "attributesName"),
+                Change(file: "beta-groups.json", id: "987654321", field: "name"),
                 Change(file: "devices.json", id: "13371337", field: nil),
-                Change(file: "review-submissions.json", id: "987654321", field: "attributesSubmittedDate"),
-            ],
-            knownGap:
-                "JSON:API: infer drafts no entity per resource `type` (it reads `data` and `included` as kinds of their own), "
-                + "does not flatten `attributes` per type, and does not read `relationships.NAME.data` as references"),
+                Change(file: "review-submissions.json", id: "987654321", field: "submitted_date"),
+            ]),
         "stripe": Service(
             kinds: [
                 Kind(files: ["customers.json"]), Kind(files: ["subscriptions.json"], keys: ["subscriptions"]),
@@ -119,9 +113,7 @@ struct InferCorpusTests {
 
     @Test(arguments: services.keys.sorted())
     func theDraftOfOneReleaseBuildsBothAndTheDiffIsTheirChanges(_ name: String) throws {
-        let service = try #require(Self.services[name])
-        guard let gap = service.knownGap else { return try Self.check(name, service) }
-        try withKnownIssue(Comment(rawValue: gap)) { try Self.check(name, service) }
+        try Self.check(name, try #require(Self.services[name]))
     }
 
     static func check(_ name: String, _ service: Service) throws {
@@ -192,14 +184,16 @@ struct InferCorpusTests {
 
 /// What a draft mapping says: which entity each source reads, and where each relationship goes.
 struct Draft {
-    let sources: [(path: String, entity: String, keyPath: String?)]
+    /// Each source's entity, or the entities its selector chooses by `type`.
+    let sources: [(path: String, entity: String?, cases: [String: String], keyPath: String?)]
     let relationships: [(key: String, target: String)]
 
     init(_ text: String) throws {
         let yaml = try #require(try Yams.load(yaml: text) as? [String: Any])
         sources = (yaml["sources"] as? [[String: Any]] ?? []).compactMap { source in
-            guard let path = source["path"] as? String, let entity = source["entity"] as? String else { return nil }
-            return (path, entity, source["keyPath"] as? String)
+            guard let path = source["path"] as? String else { return nil }
+            let cases = (source["entity"] as? [String: Any])?["cases"] as? [String: String] ?? [:]
+            return (path, source["entity"] as? String, cases, source["keyPath"] as? String)
         }
         var relationships: [(String, String)] = []
         for case let (_, entity as [String: Any]) in yaml["entities"] as? [String: Any] ?? [:] {
@@ -220,13 +214,17 @@ struct Draft {
         return Set(relationships.filter { plainKeys.contains($0.key) }.map(\.target))
     }
 
-    /// The entity of a kind: the one whose source reads its first file, else where its keys go.
+    /// The entity of a kind: with a JSON:API `type`, the one a source's selector chooses for it;
+    /// else the one whose source reads its first file (its selector's only case), else where its
+    /// keys go.
     func entity(of kind: InferCorpusTests.Kind) -> String? {
+        if let type = kind.type, let found = sources.lazy.compactMap({ $0.cases[type] }).first { return found }
         if let file = kind.files.first {
-            return sources.first {
+            let source = sources.first {
                 fnmatch($0.path, file.hasSuffix(".json") ? file : file + "1.json", 0) == 0
                     && (kind.keyedUnder == nil || $0.keyPath == kind.keyedUnder)
-            }?.entity
+            }
+            return source?.entity ?? (source?.cases.count == 1 ? source?.cases.values.first : nil)
         }
         return targets(of: kind.keys).sorted().first
     }
@@ -253,9 +251,15 @@ struct Dumps {
             return ids.count
         }
         if let type = kind.type {
+            // The resources of the type, and those that only a relationship's linkage names.
             for (_, value) in files {
-                for object in Dumps.resources(value) where object["type"] as? String == type {
-                    if let id = object["id"] { ids.insert("\(id)") }
+                for object in Dumps.resources(value) {
+                    let linked = (object["relationships"] as? [String: Any] ?? [:]).values.flatMap { relationship in
+                        Dumps.objects((relationship as? [String: Any])?["data"])
+                    }
+                    for resource in [object] + linked where resource["type"] as? String == type {
+                        if let id = resource["id"] { ids.insert("\(id)") }
+                    }
                 }
             }
             return ids.count

@@ -53,6 +53,9 @@ func buildDraft(_ draft: String, in workspace: Workspace) throws -> [String: Int
             name: "numeric strings with numbers are decimal", dump: #"[{"p": "5013.26"}, {"p": 12}]"#, member: "p",
             expected: "type: decimal"),
         Rule(name: "money strings are decimal", dump: #"[{"p": "89.90"}, {"p": "45.00"}]"#, member: "p", expected: "type: decimal"),
+        Rule(
+            name: "version strings are text", dump: #"[{"min_os_version": "11.0"}, {"min_os_version": "9.3"}]"#, member: "minOsVersion",
+            expected: "type: string"),
         Rule(name: "integers past 64 bits are decimal", dump: #"[{"n": 123456789012345678901}]"#, member: "n", expected: "type: decimal"),
         Rule(name: "booleans", dump: #"[{"b": true}, {"b": false}]"#, member: "b", expected: "type: boolean"),
         Rule(name: "booleans with words and bits", dump: #"[{"b": true}, {"b": "no"}, {"b": 1}]"#, member: "b", expected: "type: boolean"),

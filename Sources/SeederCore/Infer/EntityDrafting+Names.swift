@@ -55,7 +55,7 @@ extension EntityDrafting {
             let relationship = entity.relationships[index]
             let name = claim(relationship.name) { relationship.many ? nil : Naming.snakeCase($0 + "Id") }
             entity.relationships[index].name = name
-            guard let key = relationship.from, relationship.through == nil else { continue }
+            guard let key = relationship.from, relationship.through == nil, relationship.path == nil else { continue }
             var conventions = [name]
             if relationship.many {
                 conventions += [Naming.singular(name) + "_ids", name + "_ids"]

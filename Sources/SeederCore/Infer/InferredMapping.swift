@@ -18,10 +18,19 @@ public struct InferredMapping: Sendable {
         public var evidence: String
     }
 
+    /// `{ by: KEY, cases: { VALUE: Entity, ... } }`: the entity chosen per object by its value
+    /// at `by` (docs/mapping.md, Polymorphism).
+    public struct Selector: Sendable {
+        public var by: String
+        public var cases: [(value: String, entity: String)]
+    }
+
     /// One relationship, as docs/mapping.md writes it.
     public struct Relationship: Sendable {
         public var name: String
         public var target: String
+        /// `to:` as a selector, when the objects linked to are of several entities.
+        public var selector: Selector?
         public var many = false
         /// `keyedBy:`, for a to-many whose value is an object keyed by its records: the
         /// target's attribute each key becomes.
@@ -31,6 +40,9 @@ public struct InferredMapping: Sendable {
         public var from: String?
         /// The key of the records in a list envelope under `from` (`data`: `from: subscriptions.data`).
         public var through: String?
+        /// The whole key path, when it is longer than `from` (and `through`): then `from` is its
+        /// first key, and it is always written.
+        public var path: [String]?
         /// The foreign-key column, when the default one is taken.
         public var column: String?
         /// `onMissing: create`: some occurrences of the target held nothing but its identity.
@@ -60,6 +72,8 @@ public struct InferredMapping: Sendable {
         public var records: Int
         /// Notes on keys left as `json` or skipped.
         public var notes: [String] = []
+        /// `ignore:`: keys of the records that nothing reads, on purpose (each said why in `notes`).
+        public var ignored: [String] = []
     }
 
     /// One source.
@@ -67,6 +81,8 @@ public struct InferredMapping: Sendable {
         /// A path relative to the dumps directory, or a glob for a group of files.
         public var path: String
         public var entity: String
+        /// `entity:` as a selector, when the records are of several entities (or may be).
+        public var selector: Selector?
         public var keyPath: [String] = []
         public var keyedBy: String?
         /// What was found: `2 files, 3 records`.

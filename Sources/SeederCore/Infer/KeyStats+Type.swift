@@ -27,6 +27,12 @@ extension KeyStats {
         return ["at", "date", "timestamp", "time", "on"].contains(last) && words.count > 1
     }
 
+    /// The key names a version (`version`, `minOsVersion`, `version_string`): its numeric strings
+    /// are text.
+    var namesAVersion: Bool {
+        DraftNaming.words(of: key).contains { $0.lowercased() == "version" }
+    }
+
     /// Null or an empty array in every record: nothing says what the key holds.
     var neverHeldAValue: Bool {
         nonNull == 0 || (arrays == nonNull && elementObjects + elementScalars + elementArrays == 0)
@@ -102,8 +108,9 @@ extension KeyStats {
                         "date: \(counted(strings, "numeric string")), unix \(date == "unix" ? "seconds" : "milliseconds"), and the key names a date"
                 )
             }
-            // Money as text: some with a fraction, the rest whole (`"10.00"`, `"7"`).
-            if numericFractions > 0 {
+            // Money as text: some with a fraction, the rest whole (`"10.00"`, `"7"`). Not a
+            // version (`"11.0"`): the next one is `"11.0.1"`, and `"1.10"` is not `"1.1"`.
+            if numericFractions > 0, !namesAVersion {
                 return .scalar(
                     .decimal, format: nil,
                     reason:

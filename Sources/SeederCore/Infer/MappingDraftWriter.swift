@@ -33,6 +33,9 @@ public struct MappingDraftWriter {
             } else {
                 lines.append(commented(identity, entity.identityEvidence))
             }
+            if !entity.ignored.isEmpty {
+                lines.append("    ignore: [\(entity.ignored.map { Self.scalar($0, glob: false) }.joined(separator: ", "))]")
+            }
             if entity.onConflictFirst {
                 lines.append(commented("    onConflict: first", "one identity held different records: the first occurrence wins"))
             }
@@ -55,7 +58,7 @@ public struct MappingDraftWriter {
             lines.append("sources:")
             for source in mapping.sources {
                 lines.append(commented("  - path: \(Self.scalar(source.path, glob: true))", source.evidence))
-                lines.append("    entity: \(source.entity)")
+                lines.append("    entity: \(source.selector.map(Self.selector) ?? source.entity)")
                 if !source.keyPath.isEmpty { lines.append("    keyPath: \(Self.keyPath(source.keyPath))") }
                 if let keyedBy = source.keyedBy { lines.append("    keyedBy: \(keyedBy)") }
             }
@@ -74,15 +77,23 @@ public struct MappingDraftWriter {
     }
 
     private func value(of relationship: InferredMapping.Relationship) -> String {
-        var parts = ["to: \(relationship.target)"]
+        var parts = ["to: \(relationship.selector.map(Self.selector) ?? relationship.target)"]
         if relationship.many { parts.append("many: true") }
         if let keyedBy = relationship.keyedBy { parts.append("keyedBy: \(keyedBy)") }
         if let inverse = relationship.inverse { parts.append("inverse: \(inverse)") }
         if relationship.ordered { parts.append("ordered: true") }
-        if let from = relationship.from { parts.append("from: \(Self.keyPath([from] + [relationship.through].compactMap { $0 }))") }
+        if let from = relationship.from {
+            parts.append("from: \(Self.keyPath(relationship.path ?? [from] + [relationship.through].compactMap { $0 }))")
+        }
         if let column = relationship.column { parts.append("column: \(column)") }
         if relationship.onMissingCreate { parts.append("onMissing: create") }
         return "{ " + parts.joined(separator: ", ") + " }"
+    }
+
+    /// `{ by: type, cases: { apps: App, builds: Build } }`.
+    static func selector(_ selector: InferredMapping.Selector) -> String {
+        let cases = selector.cases.map { "\(scalar($0.value, glob: false)): \($0.entity)" }
+        return "{ by: \(keyPath([selector.by])), cases: { \(cases.joined(separator: ", ")) } }"
     }
 
     private func commented(_ line: String, _ comment: String) -> String {

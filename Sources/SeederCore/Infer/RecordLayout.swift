@@ -43,6 +43,8 @@ public struct RecordLayout: Sendable, Equatable {
     public var emptyArrays: [[String]] = []
     /// Whether the root has an `id` of its own (a number or a string).
     public var rootHasID = false
+    /// The root's keys, in order (no more than `maxKeys + 1`).
+    public var rootKeys: [String] = []
 
     /// How deep a page's array of records is looked for.
     static let maxDepth = 3
@@ -70,6 +72,7 @@ public struct RecordLayout: Sendable, Equatable {
         (collections, leftOut) = scanner.layout()
         emptyArrays = scanner.emptyArrays
         rootHasID = scanner.rootHasID
+        rootKeys = scanner.rootKeys
     }
 
     private static func emit(_ value: JSONValue, depth: Int, inArray: Bool, into scanner: inout Scanner) {
@@ -142,6 +145,7 @@ public struct RecordLayout: Sendable, Equatable {
         private var keyed: [Collection] = []
         private var arrays: [Collection] = []
         private var root: Object?
+        var rootKeys: [String] { root?.keys ?? [] }
         private(set) var emptyArrays: [[String]] = []
         private(set) var rootHasID = false
         /// The objects, up to `maxDepth` keys deep, that hold a value of their own (a string,

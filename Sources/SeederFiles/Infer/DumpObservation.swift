@@ -19,9 +19,27 @@ package struct DumpObservation {
         /// A root object with no records but empty arrays: a last page with none, or one record;
         /// its group's other pages tell (`MappingInferrer`), and it is not observed until then.
         package var emptyArrays: [[String]]?
+        /// A JSON:API document: its places of resource objects (`JSONAPIObservation`).
+        package var resources: [ResourcePlace]?
+    }
+
+    /// The resource objects at one place of a JSON:API document (`data`, `included`).
+    package struct ResourcePlace: Equatable {
+        package var place: String
+        /// Their types, in first-seen order.
+        package var types: [String] = []
+        package var records = 0
+    }
+
+    /// What a file whose root is an object holds: records where its layout says, or resources.
+    private enum ObjectReading {
+        case layout(RecordLayout)
+        case resources([ResourcePlace])
     }
 
     package let catalog: ShapeCatalog
+    /// Where the resource objects of JSON:API documents go.
+    package let resources = JSONAPIObservation()
     /// `--key-path`: the records' place in every file.
     package let keyPath: [String]?
     package let progress: (@Sendable (BuildProgress) -> Void)?
@@ -63,7 +81,16 @@ package struct DumpObservation {
                         at: SourceLocation(file: file.path))
                     result.empty = true
                 case UInt8(ascii: "{"):
-                    let layout = try readObject(file, named: name, counter: counter)
+                    let layout: RecordLayout
+                    switch try readObject(file, named: name, counter: counter) {
+                    case let .layout(found): layout = found
+                    case let .resources(places):
+                        result.resources = places
+                        result.records = places.reduce(0) { $0 + $1.records }
+                        bytesRead += file.size
+                        report(records: records)
+                        return result
+                    }
                     if layout.collections.isEmpty, !layout.emptyArrays.isEmpty, !layout.rootHasID {
                         result.emptyArrays = layout.emptyArrays
                         result.layout = []
@@ -133,7 +160,7 @@ package struct DumpObservation {
 
     /// Reads a file whose root is an object: its layout first, then the records of each place
     /// (none when no place holds records: the caller decides what the object is).
-    private mutating func readObject(_ file: InputFile, named group: String, counter: CountingByteSource) throws -> RecordLayout {
+    private mutating func readObject(_ file: InputFile, named group: String, counter: CountingByteSource) throws -> ObjectReading {
         // A text file's size is known; a compressed one's only once read.
         if file.compression != .none || file.size <= wholeFileLimit,
             let text = try Self.text(of: file.openBytes { counter.wrapping($0) }, limit: wholeFileLimit)
@@ -141,6 +168,9 @@ package struct DumpObservation {
             return try readWhole(text, named: group)
         }
         var layout = try RecordLayout(reading: JSONReader(source: try file.openBytes { counter.wrapping($0) }))
+        if JSONAPIDocument.mayBe(rootKeys: layout.rootKeys), try holdsResourcesOnly(file, places: layout.rootKeys) {
+            return .resources(try streamResources(file, places: layout.rootKeys))
+        }
         for index in layout.collections.indices {
             let collection = layout.collections[index]
             let observer = catalog.observer(named: Self.observerName(for: collection, group: group))
@@ -161,16 +191,28 @@ package struct DumpObservation {
             records += seen
             layout.collections[index].records = seen
         }
-        return layout
+        return .layout(layout)
     }
 
     /// Observes the records of an object-root file held in memory, where its layout finds them.
-    private mutating func readWhole(_ text: [UInt8], named group: String) throws -> RecordLayout {
+    private mutating func readWhole(_ text: [UInt8], named group: String) throws -> ObjectReading {
         var parsed: JSONValue?
         try JSONReader(source: MemoryByteSource(text)).forEachItem { item in
             if case let .record(value) = item { parsed = value }
         }
         let root = parsed!
+        if JSONAPIDocument.isDocument(root) {
+            var places: [ResourcePlace] = []
+            for place in JSONAPIDocument.places {
+                guard let value = root[place] else { continue }
+                var found = ResourcePlace(place: place)
+                for resource in value.kind == .array ? Array(value.elements) : value.kind == .object ? [value] : [] {
+                    observe(resource, into: &found)
+                }
+                places.append(found)
+            }
+            return .resources(places)
+        }
         var layout = RecordLayout(of: root)
         for index in layout.collections.indices {
             let collection = layout.collections[index]
@@ -192,7 +234,46 @@ package struct DumpObservation {
             records += seen
             layout.collections[index].records = seen
         }
-        return layout
+        return .layout(layout)
+    }
+
+    /// Counts one resource object of a JSON:API document.
+    private mutating func observe(_ resource: JSONValue, into place: inout ResourcePlace) {
+        resources.observe(resource)
+        if let type = resource["type"]?.string, !place.types.contains(type) { place.types.append(type) }
+        place.records += 1
+        records += 1
+    }
+
+    /// Whether a file too large to hold, whose root has only JSON:API's members, holds resource
+    /// objects (and `null`) only where JSON:API puts them: read once through, before any is
+    /// observed.
+    private func holdsResourcesOnly(_ file: InputFile, places keys: [String]) throws -> Bool {
+        for place in JSONAPIDocument.places where keys.contains(place) {
+            var holds = true
+            try JSONReader(source: try file.openBytes(), keyPath: [place]).forEachItem { item in
+                switch item {
+                case let .record(value): if !JSONAPIDocument.isResource(value) { holds = false }
+                case .skippedNull: if place != "data" { holds = false }
+                default: holds = false
+                }
+            }
+            guard holds else { return false }
+        }
+        return true
+    }
+
+    /// Observes the resource objects of a file too large to hold, streamed.
+    private mutating func streamResources(_ file: InputFile, places keys: [String]) throws -> [ResourcePlace] {
+        var places: [ResourcePlace] = []
+        for place in JSONAPIDocument.places where keys.contains(place) {
+            var found = ResourcePlace(place: place)
+            try JSONReader(source: try file.openBytes(), keyPath: [place]).forEachItem { item in
+                if case let .record(value) = item { observe(value, into: &found) }
+            }
+            places.append(found)
+        }
+        return places
     }
 
     /// Observes a root object as one record (a file of one record, or a page whose group has

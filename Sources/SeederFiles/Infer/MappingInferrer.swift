@@ -89,6 +89,7 @@ public enum MappingInferrer {
         reader.wholeFileLimit = options.wholeFileLimit
         reader.totalBytes = 0
         var observed: [MappingInference.ObservedSource] = []
+        var resourceSources: [JSONAPIDrafting.ObservedSource] = []
         var notes: [String] = []
         var unreadable = false
         for group in groups {
@@ -108,6 +109,7 @@ public enum MappingInferrer {
             if diagnostics.hasErrors { continue }
             resolveEmptyPages(&readings, files: groupFiles, group: group, reader: &reader)
             observed += sources(of: group, readings: readings, reader: reader, notes: &notes)
+            resourceSources += self.resourceSources(of: group, readings: readings, notes: &notes)
         }
         report.files = files.count
         report.inputs = files
@@ -121,6 +123,12 @@ public enum MappingInferrer {
             return report
         }
         var mapping = MappingInference(catalog: catalog, sources: observed).mapping()
+        if !reader.resources.isEmpty {
+            let taken = Set(mapping.entities.map(\.name))
+            let (entities, sources) = JSONAPIDrafting(observation: reader.resources, sources: resourceSources, taken: taken).draft()
+            mapping.entities += entities
+            mapping.sources += sources
+        }
         mapping.notes = notes + mapping.notes
         let header = [
             "Drafted by seeder infer from \(MappingDraftWriter.counted(files.count, "dump file")) in \(options.dumps), "
@@ -177,7 +185,7 @@ public enum MappingInferrer {
         func places(_ reading: DumpObservation.FileRecords) -> [[String]: Bool]? {
             reading.layout.map { Dictionary($0.map { ($0.keyPath, $0.keyed) }, uniquingKeysWith: { first, _ in first }) }
         }
-        let files = zip(group.paths, readings).filter { !$0.1.empty }
+        let files = zip(group.paths, readings).filter { !$0.1.empty && $0.1.resources == nil }
         for (path, reading) in zip(group.paths, readings) where reading.empty {
             notes.append("\(path) holds no JSON value: it is left out")
         }
@@ -190,9 +198,39 @@ public enum MappingInferrer {
         }
         guard let first = files.first?.1 else { return [] }
         let uniform = files.count == group.paths.count && files.allSatisfy { places($0.1) == places(first) }
-        // Each unit: its path, its files' readings.
-        let units: [(String, [DumpObservation.FileRecords])] =
-            uniform ? [(group.pattern, files.map(\.1))] : files.map { ($0.0, [$0.1]) }
+        return sources(
+            of: uniform ? [(group.pattern, files.map(\.1))] : files.map { ($0.0, [$0.1]) }, group: group, reader: reader, notes: &notes)
+    }
+
+    /// The sources of the JSON:API documents of one group of files: one per place of resource
+    /// objects (`data`, `included`), with the group's glob when every file is a document with
+    /// that place, else one per file that has it (a last page often includes nothing).
+    private static func resourceSources(
+        of group: FileGroup, readings: [DumpObservation.FileRecords], notes: inout [String]
+    ) -> [JSONAPIDrafting.ObservedSource] {
+        let documents = zip(group.paths, readings).compactMap { path, reading in reading.resources.map { (path, $0) } }
+        var result: [JSONAPIDrafting.ObservedSource] = []
+        for place in JSONAPIDocument.places {
+            let holding = documents.compactMap { path, places in places.first { $0.place == place }.map { (path, $0) } }
+            guard !holding.isEmpty else { continue }
+            let units = holding.count == group.paths.count ? [(group.pattern, holding.map(\.1))] : holding.map { ($0.0, [$0.1]) }
+            for (path, found) in units {
+                var types: [String] = []
+                for type in found.flatMap(\.types) where !types.contains(type) { types.append(type) }
+                guard !types.isEmpty else {
+                    if place == "data" { notes.append("\(path): its 'data' holds no resource object: no source reads it") }
+                    continue
+                }
+                result.append(
+                    .init(path: path, place: place, types: types, files: found.count, records: found.reduce(0) { $0 + $1.records }))
+            }
+        }
+        return result
+    }
+
+    private static func sources(
+        of units: [(String, [DumpObservation.FileRecords])], group: FileGroup, reader: DumpObservation, notes: inout [String]
+    ) -> [MappingInference.ObservedSource] {
         var result: [MappingInference.ObservedSource] = []
         for (path, readings) in units {
             guard let layout = readings[0].layout else {
