@@ -69,6 +69,36 @@ struct InferTrialTests {
         #expect(try buildDraft(draft, in: workspace) == ["Post": 4, "Comment": 3])
     }
 
+    /// A list sent as its length only (Spotify's `"tracks": {"href": ..., "total": 12}` in a list
+    /// of playlists, where an album holds the envelope of its tracks) is a list of none, not a
+    /// record of the tracks' entity that would cost it its identity; where the key never holds
+    /// an envelope, such an object is a record as any other.
+    @Test func listsSentAsTheirLengthAreListsOfNone() throws {
+        let (draft, workspace) = try inferDraft([
+            "albums.json": #"""
+            [{"id": "a1", "tracks": {"href": "https://api.example.com/albums/a1/tracks", "items": [{"id": "t1", "name": "x"}], "total": 1}},
+             {"id": "a2", "tracks": {"href": "https://api.example.com/albums/a2/tracks", "items": [{"id": "t2", "name": "y"}], "total": 1}}]
+            """#,
+            "playlists.json": #"""
+            [{"id": "p1", "tracks": {"href": "https://api.example.com/playlists/p1/tracks", "total": 12}},
+             {"id": "p2", "tracks": {"href": "https://api.example.com/playlists/p2/tracks", "total": 3}}]
+            """#,
+            "reviews.json":
+                #"[{"id": 1, "stats": {"count": 4, "url": "https://example.com/1"}}, {"id": 2, "stats": {"count": 0, "url": "https://example.com/2"}}]"#,
+        ])
+        #expect(draftValue(draft, "tracks") == "tracks: { to: Track, many: true, from: tracks.items }", "\(draft)")
+        #expect(
+            draft.contains("      tracks: json                          # 2 of 2; json: lists sent as their length only, never a record\n"))
+        #expect(
+            draft.contains(
+                "  Track:                                    # 2 records\n    # identity: 'id': 2 distinct values in 2 records\n"))
+        #expect(draftValue(draft, "statsCount") == "statsCount: { type: integer, from: stats.count, required: true }")
+        #expect(try buildDraft(draft, in: workspace) == ["Album": 2, "Track": 2, "Playlist": 2, "Review": 2])
+        #expect(
+            try seedColumn("SELECT tracks FROM playlist ORDER BY id", in: workspace).first
+                == #"{"href":"https://api.example.com/playlists/p1/tracks","total":12}"#)
+    }
+
     /// An empty last page is a page of no records, at the place its group's pages hold theirs,
     /// not one record of the page's wrapper.
     @Test(arguments: InferObjectRootTests.limits)

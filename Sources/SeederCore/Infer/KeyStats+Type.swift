@@ -46,9 +46,14 @@ extension KeyStats {
         // HAL's links (`"_links": {"self": {"href": ...}, "next": {...}}`): which links a resource
         // has varies by its kind and state, and none is a record of its own.
         if key == "_links", objects > 0 { return .json(reason: "HAL's links, kept whole: which links a record has varies") }
-        if envelopes > 0 {
-            guard envelopes + emptyObjects == nonNull else { return .json(reason: "list envelopes and other values: \(describeKinds())") }
-            guard elementObjects > 0 else { return .json(reason: "a list envelope that never held a record") }
+        if envelopes > 0 || listStubs > 0 {
+            guard envelopes + emptyObjects + listStubs == nonNull else {
+                return .json(reason: "list envelopes and other values: \(describeKinds())")
+            }
+            guard elementObjects > 0 else {
+                return .json(
+                    reason: envelopes > 0 ? "a list envelope that never held a record" : "lists sent as their length only, never a record")
+            }
             return .arrayOfObjects
         }
         if objects > 0 || arrays > 0 {

@@ -48,6 +48,11 @@ final class KeyStats {
     var emptyObjects = 0
     var envelopes = 0
     var envelopeKey: String?
+    /// Objects that only say how long a list is (`ListEnvelope.isStub`), held apart until every
+    /// value is seen: lists of none where the key's records come in envelopes, else records
+    /// (`settleEmptyObjects`).
+    var stubs: ShapeObserver?
+    var listStubs = 0
     /// The records the key's objects (or arrays' objects) are.
     var child: ShapeObserver?
     /// The distinct scalar values (of arrays: of their elements), for keys named like ids.
@@ -107,6 +112,7 @@ final class KeyStats {
         elementArrays += other.elementArrays
         envelopes += other.envelopes
         emptyObjects += other.emptyObjects
+        listStubs += other.listStubs
         if envelopeKey == nil { envelopeKey = other.envelopeKey }
         // Nested records are observed by their key's name: both hold the same observer, or one none.
         if child == nil { child = other.child }
@@ -116,7 +122,13 @@ final class KeyStats {
     /// Empty objects beside list envelopes are lists of none; elsewhere each is a record of no
     /// keys, counted by the observer of the key's records as if it had seen it.
     func settleEmptyObjects() {
-        guard emptyObjects > 0, envelopes == 0, let child else { return }
+        if let stubs, let child {
+            // Spotify's playlists hold `"tracks": {"href": ..., "total": 12}` where an album holds
+            // the envelope of its tracks: the same key, a list not sent.
+            if child.fillsEnvelopes { listStubs += stubs.records } else { child.absorb(stubs) }
+            self.stubs = nil
+        }
+        guard emptyObjects > 0, envelopes == 0, listStubs == 0, let child else { return }
         child.records += emptyObjects
         emptyObjects = 0
     }
@@ -147,10 +159,14 @@ final class KeyStats {
             } else if let recordsKey = ListEnvelope.recordsKey(of: value), envelopeKey == nil || envelopeKey == recordsKey {
                 envelopes += 1
                 envelopeKey = recordsKey
+                child!.fillsEnvelopes = true
                 for element in value[recordsKey]!.elements {
                     elementObjects += 1
                     child!.observe(element, fromSource: false)
                 }
+            } else if ListEnvelope.isStub(value) {
+                if stubs == nil { stubs = ShapeObserver(name: child!.name, catalog: catalog) }
+                stubs!.observe(value, fromSource: false)
             } else {
                 child!.observe(value, fromSource: fromSource && soleMember)
             }

@@ -40,4 +40,22 @@ enum ListEnvelope {
         }
         return found
     }
+
+    /// The keys of an envelope's values that say how the list was paged.
+    static let pagingKeys: Set<String> = [
+        "href", "url", "total", "total_count", "totalCount", "count", "has_more", "hasMore", "next", "previous", "offset", "limit",
+        "object",
+    ]
+
+    /// Whether `object` only says how long a list is, without it (Spotify's `{"href": ...,
+    /// "total": 12}`): paging keys only, scalars only, a count among them.
+    static func isStub(_ object: JSONValue) -> Bool {
+        var counted = false
+        for member in object.members {
+            guard member.value.kind != .object, member.value.kind != .array, let key = member.key.string, pagingKeys.contains(key)
+            else { return false }
+            if member.value.kind == .number, ["total", "total_count", "totalCount", "count"].contains(key) { counted = true }
+        }
+        return counted
+    }
 }

@@ -22,6 +22,8 @@ public final class ShapeObserver {
     var mergeNote: String?
     /// Whether this observer holds the records of objects keyed by data, under a key.
     fileprivate(set) var isKeyedRecords = false
+    /// Whether some of these records came in list envelopes (`ListEnvelope`).
+    var fillsEnvelopes = false
 
     init(name: String, catalog: ShapeCatalog) {
         self.name = name
