@@ -83,7 +83,7 @@ struct DiffAPIRecordsTests {
                   + User 3: login "monalisa", url "https://api.github.com/users/monalisa", html_url "https://github.com/monalisa"
 
                 Issue: 1 added, 1 removed, 1 changed
-                  ~ Issue 10
+                  ~ Issue 10: title "Found a bug"
                       body: "… eiusmod tempor labore" -> "… eiusmod tempor labour"
                   - Issue 11: title "Docs are out of date", number 2, body "See the README", …
                   + Issue 12: title "Add a dark theme", number 3, user_id 3, …
@@ -100,7 +100,7 @@ struct DiffAPIRecordsTests {
         #expect(
             run.stdout.hasSuffix(
                 """
-                - changed Issue `10`: `body` `"… eiusmod tempor labore"` → `"… eiusmod tempor labour"`
+                - changed Issue `10` (`title` `"Found a bug"`): `body` `"… eiusmod tempor labore"` → `"… eiusmod tempor labour"`
                 - removed Issue `11`: `title` `"Docs are out of date"`, `number` `2`, `body` `"See the README"`, …
                 - added Issue `12`: `title` `"Add a dark theme"`, `number` `3`, `user_id` `3`, …
 

@@ -48,20 +48,20 @@ struct DiffCommandTests {
                 Task         1        1        2          4
 
                 User: 1 added, 1 changed
-                  ~ User 3
+                  ~ User 3: name "Rachit Shukla"
                       email: null -> "rachit@restkit.org"
                   + User 4: name "Sam Ritchie"
 
                 Project: 3 changed
-                  ~ Project 123
+                  ~ Project 123: name "Produce RestKit Sample Code"
                       task_count: 4 -> 3
-                  ~ Project 456
+                  ~ Project 456: name "Document Object Mapper"
                       description: "The object mapper could really use docs!" -> "The object mapper could really use docs, and a guide that wa…"
-                  ~ Project 789
+                  ~ Project 789: name "Wash the Cat"
                       task_count: 0 -> 1
 
                 Task: 1 added, 1 removed, 2 changed
-                  ~ Task 5
+                  ~ Task 5: name "Write the code"
                       completed: 0 -> 1
                   - Task 7: name "Update the mailing list", completed 0, project_id 123, …
                   ~ Task 9
@@ -137,14 +137,14 @@ struct DiffCommandTests {
 
                 <details><summary>User: 1 added, 1 changed</summary>
 
-                - changed User `3`: `email` `null` → `"rachit@restkit.org"`
+                - changed User `3` (`name` `"Rachit Shukla"`): `email` `null` → `"rachit@restkit.org"`
                 - … 1 more not listed (`--limit`)
 
                 </details>
 
                 <details><summary>Project: 3 changed</summary>
 
-                - changed Project `123`: `task_count` `4` → `3`
+                - changed Project `123` (`name` `"Produce RestKit Sample Code"`): `task_count` `4` → `3`
                 - … 2 more not listed (`--limit`)
 
                 </details>

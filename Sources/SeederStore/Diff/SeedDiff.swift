@@ -126,6 +126,9 @@ public struct RecordChange: Sendable {
     /// For `changed`, every field that differs; for `added` and `removed`, every field of the
     /// record, `old` or `new` only.
     public var fields: [FieldChange]
+    /// For `changed`, the fields that did not change and are not null, which a person may know the
+    /// record by (its `name`, its `title`): what text and markdown name it with.
+    public var unchanged: [(column: String, value: SQLValue)] = []
 }
 
 /// A field's values on both sides; `nil` on the side that has no record or no such column.

@@ -18,7 +18,9 @@ extension SeedDiffWriter {
         let subject = change.key.isEmpty ? "row" : "\(table.name) \(Self.code(Self.identity(change.key)))"
         switch change.kind {
         case .changed:
-            return "- changed \(subject): " + Self.markdownFields(change) + "\n"
+            let naming = Self.namingFields(change).map { "\(Self.code($0.0)) \(Self.code(Self.display($0.1)))" }
+            return "- changed \(subject)" + (naming.isEmpty ? "" : " (" + naming.joined(separator: ", ") + ")") + ": "
+                + Self.markdownFields(change) + "\n"
         case .added, .removed:
             let shown = Self.describingFields(change)
             let fields = shown.fields.map { "\(Self.code($0.0)) \(Self.code(Self.display($0.1)))" } + (shown.more ? ["…"] : [])

@@ -18,7 +18,8 @@ extension SeedDiffWriter {
         let subject = change.key.isEmpty ? "row" : "\(table.name) \(Self.identity(change.key))"
         switch change.kind {
         case .changed:
-            return "  ~ \(subject)\n"
+            let naming = Self.namingFields(change).map { "\($0.0) \(Self.display($0.1))" }
+            return "  ~ \(subject)" + (naming.isEmpty ? "" : ": " + naming.joined(separator: ", ")) + "\n"
                 + change.fields.map {
                     "      \($0.column): \(Self.display($0).old) -> \(Self.display($0).new)\n"
                 }.joined()

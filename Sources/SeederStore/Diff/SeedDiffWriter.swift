@@ -190,6 +190,16 @@ public final class SeedDiffWriter {
         return (Array(ranked.prefix(3).map(\.element)), present.count > 3)
     }
 
+    /// The field that names a changed record beside its identity: the unchanged one whose
+    /// column is the most telling (`tellingColumns`, whole or as an ending), if any is.
+    static func namingFields(_ change: RecordChange) -> [(String, SQLValue)] {
+        let telling = change.unchanged.enumerated().filter { rank($0.element.column, $0.element.value) < 2 * tellingColumns.count }
+        let ranked = telling.sorted { a, b in
+            (rank(a.element.column, a.element.value), a.offset) < (rank(b.element.column, b.element.value), b.offset)
+        }
+        return ranked.prefix(1).map { ($0.element.column, $0.element.value) }
+    }
+
     /// The columns that tell a record best, best first: a column named so, or ending so
     /// (`full_name`, `issue_number`), ranks with the name (docs/commands.md, diff).
     static let tellingColumns = [

@@ -321,7 +321,12 @@ public struct SeedDiffer: Sendable {
             } else {
                 if keyCount > 0, case let changed = changedFields(before!, after!), !changed.isEmpty {
                     counts.changed += 1
-                    try onChange(table, RecordChange(kind: .changed, key: before!.values(0..<keyCount), fields: changed))
+                    var change = RecordChange(kind: .changed, key: before!.values(0..<keyCount), fields: changed)
+                    for column in keyCount..<sharedCount
+                    where !after!.isNull(column) && !changed.contains(where: { $0.column == shared[column] }) {
+                        change.unchanged.append((shared[column], after!.value(column)))
+                    }
+                    try onChange(table, change)
                 } else {
                     counts.unchanged += 1
                 }
