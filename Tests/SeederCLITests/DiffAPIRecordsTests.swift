@@ -168,4 +168,45 @@ struct DiffAPIRecordsTests {
                 #"dumps/issues.json:2:188: error: Issue 10: 'body' conflicts: "… eiusmod tempor labour" here, "… eiusmod tempor labore" at dumps/issues.json:1:189"#
                     + "\n"), "\(run.stderr)")
     }
+    /// A `json` attribute's column holds JSON text: the diff shows it as it is, not quoted and
+    /// escaped as a string column's text (`"{\"id\":7}"`), in text and markdown; the JSON keeps
+    /// the text.
+    @Test func jsonColumnsShowTheirJSON() throws {
+        let scratch = try Workspace()
+        try scratch.write(
+            "issues.yaml",
+            """
+            seeder: 1
+            entities:
+              Issue:
+                attributes: { id: integer, title: string, milestone: json, closedAt: { type: json, from: closed_at } }
+            sources:
+              - path: issues.json
+                entity: Issue
+
+            """)
+        try scratch.write("v1/issues.json", #"[{"id": 1, "title": "Crash", "milestone": null, "closed_at": null}]"#)
+        try scratch.write(
+            "v2/issues.json",
+            #"[{"id": 1, "title": "Crash", "milestone": {"id": 7, "title": "v1.0"}, "closed_at": "2021-10-05T16:03:49Z"}]"#)
+        for version in ["v1", "v2"] {
+            #expect(try seeder(["build", "issues.yaml", version, "-o", version + ".sqlite", "--quiet"], in: scratch.root).status == 0)
+        }
+        let text = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
+        #expect(
+            text.stdout.contains(
+                """
+                  ~ Issue 1: title "Crash"
+                      milestone: null -> {"id":7,"title":"v1.0"}
+                      closed_at: null -> "2021-10-05T16:03:49Z"
+
+                """), "\(text.stdout)")
+        let markdown = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown"], in: scratch.root)
+        #expect(
+            markdown.stdout.contains(
+                #"- changed Issue `1` (`title` `"Crash"`): `milestone` `null` → `{"id":7,"title":"v1.0"}`, "#
+                    + #"`closed_at` `null` → `"2021-10-05T16:03:49Z"`"#), "\(markdown.stdout)")
+        let json = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "json"], in: scratch.root)
+        #expect(json.stdout.contains(#""milestone":{"old":null,"new":"{\"id\":7,\"title\":\"v1.0\"}"}"#), "\(json.stdout)")
+    }
 }

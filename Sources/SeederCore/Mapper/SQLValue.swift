@@ -25,22 +25,33 @@ extension SQLValue {
     /// those are the same, two texts alike in their first 60 characters; then each is cut around
     /// the first character where they differ, `…` on a side where more is left out, so that the
     /// two read differently (`"…/repos/octo/b…"`, `"…/repos/octo/c…"`).
-    public static func contrasted(_ old: SQLValue, _ new: SQLValue) -> (old: String, new: String) {
-        let shown = (old.description, new.description)
+    /// With `json`, texts are JSON and shown as they are (`{"id":7}`, `"2021-10-05"`), not quoted.
+    public static func contrasted(_ old: SQLValue, _ new: SQLValue, json: Bool = false) -> (old: String, new: String) {
+        let shown = (old.shown(json: json), new.shown(json: json))
         guard shown.0 == shown.1, case let .text(a) = old, case let .text(b) = new else { return shown }
         let first = zip(a, b).prefix { $0 == $1 }.count
         // Some context before the difference, the rest of the 60 characters after it.
         let start = max(0, first - 20)
-        return (quoted(a, from: start), quoted(b, from: start))
+        return json ? (cut(a, from: start), cut(b, from: start)) : (quoted(a, from: start), quoted(b, from: start))
     }
+
+    /// `description`; with `json`, a text as the JSON it holds, shortened as `description` does.
+    public func shown(json: Bool) -> String {
+        guard json, case let .text(text) = self else { return description }
+        return cut(text)
+    }
+}
+
+/// `text` shortened past 60 characters; from the `start`th character with a leading `…`.
+func cut(_ text: String, from start: Int = 0, limit: Int = 60) -> String {
+    let rest = text.dropFirst(start)
+    return (start > 0 ? "…" : "") + (rest.count > limit ? String(rest.prefix(limit)) + "…" : String(rest))
 }
 
 /// `"text"` with JSON escapes, shortened past 60 characters (for messages); from the
 /// `start`th character with a leading `…`.
 func quoted(_ text: String, from start: Int = 0, limit: Int = 60) -> String {
-    let rest = text.dropFirst(start)
-    let shown = (start > 0 ? "…" : "") + (rest.count > limit ? String(rest.prefix(limit)) + "…" : String(rest))
-    return JSONWriter.stringLiteral(shown)
+    JSONWriter.stringLiteral(cut(text, from: start, limit: limit))
 }
 
 /// The identity of a record: its identity attributes' values after coercion, in order.

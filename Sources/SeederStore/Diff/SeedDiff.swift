@@ -111,6 +111,8 @@ public struct TableDiff: Sendable {
     /// there changes the record, from or to "absent".
     public var oldOnlyColumns: [String] = []
     public var newOnlyColumns: [String] = []
+    /// Columns of `json` attributes: their text is JSON, shown as it is rather than quoted.
+    public var jsonColumns: Set<String> = []
     public var counts = DiffCounts()
 }
 

@@ -11,19 +11,23 @@ extension SeedDiffWriter {
             case .added: return "- \(join.owner) \(Self.code(owner)) gained \(entity) \(Self.code(target))\n"
             case .removed: return "- \(join.owner) \(Self.code(owner)) lost \(entity) \(Self.code(target))\n"
             case .changed:
-                return "- \(join.owner) \(Self.code(owner)) moved \(entity) \(Self.code(target)): " + Self.markdownFields(change)
+                return "- \(join.owner) \(Self.code(owner)) moved \(entity) \(Self.code(target)): " + Self.markdownFields(change, in: table)
                     + "\n"
             }
         }
         let subject = change.key.isEmpty ? "row" : "\(table.name) \(Self.code(Self.identity(change.key)))"
         switch change.kind {
         case .changed:
-            let naming = Self.namingFields(change).map { "\(Self.code($0.0)) \(Self.code(Self.display($0.1)))" }
+            let naming = Self.namingFields(change).map {
+                "\(Self.code($0.0)) \(Self.code(Self.display($0.1, json: table.jsonColumns.contains($0.0))))"
+            }
             return "- changed \(subject)" + (naming.isEmpty ? "" : " (" + naming.joined(separator: ", ") + ")") + ": "
-                + Self.markdownFields(change) + "\n"
+                + Self.markdownFields(change, in: table) + "\n"
         case .added, .removed:
             let shown = Self.describingFields(change)
-            let fields = shown.fields.map { "\(Self.code($0.0)) \(Self.code(Self.display($0.1)))" } + (shown.more ? ["…"] : [])
+            let fields =
+                shown.fields.map { "\(Self.code($0.0)) \(Self.code(Self.display($0.1, json: table.jsonColumns.contains($0.0))))" }
+                + (shown.more ? ["…"] : [])
             return "- \(change.kind.rawValue) \(subject)" + (fields.isEmpty ? "" : ": " + fields.joined(separator: ", ")) + "\n"
         }
     }
@@ -57,9 +61,9 @@ extension SeedDiffWriter {
     }
 
     /// `` `name` `"old"` → `"new"` ``, for each field of a change.
-    static func markdownFields(_ change: RecordChange) -> String {
+    static func markdownFields(_ change: RecordChange, in table: TableDiff) -> String {
         change.fields.map { field in
-            let shown = display(field)
+            let shown = display(field, in: table)
             return "\(code(field.column)) \(code(shown.old)) → \(code(shown.new))"
         }.joined(separator: ", ")
     }

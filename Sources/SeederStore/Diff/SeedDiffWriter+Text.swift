@@ -12,20 +12,22 @@ extension SeedDiffWriter {
             case .removed: return "  - \(join.owner) \(owner) lost \(entity) \(target)\n"
             case .changed:
                 return "  ~ \(join.owner) \(owner) moved \(entity) \(target): "
-                    + change.fields.map { "\($0.column) \(Self.display($0).old) -> \(Self.display($0).new)" }.joined(separator: ", ") + "\n"
+                    + change.fields.map { "\($0.column) \(Self.display($0, in: table).old) -> \(Self.display($0, in: table).new)" }.joined(
+                        separator: ", ") + "\n"
             }
         }
         let subject = change.key.isEmpty ? "row" : "\(table.name) \(Self.identity(change.key))"
         switch change.kind {
         case .changed:
-            let naming = Self.namingFields(change).map { "\($0.0) \(Self.display($0.1))" }
+            let naming = Self.namingFields(change).map { "\($0.0) \(Self.display($0.1, json: table.jsonColumns.contains($0.0)))" }
             return "  ~ \(subject)" + (naming.isEmpty ? "" : ": " + naming.joined(separator: ", ")) + "\n"
                 + change.fields.map {
-                    "      \($0.column): \(Self.display($0).old) -> \(Self.display($0).new)\n"
+                    "      \($0.column): \(Self.display($0, in: table).old) -> \(Self.display($0, in: table).new)\n"
                 }.joined()
         case .added, .removed:
             let shown = Self.describingFields(change)
-            let fields = shown.fields.map { "\($0.0) \(Self.display($0.1))" } + (shown.more ? ["…"] : [])
+            let fields =
+                shown.fields.map { "\($0.0) \(Self.display($0.1, json: table.jsonColumns.contains($0.0)))" } + (shown.more ? ["…"] : [])
             return "  \(mark) \(subject)" + (fields.isEmpty ? "" : ": " + fields.joined(separator: ", ")) + "\n"
         }
     }

@@ -128,14 +128,15 @@ public final class SeedDiffWriter {
 
     /// A value for people: `42`, `"Blake"` (shortened past 60 characters), `null`, and a blob as
     /// its size and digest.
-    static func display(_ value: SQLValue) -> String {
-        guard case let .blob(bytes) = value else { return value.description }
+    /// With `json`, a text is the JSON it holds (a `json` attribute's column), shown unquoted.
+    static func display(_ value: SQLValue, json: Bool = false) -> String {
+        guard case let .blob(bytes) = value else { return value.shown(json: json) }
         return "<\(bytes.count) bytes, sha256 \(shortDigest(bytes))>"
     }
 
     /// A field's value, or `absent` on the side without the column.
-    static func display(_ value: SQLValue?) -> String {
-        value.map { display($0) } ?? "absent"
+    static func display(_ value: SQLValue?, json: Bool = false) -> String {
+        value.map { display($0, json: json) } ?? "absent"
     }
 
     /// A metadata change: `old -> new`, `none` on a side without the key; values longer than
@@ -230,10 +231,11 @@ public final class SeedDiffWriter {
 
     /// A changed field's two values as people read them (`display`), each cut around the first
     /// character where they differ when the two would read the same (`SQLValue.contrasted`).
-    static func display(_ field: FieldChange) -> (old: String, new: String) {
+    static func display(_ field: FieldChange, in table: TableDiff) -> (old: String, new: String) {
+        let json = table.jsonColumns.contains(field.column)
         guard let old = field.old, let new = field.new, case .text = old, case .text = new else {
-            return (display(field.old), display(field.new))
+            return (display(field.old, json: json), display(field.new, json: json))
         }
-        return SQLValue.contrasted(old, new)
+        return SQLValue.contrasted(old, new, json: json)
     }
 }

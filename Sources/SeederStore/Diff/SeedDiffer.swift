@@ -201,8 +201,10 @@ public struct SeedDiffer: Sendable {
         var pairing = TableDiff.Pairing.primaryKey
         var key = primaryKey ?? []
         var displayName = name
+        var jsonColumns: Set<String> = []
         if let entity = mapping?.entity(table: name) {
             role = .entity(entity.name)
+            jsonColumns = entity.jsonColumns
             displayName = entity.name
             pairing = .identity
             // In the app's own schema the identity need not be the table's key (docs/seed.md).
@@ -238,6 +240,7 @@ public struct SeedDiffer: Sendable {
         var table = TableDiff(
             index: index, table: name, name: displayName, role: role, pairing: pairing, keyColumns: key,
             fieldColumns: compared)
+        table.jsonColumns = jsonColumns
         if !key.isEmpty, let oldColumns, let newColumns {
             table.oldOnlyColumns = oldColumns.filter { !newColumns.contains($0) }
             table.newOnlyColumns = newColumns.filter { !oldColumns.contains($0) }

@@ -14,6 +14,8 @@ public struct MappingSummary: Sendable, Hashable {
         public var hasIdentity: Bool
         /// Its search table (`search:`), if any.
         public var search: Search? = nil
+        /// The columns of its `json` attributes, which hold JSON text.
+        public var jsonColumns: Set<String> = []
     }
 
     /// An entity's search table: its name and FTS module (docs/seed.md, Search).
@@ -123,6 +125,11 @@ public struct MappingSummary: Sendable, Hashable {
                 summary.search = Search(
                     table: searchTable, engine: engine, tokenizer: search["tokenizer"]?.string,
                     triggers: search["sync"]?.string == "triggers")
+            }
+            if let attributes = entity["attributes"] {
+                for attribute in attributes.elements where attribute["type"]?.string == "json" {
+                    if let column = attribute["column"]?.string { summary.jsonColumns.insert(column) }
+                }
             }
             self.entities.append(summary)
             guard let relationships = entity["relationships"], relationships.kind == .array else { continue }
