@@ -99,6 +99,49 @@ struct InferTrialTests {
                 == #"{"href":"https://api.example.com/playlists/p1/tracks","total":12}"#)
     }
 
+    /// Elements of a list that each wrap one record of the list's kind under its singular
+    /// (Spotify's playlist `"tracks"`: `{"added_at": ..., "track": {...}}`) are entries, an
+    /// entity of their own (`TrackEntry`) that links the track: the tracks keep their identity.
+    @Test func entriesThatWrapARecordAreAnEntityOfTheirOwn() throws {
+        let (draft, workspace) = try inferDraft([
+            "albums.json": #"""
+            [{"id": "a1", "tracks": [{"id": "t1", "name": "x"}, {"id": "t2", "name": "y"}]}]
+            """#,
+            "playlists.json": #"""
+            [{"id": "p1", "tracks": {"items": [{"added_at": "2021-01-01T00:00:00Z", "track": {"id": "t1", "name": "x"}},
+                                               {"added_at": "2021-01-02T00:00:00Z", "track": {"id": "t3", "name": "z"}}]}}]
+            """#,
+        ])
+        #expect(
+            draftValue(draft, "tracks") == "tracks: { to: Track, many: true }"
+                && draft.contains("      tracks: { to: TrackEntry, many: true, inverse: playlist, ordered: true, from: tracks.items }"),
+            "\(draft)")
+        #expect(
+            draft.contains("  Track:                                    # 4 records\n    # identity: 'id': 3 distinct values in 4 records"))
+        #expect(draftValue(draft, "track") == "track: { to: Track }")
+        #expect(try buildDraft(draft, in: workspace) == ["Album": 1, "Track": 3, "Playlist": 1, "TrackEntry": 2])
+        #expect(
+            try seedColumn("SELECT added_at || ' ' || track_id FROM track_entry ORDER BY playlist_position", in: workspace) == [
+                "2021-01-01T00:00:00.000Z t1", "2021-01-02T00:00:00.000Z t3",
+            ])
+    }
+
+    /// Two files whose names end alike (`artists.json`, `related_artists.json`) holding records of
+    /// the same keys and identity are one entity, named by the shorter; files named otherwise stay
+    /// apart.
+    @Test func sourcesNamedForOneKindAreOneEntity() throws {
+        let artist = { (id: String) in #"{"id": "\#(id)", "name": "n\#(id)", "genres": ["pop"], "popularity": 50}"# }
+        let (draft, workspace) = try inferDraft([
+            "artists.json": "[" + artist("a1") + ", " + artist("a2") + "]",
+            "related_artists.json": "[" + artist("a2") + ", " + artist("a3") + "]",
+            "headliners.json": "[" + artist("a1") + "]",
+        ])
+        #expect(draft.contains("  - path: related_artists.json              # 2 records\n    entity: Artist\n"), "\(draft)")
+        #expect(draft.contains("  - path: headliners.json                   # 1 record\n    entity: Headliner\n"))
+        #expect(!draft.contains("RelatedArtist"))
+        #expect(try buildDraft(draft, in: workspace) == ["Artist": 3, "Headliner": 1])
+    }
+
     /// An empty last page is a page of no records, at the place its group's pages hold theirs,
     /// not one record of the page's wrapper.
     @Test(arguments: InferObjectRootTests.limits)

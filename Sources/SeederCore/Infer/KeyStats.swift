@@ -53,6 +53,16 @@ final class KeyStats {
     /// (`settleEmptyObjects`).
     var stubs: ShapeObserver?
     var listStubs = 0
+    /// Elements that wrap one record of the key's own kind under its singular (Spotify's
+    /// playlist `"tracks": [{"added_at": ..., "added_by": {...}, "track": {...}}]`): entries of a
+    /// list, not tracks, counted by `entries` (`Track` -> `TrackEntry`), never by `child`.
+    var entries: ShapeObserver?
+    var wrappedElements = 0
+    /// The singular of the key, when it is a word of its own (`track` for `tracks`).
+    private lazy var entryKey: String? = {
+        let singular = Naming.singular(key)
+        return singular == key ? nil : singular
+    }()
     /// The records the key's objects (or arrays' objects) are.
     var child: ShapeObserver?
     /// The distinct scalar values (of arrays: of their elements), for keys named like ids.
@@ -113,6 +123,7 @@ final class KeyStats {
         envelopes += other.envelopes
         emptyObjects += other.emptyObjects
         listStubs += other.listStubs
+        wrappedElements += other.wrappedElements
         if envelopeKey == nil { envelopeKey = other.envelopeKey }
         // Nested records are observed by their key's name: both hold the same observer, or one none.
         if child == nil { child = other.child }
@@ -128,6 +139,8 @@ final class KeyStats {
             if child.fillsEnvelopes { listStubs += stubs.records } else { child.absorb(stubs) }
             self.stubs = nil
         }
+        // A list of entries only: its records are the entries (a to-many to `TrackEntry`).
+        if wrappedElements > 0, wrappedElements == elementObjects { child = entries }
         guard emptyObjects > 0, envelopes == 0, listStubs == 0, let child else { return }
         child.records += emptyObjects
         emptyObjects = 0
@@ -160,10 +173,7 @@ final class KeyStats {
                 envelopes += 1
                 envelopeKey = recordsKey
                 child!.fillsEnvelopes = true
-                for element in value[recordsKey]!.elements {
-                    elementObjects += 1
-                    child!.observe(element, fromSource: false)
-                }
+                for element in value[recordsKey]!.elements { observe(element: element, in: catalog) }
             } else if ListEnvelope.isStub(value) {
                 if stubs == nil { stubs = ShapeObserver(name: child!.name, catalog: catalog) }
                 stubs!.observe(value, fromSource: false)
@@ -176,9 +186,7 @@ final class KeyStats {
                 switch element.kind {
                 case .null: break
                 case .object:
-                    elementObjects += 1
-                    if child == nil { child = catalog.observer(forKey: key) }
-                    child!.observe(element, fromSource: false)
+                    observe(element: element, in: catalog)
                 case .array: elementArrays += 1
                 default:
                     elementScalars += 1
@@ -188,6 +196,22 @@ final class KeyStats {
             return
         }
         if values != nil, let hash = value.identityHash { values!.insert(hash, record: record(), fromSource: fromSource) }
+    }
+
+    /// Counts an object of an array (or of a list envelope's): a record of the key's kind, or an
+    /// entry that wraps one (`entries`).
+    private func observe(element: JSONValue, in catalog: ShapeCatalog) {
+        elementObjects += 1
+        if let entryKey, element[entryKey]?.kind == .object {
+            wrappedElements += 1
+            if entries == nil {
+                entries = catalog.observer(named: DraftNaming.entityName(fromWords: DraftNaming.words(of: entryKey)) + "Entry")
+            }
+            entries!.observe(element, fromSource: false)
+            return
+        }
+        if child == nil { child = catalog.observer(forKey: key) }
+        child!.observe(element, fromSource: false)
     }
 
     private func observeNumber(_ value: JSONValue) {

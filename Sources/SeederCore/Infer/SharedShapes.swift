@@ -40,8 +40,14 @@ extension ShapeCatalog {
             let kind = ([key] + observer.keys.map(\.key).sorted()).joined(separator: "\u{0}")
             if groups[kind] == nil { order.append(kind) }
             let joined = groups[kind, default: []].firstIndex { group in
-                // Two files name what they hold: their records stay apart, as without this merge.
-                if observer.sourceRecords > 0, group.members.contains(where: { $0.sourceRecords > 0 }) { return false }
+                // Two files name what they hold: their records stay apart, as without this merge,
+                // unless one name is the other's last words (`related_artists.json` beside
+                // `artists.json`, `top_tracks.json` beside `tracks.json`).
+                if observer.sourceRecords > 0,
+                    group.members.contains(where: { $0.sourceRecords > 0 && !Self.namesOneKind(observer.name, $0.name) })
+                {
+                    return false
+                }
                 let overlap = group.values.overlap(with: values)
                 return (overlap.same > 0 || observer.keys.count >= Self.distinctiveKeys) && overlap.different == 0
             }
@@ -63,12 +69,25 @@ extension ShapeCatalog {
         }
     }
 
+    /// Whether one entity name is the other's last words (`Artist`, `RelatedArtist`): the same
+    /// kind, as the longer name says.
+    static func namesOneKind(_ one: String, _ other: String) -> Bool {
+        let (short, long) = one.count <= other.count ? (one, other) : (other, one)
+        let shortWords = DraftNaming.words(of: short), longWords = DraftNaming.words(of: long)
+        return !shortWords.isEmpty && longWords.count > shortWords.count && Array(longWords.suffix(shortWords.count)) == shortWords
+    }
+
     private func merge(_ members: [ShapeObserver], shared: Int, identity: String) {
-        let survivor = members.first { $0.sourceRecords > 0 } ?? members.reduce(members[0]) { $1.records > $0.records ? $1 : $0 }
+        // A source's own name (the file names what it holds), the shortest of two: `Artist`, not
+        // `RelatedArtist`.
+        let sources = members.filter { $0.sourceRecords > 0 }
+        let survivor =
+            sources.min { ($0.name.count, $0.name) < ($1.name.count, $1.name) }
+            ?? members.reduce(members[0]) { $1.records > $0.records ? $1 : $0 }
         let under = members.flatMap(embeddingKeys)
-        let sources = members.contains { $0.sourceRecords > 0 } ? ["its source"] : []
+        let files = sources.count > 1 ? ["its sources"] : sources.isEmpty ? [] : ["its source"]
         survivor.mergeNote =
-            "one entity for the records under " + list((sources + under.map { "'\($0)'" }).uniqued(), conjunction: "and")
+            "one entity for the records under " + list((files + under.map { "'\($0)'" }).uniqued(), conjunction: "and")
             + ": the same \(counted(survivor.keys.count, "key")) and identity ('\(identity)'), "
             + (shared > 0
                 ? "\(counting(shared, "identity", plural: "identities")) under more than one of them with the same record"
