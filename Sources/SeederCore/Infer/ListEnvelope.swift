@@ -1,3 +1,5 @@
+import Foundation
+
 /// An object that only wraps a list of records, as APIs embed a to-many: Stripe's
 /// `"subscriptions": {"object": "list", "data": [...], "has_more": false, "url": "..."}`. Its records
 /// are the to-many, read through it (`from: subscriptions.data`), and of the entity its key names,
@@ -41,20 +43,37 @@ enum ListEnvelope {
         return found
     }
 
-    /// The keys of an envelope's values that say how the list was paged.
-    static let pagingKeys: Set<String> = [
-        "href", "url", "total", "total_count", "totalCount", "count", "has_more", "hasMore", "next", "previous", "offset", "limit",
-        "object",
-    ]
+    /// The keys of an envelope's values that say how the list was paged, by their length in
+    /// bytes; `counts` for those that count its records.
+    static let pagingKeys: [[(bytes: [UInt8], counts: Bool)]] = {
+        let keys = ["href", "url", "has_more", "hasMore", "next", "previous", "offset", "limit", "object"]
+        let counts = ["total", "total_count", "totalCount", "count"]
+        var table = [[(bytes: [UInt8], counts: Bool)]](repeating: [], count: 12)
+        for key in keys { table[key.utf8.count].append((Array(key.utf8), false)) }
+        for key in counts { table[key.utf8.count].append((Array(key.utf8), true)) }
+        return table
+    }()
 
     /// Whether `object` only says how long a list is, without it (Spotify's `{"href": ...,
-    /// "total": 12}`): paging keys only, scalars only, a count among them.
+    /// "total": 12}`): paging keys only, scalars only, a count among them. Asked of every object
+    /// that is no envelope, so it reads the tape and compares the keys' bytes in place.
     static func isStub(_ object: JSONValue) -> Bool {
+        let nodes = object.document.nodes
+        let end = Int(object.node.end)
+        var cursor = object.index + 1
         var counted = false
-        for member in object.members {
-            guard member.value.kind != .object, member.value.kind != .array, let key = member.key.string, pagingKeys.contains(key)
-            else { return false }
-            if member.value.kind == .number, ["total", "total_count", "totalCount", "count"].contains(key) { counted = true }
+        while cursor < end {
+            let key = nodes[cursor], value = nodes[cursor + 1]
+            let length = Int(key.length)
+            guard value.kind != .object, value.kind != .array, key.flags & JSONNode.escaped == 0, length < pagingKeys.count else {
+                return false
+            }
+            let match = JSONValue(document: object.document, index: cursor).withBytes { bytes in
+                pagingKeys[length].first { memcmp($0.bytes, bytes.baseAddress!, length) == 0 }
+            }
+            guard let match else { return false }
+            if match.counts, value.kind == .number { counted = true }
+            cursor = Int(value.end)
         }
         return counted
     }
