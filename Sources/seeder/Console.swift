@@ -93,7 +93,9 @@ final class Console: @unchecked Sendable {
         if let output = report.output {
             text += "wrote \(output)\n"
         } else if report.outcome == .success {
-            text += "valid: \(report.inputs.count) dump \(report.inputs.count == 1 ? "file" : "files"), nothing written\n"
+            // A file read by several sources is one file.
+            let files = Set(report.inputs).count
+            text += "valid: \(files) dump \(files == 1 ? "file" : "files"), nothing written\n"
         }
         try StandardOutput.write(text)
     }

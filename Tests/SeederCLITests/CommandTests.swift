@@ -25,6 +25,29 @@ struct CommandTests {
         #expect(negative.status == 64 && negative.stderr.contains("--max-errors must be 0 or more, not -1"), "\(negative.stderr)")
     }
 
+    /// `validate`'s last line counts dump files, each once however many sources read it (a page
+    /// whose `users` and `posts` are two sources is one file).
+    @Test func validateCountsEachDumpFileOnce() throws {
+        let scratch = try Workspace()
+        try scratch.write(
+            "m.yaml",
+            """
+            seeder: 1
+            entities:
+              User: { attributes: { id: integer } }
+              Post: { attributes: { id: integer } }
+            sources:
+              - { path: page.json, entity: User, keyPath: users }
+              - { path: page.json, entity: Post, keyPath: posts }
+              - { path: more.json, entity: Post }
+
+            """)
+        try scratch.write("dumps/page.json", #"{"users": [{"id": 1}], "posts": [{"id": 2}]}"#)
+        try scratch.write("dumps/more.json", #"[{"id": 3}]"#)
+        let run = try seeder(["validate", "m.yaml", "dumps"], in: scratch.root)
+        #expect(run.status == 0 && run.stdout.hasSuffix("valid: 2 dump files, nothing written\n"), "\(run.stdout)\(run.stderr)")
+    }
+
     @Test func pointsAtMappingErrorsWithTheSourceLineAndACaret() throws {
         let scratch = try Self.tasklist()
         let yaml = try String(contentsOfFile: scratch.root + "/tasklist.yaml", encoding: .utf8)

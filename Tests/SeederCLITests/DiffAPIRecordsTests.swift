@@ -210,3 +210,30 @@ struct DiffAPIRecordsTests {
         #expect(json.stdout.contains(#""milestone":{"old":null,"new":"{\"id\":7,\"title\":\"v1.0\"}"}"#), "\(json.stdout)")
     }
 }
+
+extension DiffAPIRecordsTests {
+    /// A post's text tells it better than its flags: `content` is a telling column, after the names.
+    @Test func aRemovedPostIsToldByItsContent() throws {
+        let scratch = try Workspace()
+        try scratch.write(
+            "posts.yaml",
+            """
+            seeder: 1
+            entities:
+              Status: { attributes: { id: string, createdAt: { type: string, from: created_at }, sensitive: boolean, content: string } }
+            sources:
+              - { path: statuses.json, entity: Status }
+
+            """)
+        try scratch.write(
+            "v1/statuses.json",
+            #"[{"id": "1", "created_at": "2026-08-01", "sensitive": false, "content": "<p>Hello</p>"}, {"id": "2", "created_at": "2026-08-02", "sensitive": false, "content": "<p>Bye</p>"}]"#
+        )
+        try scratch.write("v2/statuses.json", #"[{"id": "1", "created_at": "2026-08-01", "sensitive": false, "content": "<p>Hello</p>"}]"#)
+        for version in ["v1", "v2"] {
+            #expect(try seeder(["build", "posts.yaml", version, "-o", version + ".sqlite", "--quiet"], in: scratch.root).status == 0)
+        }
+        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
+        #expect(run.stdout.contains(#"  - Status 2: content "<p>Bye</p>", created_at "2026-08-02", sensitive 0"#), "\(run.stdout)")
+    }
+}

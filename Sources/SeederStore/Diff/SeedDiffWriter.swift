@@ -204,7 +204,8 @@ public final class SeedDiffWriter {
     /// The columns that tell a record best, best first: a column named so, or ending so
     /// (`full_name`, `issue_number`), ranks with the name (docs/commands.md, diff).
     static let tellingColumns = [
-        "title", "name", "login", "username", "number", "email", "slug", "label", "key", "code", "summary", "description",
+        "title", "name", "login", "username", "number", "email", "slug", "label", "key", "code", "summary", "description", "text",
+        "content", "body", "message",
     ]
 
     /// Where a field goes in a record's description: a telling column by its place in
