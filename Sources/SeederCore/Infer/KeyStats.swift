@@ -95,7 +95,7 @@ final class KeyStats {
 
     /// Adds what `other` (the same key of records of the same kind, seen under another key)
     /// counted: every counter above has its line here.
-    func add(_ other: KeyStats) {
+    func add(_ other: KeyStats, asCopies: Bool = false) {
         present += other.present
         nulls += other.nulls
         booleans += other.booleans
@@ -127,7 +127,7 @@ final class KeyStats {
         if envelopeKey == nil { envelopeKey = other.envelopeKey }
         // Nested records are observed by their key's name: both hold the same observer, or one none.
         if child == nil { child = other.child }
-        if let otherValues = other.values { values?.add(otherValues) }
+        if let otherValues = other.values { values?.add(otherValues, asCopies: asCopies) }
     }
 
     /// Empty objects beside list envelopes are lists of none; elsewhere each is a record of no

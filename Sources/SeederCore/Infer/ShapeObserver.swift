@@ -99,13 +99,14 @@ public final class ShapeObserver {
 
     /// Adds the records `other` counted, records of the same kind under another key
     /// (`ShapeCatalog.mergeSharedShapes`): its keys' stats to these, keys first seen there last.
-    func absorb(_ other: ShapeObserver) {
+    /// With `asCopies`, its records are another source's copies of these (`ValueSet.add`).
+    func absorb(_ other: ShapeObserver, asCopies: Bool = false) {
         records += other.records
         sourceRecords += other.sourceRecords
         maxKeys = max(maxKeys, other.maxKeys)
         for stats in other.keys {
             if let found = index[stats.key] {
-                keys[found].add(stats)
+                keys[found].add(stats, asCopies: asCopies)
             } else {
                 index[stats.key] = keys.count
                 keys.append(stats)

@@ -77,6 +77,70 @@ extension ShapeCatalog {
         return !shortWords.isEmpty && longWords.count > shortWords.count && Array(longWords.suffix(shortWords.count)) == shortWords
     }
 
+    /// Sources of one kind of record under names that do not say so (`home-timeline.json`,
+    /// `public-timeline.json`, `status-1.json`, each a page of statuses) are one entity: at least
+    /// `distinctiveKeys` keys and the same identity, and either the same keys, or nine in ten of
+    /// them in common and some identity in both. Their copies of one record may differ (recorded
+    /// at other times): the first wins (`onConflict: first`), as for embedded copies.
+    func mergeSourcesOfOneKind(keyedSources: Set<ObjectIdentifier>) {
+        let candidates = observers.filter { observer in
+            observer.sourceRecords > 0 && !observer.isKeyedRecords && !keyedSources.contains(ObjectIdentifier(observer))
+                && observer.keyedData == nil && (Self.distinctiveKeys...MappingInference.maxKeys).contains(observer.keys.count)
+        }
+        var identities: [(observer: ShapeObserver, key: String, values: ValueSet, keys: Set<String>)] = []
+        for observer in candidates {
+            let identity = IdentityChoice(of: observer, keyed: false)
+            guard let key = identity.key, let values = identity.values, !values.overflowed else { continue }
+            identities.append((observer, key, values, Set(observer.keys.map(\.key))))
+        }
+        // Groups by any pair that meets, in the observers' order.
+        var group = Array(identities.indices)
+        func root(_ index: Int) -> Int { group[index] == index ? index : root(group[index]) }
+        for this in identities.indices {
+            for that in 0..<this {
+                let (a, b) = (identities[this], identities[that])
+                let overlap = b.values.overlap(with: a.values)
+                let meet = overlap.same + overlap.different > 0
+                guard a.key == b.key, a.keys == b.keys || (meet && a.keys.intersection(b.keys).count * 10 >= a.keys.union(b.keys).count * 9)
+                else { continue }
+                let (x, y) = (root(this), root(that))
+                group[max(x, y)] = min(x, y)
+            }
+        }
+        let groups = Dictionary(grouping: identities.indices, by: root).values.sorted { $0[0] < $1[0] }
+        for group in groups where group.count > 1 {
+            let members = group.map { identities[$0].observer }
+            // The name the records' embedding keys give them (`account` -> Account), else the
+            // source of the most records: `Me` and `FavouritedBy` are accounts.
+            let embedded = members.filter { !embeddingKeys($0).isEmpty }
+            let survivor = (embedded.isEmpty ? members : embedded).reduce(members[0]) { best, next in
+                let bestEmbedded = embedded.contains { $0 === best }
+                if !embedded.isEmpty, !bestEmbedded { return next }
+                return next.records > best.records ? next : best
+            }
+            let shared = group.flatMap { identities[$0].values.contents.keys }
+            let repeated = Dictionary(shared.map { ($0, 1) }, uniquingKeysWith: +).values.filter { $0 > 1 }.count
+            survivor.mergeNote =
+                "one entity for the records of the sources named "
+                + list(members.map(\.name).sorted(), conjunction: "and")
+                + ": \(counted(survivor.keys.count, "key")) or nearly, the same identity ('\(identities[group[0]].key)'), "
+                + "\(counting(repeated, "identity", plural: "identities")) in more than one of them"
+            for other in members where other !== survivor { replace(other, by: survivor, asCopies: true) }
+        }
+    }
+
+    /// Makes `survivor` hold `other`'s records and stand wherever it stood.
+    private func replace(_ other: ShapeObserver, by survivor: ShapeObserver, asCopies: Bool = false) {
+        survivor.absorb(other, asCopies: asCopies)
+        for observer in observers {
+            for stats in observer.keys where stats.child === other { stats.child = survivor }
+            if observer.keyedRecords === other { observer.keyedRecords = survivor }
+        }
+        observers.removeAll { $0 === other }
+        byName[other.name] = survivor
+        for (name, observer) in byName where observer === other { byName[name] = survivor }
+    }
+
     private func merge(_ members: [ShapeObserver], shared: Int, identity: String) {
         // A source's own name (the file names what it holds), the shortest of two: `Artist`, not
         // `RelatedArtist`.
@@ -92,15 +156,7 @@ extension ShapeCatalog {
             + (shared > 0
                 ? "\(counting(shared, "identity", plural: "identities")) under more than one of them with the same record"
                 : "no identity under two of them with different records")
-        for other in members where other !== survivor {
-            survivor.absorb(other)
-            for observer in observers {
-                for stats in observer.keys where stats.child === other { stats.child = survivor }
-                if observer.keyedRecords === other { observer.keyedRecords = survivor }
-            }
-            observers.removeAll { $0 === other }
-            byName[other.name] = survivor
-        }
+        for other in members where other !== survivor { replace(other, by: survivor) }
     }
 
     /// The keys whose objects (or arrays' objects) `observer` counted, in first-seen order.

@@ -51,12 +51,14 @@ struct ValueSet {
 
     /// Adds every value of `other` with the record it was seen in, and its conflicts: the
     /// values of one kind of record seen under several keys (`ShapeCatalog.mergeSharedShapes`).
-    mutating func add(_ other: ValueSet) {
+    /// With `asCopies`, `other`'s records are copies of these (another source's snapshot of the
+    /// same records): one that differs is a stale copy, as an embedded one is, not a conflict.
+    mutating func add(_ other: ValueSet, asCopies: Bool = false) {
         sourceConflicts += other.sourceConflicts
         embeddedConflicts += other.embeddedConflicts
         sameKeysConflicts += other.sameKeysConflicts
         overflowed = overflowed || other.overflowed
-        for (hash, tagged) in other.contents { insert(hash, record: tagged, fromSource: tagged & 1 == 1) }
+        for (hash, tagged) in other.contents { insert(hash, record: tagged, fromSource: !asCopies && tagged & 1 == 1) }
     }
 
     /// How the values of `other` meet these: how many are here with the same record, and how

@@ -194,7 +194,9 @@ public final class SeedDiffWriter {
     /// The field that names a changed record beside its identity: the unchanged one whose
     /// column is the most telling (`tellingColumns`, whole or as an ending), if any is.
     static func namingFields(_ change: RecordChange) -> [(String, SQLValue)] {
-        let telling = change.unchanged.enumerated().filter { rank($0.element.column, $0.element.value) < 2 * tellingColumns.count }
+        let telling = change.unchanged.enumerated().filter {
+            $0.element.value != .text("") && rank($0.element.column, $0.element.value) < 2 * tellingColumns.count
+        }
         let ranked = telling.sorted { a, b in
             (rank(a.element.column, a.element.value), a.offset) < (rank(b.element.column, b.element.value), b.offset)
         }
