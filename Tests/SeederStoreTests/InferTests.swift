@@ -123,6 +123,14 @@ func buildDraft(_ draft: String, in workspace: Workspace) throws -> [String: Int
         #expect(draftValue(withID, "identity") == "identity: userId")
     }
 
+    /// The same of the entity name's last word: a `NotificationGroup`'s `group_key`.
+    @Test func theEntityNamesLastWordNamesItsIdentity() throws {
+        let groups = #"[{"group_key": "g-1", "key": "k", "count": 1}, {"group_key": "g-2", "key": "k", "count": 2}]"#
+        let (draft, workspace) = try inferDraft(["notification_groups.json": groups])
+        #expect(draftValue(draft, "identity") == "identity: groupKey", "\(draft)")
+        #expect(try buildDraft(draft, in: workspace)["NotificationGroup"] == 2)
+    }
+
     @Test func identityIsNoneWithoutAUniqueKey() throws {
         let (draft, workspace) = try inferDraft(["events.json": #"[{"id": 1, "kind": "a"}, {"id": 1, "kind": "b"}]"#])
         #expect(draft.contains("identity: none"))

@@ -220,12 +220,16 @@ struct IdentityChoice: Sendable {
     var values: ValueSet?
 
     /// Keys tried, in order, after `id`, then `<entity>_id`, `<entity>_uuid` and `<entity>_key`
+    /// (and the same of the name's last word)
     /// (any spelling `Naming.lookupKey` folds to them: `userUuid`, `UserKey`).
     static let names = ["uuid", "guid", "key", "slug", "handle", "username", "login", "name"]
 
-    /// The keys tried, in order, as `Naming.lookupKey` folds them, for an entity named `entity`.
+    /// The keys tried, in order, as `Naming.lookupKey` folds them, for an entity named `entity`:
+    /// its name's last word too (`group_key` of a `NotificationGroup`).
     static func order(for entity: String) -> [String] {
-        ["id"] + ["id", "uuid", "key"].map { Naming.lookupKey(entity + $0) } + names
+        let last = DraftNaming.words(of: entity).last ?? entity
+        let stems = last == entity ? [entity] : [entity, last]
+        return ["id"] + stems.flatMap { stem in ["id", "uuid", "key"].map { Naming.lookupKey(stem + $0) } } + names
     }
 
     init(of observer: ShapeObserver, keyed: Bool) {
