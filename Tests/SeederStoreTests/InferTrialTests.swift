@@ -171,6 +171,26 @@ struct InferTrialTests {
         #expect(try buildDraft(draft, in: workspace) == ["Status": 4, "Notification": 1, "List": 1])
     }
 
+    /// Arrays of records without identity in records that repeat (a poll embedded in every status
+    /// that shows it) are json: each occurrence's would be rows of their own (docs/mapping.md,
+    /// Merging), a poll's two options six rows. Where no record repeats they are a table.
+    @Test func recordsWithoutIdentityInRepeatedOwnersAreJSON() throws {
+        let poll = #"{"id": "p1", "options": [{"title": "yes", "votes": 1}, {"title": "no", "votes": 0}]}"#
+        let (draft, workspace) = try inferDraft([
+            "statuses.json": #"[{"id": "1", "poll": \#(poll)}, {"id": "2", "poll": \#(poll)}, {"id": "3", "poll": null}]"#,
+            "surveys.json": #"[{"id": "s1", "questions": [{"text": "why"}, {"text": "how"}]}]"#,
+        ])
+        #expect(
+            draftLine(draft, "options").hasSuffix(
+                "# 2 of 2; json: its objects have no identity, and 1 record of Poll repeats another: rows of them would be there once per copy"
+            ),
+            "\(draft)")
+        #expect(draftValue(draft, "questions") == "questions: { to: Question, many: true, inverse: survey, ordered: true }")
+        #expect(!draft.contains("  Option:"))
+        #expect(try buildDraft(draft, in: workspace) == ["Status": 3, "Poll": 1, "Survey": 1, "Question": 2])
+        #expect(try seedColumn("SELECT options FROM poll", in: workspace) == [#"[{"title":"yes","votes":1},{"title":"no","votes":0}]"#])
+    }
+
     /// An empty last page is a page of no records, at the place its group's pages hold theirs,
     /// not one record of the page's wrapper.
     @Test(arguments: InferObjectRootTests.limits)

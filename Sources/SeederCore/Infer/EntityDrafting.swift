@@ -48,6 +48,14 @@ struct EntityDrafting {
                         + "not rows of a table of their own")
                 continue
             }
+            if let copies = MappingInference.repeatedCopies(of: stats, in: observer) {
+                let why =
+                    "its objects have no identity, and \(counted(copies, "record")) of \(observer.name) \(copies == 1 ? "repeats" : "repeat") "
+                    + "another: rows of them would be there once per copy"
+                entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: " + why))
+                entity.notes.append("'\(stats.key)' is json: " + why)
+                continue
+            }
             switch stats.shape {
             case .object, .arrayOfObjects:
                 guard let child = MappingInference.nestedEntity(stats) else {

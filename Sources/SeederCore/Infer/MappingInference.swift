@@ -160,7 +160,7 @@ public struct MappingInference {
         var pending = roots
         while let observer = pending.popLast() {
             guard reached.insert(ObjectIdentifier(observer)).inserted else { continue }
-            for stats in observer.keys where !flattened.flattens(stats) {
+            for stats in observer.keys where !flattened.flattens(stats) && Self.repeatedCopies(of: stats, in: observer) == nil {
                 if let child = Self.nestedEntity(stats) { pending.append(child) }
             }
         }
@@ -180,6 +180,18 @@ public struct MappingInference {
             }
             names.insert(observer.name)
         }
+    }
+
+    /// The repeated occurrences of `owner`'s records, when `stats` holds arrays of records
+    /// without identity: each occurrence's would be rows of their own (docs/mapping.md, Merging),
+    /// so a repeated owner's would be there once per copy. `nil` when nothing would repeat.
+    static func repeatedCopies(of stats: KeyStats, in owner: ShapeObserver) -> Int? {
+        guard case .arrayOfObjects = stats.shape, let child = nestedEntity(stats), child !== owner,
+            IdentityChoice(of: child, keyed: child.isKeyedRecords).key == nil
+        else { return nil }
+        let identity = IdentityChoice(of: owner, keyed: owner.isKeyedRecords)
+        guard identity.key != nil, let values = identity.values, owner.records > values.count else { return nil }
+        return owner.records - values.count
     }
 
     /// The entity a key's objects (or arrays of objects) are, when they are one: for objects
