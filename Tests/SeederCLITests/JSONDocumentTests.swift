@@ -115,6 +115,16 @@ struct JSONDocumentTests {
         let infer = try seeder(["infer", dumps, "--json"], in: scratch.root)
         #expect(infer.status == 0, "\(infer.stderr)")
         try Self.expectDocument(infer, of: "infer")
+        // Sources and relationships that choose their entity by a value (JSON:API's `type`).
+        let jsonAPI = try Self.expectDocument(
+            try seeder(["infer", InferCorpusTests.corpus + "appstoreconnect/release-1", "--json"]), of: "infer")
+        let sources = try #require(jsonAPI["sources"] as? [[String: Any]])
+        let included = try #require(
+            sources.first { $0["path"] as? String == "beta-feedbacks.json" && $0["keyPath"] as? [String] == ["included"] })
+        #expect(included["entity"] is NSNull)
+        #expect(
+            (included["selector"] as? [String: Any])?["cases"] as? [String: String]
+                == ["builds": "Build", "betaTesters": "BetaTester", "betaScreenshots": "BetaScreenshot"])
     }
 
     @Test func diffPrintsRecordsLinksAndValuesAsDocumented() throws {

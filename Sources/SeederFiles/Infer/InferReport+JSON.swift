@@ -19,7 +19,8 @@ extension InferReport {
             json.lineBreak()
             json.member("sources", objects: mapping?.sources ?? []) { json, source in
                 json.member("path", source.path)
-                json.member("entity", source.entity)
+                json.member("entity", source.selector == nil ? source.entity : nil)
+                json.member("selector") { Self.write(source.selector, to: &$0) }
                 json.member("keyPath") { $0.array(source.keyPath) }
                 json.member("keyedBy", source.keyedBy)
             }
@@ -47,8 +48,20 @@ extension InferReport {
         }
         json.member("relationships", objects: entity.relationships) { json, relationship in
             json.member("name", relationship.name)
-            json.member("to", relationship.target)
+            json.member("to", relationship.selector == nil ? relationship.target : nil)
+            json.member("selector") { Self.write(relationship.selector, to: &$0) }
             json.member("many", relationship.many)
+        }
+    }
+
+    /// `{"by": "type", "cases": {"apps": "App"}}`, or `null` for one entity.
+    private static func write(_ selector: InferredMapping.Selector?, to json: inout JSONStreamWriter) {
+        guard let selector else { return json.null() }
+        json.object { json in
+            json.member("by", selector.by)
+            json.member("cases") { json in
+                json.object { json in for choice in selector.cases { json.member(choice.value, choice.entity) } }
+            }
         }
     }
 }
