@@ -71,6 +71,18 @@ struct DiffAPIRecordsTests {
         return scratch
     }
 
+    /// `v1.sqlite` and `v2.sqlite`, built with `mapping` from each version's dumps (file name ->
+    /// text) in a scratch directory.
+    static func versions(_ mapping: String, v1: [String: String], v2: [String: String]) throws -> Workspace {
+        let scratch = try Workspace()
+        try scratch.write("m.yaml", mapping)
+        for (version, dumps) in [("v1", v1), ("v2", v2)] {
+            for (name, text) in dumps { try scratch.write(version + "/" + name, text) }
+            #expect(try seeder(["build", "m.yaml", version, "-o", version + ".sqlite", "--quiet"], in: scratch.root).status == 0)
+        }
+        return scratch
+    }
+
     @Test func textNamesRecordsByTheirTellingFields() throws {
         let scratch = try Self.seeds()
         let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
@@ -124,9 +136,7 @@ struct DiffAPIRecordsTests {
 
     /// A row of a table compared as whole rows (no identity) is told by its non-null fields.
     @Test func aRowWithoutIdentityIsToldByItsNonNullFields() throws {
-        let scratch = try Workspace()
-        try scratch.write(
-            "images.yaml",
+        let scratch = try Self.versions(
             """
             seeder: 1
             entities:
@@ -134,15 +144,12 @@ struct DiffAPIRecordsTests {
                 identity: none
                 attributes: { url: string, width: integer, height: integer }
 
-            """)
-        try scratch.write(
-            "v1/images.json",
-            #"[{"url": "https://i.example.com/a", "width": 64, "height": null}, {"url": "https://i.example.com/b", "width": 300, "height": 300}]"#
-        )
-        try scratch.write("v2/images.json", #"[{"url": "https://i.example.com/b", "width": 300, "height": 300}]"#)
-        for version in ["v1", "v2"] {
-            #expect(try seeder(["build", "images.yaml", version, "-o", version + ".sqlite", "--quiet"], in: scratch.root).status == 0)
-        }
+            """,
+            v1: [
+                "images.json":
+                    #"[{"url": "https://i.example.com/a", "width": 64, "height": null}, {"url": "https://i.example.com/b", "width": 300, "height": 300}]"#
+            ],
+            v2: ["images.json": #"[{"url": "https://i.example.com/b", "width": 300, "height": 300}]"#])
         let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(run.stdout.contains("\n  - row: url \"https://i.example.com/a\", width 64\n"), "\(run.stdout)")
     }
@@ -168,13 +175,12 @@ struct DiffAPIRecordsTests {
                 #"dumps/issues.json:2:188: error: Issue 10: 'body' conflicts: "… eiusmod tempor labour" here, "… eiusmod tempor labore" at dumps/issues.json:1:189"#
                     + "\n"), "\(run.stderr)")
     }
+
     /// A `json` attribute's column holds JSON text: the diff shows it as it is, not quoted and
     /// escaped as a string column's text (`"{\"id\":7}"`), in text and markdown; the JSON keeps
     /// the text.
     @Test func jsonColumnsShowTheirJSON() throws {
-        let scratch = try Workspace()
-        try scratch.write(
-            "issues.yaml",
+        let scratch = try Self.versions(
             """
             seeder: 1
             entities:
@@ -184,14 +190,12 @@ struct DiffAPIRecordsTests {
               - path: issues.json
                 entity: Issue
 
-            """)
-        try scratch.write("v1/issues.json", #"[{"id": 1, "title": "Crash", "milestone": null, "closed_at": null}]"#)
-        try scratch.write(
-            "v2/issues.json",
-            #"[{"id": 1, "title": "Crash", "milestone": {"id": 7, "title": "v1.0"}, "closed_at": "2021-10-05T16:03:49Z"}]"#)
-        for version in ["v1", "v2"] {
-            #expect(try seeder(["build", "issues.yaml", version, "-o", version + ".sqlite", "--quiet"], in: scratch.root).status == 0)
-        }
+            """,
+            v1: ["issues.json": #"[{"id": 1, "title": "Crash", "milestone": null, "closed_at": null}]"#],
+            v2: [
+                "issues.json":
+                    #"[{"id": 1, "title": "Crash", "milestone": {"id": 7, "title": "v1.0"}, "closed_at": "2021-10-05T16:03:49Z"}]"#
+            ])
         let text = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(
             text.stdout.contains(
@@ -209,14 +213,11 @@ struct DiffAPIRecordsTests {
         let json = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "json"], in: scratch.root)
         #expect(json.stdout.contains(#""milestone":{"old":null,"new":"{\"id\":7,\"title\":\"v1.0\"}"}"#), "\(json.stdout)")
     }
-}
 
-extension DiffAPIRecordsTests {
     /// A post's text tells it better than its flags: `content` is a telling column, after the names.
     @Test func aRemovedPostIsToldByItsContent() throws {
-        let scratch = try Workspace()
-        try scratch.write(
-            "posts.yaml",
+        let hello = #"{"id": "1", "created_at": "2026-08-01", "sensitive": false, "content": "<p>Hello</p>"}"#
+        let scratch = try Self.versions(
             """
             seeder: 1
             entities:
@@ -224,15 +225,11 @@ extension DiffAPIRecordsTests {
             sources:
               - { path: statuses.json, entity: Status }
 
-            """)
-        try scratch.write(
-            "v1/statuses.json",
-            #"[{"id": "1", "created_at": "2026-08-01", "sensitive": false, "content": "<p>Hello</p>"}, {"id": "2", "created_at": "2026-08-02", "sensitive": false, "content": "<p>Bye</p>"}]"#
-        )
-        try scratch.write("v2/statuses.json", #"[{"id": "1", "created_at": "2026-08-01", "sensitive": false, "content": "<p>Hello</p>"}]"#)
-        for version in ["v1", "v2"] {
-            #expect(try seeder(["build", "posts.yaml", version, "-o", version + ".sqlite", "--quiet"], in: scratch.root).status == 0)
-        }
+            """,
+            v1: [
+                "statuses.json": "[" + hello + #", {"id": "2", "created_at": "2026-08-02", "sensitive": false, "content": "<p>Bye</p>"}]"#
+            ],
+            v2: ["statuses.json": "[" + hello + "]"])
         let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(run.stdout.contains(#"  - Status 2: content "<p>Bye</p>", created_at "2026-08-02", sensitive 0"#), "\(run.stdout)")
     }

@@ -126,13 +126,17 @@ struct EntityDrafting {
                     Attribute(name: name, type: type, from: stats.key, format: format, required: required, evidence: evidence))
             }
         }
-        if !valueless.isEmpty {
-            entity.notes.append(
-                list(valueless.map { "'\($0)'" }, conjunction: "and")
-                    + " never held a value (null or [] in every record): json, so the first one builds, whatever it is; "
-                    + "give each its type once it has one")
-        }
+        if let note = Self.valuelessNote(valueless) { entity.notes.append(note) }
         return entity
+    }
+
+    /// The entity's note on keys that never held a value (`valueless`, as they are to be named),
+    /// drafted `json`; `nil` when there are none.
+    static func valuelessNote(_ valueless: [String]) -> String? {
+        guard !valueless.isEmpty else { return nil }
+        return list(valueless.map { "'\($0)'" }, conjunction: "and")
+            + " never held a value (null or [] in every record): json, so the first one builds, whatever it is; "
+            + "give each its type once it has one"
     }
 
     /// The entity a `*_id` or `*_ids` key refers to: one named by the key's last words

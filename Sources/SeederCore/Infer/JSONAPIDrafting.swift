@@ -125,12 +125,7 @@ public struct JSONAPIDrafting {
             entity.notes.append(
                 list(whole, conjunction: "and") + " kept whole (json): objects and arrays are values of their resource here")
         }
-        if !valueless.isEmpty {
-            entity.notes.append(
-                list(valueless.map { "'\($0)'" }, conjunction: "and")
-                    + " never held a value (null or [] in every record): json, so the first one builds, whatever it is; "
-                    + "give each its type once it has one")
-        }
+        if let note = EntityDrafting.valuelessNote(valueless) { entity.notes.append(note) }
         EntityDrafting.resolveNames(&entity, keys: ["type", "id", "attributes", "relationships", "links", "meta"])
         return entity
     }

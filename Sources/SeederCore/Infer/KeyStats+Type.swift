@@ -33,6 +33,9 @@ extension KeyStats {
         DraftNaming.words(of: key).contains { $0.lowercased() == "version" }
     }
 
+    /// Some elements are entries that wrap a record (`KeyStats.entries`), and some records.
+    var mixesEntries: Bool { wrappedElements > 0 && wrappedElements < elementObjects }
+
     /// Null or an empty array in every record: nothing says what the key holds.
     var neverHeldAValue: Bool {
         nonNull == 0 || (arrays == nonNull && elementObjects + elementScalars + elementArrays == 0)
@@ -47,9 +50,7 @@ extension KeyStats {
         // has varies by its kind and state, and none is a record of its own.
         if key == "_links", objects > 0 { return .json(reason: "HAL's links, kept whole: which links a record has varies") }
         if envelopes > 0 || listStubs > 0 {
-            if wrappedElements > 0, wrappedElements < elementObjects {
-                return .json(reason: "lists mixing records and entries that wrap one under '\(Naming.singular(key))'")
-            }
+            if mixesEntries { return .json(reason: "lists mixing records and entries that wrap one under '\(Naming.singular(key))'") }
             guard envelopes + emptyObjects + listStubs == nonNull else {
                 return .json(reason: "list envelopes and other values: \(describeKinds())")
             }
@@ -63,9 +64,7 @@ extension KeyStats {
             if objects == nonNull { return .object }
             if arrays == nonNull {
                 if elementArrays > 0 { return .json(reason: "arrays of arrays") }
-                if wrappedElements > 0, wrappedElements < elementObjects {
-                    return .json(reason: "arrays mixing records and entries that wrap one under '\(Naming.singular(key))'")
-                }
+                if mixesEntries { return .json(reason: "arrays mixing records and entries that wrap one under '\(Naming.singular(key))'") }
                 if elementObjects > 0, elementScalars > 0 { return .json(reason: "arrays mixing objects and scalars") }
                 if elementObjects > 0 { return .arrayOfObjects }
                 if elementScalars > 0 { return .arrayOfScalars }

@@ -113,11 +113,8 @@ extension ShapeCatalog {
             // The name the records' embedding keys give them (`account` -> Account), else the
             // source of the most records: `Me` and `FavouritedBy` are accounts.
             let embedded = members.filter { !embeddingKeys($0).isEmpty }
-            let survivor = (embedded.isEmpty ? members : embedded).reduce(members[0]) { best, next in
-                let bestEmbedded = embedded.contains { $0 === best }
-                if !embedded.isEmpty, !bestEmbedded { return next }
-                return next.records > best.records ? next : best
-            }
+            let pool = embedded.isEmpty ? members : embedded
+            let survivor = pool.reduce(pool[0]) { $1.records > $0.records ? $1 : $0 }
             let shared = group.flatMap { identities[$0].values.contents.keys }
             let repeated = Dictionary(shared.map { ($0, 1) }, uniquingKeysWith: +).values.filter { $0 > 1 }.count
             survivor.mergeNote =

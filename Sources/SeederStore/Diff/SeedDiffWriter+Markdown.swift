@@ -18,15 +18,14 @@ extension SeedDiffWriter {
         let subject = change.key.isEmpty ? "row" : "\(table.name) \(Self.code(Self.identity(change.key)))"
         switch change.kind {
         case .changed:
-            let naming = Self.namingFields(change).map {
-                "\(Self.code($0.0)) \(Self.code(Self.display($0.1, json: table.jsonColumns.contains($0.0))))"
-            }
-            return "- changed \(subject)" + (naming.isEmpty ? "" : " (" + naming.joined(separator: ", ") + ")") + ": "
-                + Self.markdownFields(change, in: table) + "\n"
+            let naming =
+                Self.namingField(change).map { " (\(Self.code($0.column)) \(Self.code(Self.display($0.value, of: $0.column, in: table))))" }
+                ?? ""
+            return "- changed \(subject)\(naming): " + Self.markdownFields(change, in: table) + "\n"
         case .added, .removed:
             let shown = Self.describingFields(change)
             let fields =
-                shown.fields.map { "\(Self.code($0.0)) \(Self.code(Self.display($0.1, json: table.jsonColumns.contains($0.0))))" }
+                shown.fields.map { "\(Self.code($0.0)) \(Self.code(Self.display($0.1, of: $0.0, in: table)))" }
                 + (shown.more ? ["…"] : [])
             return "- \(change.kind.rawValue) \(subject)" + (fields.isEmpty ? "" : ": " + fields.joined(separator: ", ")) + "\n"
         }

@@ -12,22 +12,25 @@ extension SeedDiffWriter {
             case .removed: return "  - \(join.owner) \(owner) lost \(entity) \(target)\n"
             case .changed:
                 return "  ~ \(join.owner) \(owner) moved \(entity) \(target): "
-                    + change.fields.map { "\($0.column) \(Self.display($0, in: table).old) -> \(Self.display($0, in: table).new)" }.joined(
-                        separator: ", ") + "\n"
+                    + change.fields.map { field in
+                        let shown = Self.display(field, in: table)
+                        return "\(field.column) \(shown.old) -> \(shown.new)"
+                    }.joined(separator: ", ") + "\n"
             }
         }
         let subject = change.key.isEmpty ? "row" : "\(table.name) \(Self.identity(change.key))"
         switch change.kind {
         case .changed:
-            let naming = Self.namingFields(change).map { "\($0.0) \(Self.display($0.1, json: table.jsonColumns.contains($0.0)))" }
-            return "  ~ \(subject)" + (naming.isEmpty ? "" : ": " + naming.joined(separator: ", ")) + "\n"
-                + change.fields.map {
-                    "      \($0.column): \(Self.display($0, in: table).old) -> \(Self.display($0, in: table).new)\n"
+            let naming = Self.namingField(change).map { ": \($0.column) \(Self.display($0.value, of: $0.column, in: table))" } ?? ""
+            return "  ~ \(subject)\(naming)\n"
+                + change.fields.map { field in
+                    let shown = Self.display(field, in: table)
+                    return "      \(field.column): \(shown.old) -> \(shown.new)\n"
                 }.joined()
         case .added, .removed:
             let shown = Self.describingFields(change)
             let fields =
-                shown.fields.map { "\($0.0) \(Self.display($0.1, json: table.jsonColumns.contains($0.0)))" } + (shown.more ? ["…"] : [])
+                shown.fields.map { "\($0.0) \(Self.display($0.1, of: $0.0, in: table))" } + (shown.more ? ["…"] : [])
             return "  \(mark) \(subject)" + (fields.isEmpty ? "" : ": " + fields.joined(separator: ", ")) + "\n"
         }
     }

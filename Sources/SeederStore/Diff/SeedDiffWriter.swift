@@ -134,6 +134,11 @@ public final class SeedDiffWriter {
         return "<\(bytes.count) bytes, sha256 \(shortDigest(bytes))>"
     }
 
+    /// A value of `column` in `table`: its JSON as it is for a `json` attribute's column.
+    static func display(_ value: SQLValue, of column: String, in table: TableDiff) -> String {
+        display(value, json: table.jsonColumns.contains(column))
+    }
+
     /// A field's value, or `absent` on the side without the column.
     static func display(_ value: SQLValue?, json: Bool = false) -> String {
         value.map { display($0, json: json) } ?? "absent"
@@ -192,15 +197,11 @@ public final class SeedDiffWriter {
     }
 
     /// The field that names a changed record beside its identity: the unchanged one whose
-    /// column is the most telling (`tellingColumns`, whole or as an ending), if any is.
-    static func namingFields(_ change: RecordChange) -> [(String, SQLValue)] {
-        let telling = change.unchanged.enumerated().filter {
-            $0.element.value != .text("") && rank($0.element.column, $0.element.value) < 2 * tellingColumns.count
-        }
-        let ranked = telling.sorted { a, b in
-            (rank(a.element.column, a.element.value), a.offset) < (rank(b.element.column, b.element.value), b.offset)
-        }
-        return ranked.prefix(1).map { ($0.element.column, $0.element.value) }
+    /// column is the most telling (`tellingColumns`, whole or as an ending), the first of equals;
+    /// `nil` when none is, or only an empty text.
+    static func namingField(_ change: RecordChange) -> (column: String, value: SQLValue)? {
+        let ranked = change.unchanged.map { (field: $0, rank: rank($0.column, $0.value)) }
+        return ranked.filter { $0.field.value != .text("") && $0.rank < 2 * tellingColumns.count }.min { $0.rank < $1.rank }?.field
     }
 
     /// The columns that tell a record best, best first: a column named so, or ending so
