@@ -20,8 +20,11 @@ extension SeedBuilder {
         let metadata = metadata(
             mapping: mapping, fit: publication.fit, sources: loaded.sources, sqliteVersion: loaded.sqliteVersion, options: options)
         var file = try seed.inDatabase { db in
-            try SeedFinisher(layout: layout).finish(db, metadata: metadata, sources: loaded.sources, indexesBuilt: loaded.indexesBuilt)
-            return try FinishedFile.compact(db, at: files.seed, spare: files.vacuum, checking: publication.rowsFileIsFinal)
+            try SeedFinisher(layout: layout).finish(
+                db, metadata: metadata, sources: loaded.sources,
+                indexes: publication.indexes.filter { !loaded.indexesBuilt.contains($0.name) })
+            return try FinishedFile.compact(
+                db, at: files.seed, spare: files.vacuum, checking: publication.rowsFileIsFinal, after: loaded.earlySync)
         }
         try seed.close()
         switch publication.finish {

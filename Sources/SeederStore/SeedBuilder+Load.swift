@@ -19,6 +19,8 @@ extension SeedBuilder {
         var totalBytes: Int
         /// The seed's indexes the resolver built (`Resolution`).
         var indexesBuilt: Set<String> = []
+        /// The output's sync, begun once its rows were in.
+        var earlySync: EarlySync?
     }
 
     /// Opens one connection: the seed being built as `main`, the working database as `work`,
@@ -50,8 +52,8 @@ extension SeedBuilder {
     /// seed's own tables (`RowStore`); then references, inverses, defaults, `required` and
     /// `unique` (`ReferenceResolver`), and the mapper's coverage warnings.
     static func load(
-        _ inputs: [InputFile], with layout: SeedLayout, into seed: DatabaseQueue, files: BuildFiles, options: BuildOptions,
-        diagnostics: DiagnosticSink
+        _ inputs: [InputFile], with layout: SeedLayout, as publication: Publication, into seed: DatabaseQueue, files: BuildFiles,
+        options: BuildOptions, diagnostics: DiagnosticSink
     ) throws -> LoadedRows {
         let mapping = layout.mapping
         let mapper = Mapper(mapping: mapping)
@@ -69,11 +71,11 @@ extension SeedBuilder {
             loaded.sources = read.sources
             let load = try store.finishLoad()
             options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records))
-            // A build checks references through the seed's own indexes; a validation, which
-            // writes no seed, without them.
+            if publication.syncsRowsFile, !diagnostics.hasErrors { loaded.earlySync = try EarlySync(db, path: files.seed) }
+            // References are checked through the seed's indexes where it gets them (`Publication`).
             let resolution = try ReferenceResolver(
                 tables: store, load: load, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
-                indexes: options.writesOutput ? layout.schema.indexes : []
+                indexes: publication.indexes
             ).resolve()
             try db.execute(sql: "COMMIT")
             // The rows the resolver made are the seed's too.

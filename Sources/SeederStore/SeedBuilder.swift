@@ -94,7 +94,8 @@ public enum SeedBuilder {
             database = seed
             let layout = SeedLayout(mapping: mapping.mapping)
             let publication = Publication(layout: layout, fit: fit, writesOutput: options.writesOutput)
-            let loaded = try load(state.inputs, with: layout, into: seed, files: files, options: options, diagnostics: diagnostics)
+            let loaded = try load(
+                state.inputs, with: layout, as: publication, into: seed, files: files, options: options, diagnostics: diagnostics)
             state.report.entities = loaded.entities
             // Every warning is one by now: with --strict each is an error, and nothing is written.
             if options.strict { diagnostics.promoteWarnings() }

@@ -24,6 +24,8 @@ struct SeedProjector {
             // The copy is a temporary file until it is renamed: no journal beside it for a killed
             // build to leave behind; a failed fill is rolled back in memory, and the copy removed.
             try db.execute(sql: "PRAGMA journal_mode = MEMORY")
+            // Synced once, beside its checks (`SeedChecks.check`), not also by the commit.
+            try db.execute(sql: "PRAGMA synchronous = OFF")
             db.add(function: Self.uuidBytes)
             try db.execute(sql: "ATTACH DATABASE ? AS \"built\"", arguments: [built.path])
             // The app's triggers would fill its logs and indexes once more (docs/mapping.md).

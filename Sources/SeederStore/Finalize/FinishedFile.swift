@@ -14,15 +14,18 @@ struct FinishedFile: Equatable {
     /// one that holds some is vacuumed into `spare` (a temporary file, removed first), which is
     /// then the file. With `checking`, the final file is checked, after `verifyCopy` (given the
     /// copy's connection and the original's path) when it is a vacuumed copy. A stage that hands
-    /// the file on to another that writes it does not check it: the last one does.
+    /// the file on to another that writes it does not check it: the last one does. A sync of
+    /// the file begun `after` is waited for.
     static func compact(
-        _ db: Database, at path: String, spare: String, checking: Bool, verifyCopy: ((Database, String) throws -> Void)? = nil
+        _ db: Database, at path: String, spare: String, checking: Bool, after earlySync: EarlySync? = nil,
+        verifyCopy: ((Database, String) throws -> Void)? = nil
     ) throws -> FinishedFile {
         // Built by appending, the seed usually holds no free page and is final as it is.
         guard try Int.fetchOne(db, sql: "PRAGMA freelist_count") != 0 else {
-            if checking { try SeedChecks.check(db) }
+            if checking { try SeedChecks.check(db, after: earlySync) }
             return FinishedFile(path: path, checked: checking)
         }
+        try earlySync?.wait()
         unlink(spare)
         try db.execute(sql: "VACUUM INTO ?", arguments: [spare])
         guard checking else { return FinishedFile(path: spare, checked: false) }

@@ -18,6 +18,11 @@ struct Publication {
 
     let finish: Finish
     let writesOutput: Bool
+    /// The seed's indexes (docs/seed.md) the rows' file gets: all of them in a seed that is
+    /// published as it is or with search tables. A validation checks references without them,
+    /// and rows copied into the app's schema are read once in row order, which no index serves:
+    /// there they would only cost their build (bench/README.md, The app's own schema).
+    let indexes: [SeedSchema.Index]
 
     init(layout: SeedLayout, fit: SchemaFit?, writesOutput: Bool) {
         let search = SearchIndexer(mapping: layout.mapping, schema: layout.schema)
@@ -29,6 +34,7 @@ struct Publication {
             finish = .plain
         }
         self.writesOutput = writesOutput
+        indexes = writesOutput && fit == nil ? layout.schema.indexes : []
     }
 
     /// The app's schema the seed fills, if any.
@@ -49,5 +55,11 @@ struct Publication {
     var rowsFileIsFinal: Bool {
         if case .plain = finish { return true }
         return false
+    }
+
+    /// Whether the rows' file is the output, so that syncing it may begin once its rows are in
+    /// (`EarlySync`).
+    var syncsRowsFile: Bool {
+        writesOutput && rowsFileIsFinal
     }
 }

@@ -17,8 +17,8 @@ enum SeedChecks {
     /// another thread while `db` checks the foreign keys: the reading thread is idle by then,
     /// and the checks take the time of the longer one, not of both. A third thread syncs the
     /// file meanwhile, for `FinishedFile.publish`: its pages are final, and the sync mostly
-    /// waits for the disk.
-    static func check(_ db: Database) throws {
+    /// waits for the disk; it first waits for the sync begun `after` the load (`EarlySync`).
+    static func check(_ db: Database, after earlySync: EarlySync? = nil) throws {
         guard let path = RawSQLite.path(of: db, schema: "main") else { throw AssemblyError(message: "the seed's file is unknown") }
         nonisolated(unsafe) var integrity: Result<[String], Error> = .success([])
         nonisolated(unsafe) var synced: Result<Void, Error> = .success(())
@@ -31,7 +31,10 @@ enum SeedChecks {
             done.signal()
         }.start()
         Thread {
-            synced = Result { try FinishedFile.sync(path) }
+            synced = Result {
+                try earlySync?.wait()
+                try FinishedFile.sync(path)
+            }
             done.signal()
         }.start()
         let violations = Result { try foreignKeyViolations(db) }

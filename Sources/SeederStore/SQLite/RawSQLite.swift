@@ -19,6 +19,16 @@ enum RawSQLite {
         return String(cString: name)
     }
 
+    /// Writes the connection's dirty pages to their files, within the open transaction
+    /// (`sqlite3_db_cacheflush`).
+    static func flushCache(_ db: Database) throws {
+        guard let connection = db.sqliteConnection else { return }
+        let code = sqlite3_db_cacheflush(connection)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
+        }
+    }
+
     /// The system error (`errno`) of the connection's last failed call; 0 for none.
     static func systemError(_ connection: OpaquePointer) -> Int32 {
         sqlite3_system_errno(connection)
