@@ -190,10 +190,11 @@ public final class SeedDiffWriter {
     static func describingFields(_ change: RecordChange) -> (fields: [(String, SQLValue)], more: Bool) {
         let present = change.fields.compactMap { field in (field.new ?? field.old).flatMap { $0 == .null ? nil : (field.column, $0) } }
         guard !change.key.isEmpty else { return (present, false) }
-        let ranked = present.enumerated().sorted { a, b in
-            (rank(a.element.0, a.element.1), a.offset) < (rank(b.element.0, b.element.1), b.offset)
+        // Each field ranked once, not at every comparison of the sort.
+        let ranked = present.enumerated().map { (rank: rank($0.element.0, $0.element.1), offset: $0.offset) }.sorted { a, b in
+            (a.rank, a.offset) < (b.rank, b.offset)
         }
-        return (Array(ranked.prefix(3).map(\.element)), present.count > 3)
+        return (ranked.prefix(3).map { present[$0.offset] }, present.count > 3)
     }
 
     /// The field that names a changed record beside its identity: the unchanged one whose
@@ -214,23 +215,36 @@ public final class SeedDiffWriter {
     /// Where a field goes in a record's description: a telling column by its place in
     /// `tellingColumns` (a whole name before an ending), then any other, then a link.
     private static func rank(_ column: String, _ value: SQLValue) -> Int {
-        let name = column.lowercased()
+        // Without a copy for the usual lowercase name: a diff ranks every field it prints.
+        let name = column.utf8.contains { $0 &- UInt8(ascii: "A") < 26 } ? column.lowercased() : column
         if isLink(name, value) { return 3 * tellingColumns.count + 1 }
         if let whole = tellingColumns.firstIndex(of: name) { return whole }
-        let last = name.split(separator: "_").last.map(String.init) ?? name
-        if let ending = tellingColumns.firstIndex(of: last) { return tellingColumns.count + ending }
+        let last = name.lastIndex(of: "_").map { name[name.index(after: $0)...] } ?? name[...]
+        if let ending = tellingColumns.firstIndex(where: { $0[...] == last }) { return tellingColumns.count + ending }
         return 3 * tellingColumns.count
     }
 
     /// Whether a field is a link to elsewhere, which tells a person little in 60 characters: a
     /// column named `url`, `uri`, `href` or `*_url`, or a value that starts `http://` or `https://`.
     static func isLink(_ column: String, _ value: SQLValue) -> Bool {
-        if ["url", "uri", "href"].contains(column) || column.hasSuffix("_url") || column.hasSuffix("_uri") || column.hasSuffix("_href") {
+        if column == "url" || column == "uri" || column == "href" || column.hasSuffix("_url") || column.hasSuffix("_uri")
+            || column.hasSuffix("_href")
+        {
             return true
         }
         guard case let .text(text) = value else { return false }
-        let lowered = text.prefix(8).lowercased()
-        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+        return startsLowercased(text, with: "http://") || startsLowercased(text, with: "https://")
+    }
+
+    /// Whether `text` begins with the lowercase ASCII `prefix`, ignoring ASCII case.
+    private static func startsLowercased(_ text: String, with prefix: StaticString) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        return prefix.withUTF8Buffer { expected in
+            expected.allSatisfy { wanted in
+                guard let byte = bytes.next() else { return false }
+                return (byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte) == wanted
+            }
+        }
     }
 
     /// A changed field's two values as people read them (`display`), each cut around the first

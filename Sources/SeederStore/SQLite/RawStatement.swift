@@ -112,65 +112,10 @@ struct RawStatement {
             sqlite3_column_type(handle, Self.index(column)) == SQLITE_NULL
         }
 
-        /// How column `column` here orders against column `otherColumn` of `other`, as SQLite's
-        /// `ORDER BY … COLLATE BINARY` orders them: NULL, then numbers by value, then text by bytes,
-        /// then blobs by bytes. Negative, zero or positive.
-        func compare(_ column: Int, with other: RawRow, _ otherColumn: Int) -> Int {
-            let (column, otherColumn) = (Self.index(column), Self.index(otherColumn))
-            let left = sqlite3_column_type(handle, column), right = sqlite3_column_type(other.handle, otherColumn)
-            let leftClass = Self.sortClass(left), rightClass = Self.sortClass(right)
-            guard leftClass == rightClass else { return leftClass < rightClass ? -1 : 1 }
-            switch left {
-            case SQLITE_NULL: return 0
-            case SQLITE_INTEGER where right == SQLITE_INTEGER:
-                let a = sqlite3_column_int64(handle, column), b = sqlite3_column_int64(other.handle, otherColumn)
-                return a < b ? -1 : a > b ? 1 : 0
-            case SQLITE_INTEGER, SQLITE_FLOAT:
-                let a = sqlite3_column_double(handle, column), b = sqlite3_column_double(other.handle, otherColumn)
-                return a < b ? -1 : a > b ? 1 : 0
-            default:
-                return compareBytes(column, with: other, otherColumn)
-            }
-        }
-
-        /// `true` when column `column` here holds exactly the value of column `otherColumn` of
-        /// `other`: the same storage class and the same value (`1` and `1.0` differ).
-        func isSame(_ column: Int, as other: RawRow, _ otherColumn: Int) -> Bool {
-            let (column, otherColumn) = (Self.index(column), Self.index(otherColumn))
-            let type = sqlite3_column_type(handle, column)
-            guard type == sqlite3_column_type(other.handle, otherColumn) else { return false }
-            switch type {
-            case SQLITE_NULL: return true
-            case SQLITE_INTEGER: return sqlite3_column_int64(handle, column) == sqlite3_column_int64(other.handle, otherColumn)
-            case SQLITE_FLOAT: return sqlite3_column_double(handle, column) == sqlite3_column_double(other.handle, otherColumn)
-            default: return compareBytes(column, with: other, otherColumn) == 0
-            }
-        }
-
-        /// Compares two text or blob values byte by byte, then by length (memcmp order, as BINARY).
-        private func compareBytes(_ column: Int32, with other: RawRow, _ otherColumn: Int32) -> Int {
-            let isText = sqlite3_column_type(handle, column) == SQLITE_TEXT
-            let a = isText ? UnsafeRawPointer(sqlite3_column_text(handle, column)) : sqlite3_column_blob(handle, column)
-            let b =
-                isText
-                ? UnsafeRawPointer(sqlite3_column_text(other.handle, otherColumn)) : sqlite3_column_blob(other.handle, otherColumn)
-            let aCount = Int(sqlite3_column_bytes(handle, column)), bCount = Int(sqlite3_column_bytes(other.handle, otherColumn))
-            let common = min(aCount, bCount)
-            if common > 0, let a, let b {
-                let order = memcmp(a, b, common)
-                if order != 0 { return Int(order) }
-            }
-            return aCount < bCount ? -1 : aCount > bCount ? 1 : 0
-        }
-
-        /// SQLite's order of storage classes: NULL < numbers < text < blobs.
-        private static func sortClass(_ type: Int32) -> Int {
-            switch type {
-            case SQLITE_NULL: return 0
-            case SQLITE_INTEGER, SQLITE_FLOAT: return 1
-            case SQLITE_TEXT: return 2
-            default: return 3
-            }
+        /// Column `column` as SQLite holds it, to compare in place (`RawValue`).
+        func rawValue(_ column: Int) -> RawValue {
+            // Never nil for a column of a row: SQLite returns a NULL value for a bad index.
+            RawValue(handle: sqlite3_column_value(handle, Self.index(column))!)
         }
     }
 
