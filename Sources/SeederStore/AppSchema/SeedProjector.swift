@@ -26,6 +26,9 @@ struct SeedProjector {
             try db.execute(sql: "PRAGMA journal_mode = MEMORY")
             // Synced once, beside its checks (`SeedChecks.check`), not also by the commit.
             try db.execute(sql: "PRAGMA synchronous = OFF")
+            // The load's cache (`SeedBuilder.openDatabase`): the app's indexes are kept in step
+            // row by row, and with SQLite's default 2 MiB they outgrow it (bench/README.md).
+            try db.execute(sql: "PRAGMA cache_size = -16384")
             db.add(function: Self.uuidBytes)
             try db.execute(sql: "ATTACH DATABASE ? AS \"built\"", arguments: [built.path])
             // The app's triggers would fill its logs and indexes once more (docs/mapping.md).
@@ -128,9 +131,11 @@ struct SeedProjector {
         fit.tables.first { $0.entity == entity }?.builtTable ?? ""
     }
 
-    /// `temp."seeder_row_<n>"`: each numbered entity's keys with their row number, from 1 in the
-    /// order of the seed's rows.
+    /// `temp."seeder_row_<n>"`: each numbered entity's rows, from 1 in the order of the seed's
+    /// rows, with the built row's rowid (`r`) and keys (`k0`...); indexed by the keys where a
+    /// row is looked up by them (`lookedUp`).
     private func number(_ db: Database) throws {
+        let lookedUp = lookedUpByKeys
         for entity in fit.numbered {
             let keys = fit.keyColumns[entity]
             let table = Self.numbers(entity)
@@ -141,13 +146,37 @@ struct SeedProjector {
             let types = Dictionary(
                 declared.map { ($0["name"] as String, $0["type"] as String? ?? "") }, uniquingKeysWith: { first, _ in first })
             let definitions = zip(columns, keys).map { "\(SQLText.quote($0)) \(types[$1] ?? "")" }.joined(separator: ", ")
-            try db.execute(sql: "CREATE TEMP TABLE \(table) (\"n\" INTEGER PRIMARY KEY, \(definitions))")
+            try db.execute(sql: "CREATE TEMP TABLE \(table) (\"n\" INTEGER PRIMARY KEY, \"r\" INTEGER, \(definitions))")
             try db.execute(
-                sql: "INSERT INTO \(table) (\(SQLText.list(columns))) SELECT \(SQLText.list(keys)) FROM \"built\"."
+                sql: "INSERT INTO \(table) (\"r\", \(SQLText.list(columns))) SELECT \"rowid\", \(SQLText.list(keys)) FROM \"built\"."
                     + "\(SQLText.quote(builtTable(entity))) ORDER BY \"rowid\"")
+            guard lookedUp.contains(entity) else { continue }
             try db.execute(
                 sql: "CREATE UNIQUE INDEX \"temp\".\"seeder_row_\(entity)_key\" ON \"seeder_row_\(entity)\"(\(SQLText.list(columns)))")
         }
+    }
+
+    /// The numbered entities whose row numbers some fill looks up by keys: a reference's target,
+    /// or the owner of rows read from another table than its own. An entity's own rows take
+    /// their numbers from its numbering, row for row (`readsNumbered`).
+    private var lookedUpByKeys: Set<Int> {
+        var entities = Set<Int>()
+        for table in fit.tables {
+            for fill in table.fills {
+                switch fill.value {
+                case let .rowNumberOf(entity, _): entities.insert(entity)
+                case .rowNumber where !readsNumbered(table): entities.insert(table.entity)
+                default: continue
+                }
+            }
+        }
+        return entities
+    }
+
+    /// Whether `table` is read through its entity's numbering: the entity's own built table,
+    /// numbered, whose rows are then read in their numbers' order, each taking its own.
+    private func readsNumbered(_ table: SchemaFit.TableFill) -> Bool {
+        fit.numbered.contains(table.entity) && table.builtTable == builtTable(table.entity)
     }
 
     private static func numbers(_ entity: Int) -> String {
@@ -167,15 +196,21 @@ struct SeedProjector {
             case let .coreDataUUID(column):
                 return "\(Self.uuidBytes.name)(r.\(SQLText.quote(column)))"
             case .rowNumber:
-                return rowNumber(of: table.entity, keys: fit.keyColumns[table.entity])
+                return readsNumbered(table) ? "o.\"n\"" : rowNumber(of: table.entity, keys: fit.keyColumns[table.entity])
             case let .rowNumberOf(entity, columns):
                 return rowNumber(of: entity, keys: columns)
             case let .constant(value):
                 return String(value)
             }
         }
-        return "INSERT INTO \"main\".\(SQLText.quote(table.table)) (\(SQLText.list(table.fills.map(\.column)))) "
-            + "SELECT \(values.joined(separator: ", ")) FROM \"built\".\(SQLText.quote(table.builtTable)) AS r ORDER BY r.\"rowid\""
+        let into = "INSERT INTO \"main\".\(SQLText.quote(table.table)) (\(SQLText.list(table.fills.map(\.column)))) "
+        let built = "\"built\".\(SQLText.quote(table.builtTable)) AS r"
+        guard readsNumbered(table) else {
+            return into + "SELECT \(values.joined(separator: ", ")) FROM \(built) ORDER BY r.\"rowid\""
+        }
+        // The numbering drives: each row found by rowid, not its number by its keys.
+        return into + "SELECT \(values.joined(separator: ", ")) FROM \(Self.numbers(table.entity)) AS o "
+            + "JOIN \(built) ON r.\"rowid\" = o.\"r\" ORDER BY o.\"n\""
     }
 
     /// A column's declared default as an expression of a query: a double-quoted default is a
