@@ -133,7 +133,7 @@ struct SeedProjector {
 
     /// `temp."seeder_row_<n>"`: each numbered entity's rows, from 1 in the order of the seed's
     /// rows, with the built row's rowid (`r`) and keys (`k0`...); indexed by the keys where a
-    /// row is looked up by them (`lookedUp`).
+    /// row is looked up by them (`lookedUpByKeys`).
     private func number(_ db: Database) throws {
         let lookedUp = lookedUpByKeys
         for entity in fit.numbered {

@@ -1,7 +1,5 @@
 import Foundation
 import GRDB
-import SeederCore
-import SeederFiles
 
 /// The seed's sync begun once its rows are in, on a thread of its own, while the resolver builds
 /// the indexes on one core and the other would idle: the table pages, most of the file, are
