@@ -216,7 +216,7 @@ public final class SeedDiffWriter {
     /// `tellingColumns` (a whole name before an ending), then any other, then a link.
     private static func rank(_ column: String, _ value: SQLValue) -> Int {
         // Without a copy for the usual lowercase name: a diff ranks every field it prints.
-        let name = column.utf8.contains { $0 &- UInt8(ascii: "A") < 26 } ? column.lowercased() : column
+        let name = column.utf8.allSatisfy { $0 < 0x80 && $0 &- UInt8(ascii: "A") >= 26 } ? column : column.lowercased()
         if isLink(name, value) { return 3 * tellingColumns.count + 1 }
         if let whole = tellingColumns.firstIndex(of: name) { return whole }
         let last = name.lastIndex(of: "_").map { name[name.index(after: $0)...] } ?? name[...]
