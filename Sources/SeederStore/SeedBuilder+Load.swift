@@ -20,7 +20,7 @@ extension SeedBuilder {
         /// The seed's indexes the resolver built (`Resolution`).
         var indexesBuilt: Set<String> = []
         /// The output's sync, begun once its rows were in.
-        var earlySync: EarlySync?
+        var earlySync: FileSync?
     }
 
     /// Opens one connection: the seed being built as `main`, the working database as `work`,
@@ -71,7 +71,11 @@ extension SeedBuilder {
             loaded.sources = read.sources
             let load = try store.finishLoad()
             options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records))
-            if publication.syncsRowsFile, !diagnostics.hasErrors { loaded.earlySync = try EarlySync(db, path: files.seed) }
+            if publication.syncsRowsFile, !diagnostics.hasErrors {
+                // The pages the cache holds go to the file first, so that the sync writes them.
+                try RawSQLite.flushCache(db)
+                loaded.earlySync = FileSync(files.seed)
+            }
             // References are checked through the seed's indexes where it gets them (`Publication`).
             let resolution = try ReferenceResolver(
                 tables: store, load: load, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),

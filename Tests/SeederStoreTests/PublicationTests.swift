@@ -9,7 +9,7 @@ import Testing
 
 /// What a run decides before its load about the file its rows go into (`Publication`): which of
 /// the seed's indexes it gets, and whether its sync may begin once the rows are in
-/// (`EarlySync`).
+/// (`FileSync`).
 struct PublicationTests {
     static let mapping = """
         seeder: 1
@@ -62,9 +62,9 @@ struct PublicationTests {
     }
 }
 
-/// The sync begun once a seed's rows are in (`EarlySync`): its failure is the build's, reported
+/// The sync begun once a seed's rows are in (`FileSync`): its failure is the build's, reported
 /// by the checks that wait for it, with the path and the system's reason.
-struct EarlySyncTests {
+struct FileSyncTests {
     @Test func aFailedEarlySyncFailsTheChecks() throws {
         let workspace = try Workspace.withDumps()
         let queue = try DatabaseQueue(path: workspace.path("seed.sqlite"))
@@ -72,12 +72,13 @@ struct EarlySyncTests {
             try db.execute(sql: #"CREATE TABLE "note" ("id" INTEGER PRIMARY KEY, "body" TEXT)"#)
             try db.execute(sql: "BEGIN")
             try db.execute(sql: #"INSERT INTO "note" VALUES (1, 'one')"#)
-            let synced = try EarlySync(db, path: workspace.path("seed.sqlite"))
+            try RawSQLite.flushCache(db)
+            let synced = FileSync(workspace.path("seed.sqlite"))
             try db.execute(sql: "COMMIT")
             #expect(throws: Never.self) { try SeedChecks.check(db, after: synced) }
 
             let missing = workspace.path("gone/seed.sqlite")
-            let failed = try EarlySync(db, path: missing)
+            let failed = FileSync(missing)
             do {
                 try SeedChecks.check(db, after: failed)
                 Issue.record("a failed sync passed the checks")

@@ -17,7 +17,7 @@ struct FinishedFile: Equatable {
     /// the file on to another that writes it does not check it: the last one does. A sync of
     /// the file begun `after` is waited for.
     static func compact(
-        _ db: Database, at path: String, spare: String, checking: Bool, after earlySync: EarlySync? = nil,
+        _ db: Database, at path: String, spare: String, checking: Bool, after earlySync: FileSync? = nil,
         verifyCopy: ((Database, String) throws -> Void)? = nil
     ) throws -> FinishedFile {
         // Built by appending, the seed usually holds no free page and is final as it is.

@@ -58,7 +58,7 @@ struct Publication {
     }
 
     /// Whether the rows' file is the output, so that syncing it may begin once its rows are in
-    /// (`EarlySync`).
+    /// (`FileSync`).
     var syncsRowsFile: Bool {
         writesOutput && rowsFileIsFinal
     }

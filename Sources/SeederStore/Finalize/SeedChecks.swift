@@ -17,11 +17,10 @@ enum SeedChecks {
     /// another thread while `db` checks the foreign keys: the reading thread is idle by then,
     /// and the checks take the time of the longer one, not of both. A third thread syncs the
     /// file meanwhile, for `FinishedFile.publish`: its pages are final, and the sync mostly
-    /// waits for the disk; it first waits for the sync begun `after` the load (`EarlySync`).
-    static func check(_ db: Database, after earlySync: EarlySync? = nil) throws {
+    /// waits for the disk; it first waits for the sync begun `after` the load (`FileSync`).
+    static func check(_ db: Database, after earlySync: FileSync? = nil) throws {
         guard let path = RawSQLite.path(of: db, schema: "main") else { throw AssemblyError(message: "the seed's file is unknown") }
         nonisolated(unsafe) var integrity: Result<[String], Error> = .success([])
-        nonisolated(unsafe) var synced: Result<Void, Error> = .success(())
         let done = DispatchSemaphore(value: 0)
         Thread {
             integrity = Result {
@@ -30,17 +29,10 @@ enum SeedChecks {
             }
             done.signal()
         }.start()
-        Thread {
-            synced = Result {
-                try earlySync?.wait()
-                try FinishedFile.sync(path)
-            }
-            done.signal()
-        }.start()
+        let synced = FileSync(path, after: earlySync)
         let violations = Result { try foreignKeyViolations(db) }
         done.wait()
-        done.wait()
-        try synced.get()
+        try synced.wait()
         guard try violations.get().isEmpty else {
             let first = try violations.get().prefix(3).joined(separator: "; ")
             throw AssemblyError(message: "the seed fails PRAGMA foreign_key_check: \(first)")

@@ -107,11 +107,6 @@ struct RawStatement {
             }
         }
 
-        /// `true` when column `column` is NULL.
-        func isNull(_ column: Int) -> Bool {
-            sqlite3_column_type(handle, Self.index(column)) == SQLITE_NULL
-        }
-
         /// Column `column` as SQLite holds it, to compare in place (`RawValue`).
         func rawValue(_ column: Int) -> RawValue {
             // Never nil for a column of a row: SQLite returns a NULL value for a bad index.
