@@ -20,18 +20,13 @@ enum SeedChecks {
     /// waits for the disk; it first waits for the sync begun `after` the load (`FileSync`).
     static func check(_ db: Database, after earlySync: FileSync? = nil) throws {
         guard let path = RawSQLite.path(of: db, schema: "main") else { throw AssemblyError(message: "the seed's file is unknown") }
-        nonisolated(unsafe) var integrity: Result<[String], Error> = .success([])
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            integrity = Result {
-                let reader = try DatabaseQueue(path: path, configuration: readOnly)
-                return try reader.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
-            }
-            done.signal()
-        }.start()
+        let quickCheck = BackgroundWork {
+            let reader = try DatabaseQueue(path: path, configuration: readOnly)
+            return try reader.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
+        }
         let synced = FileSync(path, after: earlySync)
         let violations = Result { try foreignKeyViolations(db) }
-        done.wait()
+        let integrity = quickCheck.result
         try synced.wait()
         guard try violations.get().isEmpty else {
             let first = try violations.get().prefix(3).joined(separator: "; ")
