@@ -5,7 +5,7 @@ import SeederCore
 /// Requests through the system's libcurl: TLS, HTTP/2, proxies (`https_proxy` and the other
 /// variables curl reads), connection reuse and `Content-Encoding` undone. Redirects are followed
 /// here, not by libcurl, so that an https-to-http one is refused and a credential never follows a
-/// request to another host (docs/mapping.md, Fetching the dumps: Redirects).
+/// request to another origin (docs/guides/fetching.md, What fetch guarantees).
 public final class CurlTransport: HTTPTransport {
     private let driver: CurlDriver
 
@@ -45,8 +45,14 @@ public final class CurlTransport: HTTPTransport {
         // Services refuse requests without one (GitHub does); the mapping's own replaces it.
         if request.header("User-Agent") == nil { headers.append(("User-Agent", "seeder-fetch")) }
         var redirects = 0
+        var previous: String?
         while true {
-            let answer = try await sendOnce(url: url, method: method, headers: headers, body: body, deadline: deadline, timeout: timeout)
+            // Every URL, the first too (a next page's, one the manifest recorded), is checked
+            // before it is requested, and gets the credentials only on the mapping's origin.
+            if let refusal = request.scope.refusal(of: url, from: previous) { throw .refused(refusal) }
+            let answer = try await sendOnce(
+                url: url, method: method, headers: request.scope.headers(headers, for: url), body: body, deadline: deadline,
+                timeout: timeout)
             guard [301, 302, 303, 307, 308].contains(answer.status) else { return answer }
             guard let location = answer.header("Location"), let next = URL(string: location, relativeTo: URL(string: url))?.absoluteURL
             else {
@@ -54,32 +60,13 @@ public final class CurlTransport: HTTPTransport {
             }
             redirects += 1
             guard redirects <= Self.maxRedirects else { throw .redirect("more than \(Self.maxRedirects) redirects") }
-            let from = URL(string: url)
-            if let refusal = Self.refusal(from: from, to: next) { throw .redirect(refusal) }
-            if from?.host?.lowercased() != next.host?.lowercased() || from?.port != next.port {
-                // A credential is for the host it was written for (as curl does).
-                headers.removeAll {
-                    $0.name.caseInsensitiveCompare("Authorization") == .orderedSame
-                        || $0.name.caseInsensitiveCompare("Cookie") == .orderedSame
-                }
-            }
             if answer.status == 303 || (method == .post && [301, 302].contains(answer.status)) {
                 method = .get
                 body = nil
             }
+            previous = url
             url = next.absoluteString
         }
-    }
-
-    /// Why a redirect from `from` to `to` is not followed, if it is not: https never leads to
-    /// http, and fetch speaks only http and https.
-    static func refusal(from: URL?, to: URL) -> String? {
-        let scheme = to.scheme?.lowercased()
-        guard scheme == "https" || scheme == "http" else { return "a redirect to \(to.absoluteString), which is not http or https" }
-        if from?.scheme?.lowercased() == "https", scheme != "https" {
-            return "a redirect from https to http, which fetch never follows: \(to.absoluteString)"
-        }
-        return nil
     }
 
     private func sendOnce(
@@ -112,8 +99,9 @@ public final class CurlTransport: HTTPTransport {
             }
         }
         for line in lines {
-            guard !line.contains(where: { $0 == "\r" || $0 == "\n" }) else {
-                throw .badURL("the header '\(line.prefix { $0 != ":" })' has a line break in its value")
+            // On bytes: "\r\n" is one Character, which a Character test would not see.
+            guard !line.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+                throw .refused("the header '\(line.prefix { $0 != ":" })' has a line break or NUL in its value; fetch never sends one")
             }
             guard ccurl_transfer_add_header(transfer, line) == 0 else { throw .broken("the header could not be set") }
         }

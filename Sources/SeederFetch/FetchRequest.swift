@@ -15,6 +15,8 @@ public struct FetchRequest: Sendable {
     /// Where the request carries `${NAME}` values ("header Authorization: ${API_TOKEN}"), for a
     /// 401 or 403 to name.
     public var credentials: [String]
+    /// Which headers are credentials, and the origin they may go to.
+    public var scope: CredentialScope = .none
 
     /// The value of the header `name` (case-insensitive), if the request sends one.
     func header(_ name: String) -> String? {
@@ -64,12 +66,15 @@ public enum TransportFailure: Error, Sendable, Equatable {
     case redirect(String)
     /// The URL cannot be requested.
     case badURL(String)
+    /// What fetch never sends: a URL from https to http, a secret to another origin, a header
+    /// with a line break (docs/guides/fetching.md, What fetch guarantees).
+    case refused(String)
 
     /// Whether trying again may help.
     var isRetryable: Bool {
         switch self {
         case .notConnected, .broken, .timedOut: return true
-        case .tooLarge, .redirect, .badURL: return false
+        case .tooLarge, .redirect, .badURL, .refused: return false
         }
     }
 
@@ -82,6 +87,7 @@ public enum TransportFailure: Error, Sendable, Equatable {
             return limit >= 1 << 30 ? "the body is larger than \(limit >> 30) GiB" : "the body is larger than \(limit) bytes"
         case let .redirect(reason): return reason
         case let .badURL(reason): return reason
+        case let .refused(reason): return reason
         }
     }
 

@@ -12,6 +12,7 @@ final class FetchRun: @unchecked Sendable {
     let gate: RequestGate
     let transport: HTTPTransport
     let progress: (@Sendable (FetchProgress) -> Void)?
+    let retrying: (@Sendable (String) -> Void)?
 
     private let lock = NSLock()
     /// The files of this fetch by relative path, with their manifest entries.
@@ -24,8 +25,9 @@ final class FetchRun: @unchecked Sendable {
 
     init(
         mapping: Mapping, variables: FetchVariables, manifest: FetchManifest, staging: StagingArea, dumpsShown: String,
-        transport: HTTPTransport, progress: (@Sendable (FetchProgress) -> Void)?
+        transport: HTTPTransport, progress: (@Sendable (FetchProgress) -> Void)?, retrying: (@Sendable (String) -> Void)? = nil
     ) {
+        self.retrying = retrying
         self.dumpsShown = dumpsShown
         self.mapping = mapping
         self.variables = variables
@@ -52,7 +54,7 @@ final class FetchRun: @unchecked Sendable {
         let counters = FetchCounters()
         locked { summaries[index] = FetchReport.SourceSummary(path: source.path) }
         let plan = RequestPlan(spec: spec, defaults: mapping.fetch, variables: variables)
-        let sender = RequestSender(transport: transport, gate: gate, variables: variables, counters: counters)
+        let sender = RequestSender(transport: transport, gate: gate, variables: variables, counters: counters, retrying: retrying)
         if let each = spec.each {
             let parents: [ParentRecord]
             do {
@@ -101,10 +103,20 @@ final class FetchRun: @unchecked Sendable {
                 return
             }
             while true {
-                let answer = PageWalker.Answer(
-                    body: result.body, links: result.links, url: result.url, pages: page,
-                    recordedNext: result.unchanged ? result.entry.next.map(variables.unredact) : nil)
-                guard let (step, record) = try walker.next(after: answer, described: result.described, location: spec.location) else {
+                var trial = walker
+                var next = try trial.next(after: answer(result, page: page), described: result.described, location: spec.location)
+                // An unchanged page's next URL comes from DUMPS (the manifest, the stored body):
+                // followed only on the mapping's origin and as recorded, never a `${NAME}` in it
+                // expanded; else the page is asked for again, whole.
+                if result.unchanged, let url = next?.step.url, !result.scope.isSameOrigin(url) || url.contains("${") {
+                    result = try await fetchPage(
+                        index, plan: plan, step: result.step, page: page, parent: parent, sender: sender, limits: limits, conditional: false
+                    )
+                    trial = walker
+                    next = try trial.next(after: answer(result, page: page), described: result.described, location: spec.location)
+                }
+                walker = trial
+                guard let (step, record) = next else {
                     if page == 1, let missing = walker.endedOnMissing {
                         let warning = Diagnostic.warning(
                             .pagination,
@@ -135,6 +147,11 @@ final class FetchRun: @unchecked Sendable {
         }
     }
 
+    private func answer(_ result: PageResult, page: Int) -> PageWalker.Answer {
+        PageWalker.Answer(
+            body: result.body, links: result.links, url: result.url, pages: page, recordedNext: result.unchanged ? result.entry.next : nil)
+    }
+
     private func setNext(_ next: String, of path: String) {
         locked { entries[path]?.next = next }
     }
@@ -147,40 +164,44 @@ final class FetchRun: @unchecked Sendable {
         var entry: FetchManifest.Entry
         var unchanged: Bool
         var described: String
+        /// The request's step, and where its credentials may go.
+        var step: PageWalker.Step
+        var scope: CredentialScope
     }
 
     /// Fetches one page into the staging area (unless DUMPS already holds its bytes).
     private func fetchPage(
         _ index: Int, plan: RequestPlan, step: PageWalker.Step, page: Int, parent: ParentRecord?, sender: RequestSender,
-        limits: RequestSender.Limits
+        limits: RequestSender.Limits, conditional allowed: Bool = true
     ) async throws(FetchFailure) -> PageResult {
         let source = mapping.sources![index]
         let spec = source.fetch!
         let path = Self.pagePath(source.path, folder: parent?.folderName, page: spec.paginate == nil ? nil : page)
-        let request = plan.request(step, parent: parent)
+        let request = try plan.request(step, parent: parent, location: spec.location)
         let described = "\(request.method.rawValue) \(request.shownURL)"
         let compression = Source.compression(ofFile: path)
         let old = manifest.files[path]
         let existing = dumpsFile(path)
         var conditional: [(name: String, value: String)] = []
-        if request.method == .get, let old, old.url == request.shownURL, let existing, existing.sha256 == old.sha256 {
+        if allowed, request.method == .get, let old, old.url == request.shownURL, let existing, existing.sha256 == old.sha256 {
             if let etag = old.etag { conditional.append(("If-None-Match", etag)) }
             if let lastModified = old.lastModified { conditional.append(("If-Modified-Since", lastModified)) }
         }
         let answer = try await sender.send(request, conditional: conditional, limits: limits, location: spec.location)
         if answer.status == 304, let old, let body = DumpEncoder.decode(file: staging.dumps + "/" + path, as: compression) {
             let pageBody = try PageBody(
-                body, source: source, described: described, contentType: nil, location: spec.location, paged: spec.paginate != nil)
+                body, source: source, described: described, contentType: nil, location: spec.location, paged: spec.paginate != nil,
+                redact: variables.redact)
             record(index, path: path, entry: old, written: false, fetched: false, records: pageBody.records, bytes: 0)
             return PageResult(
                 path: path, body: pageBody, links: answer.headers("Link"), url: answer.url, entry: old, unchanged: true,
-                described: described)
+                described: described, step: step, scope: request.scope)
         }
         let body: PageBody
         do {
             body = try PageBody(
                 answer.body, source: source, described: described, contentType: answer.header("Content-Type"), location: spec.location,
-                graphQL: spec.method == .post, paged: spec.paginate != nil)
+                graphQL: spec.method == .post, paged: spec.paginate != nil, redact: variables.redact)
         } catch {
             // The message may quote the body, which may quote a secret.
             var failure = error
@@ -212,7 +233,8 @@ final class FetchRun: @unchecked Sendable {
         }
         record(index, path: path, entry: entry, written: !same, fetched: true, records: body.records, bytes: answer.body.count)
         return PageResult(
-            path: path, body: body, links: answer.headers("Link"), url: answer.url, entry: entry, unchanged: false, described: described)
+            path: path, body: body, links: answer.headers("Link"), url: answer.url, entry: entry, unchanged: false, described: described,
+            step: step, scope: request.scope)
     }
 
     private func record(_ index: Int, path: String, entry: FetchManifest.Entry, written: Bool, fetched: Bool, records: Int, bytes: Int) {

@@ -8,6 +8,8 @@ public final class FetchVariables: @unchecked Sendable {
     /// (text to hide, what is shown instead), longest first so a value inside another is
     /// replaced after it. Grows as `${md5:...}`s are made, from any task: behind `lock`.
     private var hidden: [(value: String, shown: String)] = []
+    /// Every form of each hidden value (`SecretForms`), longest first, behind `lock` too.
+    private var hiddenForms: [(value: String, shown: String)] = []
     private let lock = NSLock()
 
     /// Reads each variable the templates use from `environment`; an unset one is an error at
@@ -32,9 +34,17 @@ public final class FetchVariables: @unchecked Sendable {
         }
         self.values = values
         for (name, value) in values where value.utf8.count >= Self.shortestHidden && !notSecret.contains(name) {
-            hidden.append((value, "${\(name)}"))
+            hide(value, as: "${\(name)}")
         }
+    }
+
+    /// Adds `value` and its forms to what is hidden; the caller holds `lock` or is the initializer.
+    private func hide(_ value: String, as shown: String) {
+        guard !hidden.contains(where: { $0.value == value }) else { return }
+        hidden.append((value, shown))
         hidden.sort(by: Self.longestFirst)
+        hiddenForms += SecretForms.of(value).map { ($0, shown) }
+        hiddenForms.sort(by: Self.longestFirst)
     }
 
     /// Values shorter than this are not searched for in text the server sent: a two-letter
@@ -50,6 +60,15 @@ public final class FetchVariables: @unchecked Sendable {
         defer { lock.unlock() }
         return hidden
     }
+
+    private var formsNow: [(value: String, shown: String)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return hiddenForms
+    }
+
+    /// Every form of every secret, for a URL of another origin to be checked against.
+    public var secretForms: [String] { formsNow.map(\.value) }
 
     /// The text with every variable's value, `${md5:...}` expanded, and `{K}` read from `parent`.
     /// Records each `${md5:...}` made from a variable so it is hidden too.
@@ -71,10 +90,7 @@ public final class FetchVariables: @unchecked Sendable {
                 if containsVariable(inner) {
                     let shown = "${md5:\(FetchTemplate(parts: inner, location: SourceLocation(file: "")).description)}"
                     lock.lock()
-                    if !hidden.contains(where: { $0.value == digest }) {
-                        hidden.append((digest, shown))
-                        hidden.sort(by: Self.longestFirst)
-                    }
+                    hide(digest, as: shown)
                     lock.unlock()
                 }
             }
@@ -106,34 +122,54 @@ public final class FetchVariables: @unchecked Sendable {
         }.joined()
     }
 
-    /// `text` (from the server, or made from values) with every secret replaced by its name.
+    /// `text` (from the server, or made from values) with every secret, in any of its forms,
+    /// replaced by its name. A mix of forms no list holds is found by decoding: the words that
+    /// hold one are not shown, nor, failing that, the text.
     public func redact(_ text: String) -> String {
-        let hidden = hiddenNow
-        guard !hidden.isEmpty else { return text }
+        let forms = formsNow
+        guard !forms.isEmpty else { return text }
         var result = text
-        for (value, shown) in hidden where result.contains(value) {
+        for (value, shown) in forms where result.contains(value) {
             result = result.replacingOccurrences(of: value, with: shown)
         }
-        return result
+        guard holdsSecret(result) else { return result }
+        result = result.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            holdsSecret(String(word)) ? Self.hiddenWord : String(word)
+        }.joined(separator: " ")
+        return holdsSecret(result) ? Self.hiddenText : result
     }
 
-    /// The inverse of `redact`: a URL the manifest recorded, with the values back in it.
-    public func unredact(_ text: String) -> String {
-        guard text.contains("${") else { return text }
-        var result = text
-        // The digests first: their shown form holds the variables' names.
-        for (value, shown) in hiddenNow where shown.hasPrefix("${md5:") {
-            result = result.replacingOccurrences(of: shown, with: value)
-        }
-        for (name, value) in values { result = result.replacingOccurrences(of: "${\(name)}", with: value) }
-        return result
+    static let hiddenWord = "(not shown: a secret)"
+    static let hiddenText = "(not shown: the text holds a secret)"
+
+    private func holdsSecret(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { secret(in: UnsafeBufferPointer($0), shortest: Self.shortestHidden) } != nil
     }
 
-    /// The name of the first secret `bytes` hold, if any: a response is never written to a dump
-    /// with a secret in it.
+    /// The name of the first secret `bytes` hold in any form (`SecretForms`), and where: a
+    /// response is never written to a dump with a secret in it.
     public func secret(in bytes: [UInt8]) -> (name: String, offset: Int)? {
-        for (value, shown) in hiddenNow where value.utf8.count >= Self.shortestSecretInBody {
-            if let offset = bytes.firstRange(of: Array(value.utf8))?.lowerBound { return (shown, offset) }
+        bytes.withUnsafeBufferPointer { secret(in: $0, shortest: Self.shortestSecretInBody) }
+    }
+
+    private func secret(in bytes: UnsafeBufferPointer<UInt8>, shortest: Int) -> (name: String, offset: Int)? {
+        let secrets = hiddenNow.filter { $0.value.utf8.count >= shortest }
+        guard !secrets.isEmpty else { return nil }
+        // Decoding copies the bytes: only when they hold an escape or a percent sign at all.
+        let escaped = bytes.contains(UInt8(ascii: "\\")) || bytes.contains(UInt8(ascii: "%"))
+        let spaced = secrets.contains { $0.value.utf8.contains(0x20) }
+        for plusIsSpace in spaced ? [nil, 0, 1] : [nil] {
+            var none: [Int]? = nil
+            let decoded =
+                escaped || plusIsSpace != nil ? SecretForms.decoded(bytes, plusIsSpace: plusIsSpace, origins: &none) : Array(bytes)
+            for (value, shown) in secrets {
+                guard let found = decoded.firstRange(of: Array(value.utf8)) else { continue }
+                guard escaped || plusIsSpace != nil else { return (shown, found.lowerBound) }
+                var origins: [Int]? = []
+                _ = SecretForms.decoded(bytes, plusIsSpace: plusIsSpace, origins: &origins)
+                return (shown, origins![found.lowerBound])
+            }
         }
         return nil
     }

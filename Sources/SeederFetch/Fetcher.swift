@@ -14,6 +14,8 @@ public struct FetchOptions: Sendable {
     public var transport: (any HTTPTransport)?
     /// Called after each page.
     public var progress: (@Sendable (FetchProgress) -> Void)?
+    /// Called as a request is about to be retried, with what happened and when it is retried.
+    public var retrying: (@Sendable (String) -> Void)?
 
     public init(mapping: String, dumps: String) {
         self.mapping = mapping
@@ -103,7 +105,7 @@ public enum Fetcher {
         if let manifestProblem { report.diagnostics.append(.warning(.io, manifestProblem)) }
         let run = FetchRun(
             mapping: mapping, variables: variables, manifest: manifest, staging: staging, dumpsShown: options.dumps, transport: transport,
-            progress: options.progress)
+            progress: options.progress, retrying: options.retrying)
         for wave in Self.waves(selected, sources: sources) {
             await withTaskGroup(of: Void.self) { group in
                 let fetched = Set(selected)

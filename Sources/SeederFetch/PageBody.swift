@@ -12,8 +12,9 @@ struct PageBody {
     /// message names the page (`described`).
     init(
         _ bytes: [UInt8], source: Source, described: String, contentType: String?, location: SourceLocation, graphQL: Bool = false,
-        paged: Bool = false
+        paged: Bool = false, redact: (String) -> String = { $0 }
     ) throws(FetchFailure) {
+        func quote(_ bytes: [UInt8]) -> String { Self.quote(bytes, redact: redact) }
         if Source.format(ofFile: source.path) == .jsonLines {
             var count = 0
             var lineStart = 0
@@ -25,7 +26,7 @@ struct PageBody {
                 do { _ = try JSONDocument(parsing: line) } catch {
                     throw Self.syntaxFailure(
                         error, bytes: bytes, lineOffset: lineStart - line.count - 1, described: described, contentType: contentType,
-                        location: location)
+                        location: location, quote: quote(bytes))
                 }
                 count += 1
             }
@@ -35,7 +36,8 @@ struct PageBody {
         }
         let parsed: JSONDocument
         do { parsed = try JSONDocument(parsing: bytes) } catch {
-            throw Self.syntaxFailure(error, bytes: bytes, lineOffset: 0, described: described, contentType: contentType, location: location)
+            throw Self.syntaxFailure(
+                error, bytes: bytes, lineOffset: 0, described: described, contentType: contentType, location: location, quote: quote(bytes))
         }
         document = parsed
         // A GraphQL answer with `errors` has no data to page through, status 200 or not.
@@ -52,7 +54,7 @@ struct PageBody {
                     .shape,
                     "\(described): 'keyPath' \(source.keyPath.joined(separator: ".")) reaches nothing: "
                         + (depth == 0 ? "the body is \(describeKind(value.kind))" : "'\(reached)' is \(describeKind(value.kind))")
-                        + " with no '\(key)'; the body begins \(Self.quote(bytes))", at: location, jsonPath: value.pointer.description)
+                        + " with no '\(key)'; the body begins \(quote(bytes))", at: location, jsonPath: value.pointer.description)
             }
             value = member
         }
@@ -66,7 +68,7 @@ struct PageBody {
                 "\(described): a page's records are an array, but "
                     + (source.keyPath.isEmpty
                         ? "the body is an object" : "'keyPath' \(source.keyPath.joined(separator: ".")) reaches an object")
-                    + "; the body begins \(Self.quote(bytes))", at: location, jsonPath: value.pointer.description)
+                    + "; the body begins \(quote(bytes))", at: location, jsonPath: value.pointer.description)
         case .object: records = source.keyedBy == nil ? 1 : value.count
         case .null: records = 0
         default:
@@ -77,7 +79,8 @@ struct PageBody {
     }
 
     private static func syntaxFailure(
-        _ error: JSONSyntaxError, bytes: [UInt8], lineOffset: Int, described: String, contentType: String?, location: SourceLocation
+        _ error: JSONSyntaxError, bytes: [UInt8], lineOffset: Int, described: String, contentType: String?, location: SourceLocation,
+        quote: String
     ) -> FetchFailure {
         let offset = lineOffset + error.offset
         var position = ""
@@ -88,14 +91,13 @@ struct PageBody {
         }
         let type = contentType.map { " (Content-Type \($0))" } ?? ""
         return .data(
-            .syntax, "\(described): the body is not JSON\(type): \(error.message)\(position); it begins \(quote(bytes))", at: location)
+            .syntax, "\(described): the body is not JSON\(type): \(error.message)\(position); it begins \(quote)", at: location)
     }
 
-    /// The body's first 200 characters, white space folded, quoted: what a person recognizes an
-    /// error page or an error object by.
-    static func quote(_ bytes: [UInt8]) -> String {
-        let text = String(decoding: bytes.prefix(1000), as: UTF8.self).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        return "\"" + (text.count > 200 ? String(text.prefix(200)) + "..." : text) + "\""
+    /// The body's first 200 characters, white space folded, quoted, secrets hidden before the
+    /// cut: what a person recognizes an error page or an error object by.
+    static func quote(_ bytes: [UInt8], redact: (String) -> String) -> String {
+        "\"" + RequestSender.excerpt(bytes, redact: redact) + "\""
     }
 
     /// What a paginator's key path reaches in the body, from its root (`KeyPath.jsonValue`):

@@ -26,6 +26,11 @@ struct PageWalker {
         case request(query: [QueryValue], bodyCursor: String?)
         /// A URL the previous page gave (`link`, `next`), with values in it.
         case url(String)
+
+        var url: String? {
+            if case let .url(url) = self { return url }
+            return nil
+        }
     }
 
     struct QueryValue: Equatable {
@@ -75,7 +80,8 @@ struct PageWalker {
         case nil:
             return nil
         case .link?:
-            let link = answer.recordedNext ?? LinkHeader.target(rel: "next", in: answer.links)
+            // A 304 may repeat the page's `Link` header; else the next the manifest recorded.
+            let link = LinkHeader.target(rel: "next", in: answer.links) ?? answer.recordedNext
             guard let link, let url = Self.resolve(link, against: answer.url) else { return nil }
             step = .url(url)
             record = url

@@ -31,14 +31,18 @@ struct RequestPlan: Sendable {
         return result
     }
 
-    /// The request for a page.
-    func request(_ step: PageWalker.Step, parent: ParentRecord?) -> FetchRequest {
+    /// The request for a page. A parent's value that would act as syntax (a line break in a
+    /// header, `.` or `..` as a path segment) is a failure at `location`.
+    func request(_ step: PageWalker.Step, parent: ParentRecord?, location: SourceLocation) throws(FetchFailure) -> FetchRequest {
+        try check(parent, location: location)
         var credentials: [String] = []
         var headerValues: [(name: String, value: String)] = []
+        var secretHeaders: Set<String> = []
         for header in headers {
             headerValues.append((header.name, variables.expand(header.value, parent: parent)))
             if !header.value.variables.isEmpty {
                 credentials.append("header \(header.name): \(variables.render(header.value, parent: parent))")
+                secretHeaders.insert(header.name.lowercased())
             }
         }
         for parameter in query where !parameter.value.variables.isEmpty {
@@ -49,6 +53,9 @@ struct RequestPlan: Sendable {
         let url: String
         let shown: String
         var body = spec.body.map { Self.json($0, variables: variables, parent: parent) }
+        let base = defaults.base.map { variables.expand($0) }
+        // The credentials' origin: the URL the mapping wrote, whatever URL this page is at.
+        let resolved = Self.resolve(expandURL(spec.url, parent: parent, shown: false), against: base)
         switch step {
         case let .url(next):
             url = next
@@ -69,9 +76,7 @@ struct RequestPlan: Sendable {
                     values.append(value)
                 }
             }
-            let base = defaults.base.map { variables.expand($0) }
             let shownBase = defaults.base.map { variables.render($0) }
-            let resolved = Self.resolve(expandURL(spec.url, parent: parent, shown: false), against: base)
             url = Self.join(resolved, values.map { ($0.name, $0.sent) })
             // `${NAME}` is no URL: resolve with the values, then put the shown base back in front.
             var shownResolved = Self.resolve(expandURL(spec.url, parent: parent, shown: true), against: shownBase)
@@ -85,7 +90,29 @@ struct RequestPlan: Sendable {
         }
         return FetchRequest(
             method: spec.method, url: url, shownURL: shown, headers: headerValues, body: body.map { Array($0.utf8) },
-            credentials: credentials)
+            credentials: credentials,
+            scope: CredentialScope(origin: Origin(resolved), headers: secretHeaders, secretForms: variables.secretForms))
+    }
+
+    /// A parent's values are data: one with CR, LF or NUL never reaches a header, and `.` or
+    /// `..` never acts as a path segment (docs/guides/fetching.md, What fetch guarantees).
+    private func check(_ parent: ParentRecord?, location: SourceLocation) throws(FetchFailure) {
+        guard let parent else { return }
+        let inHeaders = Set(headers.flatMap { $0.value.parentFields.map(\.description) })
+        let inURL = Set(spec.url.parentFields.map(\.description))
+        for (field, value) in parent.fields.sorted(by: { $0.key < $1.key }) {
+            let record = "the record at \(parent.pointer.isEmpty ? "the root" : parent.pointer) of \(parent.file)"
+            if inHeaders.contains(field), value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) {
+                throw FetchFailure.data(
+                    .shape, "\(record) gives '{\(field)}' a value with a line break or NUL, which fetch never puts in a header",
+                    at: location, jsonPath: parent.pointer)
+            }
+            if inURL.contains(field), value == "." || value == ".." {
+                throw FetchFailure.data(
+                    .shape, "\(record) gives '{\(field)}' the value '\(value)', which would climb the URL's path; fetch never sends it",
+                    at: location, jsonPath: parent.pointer)
+            }
+        }
     }
 
     /// The URL template with values (or `${NAME}`s), a parent's values percent-encoded as path

@@ -11,6 +11,8 @@ struct RequestSender: Sendable {
     let variables: FetchVariables
     /// What the counters of the source's summary add up.
     let counters: FetchCounters
+    /// Told of each retry as it is about to wait (`--progress` shows it).
+    var retrying: (@Sendable (String) -> Void)? = nil
 
     /// The longest wait a server may ask for; a longer one is an error that says how long.
     static let longestWait: Double = 60
@@ -49,7 +51,10 @@ struct RequestSender: Sendable {
                 }
                 wait = backoff(attempt)
             case let .success(answer):
-                if let seconds = rateLimitReset(answer), answer.header("X-RateLimit-Remaining") == "0", seconds <= Self.longestWait {
+                if let seconds = rateLimitReset(answer),
+                    answer.header("X-RateLimit-Remaining")?.trimmingCharacters(in: .whitespaces) == "0",
+                    seconds <= Self.longestWait
+                {
                     await gate.pause(seconds: seconds)
                 }
                 if (200..<300).contains(answer.status) || (answer.status == 304 && !conditional.isEmpty) { return answer }
@@ -77,22 +82,26 @@ struct RequestSender: Sendable {
                         ? "; the request carries no credential (no ${NAME} in its headers or query)"
                         : "; check \(request.credentials.joined(separator: ", "))"
                     var redirected = ""
-                    if let from = URL(string: request.url)?.host, let to = URL(string: answer.url)?.host, from != to {
-                        redirected = " (answered by \(to) after a redirect: Authorization and Cookie are not sent to another host)"
+                    if let to = Origin(answer.url), !request.scope.isSameOrigin(answer.url) {
+                        redirected = " (answered by \(to.host) after a redirect: credentials are never sent to another origin)"
                     }
-                    let excerpt = variables.redact(Self.excerpt(answer.body))
+                    let excerpt = excerpt(answer.body)
                     throw FetchFailure.service(
                         "\(request.method.rawValue) \(request.shownURL): \(Self.statusText(answer.status))\(redirected)\(carried)"
                             + (excerpt.isEmpty ? "" : "; the service says: \(excerpt)"), at: location)
                 default:
-                    let excerpt = variables.redact(Self.excerpt(answer.body))
+                    let excerpt = excerpt(answer.body)
                     throw FetchFailure.service(
                         "\(request.method.rawValue) \(request.shownURL): \(Self.statusText(answer.status))"
                             + (excerpt.isEmpty ? "" : ": \(excerpt)"), at: location)
                 }
             }
             counters.add(retries: 1)
-            if wait > 0 { try? await Task.sleep(for: .nanoseconds(Int64(wait * 1e9))) }
+            wait = min(max(wait, 0), Self.longestWait)
+            retrying?(
+                "\(request.method.rawValue) \(request.shownURL): \(variables.redact(outcomes.last ?? "")); retry \(attempt) of \(limits.retries) "
+                    + "in \(Self.duration(wait))")
+            if wait > 0 { try? await Task.sleep(for: .milliseconds(Int64(wait * 1000))) }
         }
     }
 
@@ -101,32 +110,66 @@ struct RequestSender: Sendable {
         return false
     }
 
+    /// The failure after the last attempt: each distinct outcome once, with how many times it
+    /// happened, in the order they first did.
     private func giveUp(_ request: FetchRequest, outcomes: [String], location: SourceLocation, retried: Bool) -> FetchFailure {
-        let what = retried ? "gave up after \(outcomes.count) attempts: \(outcomes.joined(separator: "; "))" : outcomes.last ?? "no answer"
+        var distinct: [(outcome: String, count: Int)] = []
+        for outcome in outcomes {
+            if let index = distinct.firstIndex(where: { $0.outcome == outcome }) {
+                distinct[index].count += 1
+            } else {
+                distinct.append((outcome, 1))
+            }
+        }
+        let listed = distinct.map { $0.count == 1 ? $0.outcome : "\($0.outcome) (\($0.count) times)" }.joined(separator: "; ")
+        let what = retried ? "gave up after \(outcomes.count) attempts: \(listed)" : outcomes.last ?? "no answer"
         return .service("\(request.method.rawValue) \(request.shownURL): \(variables.redact(what))", at: location)
     }
 
     /// 0.5 s, 1 s, 2 s, ... each between 75% and 125% of that, so that parallel requests that
-    /// failed together do not retry together.
+    /// failed together do not retry together; never more than the longest wait.
     private func backoff(_ attempt: Int) -> Double {
-        Self.firstBackoff * pow(2, Double(attempt - 1)) * Double.random(in: 0.75...1.25)
+        min(Self.firstBackoff * pow(2, Double(min(attempt - 1, 16))), Self.longestWait) * Double.random(in: 0.75...1.25)
     }
 
-    /// `Retry-After` in seconds: a number of seconds, or an HTTP date.
+    /// `Retry-After` in seconds: a number of seconds (digits only, as RFC 9110 writes it), or
+    /// an HTTP date. Anything else is no answer, and the backoff applies.
     func retryAfter(_ answer: HTTPAnswer) -> Double? {
         guard let value = answer.header("Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = Double(value), seconds >= 0 { return seconds }
+        if let seconds = Self.seconds(value, fraction: false) { return seconds }
         guard let date = HTTPDate.parse(value) else { return nil }
-        return max(0, date.timeIntervalSinceNow)
+        return Self.clamped(date.timeIntervalSinceNow)
     }
 
     /// `X-RateLimit-Reset` in seconds from now: a Unix time (GitHub), or seconds when small.
     func rateLimitReset(_ answer: HTTPAnswer) -> Double? {
-        guard let value = answer.header("X-RateLimit-Reset").flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) else {
-            return nil
-        }
-        if value > 1_000_000_000 { return max(0, value - Date().timeIntervalSince1970) }
-        return max(0, value)
+        guard
+            let value = answer.header("X-RateLimit-Reset").flatMap({ Self.seconds($0.trimmingCharacters(in: .whitespaces), fraction: true) }
+            )
+        else { return nil }
+        if value > 1_000_000_000 { return Self.clamped(value - Date().timeIntervalSince1970) }
+        return value
+    }
+
+    /// The longest time a number from the service stands for: any longer is as long (a year).
+    static let longestNumber: Double = 365 * 86400
+
+    /// A count of seconds the service sent (digits, with a fraction when `fraction`), between 0
+    /// and `longestNumber`; `nil` when it is not one. A number is data: `1e400`, `nan` or a
+    /// hundred digits is never a trap.
+    static func seconds(_ text: String, fraction: Bool) -> Double? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard !text.isEmpty, parts.count == 1 || fraction,
+            parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) } })
+        else { return nil }
+        // Leading zeros aside, more than 12 digits is longer than any wait.
+        let whole = parts[0].drop { $0 == "0" }
+        guard whole.count <= 12 else { return longestNumber * 1000 }
+        return Double(text).map(clamped)
+    }
+
+    private static func clamped(_ seconds: Double) -> Double {
+        seconds.isNaN ? 0 : min(max(seconds, 0), longestNumber * 1000)
     }
 
     static func statusText(_ status: Int) -> String {
@@ -138,15 +181,28 @@ struct RequestSender: Sendable {
         return "status \(status)" + (reasons[status].map { " \($0)" } ?? "")
     }
 
-    /// The first 200 characters of a body, on one line.
-    static func excerpt(_ body: [UInt8]) -> String {
-        let text = String(decoding: body.prefix(800), as: UTF8.self)
-            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    /// The first 200 characters of a body, on one line, secrets hidden before it is cut.
+    func excerpt(_ body: [UInt8]) -> String {
+        Self.excerpt(body, redact: variables.redact)
+    }
+
+    /// The first 200 characters of `body`, on one line; `redact` runs before any cut, so that no
+    /// part of a secret is shown.
+    static func excerpt(_ body: [UInt8], redact: (String) -> String) -> String {
+        let text = redact(String(decoding: safePrefix(body), as: UTF8.self)).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         return text.count > 200 ? String(text.prefix(200)) + "..." : text
     }
 
+    /// At most 64 KiB of `body`, less its last KiB when it is cut there, so that a secret the cut
+    /// would halve is not left in part.
+    static func safePrefix(_ body: [UInt8]) -> ArraySlice<UInt8> {
+        body.count <= 65536 ? body[...] : body.prefix(65536 - 1024)
+    }
+
     static func duration(_ seconds: Double) -> String {
-        seconds >= 120 ? "\(Int(seconds / 60)) min" : "\(Int(seconds.rounded(.up))) s"
+        guard seconds.isFinite else { return "ever" }
+        if seconds >= 2 * 86400 { return "\(Int(min(seconds, longestNumber) / 86400)) days" + (seconds > longestNumber ? " or more" : "") }
+        return seconds >= 120 ? "\(Int(seconds / 60)) min" : "\(Int(max(seconds, 0).rounded(.up))) s"
     }
 }
 

@@ -114,6 +114,14 @@ final class FetchProgressDisplay: @unchecked Sendable {
         }
     }
 
+    /// A line of its own, said as it happens (a retry), above the progress line.
+    func note(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        StandardError.write((shown ? "\r\u{1B}[K" : "") + "fetch: " + text + "\n")
+        shown = false
+    }
+
     func finish() {
         lock.lock()
         defer { lock.unlock() }

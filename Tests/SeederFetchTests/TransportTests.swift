@@ -9,7 +9,9 @@ import Testing
 /// redirect rules, `X-RateLimit-Reset` (docs/commands.md, `seeder fetch`: Failures).
 struct TransportTests {
     static func request(_ url: String) -> FetchRequest {
-        FetchRequest(method: .get, url: url, shownURL: url, headers: [("Authorization", "Bearer x")], body: nil, credentials: [])
+        FetchRequest(
+            method: .get, url: url, shownURL: url, headers: [("Authorization", "Bearer x")], body: nil, credentials: [],
+            scope: CredentialScope(origin: Origin(url), headers: [], secretForms: []))
     }
 
     /// A body over the limit is an error, never a silent cut; it is not retried.
@@ -29,14 +31,22 @@ struct TransportTests {
         }
     }
 
-    @Test func redirectRules() throws {
-        let https = URL(string: "https://api.example.com/a")!
-        #expect(CurlTransport.refusal(from: https, to: URL(string: "https://cdn.example.com/b")!) == nil)
-        #expect(CurlTransport.refusal(from: URL(string: "http://x/a")!, to: URL(string: "https://x/b")!) == nil)
+    @Test func originRules() throws {
+        let scope = CredentialScope(origin: Origin("https://api.example.com/v1/"), headers: ["x-api-key"], secretForms: ["s3cr%2Bt"])
+        #expect(scope.refusal(of: "https://cdn.example.com/b", from: "https://api.example.com/a") == nil)
+        #expect(scope.refusal(of: "https://API.example.com:443/b?k=s3cr%2Bt", from: nil) == nil)
         #expect(
-            CurlTransport.refusal(from: https, to: URL(string: "http://api.example.com/b")!)
-                == "a redirect from https to http, which fetch never follows: http://api.example.com/b")
-        #expect(CurlTransport.refusal(from: https, to: URL(string: "file:///etc/passwd")!) != nil)
+            scope.refusal(of: "http://api.example.com/b", from: nil)
+                == "http://api.example.com/b leads from https to http, which fetch never follows")
+        #expect(scope.refusal(of: "file:///etc/passwd", from: nil) == "file:///etc/passwd is not an http or https URL fetch can request")
+        #expect(
+            scope.refusal(of: "https://evil.example.com/?k=s3cr%2Bt", from: nil)
+                == "a URL of another origin (https://evil.example.com:443) than the mapping's (https://api.example.com:443) holds a secret; "
+                + "fetch never sends one there")
+        let headers: [(name: String, value: String)] = [("Authorization", "a"), ("X-Api-Key", "k"), ("Cookie", "c"), ("Accept", "j")]
+        #expect(scope.headers(headers, for: "https://api.example.com/x").map(\.name) == ["Authorization", "X-Api-Key", "Cookie", "Accept"])
+        #expect(scope.headers(headers, for: "https://api.example.com:8443/x").map(\.name) == ["Accept"])
+        #expect(scope.headers(headers, for: "http://api.example.com/x").map(\.name) == ["Accept"])
     }
 
     /// More than 5 redirects; the credential is not sent on to another host. The timeout is

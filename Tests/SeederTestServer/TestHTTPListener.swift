@@ -16,10 +16,10 @@ final class TestHTTPListener: @unchecked Sendable {
     private var stopping = false
     private var stopped = false
 
-    /// Listens on 127.0.0.1:`port` (0: a free port the system picks) and hands each accepted
-    /// socket to `connections`.
-    init(port: Int, connections: TestHTTPConnections) throws {
-        (socket, self.port) = try TestSocket.listening(port: port, backlog: 256)
+    /// Listens on 127.0.0.`host`:`port` (0: a free port the system picks) and hands each
+    /// accepted socket to `connections`.
+    init(port: Int, host: UInt8 = 1, connections: TestHTTPConnections) throws {
+        (socket, self.port) = try TestSocket.listening(port: port, host: host, backlog: 256)
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else {
             let error = errno

@@ -25,23 +25,31 @@ public final class TestHTTPServer: Sendable {
     /// different connections.
     public typealias Handler = @Sendable (TestHTTPRequest) async throws -> TestHTTPResponse
 
-    /// The port the server listens on, on 127.0.0.1.
+    /// The port the server listens on, on 127.0.0.1 (or the host it was started on).
     public let port: Int
+    /// The loopback address it listens on: `127.0.0.1`, or `127.0.0.2` for a second origin.
+    public let host: String
     private let listener: TestHTTPListener
     private let connections: TestHTTPConnections
 
-    private init(listener: TestHTTPListener, connections: TestHTTPConnections) {
+    private init(listener: TestHTTPListener, connections: TestHTTPConnections, host: String) {
         self.listener = listener
         self.connections = connections
+        self.host = host
         port = listener.port
     }
 
-    /// Starts a server on 127.0.0.1, on `port` (0: a free port the system picks). A server that
-    /// answers many requests, like `seeder-bench serve`, passes `recording: false`: `requests`
-    /// then stays empty instead of growing.
-    public static func start(port: Int = 0, recording: Bool = true, _ handler: @escaping Handler) async throws -> TestHTTPServer {
+    /// Starts a server on 127.0.0.`loopbackHost` (1, or 2 for a second origin: another host to
+    /// a client, on the same machine), on `port` (0: a free port the system picks). A server
+    /// that answers many requests, like `seeder-bench serve`, passes `recording: false`:
+    /// `requests` then stays empty instead of growing.
+    public static func start(port: Int = 0, loopbackHost: UInt8 = 1, recording: Bool = true, _ handler: @escaping Handler) async throws
+        -> TestHTTPServer
+    {
         let connections = TestHTTPConnections(recording: recording, handler: handler)
-        return TestHTTPServer(listener: try TestHTTPListener(port: port, connections: connections), connections: connections)
+        return TestHTTPServer(
+            listener: try TestHTTPListener(port: port, host: loopbackHost, connections: connections), connections: connections,
+            host: "127.0.0.\(loopbackHost)")
     }
 
     /// Starts a server, runs `body` with it, and shuts it down, whether `body` returns or throws.
@@ -62,8 +70,8 @@ public final class TestHTTPServer: Sendable {
         }
     }
 
-    /// `http://127.0.0.1:PORT/`.
-    public var baseURL: String { "http://127.0.0.1:\(port)/" }
+    /// `http://127.0.0.1:PORT/` (or the server's host).
+    public var baseURL: String { "http://\(host):\(port)/" }
 
     /// The URL of `pathAndQuery` on this server: `url("v1/users?page=2")`, with or without the
     /// leading slash.

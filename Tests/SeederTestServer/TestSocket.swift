@@ -5,7 +5,7 @@
 #endif
 
 /// The few socket calls the server and `RawHTTPConnection` make, the same on Linux and macOS:
-/// IPv4 stream sockets on 127.0.0.1, blocking.
+/// IPv4 stream sockets on the loopback network (127.0.0.1, or 127.0.0.2 for a second host), blocking.
 enum TestSocket {
     /// A new TCP socket.
     static func make() throws -> Int32 {
@@ -18,12 +18,12 @@ enum TestSocket {
         return socket
     }
 
-    /// 127.0.0.1:`port`, as the socket calls take it.
-    static func withLoopback<T>(port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    /// 127.0.0.`host`:`port`, as the socket calls take it.
+    static func withLoopback<T>(port: Int, host: UInt8 = 1, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0000 | UInt32(host)).bigEndian
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -41,16 +41,16 @@ enum TestSocket {
         return socket
     }
 
-    /// A socket listening on 127.0.0.1:`port` (0: one the system picks), and the port.
-    static func listening(port: Int, backlog: Int32) throws -> (socket: Int32, port: Int) {
+    /// A socket listening on 127.0.0.`host`:`port` (0: one the system picks), and the port.
+    static func listening(port: Int, host: UInt8 = 1, backlog: Int32) throws -> (socket: Int32, port: Int) {
         let socket = try make()
         var on: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withLoopback(port: port) { bind(socket, $0, $1) }
+        let bound = withLoopback(port: port, host: host) { bind(socket, $0, $1) }
         guard bound == 0, listen(socket, backlog) == 0 else {
             let error = errno
             close(socket)
-            throw RawHTTPError.system("listen on 127.0.0.1:\(port)", error)
+            throw RawHTTPError.system("listen on 127.0.0.\(host):\(port)", error)
         }
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)

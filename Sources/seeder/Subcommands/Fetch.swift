@@ -36,7 +36,10 @@ struct Fetch: ParsableCommand {
         var options = FetchOptions(mapping: mapping, dumps: dumps)
         options.only = only
         let display = FetchProgressDisplay(mode: reporting.progress)
-        if let display { options.progress = { @Sendable progress in display.update(progress) } }
+        if let display {
+            options.progress = { @Sendable progress in display.update(progress) }
+            options.retrying = { @Sendable text in display.note(text) }
+        }
         FetchInterruption.install()
         let fetchOptions = options
         let report = Self.wait { await Fetcher.fetch(fetchOptions) }

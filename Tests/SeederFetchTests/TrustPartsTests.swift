@@ -1,0 +1,113 @@
+import Foundation
+import SeederCore
+import Testing
+
+@testable import SeederFetch
+
+/// The parts of what fetch guarantees that hold without a server (docs/guides/fetching.md, What
+/// fetch guarantees): a secret's forms, numbers from the service, a parent's values as data.
+struct TrustPartsTests {
+    static let location = SourceLocation(file: "mapping.yaml", line: 3, column: 5)
+
+    static func variables(_ secret: String) throws -> FetchVariables {
+        let template = try FetchTemplate.parse("${SECRET}", parentFields: false, location: location)
+        return FetchVariables(reading: [template], from: ["SECRET": secret], diagnostics: DiagnosticSink())
+    }
+
+    /// Every form a service may echo a secret in is hidden, the mixed ones too.
+    @Test func aSecretIsHiddenInEveryForm() throws {
+        let variables = try Self.variables("q+Secret/x y\"z")
+        let echoes = [
+            "q+Secret/x y\"z", "q%2BSecret%2Fx%20y%22z", "q%2bSecret%2fx%20y%22z", "q%2BSecret%2Fx+y%22z", "q+Secret\\/x y\\\"z",
+            "\\u0071\\u002BSecret/x\\u0020y\\u0022z", "q%252BSecret%252Fx%2520y%2522z",
+            // Mixed: a JSON escape and percent-encoding in one value, which no list holds.
+            "q%2BSecret\\/x+y\\u0022z",
+        ]
+        for echo in echoes {
+            let text = "links.self = https://api.example.com/?api_key=\(echo)&page=2"
+            let redacted = variables.redact(text)
+            #expect(!redacted.contains("Secret"), "\(echo) -> \(redacted)")
+            #expect(redacted.hasPrefix("links.self = "), "\(redacted)")
+            #expect(variables.secret(in: Array("{\"self\": \"\(echo)\"}".utf8))?.name == "${SECRET}", "\(echo)")
+        }
+        #expect(
+            variables.redact("key q%2BSecret%2Fx%20y%22z here") == "key ${SECRET} here",
+            "a listed form is replaced by the name")
+        // Where in the body, for the message: the offset of the echo's first byte.
+        let body = Array(#"{"a": 1, "self": "x\/q%2BSecret\/x+y\u0022z"}"#.utf8)
+        #expect(variables.secret(in: body)?.offset == 21)
+        #expect(variables.secret(in: Array(#"{"self": "q+Secre"}"#.utf8)) == nil)
+    }
+
+    /// An excerpt is cut after the secret is hidden: no part of it shows.
+    @Test func anExcerptIsCutAfterTheSecretIsHidden() throws {
+        let variables = try Self.variables("Secr3tTokenValue")
+        for padding in 180...200 {
+            let body = Array((String(repeating: "a", count: padding) + " token=Secr3tTokenValue end").utf8)
+            let excerpt = RequestSender.excerpt(body, redact: variables.redact)
+            #expect(!excerpt.contains("Secr"), "\(padding): \(excerpt)")
+        }
+        // Past the 64 KiB looked at, the cut drops a secret's beginning with it.
+        let long = Array((String(repeating: " ", count: 65536 - 1030) + "Secr3tTokenValue" + String(repeating: "b", count: 10)).utf8)
+        #expect(!RequestSender.excerpt(long, redact: variables.redact).contains("Secr"))
+    }
+
+    /// A number the service sends is range-checked: never a trap, at worst "a year or more".
+    @Test func numbersFromTheServiceAreRangeChecked() {
+        #expect(RequestSender.seconds("120", fraction: false) == 120)
+        #expect(RequestSender.seconds("007", fraction: false) == 7)
+        for text in ["1e300", "1e400", "nan", "inf", "-5", "", " ", "1.5", "0x10", "１２"] {
+            #expect(RequestSender.seconds(text, fraction: false) == nil, "\(text)")
+        }
+        #expect(RequestSender.seconds("1.5", fraction: true) == 1.5)
+        #expect(RequestSender.seconds("99999999999999999999999999999999999", fraction: false)! > RequestSender.longestNumber)
+        #expect(RequestSender.duration(1e300) == "365 days or more")
+        #expect(RequestSender.duration(.infinity) == "ever")
+        #expect(RequestSender.duration(3 * 86400) == "3 days")
+        #expect(RequestSender.duration(3600) == "60 min")
+        #expect(RequestSender.duration(1.2) == "2 s")
+    }
+
+    /// A parent's value is data: a line break never reaches a header, `..` never climbs the path.
+    @Test func aParentsValuesAreData() throws {
+        func parse(_ text: String) throws -> FetchTemplate { try FetchTemplate.parse(text, parentFields: true, location: Self.location) }
+        let spec = FetchSpec(
+            url: try parse("https://api.example.com/kids/{id}/items"), method: .get,
+            headers: [FetchParameter(name: "X-Kid", value: try parse("{name}"))], query: [], body: nil, paginate: nil, each: nil,
+            retries: nil, timeout: nil, maxPages: nil, location: Self.location)
+        let variables = FetchVariables(reading: [], from: [:], diagnostics: DiagnosticSink())
+        let plan = RequestPlan(spec: spec, defaults: FetchDefaults(), variables: variables)
+        func request(id: String, name: String) throws(FetchFailure) -> FetchRequest {
+            try plan.request(
+                .request(query: [], bodyCursor: nil),
+                parent: ParentRecord(fields: ["id": id, "name": name], folderName: id, file: "kids/0001.json", pointer: "/3"),
+                location: Self.location)
+        }
+        #expect(try request(id: "...", name: "ok").url == "https://api.example.com/kids/.../items")
+        #expect(try request(id: "a/..", name: "ok").url == "https://api.example.com/kids/a%2F../items")
+        for (id, name, message) in [
+            (
+                "..", "ok",
+                "the record at /3 of kids/0001.json gives '{id}' the value '..', which would climb the URL's path; fetch never sends it"
+            ),
+            (
+                ".", "ok",
+                "the record at /3 of kids/0001.json gives '{id}' the value '.', which would climb the URL's path; fetch never sends it"
+            ),
+            (
+                "1", "x\r\nAuthorization: Bearer injected",
+                "the record at /3 of kids/0001.json gives '{name}' a value with a line break or NUL, which fetch never puts in a header"
+            ),
+            (
+                "1", "x\u{0}y",
+                "the record at /3 of kids/0001.json gives '{name}' a value with a line break or NUL, which fetch never puts in a header"
+            ),
+        ] {
+            #expect {
+                _ = try request(id: id, name: name)
+            } throws: { error in
+                (error as? FetchFailure)?.diagnostic.message == message
+            }
+        }
+    }
+}
