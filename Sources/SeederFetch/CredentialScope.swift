@@ -31,21 +31,21 @@ public struct CredentialScope: Sendable {
     let origin: Origin?
     /// Lowercased names of the headers that are credentials.
     let headers: Set<String>
-    /// Every form of every secret value (`FetchVariables.forms`): a URL of another origin that
-    /// holds one is refused.
-    let secretForms: [String]
+    /// Whether a text holds a secret in any form (`FetchVariables.holdsSecret`): a URL of
+    /// another origin that does is refused.
+    let holdsSecret: @Sendable (String) -> Bool
 
     /// Names that are credentials whatever their value.
     static let alwaysCredentials: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
-    init(origin: Origin?, headers: Set<String>, secretForms: [String]) {
+    init(origin: Origin?, headers: Set<String>, holdsSecret: @escaping @Sendable (String) -> Bool) {
         self.origin = origin
         self.headers = headers.union(Self.alwaysCredentials)
-        self.secretForms = secretForms
+        self.holdsSecret = holdsSecret
     }
 
     /// No origin: a request built by hand sends no credential anywhere.
-    public static let none = CredentialScope(origin: nil, headers: [], secretForms: [])
+    public static let none = CredentialScope(origin: nil, headers: [], holdsSecret: { _ in false })
 
     /// Why `url` is not requested at all, if it is not: it is not http or https, goes from https
     /// to http (from the mapping's origin, or from the URL it was reached from), or leads to
@@ -55,7 +55,7 @@ public struct CredentialScope: Sendable {
         if target.scheme == "http", origin?.scheme == "https" || previous.flatMap(Origin.init)?.scheme == "https" {
             return "\(url) leads from https to http, which fetch never follows"
         }
-        if let origin, target != origin, secretForms.contains(where: { url.contains($0) }) {
+        if let origin, target != origin, holdsSecret(url) {
             // The URL itself is not shown: it holds the secret.
             return "a URL of another origin (\(target)) than the mapping's (\(origin)) holds a secret; fetch never sends one there"
         }

@@ -67,9 +67,6 @@ public final class FetchVariables: @unchecked Sendable {
         return hiddenForms
     }
 
-    /// Every form of every secret, for a URL of another origin to be checked against.
-    public var secretForms: [String] { formsNow.map(\.value) }
-
     /// The text with every variable's value, `${md5:...}` expanded, and `{K}` read from `parent`.
     /// Records each `${md5:...}` made from a variable so it is hidden too.
     public func expand(_ template: FetchTemplate, parent: ParentRecord? = nil) -> String {
@@ -142,7 +139,8 @@ public final class FetchVariables: @unchecked Sendable {
     static let hiddenWord = "(not shown: a secret)"
     static let hiddenText = "(not shown: the text holds a secret)"
 
-    private func holdsSecret(_ text: String) -> Bool {
+    /// Whether `text` holds a secret of 4 characters or more, in any form.
+    @Sendable func holdsSecret(_ text: String) -> Bool {
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBufferPointer { secret(in: UnsafeBufferPointer($0), shortest: Self.shortestHidden) } != nil
     }
@@ -158,18 +156,22 @@ public final class FetchVariables: @unchecked Sendable {
         guard !secrets.isEmpty else { return nil }
         // Decoding copies the bytes: only when they hold an escape or a percent sign at all.
         let escaped = bytes.contains(UInt8(ascii: "\\")) || bytes.contains(UInt8(ascii: "%"))
-        let spaced = secrets.contains { $0.value.utf8.contains(0x20) }
-        for plusIsSpace in spaced ? [nil, 0, 1] : [nil] {
-            var none: [Int]? = nil
-            let decoded =
-                escaped || plusIsSpace != nil ? SecretForms.decoded(bytes, plusIsSpace: plusIsSpace, origins: &none) : Array(bytes)
-            for (value, shown) in secrets {
-                guard let found = decoded.firstRange(of: Array(value.utf8)) else { continue }
-                guard escaped || plusIsSpace != nil else { return (shown, found.lowerBound) }
-                var origins: [Int]? = []
-                _ = SecretForms.decoded(bytes, plusIsSpace: plusIsSpace, origins: &origins)
-                return (shown, origins![found.lowerBound])
+        let needles = secrets.map { (Array($0.value.utf8), $0.shown) }
+        func search(_ haystack: UnsafeBufferPointer<UInt8>) -> (name: String, at: Int)? {
+            for (needle, shown) in needles {
+                if let found = SecretForms.firstIndex(of: needle, in: haystack) { return (shown, found) }
             }
+            return nil
+        }
+        if let found = search(bytes) { return (found.name, found.at) }
+        guard escaped else { return nil }
+        for passes in SecretForms.percentPasses {
+            var none: [Int]? = nil
+            let decoded = SecretForms.decoded(bytes, percentPasses: passes, origins: &none)
+            guard let found = decoded.withUnsafeBufferPointer(search) else { continue }
+            var origins: [Int]? = []
+            _ = SecretForms.decoded(bytes, percentPasses: passes, origins: &origins)
+            return (found.name, origins![found.at])
         }
         return nil
     }

@@ -91,7 +91,7 @@ struct RequestPlan: Sendable {
         return FetchRequest(
             method: spec.method, url: url, shownURL: shown, headers: headerValues, body: body.map { Array($0.utf8) },
             credentials: credentials,
-            scope: CredentialScope(origin: Origin(resolved), headers: secretHeaders, secretForms: variables.secretForms))
+            scope: CredentialScope(origin: Origin(resolved), headers: secretHeaders, holdsSecret: variables.holdsSecret))
     }
 
     /// A parent's values are data: one with CR, LF or NUL never reaches a header, and `.` or

@@ -45,18 +45,49 @@ enum SecretForms {
         return forms.filter { seen.insert($0).inserted }
     }
 
-    /// `bytes` with JSON's escapes undone, then percent-encoding undone twice (a value encoded
-    /// once more on its way), each `+` a space in the pass `plusIsSpace` names (0 or 1), if any.
+    /// How a text is decoded before it is searched: JSON's escapes undone, then percent-encoding
+    /// undone `percentPasses` times (twice: a value encoded once more on its way). Each stage
+    /// is searched on its own: a secret may hold `%41` itself, which a second pass would turn
+    /// into `A`. A `+` for a space is matched by the search (`firstIndex`), not decoded here:
+    /// a `+` may stand for itself in the same text.
+    static let percentPasses = [0, 1, 2]
+
+    /// `bytes` decoded: JSON's escapes undone, then percent-encoding `percentPasses` times.
     /// `origins`, when asked for, gives each decoded byte's offset in `bytes`.
-    static func decoded(_ bytes: UnsafeBufferPointer<UInt8>, plusIsSpace: Int?, origins: inout [Int]?) -> [UInt8] {
+    static func decoded(_ bytes: UnsafeBufferPointer<UInt8>, percentPasses: Int, origins: inout [Int]?) -> [UInt8] {
         var first = unescapeJSON(bytes, origins: &origins)
-        for pass in 0..<2 {
+        for _ in 0..<percentPasses {
             var next: [Int]? = origins == nil ? nil : []
-            let again = first.withUnsafeBufferPointer { unescapePercent($0, plusIsSpace: plusIsSpace == pass, origins: &next) }
+            let again = first.withUnsafeBufferPointer { unescapePercent($0, origins: &next) }
             if let map = origins, let inner = next { origins = inner.map { map[$0] } }
             first = again
         }
         return first
+    }
+
+    /// Where `needle` first is in `haystack`, a space in it matched by a space or a `+` (form
+    /// encoding): `memchr` for its first byte, then the rest compared.
+    static func firstIndex(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let start = haystack.baseAddress, let first = needle.first, needle.count <= haystack.count else { return nil }
+        let last = haystack.count - needle.count
+        let spaced = needle.contains(0x20)
+        func matches(at index: Int) -> Bool {
+            guard spaced else { return memcmp(start + index, needle, needle.count) == 0 }
+            for (offset, byte) in needle.enumerated() {
+                let other = start[index + offset]
+                guard other == byte || (byte == 0x20 && other == UInt8(ascii: "+")) else { return false }
+            }
+            return true
+        }
+        if first == 0x20 { return (0...last).first(where: matches) }
+        var offset = 0
+        while offset <= last {
+            guard let hit = memchr(start + offset, Int32(first), last - offset + 1) else { return nil }
+            let index = start.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if matches(at: index) { return index }
+            offset = index + 1
+        }
+        return nil
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -68,7 +99,7 @@ enum SecretForms {
         }
     }
 
-    private static func unescapePercent(_ bytes: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool, origins: inout [Int]?) -> [UInt8] {
+    private static func unescapePercent(_ bytes: UnsafeBufferPointer<UInt8>, origins: inout [Int]?) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
@@ -82,7 +113,7 @@ enum SecretForms {
                 index += 3
                 continue
             }
-            out.append(plusIsSpace && byte == UInt8(ascii: "+") ? 0x20 : byte)
+            out.append(byte)
             origins?.append(index)
             index += 1
         }

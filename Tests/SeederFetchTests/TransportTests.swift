@@ -11,7 +11,7 @@ struct TransportTests {
     static func request(_ url: String) -> FetchRequest {
         FetchRequest(
             method: .get, url: url, shownURL: url, headers: [("Authorization", "Bearer x")], body: nil, credentials: [],
-            scope: CredentialScope(origin: Origin(url), headers: [], secretForms: []))
+            scope: CredentialScope(origin: Origin(url), headers: [], holdsSecret: { _ in false }))
     }
 
     /// A body over the limit is an error, never a silent cut; it is not retried.
@@ -32,7 +32,8 @@ struct TransportTests {
     }
 
     @Test func originRules() throws {
-        let scope = CredentialScope(origin: Origin("https://api.example.com/v1/"), headers: ["x-api-key"], secretForms: ["s3cr%2Bt"])
+        let scope = CredentialScope(
+            origin: Origin("https://api.example.com/v1/"), headers: ["x-api-key"], holdsSecret: { $0.contains("s3cr%2Bt") })
         #expect(scope.refusal(of: "https://cdn.example.com/b", from: "https://api.example.com/a") == nil)
         #expect(scope.refusal(of: "https://API.example.com:443/b?k=s3cr%2Bt", from: nil) == nil)
         #expect(
