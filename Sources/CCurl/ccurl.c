@@ -7,10 +7,12 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct {
     CURLcode (*global_init)(long);
@@ -129,6 +131,14 @@ struct ccurl_transfer {
     buffer body;
     size_t body_limit;
     int over_limit;
+    // A body past `spill_after` bytes goes to the file `spill_path` (all of it, from its first
+    // byte; the file made then), so that large bodies are not held in memory; `spilled` bytes
+    // are there.
+    char *spill_path;
+    int spill_fd;
+    size_t spill_after;
+    size_t spilled;
+    int spill_failed;
     CURLcode result;
     ccurl_outcome outcome;
     long status;
@@ -140,12 +150,48 @@ struct ccurl_multi {
     CURLM *multi;
 };
 
+static int write_all(int fd, const char *bytes, size_t count) {
+    while (count > 0) {
+        ssize_t written = write(fd, bytes, count);
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        bytes += written;
+        count -= (size_t)written;
+    }
+    return 0;
+}
+
 static size_t collect_body(char *bytes, size_t size, size_t count, void *context) {
     ccurl_transfer *transfer = context;
     size_t length = size * count;
-    if (transfer->body.count + length > transfer->body_limit) {
+    if (transfer->body.count + transfer->spilled + length > transfer->body_limit) {
         transfer->over_limit = 1;
         return 0;
+    }
+    if (transfer->spill_path && (transfer->spilled > 0 || transfer->body.count + length > transfer->spill_after)) {
+        if (transfer->spill_fd < 0) {
+            transfer->spill_fd = open(transfer->spill_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+            if (transfer->spill_fd < 0) {
+                transfer->spill_failed = errno;
+                return 0;
+            }
+        }
+        if (transfer->spilled == 0 && transfer->body.count > 0) {
+            if (write_all(transfer->spill_fd, transfer->body.bytes, transfer->body.count) != 0) {
+                transfer->spill_failed = errno;
+                return 0;
+            }
+            transfer->spilled = transfer->body.count;
+            transfer->body.count = 0;
+        }
+        if (write_all(transfer->spill_fd, bytes, length) != 0) {
+            transfer->spill_failed = errno;
+            return 0;
+        }
+        transfer->spilled += length;
+        return length;
     }
     return buffer_append(&transfer->body, bytes, length) == 0 ? length : 0;
 }
@@ -168,6 +214,7 @@ ccurl_transfer *ccurl_transfer_new(
         return NULL;
     }
     transfer->body_limit = body_limit;
+    transfer->spill_fd = -1;
     CURL *easy = transfer->easy;
     int failed = 0;
     failed |= curl.easy_setopt(easy, CURLOPT_URL, url) != CURLE_OK;
@@ -198,10 +245,21 @@ void ccurl_transfer_free(ccurl_transfer *transfer) {
     if (!transfer) return;
     curl.easy_cleanup(transfer->easy);
     curl.slist_free_all(transfer->headers);
+    if (transfer->spill_fd >= 0) close(transfer->spill_fd);
+    free(transfer->spill_path);
     free(transfer->head.bytes);
     free(transfer->body.bytes);
     free(transfer);
 }
+
+int ccurl_transfer_spill(ccurl_transfer *transfer, const char *path, size_t after) {
+    free(transfer->spill_path);
+    transfer->spill_path = strdup(path);
+    transfer->spill_after = after;
+    return transfer->spill_path ? 0 : -1;
+}
+
+size_t ccurl_transfer_spilled(const ccurl_transfer *transfer) { return transfer->spilled; }
 
 int ccurl_transfer_add_header(ccurl_transfer *transfer, const char *line) {
     struct curl_slist *headers = curl.slist_append(transfer->headers, line);
@@ -254,7 +312,10 @@ static void conclude(ccurl_transfer *transfer, CURLcode result) {
         return;
     case CURLE_WRITE_ERROR:
         transfer->outcome = transfer->over_limit ? CCURL_TOO_LARGE : CCURL_OTHER;
-        if (!transfer->over_limit) snprintf(transfer->message, sizeof transfer->message, "out of memory for the body");
+        if (transfer->spill_failed)
+            snprintf(transfer->message, sizeof transfer->message, "cannot write the body: %s", strerror(transfer->spill_failed));
+        else if (!transfer->over_limit)
+            snprintf(transfer->message, sizeof transfer->message, "out of memory for the body");
         return;
     case CURLE_GOT_NOTHING:
         transfer->outcome = CCURL_NOTHING;

@@ -16,10 +16,13 @@ public final class CurlTransport: HTTPTransport {
     /// How long a connection may take to open, within the request's own timeout.
     static let connectTimeout = 10.0
     private let maxBody: Int
+    /// A body larger than this goes to the request's `bodyFile` as it arrives.
+    public static let largestInMemory = 8 << 20
+    private let spillAfter: Int
 
     /// Opens libcurl: `library` is a file name or path (`SEEDER_LIBCURL`, docs/install.md), or
     /// `nil` for the system's. `maxBody` is for tests, which cannot send a GiB.
-    public init(library: String? = nil, maxBody: Int = largestBody) throws(CurlUnavailable) {
+    public init(library: String? = nil, maxBody: Int = largestBody, spillAfter: Int = largestInMemory) throws(CurlUnavailable) {
         var error = [CChar](repeating: 0, count: 512)
         guard ccurl_load(library, &error, error.count) == 0 else {
             throw CurlUnavailable(
@@ -28,6 +31,7 @@ public final class CurlTransport: HTTPTransport {
         guard let driver = CurlDriver() else { throw CurlUnavailable(library: library, reason: "curl_multi_init failed") }
         self.driver = driver
         self.maxBody = maxBody
+        self.spillAfter = spillAfter
     }
 
     public func shutdown() async {
@@ -52,7 +56,7 @@ public final class CurlTransport: HTTPTransport {
             if let refusal = request.scope.refusal(of: url, from: previous) { throw .refused(refusal) }
             let answer = try await sendOnce(
                 url: url, method: method, headers: request.scope.headers(headers, for: url), body: body, deadline: deadline,
-                timeout: timeout)
+                timeout: timeout, bodyFile: request.bodyFile)
             guard [301, 302, 303, 307, 308].contains(answer.status) else { return answer }
             guard let location = answer.header("Location"), let next = URL(string: location, relativeTo: URL(string: url))?.absoluteURL
             else {
@@ -71,7 +75,7 @@ public final class CurlTransport: HTTPTransport {
 
     private func sendOnce(
         url: String, method: FetchMethod, headers: [(name: String, value: String)], body: [UInt8]?, deadline: ContinuousClock.Instant,
-        timeout: Double
+        timeout: Double, bodyFile: String?
     ) async throws(TransportFailure) -> HTTPAnswer {
         let remaining = ContinuousClock.now.duration(to: deadline).components
         let left = Double(remaining.seconds) + Double(remaining.attoseconds) / 1e18
@@ -105,6 +109,8 @@ public final class CurlTransport: HTTPTransport {
             }
             guard ccurl_transfer_add_header(transfer, line) == 0 else { throw .broken("the header could not be set") }
         }
+        // Each attempt and each redirect starts the file anew, if its body is that large.
+        if let bodyFile, ccurl_transfer_spill(transfer, bodyFile, spillAfter) != 0 { throw .broken("out of memory") }
         await driver.perform(CurlTransfer(pointer: transfer))
         let message = String(cString: ccurl_transfer_message(transfer))
         switch ccurl_transfer_outcome(transfer) {
@@ -114,8 +120,13 @@ public final class CurlTransport: HTTPTransport {
                 ccurl_transfer_head(transfer, &count).map {
                     String(decoding: UnsafeRawBufferPointer(start: $0, count: count), as: UTF8.self)
                 } ?? ""
-            let bytes = ccurl_transfer_body(transfer, &count).map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
-            return HTTPAnswer(status: ccurl_transfer_status(transfer), headers: Self.headers(head), body: bytes, url: url)
+            var answer = HTTPAnswer(status: ccurl_transfer_status(transfer), headers: Self.headers(head), body: [], url: url)
+            if ccurl_transfer_spilled(transfer) > 0 {
+                answer.bodyFile = bodyFile
+            } else {
+                answer.body = ccurl_transfer_body(transfer, &count).map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
+            }
+            return answer
         case CCURL_NOT_CONNECTED: throw .notConnected(message)
         case CCURL_NOT_RESOLVED: throw .notConnected("the host name could not be resolved")
         case CCURL_TLS: throw .notConnected("the TLS handshake failed: \(message)")

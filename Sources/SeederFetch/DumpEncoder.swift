@@ -1,5 +1,6 @@
 import CZlib
 import CZstd
+import Foundation
 import SeederCore
 
 /// A fetched body as its file stores it: as is, or compressed when the source's path ends in
@@ -46,6 +47,121 @@ enum DumpEncoder {
         }
         precondition(ZSTD_isError(written) == 0, "zstd with a bound-sized output failed")
         return Array(output[..<written])
+    }
+
+    /// `input` (a body too large to hold) as its file stores it, written to `output` block by
+    /// block; its SHA-256 (hex) and size. Uncompressed, `output` is `input` itself.
+    static func encode(file input: String, as compression: DumpCompression, to output: String) throws(InputError) -> (
+        sha256: String, size: Int
+    ) {
+        let source: FileByteSource
+        do { source = try FileByteSource(path: input) } catch { throw InputError(path: input, reason: "\(error)") }
+        var digest = SHA256()
+        var size = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        func read() throws(InputError) -> Int {
+            do { return try buffer.withUnsafeMutableBytes { try source.read(into: $0) } } catch {
+                throw InputError(path: input, reason: "\(error)")
+            }
+        }
+        guard compression == .gzip || compression == .zstd else {
+            while true {
+                let count = try read()
+                if count == 0 { break }
+                digest.update(buffer[..<count])
+                size += count
+            }
+            if input != output, rename(input, output) != 0 { throw InputError(path: output, reason: FileKind.reason(errno)) }
+            return (digest.finalizeHex(), size)
+        }
+        let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw InputError(path: output, reason: FileKind.reason(errno)) }
+        defer { close(descriptor) }
+        func emit(_ bytes: ArraySlice<UInt8>) throws(InputError) {
+            digest.update(bytes)
+            size += bytes.count
+            var offset = bytes.startIndex
+            while offset < bytes.endIndex {
+                let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw InputError(path: output, reason: FileKind.reason(errno))
+                }
+                offset += written
+            }
+        }
+        var out = [UInt8](repeating: 0, count: 1 << 20)
+        if compression == .gzip {
+            var stream = z_stream()
+            guard
+                deflateInit2_(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+                    == Z_OK
+            else { throw InputError(path: output, reason: "zlib could not start deflate") }
+            defer { deflateEnd(&stream) }
+            var finished = false
+            while !finished {
+                let count = try read()
+                let flush = count == 0 ? Z_FINISH : Z_NO_FLUSH
+                var status = Z_OK
+                repeat {
+                    let produced = buffer.withUnsafeMutableBufferPointer { source in
+                        out.withUnsafeMutableBufferPointer { target in
+                            stream.next_in = source.baseAddress
+                            stream.avail_in = UInt32(count)
+                            stream.next_out = target.baseAddress
+                            stream.avail_out = UInt32(target.count)
+                            status = deflate(&stream, flush)
+                            return target.count - Int(stream.avail_out)
+                        }
+                    }
+                    try emit(out[..<produced])
+                } while stream.avail_out == 0 && status == Z_OK
+                finished = count == 0
+            }
+        } else {
+            guard let context = ZSTD_createCCtx() else { throw InputError(path: output, reason: "zstd could not start") }
+            defer { ZSTD_freeCCtx(context) }
+            ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, 3)
+            var finished = false
+            while !finished {
+                let count = try read()
+                let mode = count == 0 ? ZSTD_e_end : ZSTD_e_continue
+                var input = ZSTD_inBuffer(src: nil, size: count, pos: 0)
+                var left = 0
+                repeat {
+                    var produced = 0
+                    left = buffer.withUnsafeBytes { source in
+                        out.withUnsafeMutableBytes { target in
+                            input.src = source.baseAddress
+                            var output = ZSTD_outBuffer(dst: target.baseAddress, size: target.count, pos: 0)
+                            let result = ZSTD_compressStream2(context, &output, &input, mode)
+                            produced = output.pos
+                            return ZSTD_isError(result) != 0 ? -1 : result
+                        }
+                    }
+                    guard left >= 0 else { throw InputError(path: output, reason: "zstd could not compress the body") }
+                    try emit(out[..<produced])
+                } while (mode == ZSTD_e_end && left > 0) || input.pos < input.size
+                finished = count == 0
+            }
+        }
+        try? FileManager.default.removeItem(atPath: input)
+        return (digest.finalizeHex(), size)
+    }
+
+    /// The SHA-256 (hex) and size of the file at `path`, read block by block; `nil` when there
+    /// is no regular file there to read.
+    static func digest(file path: String) -> (sha256: String, size: Int)? {
+        guard let source = try? FileByteSource(path: path) else { return nil }
+        var digest = SHA256()
+        var size = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            guard let count = try? buffer.withUnsafeMutableBytes({ try source.read(into: $0) }) else { return nil }
+            if count == 0 { return (digest.finalizeHex(), size) }
+            digest.update(buffer[..<count])
+            size += count
+        }
     }
 
     /// The body a stored file holds (decompressed), or `nil` when it cannot be read.

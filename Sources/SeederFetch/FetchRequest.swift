@@ -17,6 +17,8 @@ public struct FetchRequest: Sendable {
     public var credentials: [String]
     /// Which headers are credentials, and the origin they may go to.
     public var scope: CredentialScope = .none
+    /// Where a large body is written as it arrives, instead of memory (`HTTPAnswer.bodyFile`).
+    public var bodyFile: String?
 
     /// The value of the header `name` (case-insensitive), if the request sends one.
     func header(_ name: String) -> String? {
@@ -28,8 +30,11 @@ public struct FetchRequest: Sendable {
 public struct HTTPAnswer: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
-    /// The body with its `Content-Encoding` undone.
+    /// The body with its `Content-Encoding` undone; empty when it is in `bodyFile`.
     public var body: [UInt8]
+    /// The file that holds the body when it was too large to keep in memory (the request's
+    /// `bodyFile`).
+    public var bodyFile: String?
     /// The URL that answered (after redirects), with values in it.
     public var url: String
 
@@ -38,6 +43,20 @@ public struct HTTPAnswer: Sendable {
         self.headers = headers
         self.body = body
         self.url = url
+    }
+
+    /// The body's first `count` bytes, from memory or its file.
+    public func bodyPrefix(_ count: Int) -> [UInt8] {
+        guard let bodyFile else { return Array(body.prefix(count)) }
+        guard let source = try? FileByteSource(path: bodyFile) else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = (try? bytes[filled...].withUnsafeMutableBytes { try source.read(into: $0) }) ?? 0
+            if read <= 0 { break }
+            filled += read
+        }
+        return Array(bytes.prefix(filled))
     }
 
     /// The first value of the header `name` (case-insensitive).

@@ -187,31 +187,48 @@ final class FetchRun: @unchecked Sendable {
             if let etag = old.etag { conditional.append(("If-None-Match", etag)) }
             if let lastModified = old.lastModified { conditional.append(("If-Modified-Since", lastModified)) }
         }
-        let answer = try await sender.send(request, conditional: conditional, limits: limits, location: spec.location)
-        if answer.status == 304, let old, let body = DumpEncoder.decode(file: staging.dumps + "/" + path, as: compression) {
-            let pageBody = try PageBody(
-                body, source: source, described: described, contentType: nil, location: spec.location, paged: spec.paginate != nil,
-                redact: variables.redact)
-            record(index, path: path, entry: old, written: false, fetched: false, records: pageBody.records, bytes: 0)
-            return PageResult(
-                path: path, body: pageBody, links: answer.headers("Link"), url: answer.url, entry: old, unchanged: true,
-                described: described, step: step, scope: request.scope)
+        var sent = request
+        do { sent.bodyFile = try staging.bodyFile() } catch {
+            throw FetchFailure(.io, "cannot fetch \(path): \(error.path): \(error.reason)", at: spec.location, exitStatus: 2)
         }
-        let body: PageBody
-        do {
-            body = try PageBody(
-                answer.body, source: source, described: described, contentType: answer.header("Content-Type"), location: spec.location,
-                graphQL: spec.method == .post, paged: spec.paginate != nil, redact: variables.redact)
-        } catch {
-            // The message may quote the body, which may quote a secret.
-            var failure = error
-            failure.diagnostic.message = variables.redact(failure.diagnostic.message)
-            throw failure
+        defer { unlink(sent.bodyFile!) }
+        let answer = try await sender.send(sent, conditional: conditional, limits: limits, location: spec.location)
+        let stored = staging.dumps + "/" + path
+        func read(_ bytes: [UInt8]?, file: String?, compression: DumpCompression, contentType: String?) throws(FetchFailure) -> PageBody {
+            try self.read(
+                bytes, file: file, compression: compression, source: source, described: described, contentType: contentType, spec: spec)
         }
-        if let secret = variables.secret(in: answer.body) {
+        if answer.status == 304, let old, let size = existing?.size {
+            // The stored file, read as the answer would have been: streamed when it is that large.
+            let large = size > CurlTransport.largestInMemory
+            let bytes = large ? nil : DumpEncoder.decode(file: stored, as: compression)
+            if large || bytes != nil {
+                let pageBody = try read(bytes, file: large ? stored : nil, compression: compression, contentType: nil)
+                record(index, path: path, entry: old, written: false, fetched: false, records: pageBody.records, bytes: 0)
+                return PageResult(
+                    path: path, body: pageBody, links: answer.headers("Link"), url: answer.url, entry: old, unchanged: true,
+                    described: described, step: step, scope: request.scope)
+            }
+        }
+        let body = try read(
+            answer.bodyFile == nil ? answer.body : nil, file: answer.bodyFile, compression: .none,
+            contentType: answer.header("Content-Type"))
+        let secret: (name: String, offset: Int)?
+        let located: ByteSource
+        if let file = answer.bodyFile {
+            do {
+                secret = try variables.secret(inFile: file)
+                located = try FileByteSource(path: file)
+            } catch {
+                throw FetchFailure(.io, "cannot read the body of \(described): \(error)", at: spec.location, exitStatus: 2)
+            }
+        } else {
+            secret = variables.secret(in: answer.body)
+            located = MemoryByteSource(answer.body)
+        }
+        if let secret {
             var place = ""
-            if let located = try? LineLocator.locate([secret.offset], in: MemoryByteSource(answer.body)),
-                case let .lineColumn(line, column)? = located[secret.offset]
+            if let found = try? LineLocator.locate([secret.offset], in: located), case let .lineColumn(line, column)? = found[secret.offset]
             {
                 place = " at line \(line), column \(column)"
             }
@@ -220,21 +237,72 @@ final class FetchRun: @unchecked Sendable {
                 "\(described): the response holds the value of \(secret.name)\(place); fetch never writes a secret into a dump "
                     + "(send it in a header, or ask the service not to echo it)", at: spec.location)
         }
-        let file = DumpEncoder.encode(answer.body, as: compression)
-        let digest = Self.sha256(file)
-        let entry = FetchManifest.Entry(
-            source: source.path, url: request.shownURL, etag: answer.header("ETag"), lastModified: answer.header("Last-Modified"),
-            sha256: digest, size: file.count, next: nil)
-        let same = existing?.sha256 == digest
-        if !same {
-            do { try staging.write(file, at: path) } catch {
+        let digest: String
+        let size: Int
+        var received = answer.body.count
+        var encoded: String?
+        if let file = answer.bodyFile {
+            received = Self.size(of: file)
+            let target = compression == .none ? file : file + ".encoded"
+            do { (digest, size) = try DumpEncoder.encode(file: file, as: compression, to: target) } catch {
                 throw FetchFailure(.io, "cannot write \(path) (for \(described)): \(error.reason)", at: spec.location, exitStatus: 2)
             }
+            encoded = target
+        } else {
+            let file = DumpEncoder.encode(answer.body, as: compression)
+            (digest, size) = (Self.sha256(file), file.count)
+            encoded = nil
+            if existing?.sha256 != digest {
+                do { try staging.write(file, at: path) } catch {
+                    throw FetchFailure(.io, "cannot write \(path) (for \(described)): \(error.reason)", at: spec.location, exitStatus: 2)
+                }
+            }
         }
-        record(index, path: path, entry: entry, written: !same, fetched: true, records: body.records, bytes: answer.body.count)
+        let same = existing?.sha256 == digest
+        if let encoded {
+            defer { unlink(encoded) }
+            if !same {
+                do { try staging.place(encoded, at: path) } catch {
+                    throw FetchFailure(.io, "cannot write \(path) (for \(described)): \(error.reason)", at: spec.location, exitStatus: 2)
+                }
+            }
+        }
+        let entry = FetchManifest.Entry(
+            source: source.path, url: request.shownURL, etag: answer.header("ETag"), lastModified: answer.header("Last-Modified"),
+            sha256: digest, size: size, next: nil)
+        record(index, path: path, entry: entry, written: !same, fetched: true, records: body.records, bytes: received)
         return PageResult(
             path: path, body: body, links: answer.headers("Link"), url: answer.url, entry: entry, unchanged: false, described: described,
             step: step, scope: request.scope)
+    }
+
+    /// A body read as the build reads it: from memory, or streamed from `file` (a body too large
+    /// to hold, or a stored page as large). Its messages never show a secret.
+    private func read(
+        _ bytes: [UInt8]?, file: String?, compression: DumpCompression, source: Source, described: String, contentType: String?,
+        spec: FetchSpec
+    ) throws(FetchFailure) -> PageBody {
+        do {
+            if let file {
+                return try PageBody(
+                    streaming: { try compression.decompressing(try FileByteSource(path: file), path: file) }, source: source,
+                    described: described, contentType: contentType, location: spec.location, graphQL: spec.method == .post,
+                    paged: spec.paginate != nil, paths: spec.paginate?.keyPaths ?? [], redact: variables.redact)
+            }
+            return try PageBody(
+                bytes ?? [], source: source, described: described, contentType: contentType, location: spec.location,
+                graphQL: spec.method == .post, paged: spec.paginate != nil, redact: variables.redact)
+        } catch {
+            // The message may quote the body, which may quote a secret.
+            var failure = error
+            failure.diagnostic.message = variables.redact(failure.diagnostic.message)
+            throw failure
+        }
+    }
+
+    private static func size(of file: String) -> Int {
+        var status = stat()
+        return stat(file, &status) == 0 ? Int(status.st_size) : 0
     }
 
     private func record(_ index: Int, path: String, entry: FetchManifest.Entry, written: Bool, fetched: Bool, records: Int, bytes: Int) {
@@ -253,10 +321,9 @@ final class FetchRun: @unchecked Sendable {
         progress?(snapshot)
     }
 
-    /// The digest of DUMPS' copy of `path`, if there is a regular file there.
+    /// The digest of DUMPS' copy of `path`, if there is a regular file there, read in blocks.
     private func dumpsFile(_ path: String) -> (sha256: String, size: Int)? {
-        guard let bytes = try? FileByteSource(path: staging.dumps + "/" + path).readAll() else { return nil }
-        return (Self.sha256(bytes), bytes.count)
+        DumpEncoder.digest(file: staging.dumps + "/" + path)
     }
 
     static func sha256(_ bytes: [UInt8]) -> String {

@@ -176,6 +176,28 @@ public final class FetchVariables: @unchecked Sendable {
         return nil
     }
 
+    /// `secret(in:)` over a body too large to hold, read in blocks that overlap by more than
+    /// any form of a secret is long.
+    public func secret(inFile path: String) throws -> (name: String, offset: Int)? {
+        guard let longest = hiddenNow.map(\.value.utf8.count).max(), longest >= Self.shortestSecretInBody else { return nil }
+        let overlap = longest * 12 + 16
+        let source = try FileByteSource(path: path)
+        var block = [UInt8](repeating: 0, count: 1 << 20)
+        var window: [UInt8] = []
+        var windowStart = 0
+        while true {
+            let count = try block.withUnsafeMutableBytes { try source.read(into: $0) }
+            window += block[..<count]
+            if let found = window.withUnsafeBufferPointer({ secret(in: $0, shortest: Self.shortestSecretInBody) }) {
+                return (found.name, windowStart + found.offset)
+            }
+            if count == 0 { return nil }
+            let keep = min(overlap, window.count)
+            windowStart += window.count - keep
+            window.removeFirst(window.count - keep)
+        }
+    }
+
     /// Values this long are searched for in the bodies the server sends.
     public static let shortestSecretInBody = 8
 }

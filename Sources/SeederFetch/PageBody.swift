@@ -7,6 +7,14 @@ struct PageBody {
     let document: JSONDocument?
     /// How many records the build will map from it.
     let records: Int
+    /// A streamed body's values at the paginator's key paths (`PageBody+Streaming.swift`).
+    private var values: [KeyPath: KeyPathResult] = [:]
+
+    init(document: JSONDocument?, records: Int, values: [KeyPath: KeyPathResult]) {
+        self.document = document
+        self.records = records
+        self.values = values
+    }
 
     /// Reads `bytes`; a body that is not what the mapping reads is a failure at `location` whose
     /// message names the page (`described`).
@@ -103,7 +111,7 @@ struct PageBody {
     /// What a paginator's key path reaches in the body, from its root (`KeyPath.jsonValue`):
     /// nothing, `null`, one value, or why it cannot reach one value here.
     func value(at path: KeyPath) -> KeyPathResult {
-        guard let document else { return .absent }
+        guard let document else { return values[path] ?? .absent }
         return path.jsonValue(in: document.root)
     }
 }

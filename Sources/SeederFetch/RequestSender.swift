@@ -85,12 +85,12 @@ struct RequestSender: Sendable {
                     if let to = Origin(answer.url), !request.scope.isSameOrigin(answer.url) {
                         redirected = " (answered by \(to.host) after a redirect: credentials are never sent to another origin)"
                     }
-                    let excerpt = excerpt(answer.body)
+                    let excerpt = excerpt(answer)
                     throw FetchFailure.service(
                         "\(request.method.rawValue) \(request.shownURL): \(Self.statusText(answer.status))\(redirected)\(carried)"
                             + (excerpt.isEmpty ? "" : "; the service says: \(excerpt)"), at: location)
                 default:
-                    let excerpt = excerpt(answer.body)
+                    let excerpt = excerpt(answer)
                     throw FetchFailure.service(
                         "\(request.method.rawValue) \(request.shownURL): \(Self.statusText(answer.status))"
                             + (excerpt.isEmpty ? "" : ": \(excerpt)"), at: location)
@@ -182,8 +182,8 @@ struct RequestSender: Sendable {
     }
 
     /// The first 200 characters of a body, on one line, secrets hidden before it is cut.
-    func excerpt(_ body: [UInt8]) -> String {
-        Self.excerpt(body, redact: variables.redact)
+    func excerpt(_ answer: HTTPAnswer) -> String {
+        Self.excerpt(answer.bodyPrefix(65536 + 1), redact: variables.redact)
     }
 
     /// The first 200 characters of `body`, on one line; `redact` runs before any cut, so that no

@@ -278,6 +278,56 @@ struct FetchHostileServiceTests {
         }
     }
 
+    /// Four large pages at once, gzipped on the wire: each body goes to the staging folder as
+    /// it arrives and is read from there as the build reads a dump, so the fetch holds a few
+    /// blocks, not the bodies. A second fetch reads the stored pages the same way after 304s.
+    @Test func largeBodiesAreStreamedNotHeld() async throws {
+        let count = 250_000
+        var text = #"{"total": \#(4 * count), "data": ["#
+        text.reserveCapacity(count * 48)
+        for id in 1...count { text += (id == 1 ? "" : ",") + #"{"id": \#(id), "name": "a user of a large page"}"# }
+        text += "]}"
+        let body = text
+        let scratch = try Workspace()
+        try scratch.write("body.json", body)
+        let gzipped = Array(try Data(contentsOf: URL(fileURLWithPath: try Compressor.gzip.compress(scratch.path("body.json")))))
+        try await TestHTTPServer.with { request in
+            if request.header("If-None-Match") == "\"big\"" { return .status(304) }
+            return .bytes(gzipped, contentType: "application/json", headers: ["Content-Encoding": "gzip", "ETag": "\"big\""])
+        } run: { server in
+            let harness = try FetchHarness(
+                mapping: """
+                    seeder: 1
+                    fetch: { base: "\(server.baseURL)", concurrency: 4 }
+                    entities:
+                      User: { attributes: { id: integer } }
+                    sources:
+                      - path: users/*.json.gz
+                        entity: User
+                        keyPath: data
+                        fetch: { url: users, paginate: { offset: offset, limit: limit, size: \(count), total: total } }
+                    """)
+            // Under time(1), for the process's peak memory.
+            let process = try seederProcess(["fetch", "mapping.yaml", "dumps"], in: harness.workspace.root)
+            process.arguments = ["-f", "peak %M kB", try seederBinary()] + process.arguments!
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+            let run = try await finish(process)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(
+                run.stdout.contains("users/*.json.gz      4          0        0  \(4 * count)  \(4 * body.utf8.count)"), "\(run.stdout)")
+            let peak = Int(run.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }?.split(separator: " ")[1] ?? "") ?? .max
+            // Four bodies of 12 MiB: held whole they took 225 MB; streamed, 62 MB.
+            #expect(peak < 120_000, "peak \(peak) kB")
+            let unzipped = try program("/usr/bin/env", ["gzip", "-dc", harness.dumps + "/users/0003.json.gz"])
+            #expect(unzipped.stdout == body)
+            let before = try harness.snapshot()
+            let again = try await harness.fetch()
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdout.contains("users/*.json.gz      0          4        0  \(4 * count)      0"), "\(again.stdout)")
+            #expect(try harness.snapshot() == before)
+        }
+    }
+
     /// Nothing listening: each retry is said as it happens (`--progress`), and the failure names
     /// each outcome once, with its count.
     @Test func retriesAreShownAndOutcomesCounted() async throws {
@@ -297,7 +347,9 @@ struct FetchHostileServiceTests {
         #expect(run.status == 2)
         let retries = run.stderr.split(separator: "\n").filter { $0.hasPrefix("fetch: GET") }
         #expect(retries.count == 2, "\(run.stderr)")
-        #expect(retries.first?.hasPrefix("fetch: GET \(url): could not connect (connection refused); retry 1 of 2 in ") == true, "\(run.stderr)")
+        #expect(
+            retries.first?.hasPrefix("fetch: GET \(url): could not connect (connection refused); retry 1 of 2 in ") == true, "\(run.stderr)"
+        )
         #expect(
             run.stderr.contains(
                 "mapping.yaml:6:46: error: GET \(url): gave up after 3 attempts: could not connect (connection refused) (3 times)\n"),

@@ -53,6 +53,11 @@ ccurl_transfer *ccurl_multi_next_done(ccurl_multi *multi);
 ccurl_transfer *ccurl_transfer_new(
     const char *url, int post, const char *accept_encoding, long timeout_ms, long connect_ms, size_t body_limit);
 void ccurl_transfer_free(ccurl_transfer *transfer);
+/// Past `after` bytes, the body goes to the file at `path` (made or emptied then), all of it
+/// from its first byte, instead of memory; `ccurl_transfer_spilled` then says how many bytes
+/// are there (0: the body is in memory, `ccurl_transfer_body`). 0 on success.
+int ccurl_transfer_spill(ccurl_transfer *transfer, const char *path, size_t after);
+size_t ccurl_transfer_spilled(const ccurl_transfer *transfer);
 /// Adds a header line ("Name: value"); 0 on success.
 int ccurl_transfer_add_header(ccurl_transfer *transfer, const char *line);
 /// The POST body, copied; 0 on success.
