@@ -127,6 +127,11 @@ final class StagingArea: @unchecked Sendable {
         Self.live.remove(root)
     }
 
+    /// `relative`, a path inside DUMPS, as messages name it: below DUMPS as the user gave it.
+    static func shown(_ relative: String, in dumps: String) -> String {
+        (dumps.hasSuffix("/") ? dumps : dumps + "/") + relative
+    }
+
     /// Removes the folder and all in it.
     func remove() {
         try? FileManager.default.removeItem(atPath: root)

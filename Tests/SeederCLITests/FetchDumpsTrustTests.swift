@@ -50,4 +50,75 @@ struct FetchDumpsTrustTests {
             #expect(try harness.besideDumps() == ["dumps", "mapping.yaml"])
         }
     }
+
+    /// A manifest whose entries lead out of DUMPS, or name files no source of the mapping names:
+    /// each is ignored with a warning and dropped; no file outside DUMPS, and no file of DUMPS
+    /// that no source names, is removed.
+    @Test func aTamperedManifestIsDataNotInstructions() async throws {
+        let handler: TestHTTPServer.Handler = { _ in .json(#"[{"id": 1}]"#, headers: ["ETag": "\"1\""]) }
+        try await TestHTTPServer.with(handler) { server in
+            let harness = try FetchHarness(
+                mapping: Self.mapping(
+                    server,
+                    sources: ["- { path: users/*.json, entity: User, fetch: { url: users, paginate: link } }"]))
+            let first = try await harness.fetch()
+            #expect(first.status == 0, "\(first.stderr)")
+            let workspace = harness.workspace
+            for name in ["keep.yaml", "x.json", "abs.json", "dumps/other/0001.json", "dumps/users/notes.json"] {
+                try workspace.write(name, "keep \(name)\n")
+            }
+            let outside = try FetchHarness.files(under: workspace.root).filter { !$0.key.hasPrefix("dumps") }
+            let manifestPath = workspace.path("dumps/.seeder-fetch.json")
+            let manifest = try String(contentsOfFile: manifestPath, encoding: .utf8)
+            let entry = try #require(
+                manifest.range(of: #"{"source""#).map { manifest[$0.lowerBound...] }?.prefix { $0 != "}" })
+            let tampered: [(name: String, source: String)] = [
+                ("../keep.yaml", "users/*.json"),
+                (workspace.path("abs.json"), "users/*.json"),
+                ("users/../../x.json", "users/*.json"),
+                ("other/0001.json", "other/*.json"),
+                ("users/notes.json", "users/*.json"),
+                ("./users/0001.json", "users/*.json"),
+                ("users//0001.json", "users/*.json"),
+                (#"users\0002.json"#, "users/*.json"),
+                ("users/\u{1B}[2J0003.json", "users/*.json"),
+            ]
+            var members = tampered.map { tamper in
+                let member = entry.replacingOccurrences(of: #""users/*.json""#, with: "\"\(tamper.source)\"") + "}"
+                return "\(Self.jsonString(tamper.name)): \(member)"
+            }
+            members.append(#""users/0001.json": "# + entry + "}")
+            try workspace.write("dumps/.seeder-fetch.json", #"{"format": 1, "files": {"# + members.joined(separator: ", ") + "}}\n")
+            let inside = try harness.snapshot()
+
+            let run = try await harness.fetch()
+            #expect(run.status == 0, "\(run.stderr)")
+            let shown = "dumps/.seeder-fetch.json: warning: ignoring the manifest's entry "
+            #expect(
+                run.stderr.split(separator: "\n").map(String.init) == [
+                    shown + #""../keep.yaml": a '..' leads out of DUMPS"#,
+                    shown + #""./users/0001.json": a '.' or empty component; fetch names its files plainly"#,
+                    shown + #""\#(workspace.path("abs.json"))": an absolute path; its files lie inside DUMPS"#,
+                    shown + #""other/0001.json": its source "other/*.json" is no source of the mapping"#,
+                    shown + #""users/\u001b[2J0003.json": a control character; fetch names its files plainly"#,
+                    shown + #""users/../../x.json": a '..' leads out of DUMPS"#,
+                    shown + #""users//0001.json": a '.' or empty component; fetch names its files plainly"#,
+                    shown + #""users/notes.json": not a file fetch names for "users/*.json""#,
+                    shown + #""users\\0002.json": a backslash; fetch names its files plainly"#,
+                ])
+            let outsideAfter = try FetchHarness.files(under: workspace.root).filter { !$0.key.hasPrefix("dumps") }
+            #expect(outsideAfter == outside, "a file outside DUMPS changed")
+            var after = try harness.snapshot()
+            #expect(Set(after.keys) == Set(inside.keys), "a file of DUMPS was removed or added")
+            after[".seeder-fetch.json"] = inside[".seeder-fetch.json"]
+            #expect(after == inside, "a dump changed")
+            #expect(try harness.text(".seeder-fetch.json") == manifest, "the ignored entries were not dropped")
+            #expect(try harness.besideDumps() == ["abs.json", "dumps", "keep.yaml", "mapping.yaml", "x.json"])
+        }
+    }
+
+    /// `text` as a JSON string.
+    static func jsonString(_ text: String) -> String {
+        String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
+    }
 }

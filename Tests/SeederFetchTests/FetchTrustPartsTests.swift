@@ -22,3 +22,45 @@ struct FetchTrustPartsTests {
         #expect(Glob.files(matching: "top.json", in: workspace.root) == ["top.json"])
     }
 }
+
+extension FetchTrustPartsTests {
+    /// A manifest's entry is kept only when it names, plainly, a file fetch names for its
+    /// source: a page of a paged or `each` source, the file of a source without a paginator.
+    @Test func manifestEntriesFetchWouldName() throws {
+        let mapping = try validMapping(
+            """
+            seeder: 1
+            fetch: { base: "http://127.0.0.1:9/" }
+            entities:
+              User: { attributes: { id: integer } }
+            sources:
+              - { path: p.json, entity: User, fetch: { url: users } }
+              - { path: c/*/*.json, entity: User, fetch: { url: "users/{id}/comics", each: p.json, paginate: link } }
+              - { path: local/*.json, entity: User }
+            """)
+        let sources = mapping.sources ?? []
+        let kept: [(String, String)] = [("p.json", "p.json"), ("c/7/0001.json", "c/*/*.json"), ("local/a.json", "local/*.json")]
+        for (path, source) in kept { #expect(FetchManifest.reasonToIgnore(path, of: source, among: sources) == nil, "\(path)") }
+        let ignored: [(String, String, String)] = [
+            ("c/7/0001.json", "p.json", #"not a file fetch names for "p.json""#),
+            ("c/7/notes.json", "c/*/*.json", #"not a file fetch names for "c/*/*.json""#),
+            ("c/../0001.json", "c/*/*.json", "a '..' leads out of DUMPS"),
+            ("local/.hidden.json", "local/*.json", #"not a file fetch names for "local/*.json""#),
+            ("", "p.json", "a '.' or empty component; fetch names its files plainly"),
+            ("p.json\u{7F}", "p.json", "a control character; fetch names its files plainly"),
+            ("p.json", "P.json", #"its source "P.json" is no source of the mapping"#),
+        ]
+        for (path, source, reason) in ignored {
+            #expect(FetchManifest.reasonToIgnore(path, of: source, among: sources) == reason, "\(path)")
+        }
+        var manifest = FetchManifest()
+        let entry = FetchManifest.Entry(source: "p.json", url: "u", sha256: "0", size: 0)
+        manifest.files = ["p.json": entry, "../p.json": entry]
+        let (trusted, warnings) = manifest.keepingFiles(of: sources, shown: "dumps/.seeder-fetch.json")
+        #expect(trusted.files == ["p.json": entry])
+        #expect(
+            warnings.map(\.description) == [
+                #"dumps/.seeder-fetch.json: warning: ignoring the manifest's entry "../p.json": a '..' leads out of DUMPS"#
+            ])
+    }
+}
