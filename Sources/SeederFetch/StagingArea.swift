@@ -84,10 +84,18 @@ final class StagingArea: @unchecked Sendable {
     private func relativeToDumps(_ path: String) -> String { path }
 
     /// Moves `changed` (relative paths written here) into DUMPS, deletes `removed` from DUMPS,
-    /// then puts the manifest in place, if it differs; then removes the folder.
-    func commit(changed: [String], removed: [String], manifest: String?) throws(InputError) {
+    /// then puts the manifest in place, if it differs; then removes the folder. Nothing moves when
+    /// a folder or file of those below DUMPS is a symbolic link (DUMPS itself may be one, the
+    /// user's choice): the error names every one, below DUMPS as `shown`.
+    func commit(changed: [String], removed: [String], manifest: String?, shown: String) throws(InputError) {
         Self.commitLock.lock()
         defer { Self.commitLock.unlock() }
+        let links = symbolicLinks(among: changed + removed + (manifest == nil ? [] : [FetchManifest.fileName]))
+        if !links.isEmpty {
+            let named = links.map { Self.shown($0, in: shown) }
+            let list = named.count == 1 ? named[0] + " is a symbolic link" : Self.listed(named) + " are symbolic links"
+            throw InputError(path: shown, reason: list + "; fetch never writes through one")
+        }
         Self.dumpsNote = "the dumps were updated"
         do {
             try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
@@ -96,12 +104,7 @@ final class StagingArea: @unchecked Sendable {
         }
         for relative in changed.sorted() {
             let target = dumps + "/" + relative
-            let directory = (target as NSString).deletingLastPathComponent
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw InputError(path: directory, reason: FileKind.reason(errno))
-            }
+            try Self.makeFolders(of: relative, below: dumps)
             guard rename(root + "/" + relative, target) == 0 else { throw InputError(path: target, reason: FileKind.reason(errno)) }
         }
         for relative in removed.sorted() {
@@ -125,6 +128,40 @@ final class StagingArea: @unchecked Sendable {
         }
         try? FileManager.default.removeItem(atPath: root)
         Self.live.remove(root)
+    }
+
+    /// The folders of the file `relative` below `base`, made one `mkdir` at a time where missing:
+    /// `base` itself is never made.
+    private static func makeFolders(of relative: String, below base: String) throws(InputError) {
+        var folder = base
+        for component in relative.split(separator: "/").dropLast() {
+            folder += "/" + component
+            guard mkdir(folder, 0o755) == 0 || errno == EEXIST else { throw InputError(path: folder, reason: FileKind.reason(errno)) }
+        }
+    }
+
+    /// The folders and files among `paths` (relative to DUMPS, each with the folders it is in)
+    /// that are symbolic links, found with `lstat`; sorted.
+    private func symbolicLinks(among paths: [String]) -> [String] {
+        var links: Set<String> = []
+        for relative in paths {
+            var partial = ""
+            for component in relative.split(separator: "/") {
+                partial += (partial.isEmpty ? "" : "/") + component
+                var status = stat()
+                guard lstat(dumps + "/" + partial, &status) == 0 else { break }
+                if status.st_mode & S_IFMT == S_IFLNK {
+                    links.insert(partial)
+                    break
+                }
+            }
+        }
+        return links.sorted()
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    private static func listed(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
     /// `relative`, a path inside DUMPS, as messages name it: below DUMPS as the user gave it.

@@ -121,4 +121,60 @@ struct FetchDumpsTrustTests {
     static func jsonString(_ text: String) -> String {
         String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
     }
+
+    /// A folder of DUMPS that is a link to a folder outside it, and a dump that is a link to a
+    /// file outside it: fetch would write and delete there, so it refuses, naming both, and
+    /// neither DUMPS nor what the links lead to changes.
+    @Test func neverThroughASymbolicLink() async throws {
+        let handler: TestHTTPServer.Handler = { request in .json(request.path == "/pages" ? #"[{"id": 1}]"# : #"[{"id": 2}]"#) }
+        try await TestHTTPServer.with(handler) { server in
+            let harness = try FetchHarness(
+                mapping: Self.mapping(
+                    server,
+                    sources: [
+                        "- { path: pages/*.json, entity: User, fetch: { url: pages, paginate: link } }",
+                        "- { path: users.json, entity: User, fetch: { url: users } }",
+                    ]))
+            let workspace = harness.workspace
+            try workspace.write("victim/0001.json", "old page\n")
+            try workspace.write("victim/0002.json", "a page fetch would remove\n")
+            try workspace.write("secret.json", "the user's file\n")
+            try FileManager.default.createDirectory(atPath: harness.dumps, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: workspace.path("dumps/pages"), withDestinationPath: "../victim")
+            try FileManager.default.createSymbolicLink(atPath: workspace.path("dumps/users.json"), withDestinationPath: "../secret.json")
+            let everything = try FetchHarness.files(under: workspace.root)
+            let before = try harness.snapshot()
+
+            let run = try await harness.fetch()
+            #expect(run.status == 2)
+            #expect(
+                run.stderr
+                    == "error: dumps: dumps/pages and dumps/users.json are symbolic links; fetch never writes through one; "
+                    + "the dumps were not updated\nfetch failed: 1 error; dumps was not changed\n")
+            #expect(try FetchHarness.files(under: workspace.root) == everything)
+            #expect(try harness.snapshot() == before)
+            #expect(try harness.besideDumps() == ["dumps", "mapping.yaml", "secret.json", "victim"])
+
+            // One link, the last component of a file fetch would replace.
+            try FileManager.default.removeItem(atPath: workspace.path("dumps/pages"))
+            let one = try await harness.fetch()
+            #expect(one.status == 2)
+            #expect(
+                one.stderr
+                    == "error: dumps: dumps/users.json is a symbolic link; fetch never writes through one; "
+                    + "the dumps were not updated\nfetch failed: 1 error; dumps was not changed\n")
+            #expect(try String(contentsOfFile: workspace.path("secret.json"), encoding: .utf8) == "the user's file\n")
+            #expect(try harness.besideDumps() == ["dumps", "mapping.yaml", "secret.json", "victim"])
+
+            // DUMPS itself may be a link: the user's choice, not a folder of DUMPS.
+            try FileManager.default.removeItem(atPath: workspace.path("dumps/users.json"))
+            try FileManager.default.moveItem(atPath: harness.dumps, toPath: workspace.path("store"))
+            try FileManager.default.createSymbolicLink(atPath: harness.dumps, withDestinationPath: "store")
+            let linked = try await harness.fetch()
+            #expect(linked.status == 0, "\(linked.stderr)")
+            #expect(try String(contentsOfFile: workspace.path("store/users.json"), encoding: .utf8) == #"[{"id": 2}]"#)
+            #expect(try String(contentsOfFile: workspace.path("store/pages/0001.json"), encoding: .utf8) == #"[{"id": 1}]"#)
+            #expect(try harness.besideDumps() == ["dumps", "mapping.yaml", "secret.json", "store", "victim"])
+        }
+    }
 }
