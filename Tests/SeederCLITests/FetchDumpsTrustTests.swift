@@ -177,4 +177,46 @@ struct FetchDumpsTrustTests {
             #expect(try harness.besideDumps() == ["dumps", "mapping.yaml", "secret.json", "store", "victim"])
         }
     }
+
+    /// SIGINT and SIGTERM while pages are being written, many in flight: never a folder left
+    /// beside DUMPS, DUMPS as it was, the status of the signal. Ten runs, since the race it
+    /// guards against is one of timing.
+    @Test func aSignalAmidPagesLeavesNoFolder() async throws {
+        let handler: TestHTTPServer.Handler = { request in
+            let offset = Int(request.query["offset"] ?? "0") ?? 0
+            return .json(#"{"total": 5000, "items": [{"id": \#(offset + 1)}]}"#).delayed(by: .milliseconds(2))
+        }
+        try await TestHTTPServer.with(handler) { server in
+            let harness = try FetchHarness(
+                mapping: Self.mapping(
+                    server, fetch: "concurrency: 4",
+                    sources: [
+                        "- path: users/*.json",
+                        "  entity: User",
+                        "  keyPath: items",
+                        "  fetch: { url: users, paginate: { offset: offset, limit: limit, size: 1, total: total } }",
+                    ]))
+            try harness.workspace.write("dumps/notes.txt", "not fetch's\n")
+            let before = try harness.snapshot()
+            for round in 0..<10 {
+                let signal = round % 2 == 0 ? SIGINT : SIGTERM
+                let process = try seederProcess(["fetch", "mapping.yaml", "dumps"], in: harness.workspace.root)
+                let requests = server.requests.count
+                try process.run()
+                let deadline = Date().addingTimeInterval(5)
+                while server.requests.count < requests + 40, Date() < deadline {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                kill(process.processIdentifier, signal)
+                let run = try await finish(process)
+                #expect(run.status == 128 + signal, "round \(round): \(run.stderr)")
+                #expect(run.stderr.hasSuffix("fetch: interrupted; the dumps are as they were\n"), "round \(round): \(run.stderr)")
+                #expect(try harness.besideDumps() == ["dumps", "mapping.yaml"], "round \(round): a folder was left")
+                #expect(try harness.snapshot() == before, "round \(round)")
+                for name in try harness.besideDumps() where name.hasPrefix(".") {
+                    try FileManager.default.removeItem(atPath: harness.workspace.path(name))
+                }
+            }
+        }
+    }
 }

@@ -64,3 +64,25 @@ extension FetchTrustPartsTests {
             ])
     }
 }
+
+extension FetchTrustPartsTests {
+    /// A body file is made empty, `0600`, with a name of its own, in the staging folder's hidden
+    /// `.bodies`, and goes with the folder; a removed area makes nothing again, not even its folder.
+    @Test func bodyFilesGoWithTheStagingFolder() throws {
+        let workspace = try Workspace(directories: ["dumps"])
+        let staging = try StagingArea(dumps: workspace.path("dumps"))
+        let first = try staging.newBodyFile()
+        let second = try staging.newBodyFile()
+        #expect(first != second)
+        #expect(first.hasPrefix(staging.root + "/.bodies/") && second.hasPrefix(staging.root + "/.bodies/"))
+        var status = stat()
+        #expect(lstat(first, &status) == 0)
+        #expect(FileKind.isRegular(status.st_mode) && status.st_mode & 0o777 == 0o600 && status.st_size == 0)
+        staging.remove()
+        #expect(!FileManager.default.fileExists(atPath: staging.root))
+        #expect(throws: InputError.self) { try staging.newBodyFile() }
+        #expect(throws: InputError.self) { try staging.write([1], at: "users/0001.json") }
+        #expect(!FileManager.default.fileExists(atPath: staging.root))
+        #expect(workspace.files == ["dumps"])
+    }
+}
