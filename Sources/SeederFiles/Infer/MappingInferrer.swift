@@ -84,6 +84,15 @@ public enum MappingInferrer {
                 .unreadFile, "this dump is compressed in a way seeder does not read (it reads .gz and .zst); it is left out",
                 at: SourceLocation(file: planner.display(path)))
         }
+        guard !groups.isEmpty else {
+            // Nothing to draft from: said as such, not as a draft that does not load.
+            diagnostics.error(
+                .noFile, "found no dump files under \(options.dumps) (infer reads .json, .jsonl and .ndjson files, each also .gz or .zst)",
+                at: SourceLocation(file: options.dumps))
+            report.diagnostics = diagnostics.takeAll()
+            report.outcome = .failed
+            return report
+        }
         let catalog = ShapeCatalog()
         var reader = DumpObservation(catalog: catalog, keyPath: options.keyPath, progress: options.progress)
         reader.wholeFileLimit = options.wholeFileLimit
