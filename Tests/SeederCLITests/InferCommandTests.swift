@@ -88,4 +88,16 @@ import Testing
         #expect(drafted.status == 2)
         #expect(!FileManager.default.fileExists(atPath: workspace.path("draft.yaml")))
     }
+
+    /// Dump files that hold no record (an empty array, an empty object, nothing): said as such,
+    /// status 2, not as a draft that does not load.
+    @Test func dumpFilesWithoutRecords() throws {
+        let workspace = try Workspace()
+        try workspace.write("dumps/users.json", "[]")
+        try workspace.write("dumps/meta.json", "{}")
+        let run = try seeder(["infer", "dumps"], in: workspace.root)
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "dumps: error: found no records in the 2 dump files under dumps: nothing to draft a mapping from\n")
+    }
 }

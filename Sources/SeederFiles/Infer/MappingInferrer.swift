@@ -139,6 +139,16 @@ public enum MappingInferrer {
             mapping.sources += sources
         }
         mapping.notes = notes + mapping.notes
+        guard !mapping.entities.isEmpty else {
+            // Dump files that hold no record (`[]`, `{}`, nothing) draft no entity: said as such.
+            diagnostics.error(
+                .noRecord,
+                "found no records in the \(MappingDraftWriter.counted(files.count, "dump file")) under \(options.dumps): "
+                    + "nothing to draft a mapping from", at: SourceLocation(file: options.dumps))
+            report.diagnostics = diagnostics.takeAll()
+            report.outcome = .failed
+            return report
+        }
         let header = [
             "Drafted by seeder infer from \(MappingDraftWriter.counted(files.count, "dump file")) in \(options.dumps), "
                 + "\(MappingDraftWriter.counted(reader.records, "record")).",
