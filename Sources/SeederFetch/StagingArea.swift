@@ -51,7 +51,8 @@ final class StagingArea: @unchecked Sendable {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
-                // Never released: the pages still being written fail on `closed` until the end.
+                // Kept to the end: a page about to make a file here waits until `exit`, and each
+                // area is closed before its folder goes, so nothing is made in it again.
                 lock.lock()
                 for area in live {
                     area.closed = true
@@ -65,6 +66,7 @@ final class StagingArea: @unchecked Sendable {
         }
     }
 
+    /// `body`, under `lock`.
     private static func locked<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         lock.lock()
         defer { lock.unlock() }
