@@ -35,7 +35,7 @@ extension FetchRun {
         let text = newManifest.text
         let current = try? FileByteSource(path: staging.dumps + "/" + FetchManifest.fileName).readAll()
         let manifestChanged = current != Array(text.utf8)
-        try staging.commit(changed: changed, removed: Array(removed), manifest: manifestChanged ? text : nil)
+        try staging.commit(changed: changed, removed: Array(removed), manifest: manifestChanged ? text : nil, shown: dumpsShown)
         return !changed.isEmpty || !removed.isEmpty || manifestChanged
     }
 }

@@ -101,8 +101,11 @@ public enum Fetcher {
                 return report
             }
         }
-        let (manifest, manifestProblem) = FetchManifest.read(dumps: staging.dumps)
+        let (recorded, manifestProblem) = FetchManifest.read(dumps: staging.dumps)
         if let manifestProblem { report.diagnostics.append(.warning(.io, manifestProblem)) }
+        // DUMPS is data: entries that lead out of it, or name no source's file, are not acted on.
+        let (manifest, ignored) = recorded.keepingFiles(of: sources, shown: StagingArea.shown(FetchManifest.fileName, in: options.dumps))
+        report.diagnostics += ignored
         let run = FetchRun(
             mapping: mapping, variables: variables, manifest: manifest, staging: staging, dumpsShown: options.dumps, transport: transport,
             progress: options.progress, retrying: options.retrying)

@@ -31,10 +31,13 @@ enum Glob {
         return path.range(of: expression, options: .regularExpression) != nil
     }
 
-    /// The folders of `pattern` before its first `*`.
-    private static func literalDirectory(of pattern: String) -> String {
-        guard let star = pattern.firstIndex(of: "*") else { return (pattern as NSString).deletingLastPathComponent }
-        return (String(pattern[..<star]) as NSString).deletingLastPathComponent
+    /// The folders of `pattern` before its first `*`: what comes before it, up to its last `/`
+    /// (`o/*.json` -> `o`, `*.json` -> ``). Plain string logic: `NSString`'s path calls trap on
+    /// a one-letter folder with its slash (`o/`) on Linux.
+    static func literalDirectory(of pattern: String) -> String {
+        let literal = pattern[..<(pattern.firstIndex(of: "*") ?? pattern.endIndex)]
+        guard let slash = literal.lastIndex(of: "/") else { return "" }
+        return String(literal[..<slash])
     }
 
     /// Every regular file under `root/prefix`, relative to `root`; hidden files left out.
@@ -44,7 +47,7 @@ enum Glob {
         var result: [String] = []
         while let name = enumerator.nextObject() as? String {
             let relative = prefix.isEmpty ? name : prefix + "/" + name
-            if (name as NSString).lastPathComponent.hasPrefix(".") { continue }
+            if name.split(separator: "/").last?.hasPrefix(".") ?? false { continue }
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
                 result.append(relative)

@@ -5,15 +5,25 @@ import SeederCore
 /// changed file is moved into DUMPS by a rename, removed pages are deleted, and the manifest is
 /// written last (docs/commands.md, fetch: Nothing lost). A failure or a signal removes the folder
 /// and leaves DUMPS as it was.
+///
+/// Every folder and file is made here under `lock`, which the signal handler takes too before it
+/// removes the folder and closes the area: a page written at that moment then fails instead of
+/// making the folder again, or adding a file to one being removed. The folder itself is made once,
+/// by `init`; the folders below it one `mkdir` at a time, never with their parents.
 final class StagingArea: @unchecked Sendable {
     let root: String
     let dumps: String
+    /// Nothing is made here any more: the folder was removed (by a signal, a failure or the end of
+    /// the commit). Read and written under `lock`.
+    private var closed = false
 
-    /// Held while files move into DUMPS, so that a signal waits for a commit to end rather than
-    /// stop it halfway.
-    private static let commitLock = NSLock()
-    nonisolated(unsafe) private static var live: Set<String> = []
+    /// Held while anything is made in a staging area, while files move into DUMPS (so that a signal
+    /// waits for a commit to end rather than stop it halfway), and by the signal handler to the
+    /// process's end.
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var live: [StagingArea] = []
     nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var dumpsNote = "the dumps are as they were"
 
     /// Makes the folder beside `dumps` (same file system: renames are atomic).
     init(dumps: String) throws(InputError) {
@@ -30,9 +40,7 @@ final class StagingArea: @unchecked Sendable {
             throw InputError(path: parent, reason: "cannot make a temporary folder: \(FileKind.reason(errno))")
         }
         root = made
-        Self.commitLock.lock()
-        Self.live.insert(root)
-        Self.commitLock.unlock()
+        Self.locked { Self.live.append(self) }
     }
 
     /// SIGINT and SIGTERM remove every live staging folder, then end the process as the signal
@@ -43,8 +51,13 @@ final class StagingArea: @unchecked Sendable {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
-                commitLock.lock()
-                for folder in live { try? FileManager.default.removeItem(atPath: folder) }
+                // Kept to the end: a page about to make a file here waits until `exit`, and each
+                // area is closed before its folder goes, so nothing is made in it again.
+                lock.lock()
+                for area in live {
+                    area.closed = true
+                    try? FileManager.default.removeItem(atPath: area.root)
+                }
                 FileHandle.standardError.write(Data("fetch: interrupted; \(dumpsNote)\n".utf8))
                 exit(128 + signalNumber)
             }
@@ -53,35 +66,40 @@ final class StagingArea: @unchecked Sendable {
         }
     }
 
-    nonisolated(unsafe) private static var dumpsNote = "the dumps are as they were"
+    /// `body`, under `lock`.
+    private static func locked<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
 
     /// Writes `bytes` at `relative` inside the folder.
     func write(_ bytes: [UInt8], at relative: String) throws(InputError) {
-        let path = root + "/" + relative
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw InputError(path: directory, reason: FileKind.reason(errno))
-        }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw InputError(path: path, reason: FileKind.reason(errno)) }
+        let descriptor = try Self.locked { () throws(InputError) in try create(relative) }
         defer { close(descriptor) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw InputError(path: relativeToDumps(path), reason: FileKind.reason(errno))
-            }
-            offset += written
-        }
-        // On the disk before the rename that puts it in DUMPS (one sync() for all pages instead
-        // took the whole machine's dirty pages with it: bench/README.md, fetch).
-        guard fsync(descriptor) == 0 else { throw InputError(path: path, reason: FileKind.reason(errno)) }
+        try Self.fill(descriptor, with: bytes, path: root + "/" + relative)
     }
 
-    private func relativeToDumps(_ path: String) -> String { path }
+    /// A new empty file (`0600`) in the folder's hidden `.bodies`, for a body to be streamed to:
+    /// its path. Removed with the folder.
+    func newBodyFile() throws(InputError) -> String {
+        try Self.locked { () throws(InputError) -> String in
+            try checkOpen()
+            let folder = root + "/.bodies"
+            guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { throw InputError(path: folder, reason: FileKind.reason(errno)) }
+            // `mkstemp`: O_CREAT | O_EXCL, mode 0600, a name no other file has.
+            var template = Array("\(folder)/body.XXXXXX".utf8CString)
+            let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
+                guard let base = buffer.baseAddress else { return nil }
+                let descriptor = mkstemp(base)
+                guard descriptor >= 0 else { return nil }
+                close(descriptor)
+                return String(cString: base)
+            }
+            guard let made else { throw InputError(path: folder, reason: FileKind.reason(errno)) }
+            return made
+        }
+    }
 
     /// Where a body too large to hold may be written as it arrives: a new name in the
     /// folder's `.bodies`, removed with the folder.
@@ -108,24 +126,28 @@ final class StagingArea: @unchecked Sendable {
     }
 
     /// Moves `changed` (relative paths written here) into DUMPS, deletes `removed` from DUMPS,
-    /// then puts the manifest in place, if it differs; then removes the folder.
-    func commit(changed: [String], removed: [String], manifest: String?) throws(InputError) {
-        Self.commitLock.lock()
-        defer { Self.commitLock.unlock() }
-        Self.dumpsNote = "the dumps were updated"
+    /// then puts the manifest in place, if it differs; then removes the folder. Nothing moves when
+    /// a folder or file of those below DUMPS is a symbolic link (DUMPS itself may be one, the
+    /// user's choice): the error names every one, below DUMPS as `shown`.
+    func commit(changed: [String], removed: [String], manifest: String?, shown: String) throws(InputError) {
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
+        try checkOpen()
+        let links = symbolicLinks(among: changed + removed + (manifest == nil ? [] : [FetchManifest.fileName]))
+        if !links.isEmpty {
+            let named = links.map { Self.shown($0, in: shown) }
+            let list = named.count == 1 ? named[0] + " is a symbolic link" : Self.listed(named) + " are symbolic links"
+            throw InputError(path: shown, reason: list + "; fetch never writes through one")
+        }
         do {
             try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
         } catch {
             throw InputError(path: dumps, reason: FileKind.reason(errno))
         }
+        Self.dumpsNote = "the dumps were updated"
         for relative in changed.sorted() {
             let target = dumps + "/" + relative
-            let directory = (target as NSString).deletingLastPathComponent
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw InputError(path: directory, reason: FileKind.reason(errno))
-            }
+            try Self.makeFolders(of: relative, below: dumps)
             guard rename(root + "/" + relative, target) == 0 else { throw InputError(path: target, reason: FileKind.reason(errno)) }
         }
         for relative in removed.sorted() {
@@ -137,7 +159,9 @@ final class StagingArea: @unchecked Sendable {
         }
         if let manifest {
             let staged = root + "/" + FetchManifest.fileName
-            try write(Array(manifest.utf8), at: FetchManifest.fileName)
+            let descriptor = try create(FetchManifest.fileName)
+            defer { close(descriptor) }
+            try Self.fill(descriptor, with: Array(manifest.utf8), path: staged)
             guard rename(staged, dumps + "/" + FetchManifest.fileName) == 0 else {
                 throw InputError(path: dumps + "/" + FetchManifest.fileName, reason: FileKind.reason(errno))
             }
@@ -147,16 +171,90 @@ final class StagingArea: @unchecked Sendable {
             fsync(directory)
             close(directory)
         }
-        try? FileManager.default.removeItem(atPath: root)
-        Self.live.remove(root)
+        discard()
+    }
+
+    /// `relative`, a path inside DUMPS, as messages name it: below DUMPS as the user gave it.
+    static func shown(_ relative: String, in dumps: String) -> String {
+        (dumps.hasSuffix("/") ? dumps : dumps + "/") + relative
     }
 
     /// Removes the folder and all in it.
     func remove() {
+        Self.locked { discard() }
+    }
+
+    // MARK: Under the lock
+
+    private func checkOpen() throws(InputError) {
+        guard !closed else { throw InputError(path: root, reason: "the temporary folder was removed (the fetch was interrupted)") }
+    }
+
+    /// Removes the folder, and with it every file made here; nothing is made here after.
+    private func discard() {
+        closed = true
         try? FileManager.default.removeItem(atPath: root)
-        Self.commitLock.lock()
-        Self.live.remove(root)
-        Self.commitLock.unlock()
+        Self.live.removeAll { $0 === self }
+    }
+
+    /// Makes the file `relative` in the folder (its folders first), empty, open for writing.
+    private func create(_ relative: String) throws(InputError) -> Int32 {
+        try checkOpen()
+        try Self.makeFolders(of: relative, below: root)
+        let path = root + "/" + relative
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw InputError(path: path, reason: FileKind.reason(errno)) }
+        return descriptor
+    }
+
+    /// The folders of the file `relative` below `base`, made one `mkdir` at a time where missing:
+    /// `base` itself is never made.
+    private static func makeFolders(of relative: String, below base: String) throws(InputError) {
+        var folder = base
+        for component in relative.split(separator: "/").dropLast() {
+            folder += "/" + component
+            guard mkdir(folder, 0o755) == 0 || errno == EEXIST else { throw InputError(path: folder, reason: FileKind.reason(errno)) }
+        }
+    }
+
+    /// The folders and files among `paths` (relative to DUMPS, each with the folders it is in)
+    /// that are symbolic links, found with `lstat`; sorted.
+    private func symbolicLinks(among paths: [String]) -> [String] {
+        var links: Set<String> = []
+        for relative in paths {
+            var partial = ""
+            for component in relative.split(separator: "/") {
+                partial += (partial.isEmpty ? "" : "/") + component
+                var status = stat()
+                guard lstat(dumps + "/" + partial, &status) == 0 else { break }
+                if status.st_mode & S_IFMT == S_IFLNK {
+                    links.insert(partial)
+                    break
+                }
+            }
+        }
+        return links.sorted()
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    private static func listed(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
+    /// Writes every byte of `bytes` to `descriptor`, then syncs it.
+    private static func fill(_ descriptor: Int32, with bytes: [UInt8], path: String) throws(InputError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw InputError(path: path, reason: FileKind.reason(errno))
+            }
+            offset += written
+        }
+        // On the disk before the rename that puts it in DUMPS (one sync() for all pages instead
+        // took the whole machine's dirty pages with it: bench/README.md, fetch).
+        guard fsync(descriptor) == 0 else { throw InputError(path: path, reason: FileKind.reason(errno)) }
     }
 }
 

@@ -71,4 +71,33 @@ import Testing
         #expect(run.status == 1)
         #expect(run.stderr.contains("users.json:1:"))
     }
+
+    /// A folder with no dump file in it, empty or holding other files only: nothing to draft
+    /// from, said as such (status 2), not as a draft that does not load.
+    @Test(arguments: [[], ["notes.txt", "data/readme.md"]])
+    func aFolderWithoutDumpFiles(_ files: [String]) throws {
+        let workspace = try Workspace(directories: ["dumps"])
+        for file in files { try workspace.write("dumps/" + file, "not a dump\n") }
+        let run = try seeder(["infer", "dumps"], in: workspace.root)
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(
+            run.stderr
+                == "dumps: error: found no dump files under dumps (infer reads .json, .jsonl and .ndjson files, each also .gz or .zst)\n")
+        let drafted = try seeder(["infer", "dumps", "-o", "draft.yaml"], in: workspace.root)
+        #expect(drafted.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("draft.yaml")))
+    }
+
+    /// Dump files that hold no record (an empty array, an empty object, nothing): said as such,
+    /// status 2, not as a draft that does not load.
+    @Test func dumpFilesWithoutRecords() throws {
+        let workspace = try Workspace()
+        try workspace.write("dumps/users.json", "[]")
+        try workspace.write("dumps/meta.json", "{}")
+        let run = try seeder(["infer", "dumps"], in: workspace.root)
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "dumps: error: found no records in the 2 dump files under dumps: nothing to draft a mapping from\n")
+    }
 }

@@ -119,4 +119,18 @@ struct PatchCommandTests {
             directory.status == 2 && directory.stderr == "error: the output dir may not be written: it is a directory, not a regular file\n"
         )
     }
+
+    /// A changeset that is a FIFO is refused before anything opens it, as `diff` refuses one for
+    /// a seed: `open` would wait for a writer that never comes. Killed after 10 s, so that a
+    /// hang fails the test instead of the suite.
+    @Test func refusesAFIFOChangesetUpFront() throws {
+        let scratch = try Self.seedsAndChangeset()
+        try BadInputCatalog.replaceWithFIFO(scratch.path("pipe.changeset"))
+        let run = try program(
+            try seederBinary(), ["patch", "v1.sqlite", "pipe.changeset", "-o", "out.sqlite"], in: scratch.root, killAfter: 10)
+        #expect(run.status == 2)
+        #expect(run.stderr == "pipe.changeset: error: cannot read this file: it is a FIFO, not a regular file\n")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("out.sqlite")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root).filter { $0.hasPrefix(".") } == [])
+    }
 }

@@ -84,6 +84,15 @@ public enum MappingInferrer {
                 .unreadFile, "this dump is compressed in a way seeder does not read (it reads .gz and .zst); it is left out",
                 at: SourceLocation(file: planner.display(path)))
         }
+        guard !groups.isEmpty else {
+            // Nothing to draft from: said as such, not as a draft that does not load.
+            diagnostics.error(
+                .noFile, "found no dump files under \(options.dumps) (infer reads .json, .jsonl and .ndjson files, each also .gz or .zst)",
+                at: SourceLocation(file: options.dumps))
+            report.diagnostics = diagnostics.takeAll()
+            report.outcome = .failed
+            return report
+        }
         let catalog = ShapeCatalog()
         var reader = DumpObservation(catalog: catalog, keyPath: options.keyPath, progress: options.progress)
         reader.wholeFileLimit = options.wholeFileLimit
@@ -130,6 +139,16 @@ public enum MappingInferrer {
             mapping.sources += sources
         }
         mapping.notes = notes + mapping.notes
+        guard !mapping.entities.isEmpty else {
+            // Dump files that hold no record (`[]`, `{}`, nothing) draft no entity: said as such.
+            diagnostics.error(
+                .noRecord,
+                "found no records in the \(MappingDraftWriter.counted(files.count, "dump file")) under \(options.dumps): "
+                    + "nothing to draft a mapping from", at: SourceLocation(file: options.dumps))
+            report.diagnostics = diagnostics.takeAll()
+            report.outcome = .failed
+            return report
+        }
         let header = [
             "Drafted by seeder infer from \(MappingDraftWriter.counted(files.count, "dump file")) in \(options.dumps), "
                 + "\(MappingDraftWriter.counted(reader.records, "record")).",

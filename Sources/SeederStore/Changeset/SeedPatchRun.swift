@@ -36,6 +36,7 @@ public struct SeedPatchRun: Sendable {
     public func run(willCreate: ([String]) -> Void = { _ in }) -> SeedPatchReport {
         do {
             try checkSeed()
+            try checkChangeset()
             try OutputGuard.checkPatched(output, seed: seed, changeset: changeset, force: force)
         } catch let error as SeedFileError {
             return SeedPatchReport(.failed, "\(error)")
@@ -58,6 +59,16 @@ public struct SeedPatchRun: Sendable {
             throw SeedFileError(
                 path: seed,
                 reason: "\(seed)-wal beside it holds transactions not yet in it (a program has it open, or crashed with it open)")
+        }
+    }
+
+    /// The changeset, when it exists, must be a regular file, as every input of a command
+    /// (docs/commands.md, Files a command touches): opening a FIFO would wait for a writer that
+    /// may never come. One that does not exist is the installer's to report.
+    private func checkChangeset() throws {
+        var info = stat()
+        if stat(changeset, &info) == 0, !FileKind.isRegular(info.st_mode) {
+            throw SeedFileError(path: changeset, reason: "cannot read this file: \(FileKind.notRegularReason(info.st_mode))")
         }
     }
 
