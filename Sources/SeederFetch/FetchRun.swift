@@ -188,7 +188,7 @@ final class FetchRun: @unchecked Sendable {
             if let lastModified = old.lastModified { conditional.append(("If-Modified-Since", lastModified)) }
         }
         var sent = request
-        do { sent.bodyFile = try staging.bodyFile() } catch {
+        do { sent.bodyFile = try staging.newBodyFile() } catch {
             throw FetchFailure(.io, "cannot fetch \(path): \(error.path): \(error.reason)", at: spec.location, exitStatus: 2)
         }
         defer { unlink(sent.bodyFile!) }

@@ -101,28 +101,20 @@ final class StagingArea: @unchecked Sendable {
         }
     }
 
-    /// Where a body too large to hold may be written as it arrives: a new name in the
-    /// folder's `.bodies`, removed with the folder.
-    func bodyFile() throws(InputError) -> String {
-        let folder = root + "/.bodies"
-        guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { throw InputError(path: folder, reason: FileKind.reason(errno)) }
-        return folder + "/" + UUID().uuidString
-    }
-
-    /// Moves `file` (in the folder) to `relative`, as `write` would have written it.
+    /// Moves `file` (a body file of the folder, `newBodyFile`) to `relative`, synced, as
+    /// `write` would have written it.
     func place(_ file: String, at relative: String) throws(InputError) {
-        let path = root + "/" + relative
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw InputError(path: directory, reason: FileKind.reason(errno))
-        }
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw InputError(path: file, reason: FileKind.reason(errno)) }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else { throw InputError(path: file, reason: FileKind.reason(errno)) }
-        guard rename(file, path) == 0 else { throw InputError(path: path, reason: FileKind.reason(errno)) }
+        try Self.locked { () throws(InputError) in
+            try checkOpen()
+            try Self.makeFolders(of: relative, below: root)
+            guard rename(file, root + "/" + relative) == 0 else {
+                throw InputError(path: root + "/" + relative, reason: FileKind.reason(errno))
+            }
+        }
     }
 
     /// Moves `changed` (relative paths written here) into DUMPS, deletes `removed` from DUMPS,
