@@ -7,15 +7,51 @@ struct Origin: Equatable, Sendable, CustomStringConvertible {
     var host: String
     var port: Int
 
-    /// `nil` for a text that is not an http or https URL with a host.
+    /// `nil` for a text that is not an http or https URL with a host. Strict (RFC 3986's
+    /// characters only in the authority, no empty host, a port of digits): a URL read one way
+    /// here and another by libcurl could send a credential where this check did not look.
     init?(_ url: String) {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = components.host?.lowercased(), !host.isEmpty
-        else { return nil }
+        let bytes = Array(url.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: Array("://".utf8)) else { return nil }
+        let scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+        guard scheme == "http" || scheme == "https" else { return nil }
+        let start = colon + 3
+        let end =
+            bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        var authority = bytes[start..<end]
+        let allowed = Self.authorityBytes
+        guard authority.allSatisfy({ allowed.contains($0) }) else { return nil }
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[(at + 1)...] }
+        var host = authority
+        var port: ArraySlice<UInt8> = []
+        if authority.first == UInt8(ascii: "[") {
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            host = authority[...close]
+            let rest = authority[(close + 1)...]
+            if !rest.isEmpty {
+                guard rest.first == UInt8(ascii: ":") else { return nil }
+                port = rest.dropFirst()
+            }
+        } else if let portColon = authority.lastIndex(of: UInt8(ascii: ":")) {
+            host = authority[..<portColon]
+            port = authority[(portColon + 1)...]
+        }
+        guard !host.isEmpty, !host.contains(UInt8(ascii: ":")) || host.first == UInt8(ascii: "[") else { return nil }
         self.scheme = scheme
-        self.host = host
-        port = components.port ?? (scheme == "https" ? 443 : 80)
+        self.host = String(decoding: host, as: UTF8.self).lowercased()
+        if port.isEmpty {
+            self.port = scheme == "https" ? 443 : 80
+        } else {
+            guard port.count <= 5, port.allSatisfy({ (48...57).contains($0) }), let number = Int(String(decoding: port, as: UTF8.self)),
+                number <= 65535
+            else { return nil }
+            self.port = number
+        }
     }
+
+    /// What RFC 3986 allows in an authority: unreserved, percent signs, sub-delims, `:`, `@`,
+    /// and the brackets of an IPv6 address.
+    private static let authorityBytes = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~%!$&'()*+,;=:@[]".utf8)
 
     var description: String { "\(scheme)://\(host):\(port)" }
 }
@@ -52,6 +88,11 @@ public struct CredentialScope: Sendable {
     /// another origin with a secret in it.
     func refusal(of url: String, from previous: String?) -> String? {
         guard let target = Origin(url) else { return "\(url) is not an http or https URL fetch can request" }
+        return refusal(of: url, at: target, from: previous)
+    }
+
+    /// `refusal(of:from:)` for a URL whose origin is known.
+    func refusal(of url: String, at target: Origin, from previous: String?) -> String? {
         if target.scheme == "http", origin?.scheme == "https" || previous.flatMap(Origin.init)?.scheme == "https" {
             return "\(url) leads from https to http, which fetch never follows"
         }
@@ -62,10 +103,10 @@ public struct CredentialScope: Sendable {
         return nil
     }
 
-    /// `headers` as they may be sent to `url`: all of them on the mapping's origin, none of the
-    /// credentials elsewhere.
-    func headers(_ headers: [(name: String, value: String)], for url: String) -> [(name: String, value: String)] {
-        guard let origin, Origin(url) == origin else {
+    /// `headers` as they may be sent to a URL of `target`: all of them on the mapping's origin,
+    /// none of the credentials elsewhere.
+    func headers(_ headers: [(name: String, value: String)], for target: Origin) -> [(name: String, value: String)] {
+        guard let origin, target == origin else {
             return headers.filter { !self.headers.contains($0.name.lowercased()) }
         }
         return headers

@@ -53,9 +53,10 @@ public final class CurlTransport: HTTPTransport {
         while true {
             // Every URL, the first too (a next page's, one the manifest recorded), is checked
             // before it is requested, and gets the credentials only on the mapping's origin.
-            if let refusal = request.scope.refusal(of: url, from: previous) { throw .refused(refusal) }
+            guard let target = Origin(url) else { throw .refused("\(url) is not an http or https URL fetch can request") }
+            if let refusal = request.scope.refusal(of: url, at: target, from: previous) { throw .refused(refusal) }
             let answer = try await sendOnce(
-                url: url, method: method, headers: request.scope.headers(headers, for: url), body: body, deadline: deadline,
+                url: url, method: method, headers: request.scope.headers(headers, for: target), body: body, deadline: deadline,
                 timeout: timeout, bodyFile: request.bodyFile)
             guard [301, 302, 303, 307, 308].contains(answer.status) else { return answer }
             guard let location = answer.header("Location"), let next = URL(string: location, relativeTo: URL(string: url))?.absoluteURL

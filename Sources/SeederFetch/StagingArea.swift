@@ -16,6 +16,8 @@ final class StagingArea: @unchecked Sendable {
     /// Nothing is made here any more: the folder was removed (by a signal, a failure or the end of
     /// the commit). Read and written under `lock`.
     private var closed = false
+    /// How many body file names `newBodyFile` gave, under `lock`.
+    private var bodyFiles = 0
 
     /// Held while anything is made in a staging area, while files move into DUMPS (so that a signal
     /// waits for a commit to end rather than stop it halfway), and by the signal handler to the
@@ -80,24 +82,17 @@ final class StagingArea: @unchecked Sendable {
         try Self.fill(descriptor, with: bytes, path: root + "/" + relative)
     }
 
-    /// A new empty file (`0600`) in the folder's hidden `.bodies`, for a body to be streamed to:
-    /// its path. Removed with the folder.
+    /// A name for a body to be streamed to, in the folder's hidden `.bodies` (made once, under
+    /// the lock): a file is made there only for a body that large, and goes with the folder.
     func newBodyFile() throws(InputError) -> String {
         try Self.locked { () throws(InputError) -> String in
             try checkOpen()
             let folder = root + "/.bodies"
-            guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { throw InputError(path: folder, reason: FileKind.reason(errno)) }
-            // `mkstemp`: O_CREAT | O_EXCL, mode 0600, a name no other file has.
-            var template = Array("\(folder)/body.XXXXXX".utf8CString)
-            let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
-                guard let base = buffer.baseAddress else { return nil }
-                let descriptor = mkstemp(base)
-                guard descriptor >= 0 else { return nil }
-                close(descriptor)
-                return String(cString: base)
+            if bodyFiles == 0 {
+                guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { throw InputError(path: folder, reason: FileKind.reason(errno)) }
             }
-            guard let made else { throw InputError(path: folder, reason: FileKind.reason(errno)) }
-            return made
+            bodyFiles += 1
+            return folder + "/body-\(bodyFiles)"
         }
     }
 
