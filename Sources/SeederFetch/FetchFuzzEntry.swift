@@ -249,6 +249,7 @@ public enum FetchResponseFuzzing {
         let variables: FetchVariables
         let secret = "fuzz-secret-token-0123"
         let dumps: String
+        private let manifestLock = NSLock()
 
         static let shapes = [
             "", "keyPath: data, ", "keyPath: data.results, ", "keyPath: data, keyedBy: id, ", "", "keyPath: data.items.nodes, ",
@@ -303,8 +304,11 @@ public enum FetchResponseFuzzing {
             atexit { try? FileManager.default.removeItem(atPath: Setup.shared.dumps) }
         }
 
-        /// `bytes` as DUMPS' manifest, read as fetch reads it.
+        /// `bytes` as DUMPS' manifest, read as fetch reads it; one run at a time (the tests run
+        /// in parallel).
         func readManifest(_ bytes: [UInt8]) -> (manifest: FetchManifest, problem: String?) {
+            manifestLock.lock()
+            defer { manifestLock.unlock() }
             let path = dumps + "/" + FetchManifest.fileName
             // Written in place: Foundation's writes sync the file, which took a fifth of a run.
             guard let file = fopen(path, "wb"), fwrite(bytes, 1, bytes.count, file) == bytes.count, fclose(file) == 0 else {
