@@ -18,8 +18,8 @@ public enum FetchResponseFuzzing {
     /// manifest's bytes; returns the invariants they broke, empty when all held: nothing traps,
     /// every failure is a `FetchFailure` with a message, a next URL is http or https, a POST body
     /// stays JSON, no message of the sender shows the secret, and the same bytes give the same
-    /// outcome twice. Blocks while the sender runs on the concurrency pool: call it from a thread
-    /// of its own, not from a task.
+    /// outcome twice. The sender's task runs on the calling thread, which waits for any job of it
+    /// that runs elsewhere: call it from a thread, not from a task.
     public static func run(_ bytes: [UInt8]) -> [String] {
         let first = outcome(bytes)
         let second = outcome(bytes)
