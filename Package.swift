@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "SeederCore", targets: ["SeederCore"]),
         .library(name: "SeederFiles", targets: ["SeederFiles"]),
         .library(name: "SeederStore", targets: ["SeederStore"]),
+        // For the fuzz package (fuzz/README.md): `FetchResponseFuzzing` is its one public entry.
+        .library(name: "SeederFetch", targets: ["SeederFetch"]),
         // For apps: installs a seed in the app's working copy, or patches it (docs/guides/updating-an-installed-seed.md).
         .library(name: "SeedInstaller", targets: ["SeedInstaller"]),
         // Builds an app target's `NAME.seeder.yaml` into `NAME.sqlite` in its bundle
