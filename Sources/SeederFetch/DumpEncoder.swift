@@ -155,7 +155,8 @@ enum DumpEncoder {
         guard let source = try? FileByteSource(path: path) else { return nil }
         var digest = SHA256()
         var size = 0
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        // Most pages are a few kB: a block that size, not a large one made and zeroed each time.
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             guard let count = try? buffer.withUnsafeMutableBytes({ try source.read(into: $0) }) else { return nil }
             if count == 0 { return (digest.finalizeHex(), size) }

@@ -68,7 +68,10 @@ public enum FetchResponseFuzzing {
         let extra = Int(selector) / setup.sources.count
         let plan = RequestPlan(spec: spec, defaults: setup.defaults, variables: setup.variables)
         var walker = PageWalker(paginator: spec.paginate, maxPages: [100, 1, 2, 100, 3][extra % 5])
-        let request = plan.request(walker.first(), parent: nil)
+        // Without a parent, a request is always made (a parent's values are what it may refuse).
+        guard let request = try? plan.request(walker.first(), parent: nil, location: spec.location) else {
+            return (transcript, ["the first request of a source without parents was refused"])
+        }
         problems += checkRequest(request, spec: spec)
         let answer = HTTPAnswer(status: status, headers: headers, body: bodyBytes, url: request.url)
         for value in answer.headers("Link") {
@@ -95,7 +98,7 @@ public enum FetchResponseFuzzing {
         if let problem = manifest.problem { transcript.append("manifest: \(problem)") }
         for name in manifest.manifest.files.keys.sorted() { transcript.append("manifest \(name): \(manifest.manifest.files[name]!)") }
         let path = FetchRun.pagePath(source.path, folder: nil, page: spec.paginate == nil ? nil : 1)
-        let recorded = status == 304 ? manifest.manifest.files[path]?.next.map(setup.variables.unredact) : nil
+        let recorded = status == 304 ? manifest.manifest.files[path]?.next : nil
 
         // The page as the build reads it, and the pages after it.
         let described = "\(request.method.rawValue) \(request.shownURL)"
@@ -151,7 +154,10 @@ public enum FetchResponseFuzzing {
     static func checkStep(_ step: PageWalker.Step, plan: RequestPlan, spec: FetchSpec) -> [String] {
         var problems: [String] = []
         if case let .url(url) = step, !isHTTP(url) { problems.append("a next URL that is not http or https: \(url)") }
-        return problems + checkRequest(plan.request(step, parent: nil), spec: spec)
+        guard let request = try? plan.request(step, parent: nil, location: spec.location) else {
+            return problems + ["a step's request without parents was refused"]
+        }
+        return problems + checkRequest(request, spec: spec)
     }
 
     static func checkRequest(_ request: FetchRequest, spec: FetchSpec) -> [String] {

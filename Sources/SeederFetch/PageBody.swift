@@ -33,7 +33,7 @@ struct PageBody {
                 if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
                 do { _ = try JSONDocument(parsing: line) } catch {
                     throw Self.syntaxFailure(
-                        error, bytes: bytes, lineOffset: lineStart - line.count - 1, described: described, contentType: contentType,
+                        error, bytes: bytes, lineOffset: end - line.count, described: described, contentType: contentType,
                         location: location, quote: quote(bytes))
                 }
                 count += 1

@@ -230,7 +230,7 @@ struct PageWalker {
     /// `link` resolved against the page's URL (RFC 3986); `nil` when it is not a URL.
     static func resolve(_ link: String, against base: String) -> String? {
         guard let url = URL(string: link.trimmingCharacters(in: .whitespaces), relativeTo: URL(string: base))?.absoluteURL,
-            url.scheme == "http" || url.scheme == "https"
+            url.scheme?.lowercased() == "http" || url.scheme?.lowercased() == "https"
         else { return nil }
         return url.absoluteString
     }

@@ -18,7 +18,9 @@ struct FetchGuaranteesDocsTests {
         }
         for row in rows {
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            let named = try #require(cells.last).split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+            let named = try #require(cells.last).split(separator: "`", omittingEmptySubsequences: false).enumerated().filter {
+                $0.offset % 2 == 1
+            }.map(\.element)
             #expect(!named.isEmpty, "a promise without a test: \(row)")
             for name in named {
                 let parts = name.split(separator: ".")

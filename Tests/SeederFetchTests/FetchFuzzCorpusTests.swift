@@ -57,8 +57,10 @@ struct FetchFuzzCorpusTests {
         let location = SourceLocation(file: "mapping.yaml")
         #expect(FetchResponseFuzzing.check(FetchFailure.data(.shape, "", at: location), "here") == ["here: a failure without a message"])
         let source = FetchResponseFuzzing.Setup.shared.sources[5]
-        var request = RequestPlan(spec: source.fetch!, defaults: FetchDefaults(), variables: FetchResponseFuzzing.Setup.shared.variables)
-            .request(.request(query: [], bodyCursor: nil), parent: nil)
+        var request = try RequestPlan(
+            spec: source.fetch!, defaults: FetchDefaults(), variables: FetchResponseFuzzing.Setup.shared.variables
+        )
+        .request(.request(query: [], bodyCursor: nil), parent: nil, location: location)
         request.body = Array("{".utf8)
         #expect(FetchResponseFuzzing.checkRequest(request, spec: source.fetch!).count == 2)
         #expect(FetchResponseFuzzing.split(Array("\u{1}HTTP/1.1 200 OK\r\n\r\n[]".utf8)).body == Array("[]".utf8))

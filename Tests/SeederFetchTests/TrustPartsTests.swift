@@ -1,7 +1,7 @@
 import Foundation
-import SeederCore
 import Testing
 
+@testable import SeederCore
 @testable import SeederFetch
 
 /// The parts of what fetch guarantees that hold without a server (docs/guides/fetching.md, What
@@ -109,5 +109,20 @@ struct TrustPartsTests {
                 (error as? FetchFailure)?.diagnostic.message == message
             }
         }
+    }
+}
+
+extension TrustPartsTests {
+    /// What the `fetch` fuzz target showed (fuzz/README.md): a JSON Lines error on a last line
+    /// without a line feed is placed on that line, and a next link's scheme is read in any case.
+    @Test func whatTheFuzzerShowed() throws {
+        let location = SourceLocation(file: "m.yaml")
+        let source = Source(path: "p/*.jsonl", entity: 0, keyPath: [], location: location)
+        #expect {
+            _ = try PageBody(Array("{}\nx".utf8), source: source, described: "GET x", contentType: nil, location: location)
+        } throws: { error in
+            (error as? FetchFailure)?.diagnostic.message.contains("at line 2, column 1;") == true
+        }
+        #expect(PageWalker.resolve("HTTPS://x.example/p2", against: "https://x.example/p1") == "HTTPS://x.example/p2")
     }
 }
