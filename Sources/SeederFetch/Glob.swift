@@ -17,18 +17,25 @@ enum Glob {
 
     static func isPage(_ path: String, of pattern: String, each: Bool, paged: Bool) -> Bool {
         guard each || paged else { return false }
-        var expression = "^"
-        var star = 0
-        for character in pattern {
-            if character == "*" {
-                star += 1
-                expression += each && star == 1 ? "[^/]+" : "[0-9]{4,}"
-            } else {
-                expression += NSRegularExpression.escapedPattern(for: String(character))
-            }
+        // Matched by hand, not by a regular expression made each time: a manifest's every entry
+        // is checked (bench/README.md, fetch).
+        let pieces = pattern.utf8.split(separator: UInt8(ascii: "*"), omittingEmptySubsequences: false).map(Array.init)
+        let path = Array(path.utf8)
+        func match(_ piece: Int, at start: Int) -> Bool {
+            let literal = pieces[piece]
+            guard path.count - start >= literal.count, path[start..<(start + literal.count)].elementsEqual(literal) else { return false }
+            let after = start + literal.count
+            guard piece + 1 < pieces.count else { return after == path.count }
+            // The star after this piece: the parent's folder (any name, no `/`), or a page's
+            // number (4 digits or more).
+            let parent = each && piece == 0
+            var end = after
+            while end < path.count, parent ? path[end] != UInt8(ascii: "/") : (48...57).contains(path[end]) { end += 1 }
+            let shortest = after + (parent ? 1 : 4)
+            guard end >= shortest else { return false }
+            return (shortest...end).reversed().contains { match(piece + 1, at: $0) }
         }
-        expression += "$"
-        return path.range(of: expression, options: .regularExpression) != nil
+        return match(0, at: 0)
     }
 
     /// The folders of `pattern` before its first `*`: what comes before it, up to its last `/`

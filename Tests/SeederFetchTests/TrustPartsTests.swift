@@ -126,3 +126,37 @@ extension TrustPartsTests {
         #expect(PageWalker.resolve("HTTPS://x.example/p2", against: "https://x.example/p1") == "HTTPS://x.example/p2")
     }
 }
+
+extension TrustPartsTests {
+    /// `Glob.isPage`, matched by hand, names the files the regular expression it replaced named.
+    @Test func pagesAreNamedAsBefore() {
+        func byExpression(_ path: String, _ pattern: String, each: Bool) -> Bool {
+            var expression = "^"
+            var star = 0
+            for character in pattern {
+                if character == "*" {
+                    star += 1
+                    expression += each && star == 1 ? "[^/]+" : "[0-9]{4,}"
+                } else {
+                    expression += NSRegularExpression.escapedPattern(for: String(character))
+                }
+            }
+            return path.range(of: expression + "$", options: .regularExpression) != nil
+        }
+        let patterns = ["users/*.json", "comics/*/*.json", "c/*/*.json.gz", "*.json", "a/*/b/*", "x*y/*.jsonl"]
+        let paths = [
+            "users/0001.json", "users/001.json", "users/00012.json", "users/0001.json.gz", "users/a/0001.json", "comics/12/0003.json",
+            "comics/12/notes.json", "comics//0003.json", "comics/1/2/0003.json", "c/x/0001.json.gz", "0001.json", "a/q/b/0001",
+            "a/q/b/12345", "a//b/0001", "x12y/0001.jsonl", "xy/0001.jsonl", "x/y/0001.jsonl", "users/0001.jsonx",
+        ]
+        for pattern in patterns {
+            for path in paths {
+                for each in [false, true] {
+                    #expect(
+                        Glob.isPage(path, of: pattern, each: each, paged: true) == byExpression(path, pattern, each: each),
+                        "\(path) \(pattern) each \(each)")
+                }
+            }
+        }
+    }
+}
