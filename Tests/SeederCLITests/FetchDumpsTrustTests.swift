@@ -182,9 +182,22 @@ struct FetchDumpsTrustTests {
     /// beside DUMPS, DUMPS as it was, the status of the signal. Ten runs, since the race it
     /// guards against is one of timing.
     @Test func aSignalAmidPagesLeavesNoFolder() async throws {
+        // The server sends the signal itself, on its own thread, once the round's fetch has made
+        // 40 requests (pages in flight, the handler installed): a test task may wait many seconds
+        // for a thread of the pool under a full suite, and the fetch would end meanwhile.
+        let round = Locked((pid: pid_t(0), signal: Int32(0), requests: 0, sent: false))
+        // A path of its own: a fetch of another test that reached this port by mistake gets a 404.
         let handler: TestHTTPServer.Handler = { request in
+            guard request.path == "/signal-users" else { return .status(404) }
+            round.update { state in
+                state.requests += 1
+                if state.requests >= 40, !state.sent, state.pid != 0 {
+                    kill(state.pid, state.signal)
+                    state.sent = true
+                }
+            }
             let offset = Int(request.query["offset"] ?? "0") ?? 0
-            return .json(#"{"total": 5000, "items": [{"id": \#(offset + 1)}]}"#).delayed(by: .milliseconds(2))
+            return .json(#"{"total": 5000, "items": [{"id": \#(offset + 1)}]}"#).delayed(by: .milliseconds(5))
         }
         try await TestHTTPServer.with(handler) { server in
             let harness = try FetchHarness(
@@ -194,25 +207,22 @@ struct FetchDumpsTrustTests {
                         "- path: users/*.json",
                         "  entity: User",
                         "  keyPath: items",
-                        "  fetch: { url: users, paginate: { offset: offset, limit: limit, size: 1, total: total } }",
+                        "  fetch: { url: signal-users, paginate: { offset: offset, limit: limit, size: 1, total: total } }",
                     ]))
             try harness.workspace.write("dumps/notes.txt", "not fetch's\n")
             let before = try harness.snapshot()
-            for round in 0..<10 {
-                let signal = round % 2 == 0 ? SIGINT : SIGTERM
+            for number in 0..<10 {
+                let signal = number % 2 == 0 ? SIGINT : SIGTERM
                 let process = try seederProcess(["fetch", "mapping.yaml", "dumps"], in: harness.workspace.root)
-                let requests = server.requests.count
+                round.value = (0, signal, 0, false)
                 try process.run()
-                let deadline = Date().addingTimeInterval(5)
-                while server.requests.count < requests + 40, Date() < deadline {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                kill(process.processIdentifier, signal)
+                round.update { $0.pid = process.processIdentifier }
                 let run = try await finish(process)
-                #expect(run.status == 128 + signal, "round \(round): \(run.stderr)")
-                #expect(run.stderr.hasSuffix("fetch: interrupted; the dumps are as they were\n"), "round \(round): \(run.stderr)")
-                #expect(try harness.besideDumps() == ["dumps", "mapping.yaml"], "round \(round): a folder was left")
-                #expect(try harness.snapshot() == before, "round \(round)")
+                #expect(round.value.sent, "round \(number): the fetch ended before its 40th request")
+                #expect(run.status == 128 + signal, "round \(number): \(run.stderr)")
+                #expect(run.stderr.hasSuffix("fetch: interrupted; the dumps are as they were\n"), "round \(number): \(run.stderr)")
+                #expect(try harness.besideDumps() == ["dumps", "mapping.yaml"], "round \(number): a folder was left")
+                #expect(try harness.snapshot() == before, "round \(number)")
                 for name in try harness.besideDumps() where name.hasPrefix(".") {
                     try FileManager.default.removeItem(atPath: harness.workspace.path(name))
                 }

@@ -218,10 +218,9 @@ struct FetchFailureTests {
     }
 
     @Test func aServiceThatCannotBeReached() async throws {
-        // A port nothing listens on: the server is started and stopped to free one.
-        let server = try await TestHTTPServer.start { _ in .status(200) }
-        let url = server.url("users")
-        await server.shutdown()
+        // A port nothing listens on, held so while the test runs.
+        let refusing = try RefusingPort()
+        let url = refusing.url("users")
         let harness = try FetchHarness(
             mapping: """
                 seeder: 1
@@ -237,6 +236,7 @@ struct FetchFailureTests {
             Self.line(run)
                 == "mapping.yaml:6:46: error: GET \(url): gave up after 2 attempts: could not connect (connection refused) (2 times)"
         )
+        _ = refusing
     }
 
     /// Without libcurl (or with a library that is not it), fetch says what to install, exits 2

@@ -81,7 +81,7 @@ func seederProcess(_ arguments: [String], in directory: String, environment: [St
     return process
 }
 
-/// Starts `process` (unless running) and awaits its end, reading both pipes on threads of their own.
+/// Starts `process` (unless it was started) and awaits its end, reading both pipes on threads of their own.
 func finish(_ process: Process) async throws -> Run {
     let out = (process.standardOutput as! Pipe).fileHandleForReading
     let err = (process.standardError as! Pipe).fileHandleForReading
@@ -90,7 +90,8 @@ func finish(_ process: Process) async throws -> Run {
             continuation.yield(); continuation.finish()
         }
     }
-    if !process.isRunning { try process.run() }
+    // Started unless it was: one that already ended is not started again.
+    if process.processIdentifier == 0 { try process.run() }
     async let stdout = readAll(out)
     async let stderr = readAll(err)
     let (outText, errText) = await (stdout, stderr)

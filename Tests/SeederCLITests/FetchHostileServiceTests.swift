@@ -331,9 +331,8 @@ struct FetchHostileServiceTests {
     /// Nothing listening: each retry is said as it happens (`--progress`), and the failure names
     /// each outcome once, with its count.
     @Test func retriesAreShownAndOutcomesCounted() async throws {
-        let closed = try await TestHTTPServer.start { _ in .json("[]") }
-        let url = closed.url("users")
-        await closed.shutdown()
+        let refusing = try RefusingPort()
+        let url = refusing.url("users")
         let harness = try FetchHarness(
             mapping: """
                 seeder: 1
@@ -354,6 +353,7 @@ struct FetchHostileServiceTests {
             run.stderr.contains(
                 "mapping.yaml:6:46: error: GET \(url): gave up after 3 attempts: could not connect (connection refused) (3 times)\n"),
             "\(run.stderr)")
+        _ = refusing
     }
 }
 
@@ -367,5 +367,10 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
     var value: Value {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
+    }
+
+    /// Changes the value in place, under the lock.
+    func update(_ change: (inout Value) -> Void) {
+        lock.withLock { change(&stored) }
     }
 }
