@@ -320,4 +320,9 @@ final class Box<Value: Sendable>: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
+
+    /// Changes the value in place, under the lock.
+    func update(_ change: (inout Value) -> Void) {
+        lock.withLock { change(&stored) }
+    }
 }

@@ -185,7 +185,7 @@ struct FetchDumpsTrustTests {
         // The server sends the signal itself, on its own thread, once the round's fetch has made
         // 40 requests (pages in flight, the handler installed): a test task may wait many seconds
         // for a thread of the pool under a full suite, and the fetch would end meanwhile.
-        let round = Locked((pid: pid_t(0), signal: Int32(0), requests: 0, sent: false))
+        let round = Box((pid: pid_t(0), signal: Int32(0), requests: 0, sent: false))
         // A path of its own: a fetch of another test that reached this port by mistake gets a 404.
         let handler: TestHTTPServer.Handler = { request in
             guard request.path == "/signal-users" else { return .status(404) }

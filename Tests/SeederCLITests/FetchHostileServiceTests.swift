@@ -70,7 +70,7 @@ struct FetchHostileServiceTests {
     /// Every redirect status to another host: followed, with no credential of any kind.
     @Test(arguments: [301, 302, 303, 307, 308])
     func aRedirectToAnotherHostCarriesNoCredential(status: Int) async throws {
-        let port = Locked(0)
+        let port = Box(0)
         try await Self.withTwoHosts { _ in
             .redirect(to: "http://127.0.0.2:\(port.value)/landing", status: status)
         } run: { home, other in
@@ -87,7 +87,7 @@ struct FetchHostileServiceTests {
 
     /// A `Link` header's next page on another host: requested without credentials.
     @Test func aLinkToAnotherHostCarriesNoCredential() async throws {
-        let port = Locked(0)
+        let port = Box(0)
         try await Self.withTwoHosts { _ in
             .json(#"[{"id": 1}]"#, headers: ["Link": "<http://127.0.0.2:\(port.value)/page2>; rel=\"next\""])
         } elsewhere: { _ in
@@ -105,8 +105,8 @@ struct FetchHostileServiceTests {
     /// A body's next URL on another host (JSON:API `links.next`): requested without credentials;
     /// one that carries the secret there is refused, and nothing is written.
     @Test func aBodyNextToAnotherHost() async throws {
-        let port = Locked(0)
-        let leak = Locked(false)
+        let port = Box(0)
+        let leak = Box(false)
         try await Self.withTwoHosts { request in
             let next =
                 leak.value
@@ -136,7 +136,7 @@ struct FetchHostileServiceTests {
 
     /// A redirect to another host whose URL carries the secret (echoed in any form) is refused.
     @Test func aRedirectThatCarriesTheSecretElsewhereIsRefused() async throws {
-        let port = Locked(0)
+        let port = Box(0)
         try await Self.withTwoHosts { request in
             let echoed = (request.header("X-Api-Key") ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             return .redirect(to: "http://127.0.0.2:\(port.value)/steal?k=\(echoed)")
@@ -253,7 +253,7 @@ struct FetchHostileServiceTests {
     /// A tampered manifest's next URL (another host, `${TOKEN}` in it) is never followed nor
     /// expanded after a 304: the page is asked for again, whole, and its own `Link` followed.
     @Test func aTamperedRecordedNextIsNotFollowed() async throws {
-        let port = Locked(0)
+        let port = Box(0)
         try await Self.withTwoHosts { request in
             let page = Int(request.query["page"] ?? "1")!
             if page == 1, request.header("If-None-Match") == "\"p1\"" { return .status(304) }
@@ -354,23 +354,5 @@ struct FetchHostileServiceTests {
                 "mapping.yaml:6:46: error: GET \(url): gave up after 3 attempts: could not connect (connection refused) (3 times)\n"),
             "\(run.stderr)")
         _ = refusing
-    }
-}
-
-/// A value a handler and the test share.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-
-    /// Changes the value in place, under the lock.
-    func update(_ change: (inout Value) -> Void) {
-        lock.withLock { change(&stored) }
     }
 }

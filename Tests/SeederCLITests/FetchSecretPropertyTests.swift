@@ -43,7 +43,7 @@ struct FetchSecretPropertyTests {
         let base = UInt64(ProcessInfo.processInfo.environment["SEEDER_PROPERTY_SEED"] ?? "") ?? 0x5EED_F37C
         let other = try await TestHTTPServer.start(loopbackHost: 2) { _ in .json("[]") }
         defer { Task { await other.shutdown() } }
-        let shape = Locked((place: 0, echo: "", padding: 0))
+        let shape = Box((place: 0, echo: "", padding: 0))
         try await TestHTTPServer.with { request in
             let place = shape.value
             switch place.place {

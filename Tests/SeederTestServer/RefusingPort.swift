@@ -19,13 +19,8 @@ public final class RefusingPort: Sendable {
             close(socket)
             throw RawHTTPError.system("bind 127.0.0.1:0", error)
         }
-        var address = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
         self.socket = socket
-        port = Int(UInt16(bigEndian: address.sin_port))
+        port = TestSocket.port(of: socket)
     }
 
     /// `http://127.0.0.1:PORT/` and `pathAndQuery`.

@@ -52,12 +52,17 @@ enum TestSocket {
             close(socket)
             throw RawHTTPError.system("listen on 127.0.0.\(host):\(port)", error)
         }
+        return (socket, Self.port(of: socket))
+    }
+
+    /// The port `socket` is bound to.
+    static func port(of socket: Int32) -> Int {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
         }
-        return (socket, Int(UInt16(bigEndian: address.sin_port)))
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Writes all of `bytes`; throws when the connection is gone.
