@@ -6,6 +6,8 @@ struct Origin: Equatable, Sendable, CustomStringConvertible {
     var scheme: String
     var host: String
     var port: Int
+    /// Whether the URL names a user (`user:password@`), which libcurl sends as `Authorization`.
+    var hasUserinfo = false
 
     /// `nil` for a text that is not an http or https URL with a host. Strict (RFC 3986's
     /// characters only in the authority, no empty host, a port of digits): a URL read one way
@@ -21,7 +23,10 @@ struct Origin: Equatable, Sendable, CustomStringConvertible {
         var authority = bytes[start..<end]
         let allowed = Self.authorityBytes
         guard authority.allSatisfy({ allowed.contains($0) }) else { return nil }
-        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[(at + 1)...] }
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
+            authority = authority[(at + 1)...]
+            hasUserinfo = true
+        }
         var host = authority
         var port: ArraySlice<UInt8> = []
         if authority.first == UInt8(ascii: "[") {
@@ -54,6 +59,9 @@ struct Origin: Equatable, Sendable, CustomStringConvertible {
     private static let authorityBytes = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~%!$&'()*+,;=:@[]".utf8)
 
     var description: String { "\(scheme)://\(host):\(port)" }
+
+    /// Origins are equal by scheme, host and port; a user named in the URL is no part of one.
+    static func == (a: Origin, b: Origin) -> Bool { a.scheme == b.scheme && a.host == b.host && a.port == b.port }
 }
 
 /// Where a request's credentials may go (docs/guides/fetching.md, What fetch guarantees): the
@@ -95,6 +103,9 @@ public struct CredentialScope: Sendable {
     func refusal(of url: String, at target: Origin, from previous: String?) -> String? {
         if target.scheme == "http", origin?.scheme == "https" || previous.flatMap(Origin.init)?.scheme == "https" {
             return "\(url) leads from https to http, which fetch never follows"
+        }
+        if let origin, target != origin, target.hasUserinfo {
+            return "a URL of another origin (\(target)) than the mapping's (\(origin)) names a user, which would be sent as a credential"
         }
         if let origin, target != origin, holdsSecret(url) {
             // The URL itself is not shown: it holds the secret.

@@ -13,7 +13,7 @@ extension FetchManifest {
         var ignored: [Diagnostic] = []
         for path in files.keys.sorted() {
             let entry = files[path]!
-            if let reason = Self.reasonToIgnore(path, of: entry.source, among: sources) {
+            if let reason = Self.reasonToIgnore(path, of: entry.source, among: sources) ?? Self.reasonToIgnore(entry) {
                 ignored.append(
                     .warning(
                         .inputRefused, "ignoring the manifest's entry \(JSONWriter.stringLiteral(path)): \(reason)",
@@ -23,6 +23,14 @@ extension FetchManifest {
             }
         }
         return (kept, ignored)
+    }
+
+    /// Why `entry` is not one fetch wrote, whatever its path: a validator or next page with a
+    /// control character would become a header line or a URL fetch never sends.
+    static func reasonToIgnore(_ entry: Entry) -> String? {
+        let recorded = [entry.etag, entry.lastModified, entry.next].compactMap { $0 }
+        guard recorded.contains(where: { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }) else { return nil }
+        return "a control character in its ETag, Last-Modified or next page; fetch sends no such header"
     }
 
     /// Why the entry of `path`, recorded for the source `source`, is not one fetch wrote; `nil`

@@ -39,14 +39,26 @@ public struct FetchManifest: Sendable, Equatable {
         guard document.root["format"]?.numberText == String(format), let files = document.root["files"], files.kind == .object else {
             return (FetchManifest(), "\(path) is of another format; every page is fetched whole")
         }
+        var malformed: [String] = []
         for member in files.members {
             let value = member.value
             guard let name = member.key.string, let source = value["source"]?.string, let url = value["url"]?.string,
                 let sha256 = value["sha256"]?.string, let size = value["size"]?.numberText.flatMap({ Int($0) })
-            else { continue }
+            else {
+                malformed.append(member.key.string ?? "?")
+                continue
+            }
             manifest.files[name] = Entry(
                 source: source, url: url, etag: value["etag"]?.string, lastModified: value["lastModified"]?.string, sha256: sha256,
                 size: size, next: value["next"]?.string)
+        }
+        guard malformed.isEmpty else {
+            let named =
+                malformed.prefix(5).map { JSONWriter.stringLiteral($0) }.joined(separator: ", ") + (malformed.count > 5 ? ", ..." : "")
+            return (
+                manifest,
+                "\(path): ignoring \(malformed.count == 1 ? "an entry" : "\(malformed.count) entries") fetch cannot read (\(named)); \(malformed.count == 1 ? "its" : "their") pages are fetched whole"
+            )
         }
         return (manifest, nil)
     }

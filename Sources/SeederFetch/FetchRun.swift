@@ -108,7 +108,7 @@ final class FetchRun: @unchecked Sendable {
                 // An unchanged page's next URL comes from DUMPS (the manifest, the stored body):
                 // followed only on the mapping's origin and as recorded, never a `${NAME}` in it
                 // expanded; else the page is asked for again, whole.
-                if result.unchanged, let url = next?.step.url, !result.scope.isSameOrigin(url) || url.contains("${") {
+                if result.unchanged, Self.untrusted(next?.step.url, of: result, spec.paginate) {
                     result = try await fetchPage(
                         index, plan: plan, step: result.step, page: page, parent: parent, sender: sender, limits: limits, conditional: false
                     )
@@ -145,6 +145,19 @@ final class FetchRun: @unchecked Sendable {
         } catch {
             fail(FetchFailure.service("\(error)", at: spec.location))
         }
+    }
+
+    /// Whether an unchanged page's next URL comes from DUMPS in a form fetch may not follow: on
+    /// another origin, or, for a `link` source whose 304 did not repeat its `Link` header, what
+    /// the manifest recorded when it holds a `${NAME}` (checked before the URL is resolved,
+    /// which would encode the braces) or is no URL of the mapping's origin at all.
+    static func untrusted(_ next: String?, of result: PageResult, _ paginator: Paginator?) -> Bool {
+        if case .link? = paginator, LinkHeader.target(rel: "next", in: result.links) == nil, let recorded = result.entry.next {
+            guard !recorded.contains("${"), let url = PageWalker.resolve(recorded, against: result.url) else { return true }
+            return !result.scope.isSameOrigin(url)
+        }
+        guard let next else { return false }
+        return !result.scope.isSameOrigin(next)
     }
 
     private func answer(_ result: PageResult, page: Int) -> PageWalker.Answer {

@@ -202,7 +202,9 @@ struct RequestSender: Sendable {
     static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "ever" }
         if seconds >= 2 * 86400 { return "\(Int(min(seconds, longestNumber) / 86400)) days" + (seconds > longestNumber ? " or more" : "") }
-        return seconds >= 120 ? "\(Int(seconds / 60)) min" : "\(Int(max(seconds, 0).rounded(.up))) s"
+        if seconds >= 120 { return "\(Int(seconds / 60)) min" }
+        // Under 10 s, with its tenths: a backoff of 0.47 s is not "1 s".
+        return seconds < 10 ? String(format: "%.1f s", max(seconds, 0)) : "\(Int(seconds.rounded(.up))) s"
     }
 }
 

@@ -47,8 +47,9 @@ struct FetchFailureTests {
         return (run, server, harness)
     }
 
+    /// The first line of standard error that is not a retry's note (`fetch: GET ...; retry 1 of 2`).
     static func line(_ run: Run) -> String {
-        run.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        run.stderr.split(separator: "\n").first { !$0.hasPrefix("fetch: ") }.map(String.init) ?? ""
     }
 
     @Test func serverErrorsAreRetriedThenEveryAttemptNamed() async throws {

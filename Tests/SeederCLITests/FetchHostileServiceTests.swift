@@ -328,6 +328,43 @@ struct FetchHostileServiceTests {
         }
     }
 
+    /// A key sent in the query that the service echoes into its `Link` header: the manifest
+    /// records the next page with `${API_KEY}`, which is never sent as text; after a 304 the
+    /// page is asked for again, and the next fetch is as good as the first. Echoed in a form the
+    /// manifest cannot name (every character but letters and digits encoded), the next page is
+    /// not recorded in a usable form at all, and the same holds.
+    @Test(arguments: ["-._~", ""])
+    func aSecretInARecordedNextIsNeverSentAsText(alsoKept: String) async throws {
+        let kept = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: alsoKept))
+        try await TestHTTPServer.with { request in
+            let page = Int(request.query["page"] ?? "1")!
+            guard request.query["apikey"] == Self.apiKey else { return .json(#"{"message": "bad key"}"#, status: 401) }
+            if request.header("If-None-Match") == "\"p\(page)\"" { return .status(304) }
+            let key = Self.apiKey.addingPercentEncoding(withAllowedCharacters: kept)!
+            return .json(
+                #"[{"id": \#(page)}]"#,
+                headers: page == 1 ? ["ETag": "\"p1\"", "Link": "</users?apikey=\(key)&page=2>; rel=\"next\""] : ["ETag": "\"p2\""])
+        } run: { server in
+            let harness = try FetchHarness(
+                mapping: """
+                    seeder: 1
+                    fetch: { base: "\(server.baseURL)", retries: 0, query: { apikey: "${API_KEY}" } }
+                    entities:
+                      User: { attributes: { id: integer } }
+                    sources:
+                      - { path: users/*.json, entity: User, fetch: { url: users, paginate: link } }
+                    """)
+            for _ in 0..<3 {
+                let run = try await harness.fetch(environment: Self.environment)
+                #expect(run.status == 0, "\(run.stderr)")
+            }
+            #expect(try harness.text(".seeder-fetch.json").contains("apikey=${API_KEY}&page=2") == !alsoKept.isEmpty)
+            #expect(server.requests.count { $0.uri.hasSuffix("page=2") } == 3, "page 2 fetched on each run")
+            #expect(server.requests.allSatisfy { !$0.uri.contains("%7B") && !$0.uri.contains("${") }, "\(server.requests.map(\.uri))")
+            try Self.expectNoSecret(in: try await harness.fetch(environment: Self.environment), harness)
+        }
+    }
+
     /// Nothing listening: each retry is said as it happens (`--progress`), and the failure names
     /// each outcome once, with its count.
     @Test func retriesAreShownAndOutcomesCounted() async throws {
@@ -342,13 +379,19 @@ struct FetchHostileServiceTests {
                 sources:
                   - { path: users.json, entity: User, fetch: { url: "\(url)" } }
                 """)
+        // Off a terminal, without `--progress`, as in CI; and `--progress plain`.
+        for arguments in [[], ["--progress", "plain"]] {
+            let run = try await harness.fetch(arguments)
+            let retries = run.stderr.split(separator: "\n").filter { $0.hasPrefix("fetch: GET") }
+            #expect(retries.count == 2, "\(run.stderr)")
+            #expect(
+                retries.first?.hasPrefix("fetch: GET \(url): could not connect (connection refused); retry 1 of 2 in 0.") == true,
+                "\(run.stderr)")
+        }
+        let quiet = try await harness.fetch(["--progress", "never"])
+        #expect(!quiet.stderr.contains("retry 1 of 2"), "\(quiet.stderr)")
         let run = try await harness.fetch(["--progress", "plain"])
         #expect(run.status == 2)
-        let retries = run.stderr.split(separator: "\n").filter { $0.hasPrefix("fetch: GET") }
-        #expect(retries.count == 2, "\(run.stderr)")
-        #expect(
-            retries.first?.hasPrefix("fetch: GET \(url): could not connect (connection refused); retry 1 of 2 in ") == true, "\(run.stderr)"
-        )
         #expect(
             run.stderr.contains(
                 "mapping.yaml:6:46: error: GET \(url): gave up after 3 attempts: could not connect (connection refused) (3 times)\n"),

@@ -51,6 +51,12 @@ struct TransportTests {
             ])
         #expect(scope.headers(headers, for: Origin("https://api.example.com:8443/x")!).map(\.name) == ["Accept"])
         #expect(scope.headers(headers, for: Origin("http://api.example.com/x")!).map(\.name) == ["Accept"])
+        // A user named in a URL of another origin would go there as `Authorization: Basic`.
+        #expect(
+            scope.refusal(of: "https://api.example.com:443@evil.example.com/ui", from: nil)
+                == "a URL of another origin (https://evil.example.com:443) than the mapping's (https://api.example.com:443) names a user, "
+                + "which would be sent as a credential")
+        #expect(scope.refusal(of: "https://me@api.example.com/x", from: nil) == nil, "the mapping's own origin")
         // Read strictly, as libcurl would not read it otherwise.
         #expect(Origin("https://user:pw@API.example.com:443/a?b#c") == Origin("https://api.example.com"))
         #expect(Origin("http://[::1]:8080/x")?.description == "http://[::1]:8080")

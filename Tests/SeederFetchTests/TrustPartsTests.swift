@@ -1,4 +1,5 @@
 import Foundation
+import SeederTestSupport
 import Testing
 
 @testable import SeederCore
@@ -65,7 +66,9 @@ struct TrustPartsTests {
         #expect(RequestSender.duration(.infinity) == "ever")
         #expect(RequestSender.duration(3 * 86400) == "3 days")
         #expect(RequestSender.duration(3600) == "60 min")
-        #expect(RequestSender.duration(1.2) == "2 s")
+        #expect(RequestSender.duration(1.2) == "1.2 s")
+        #expect(RequestSender.duration(0.47) == "0.5 s")
+        #expect(RequestSender.duration(45.2) == "46 s")
     }
 
     /// A parent's value is data: a line break never reaches a header, `..` never climbs the path.
@@ -158,5 +161,41 @@ extension TrustPartsTests {
                 }
             }
         }
+    }
+}
+
+extension TrustPartsTests {
+    /// A manifest entry that recorded a control character (a tampered ETag that would be a header
+    /// line) is ignored with a warning, and one fetch cannot read is named, not dropped silently.
+    @Test func aManifestsOddEntriesAreNamed() throws {
+        let location = SourceLocation(file: "m.yaml")
+        var entry = FetchManifest.Entry(
+            source: "users/*.json", url: "https://h/users", etag: "\"1\"\r\nX-Injected: 1", lastModified: nil, sha256: "00", size: 1,
+            next: nil)
+        var manifest = FetchManifest()
+        manifest.files["users/0001.json"] = entry
+        entry.etag = "\"2\""
+        manifest.files["users/0002.json"] = entry
+        var source = Source(path: "users/*.json", entity: 0, keyPath: [], location: location)
+        source.fetch = FetchSpec(
+            url: try FetchTemplate.parse("users", parentFields: false, location: location), method: .get, headers: [], query: [], body: nil,
+            paginate: .link, each: nil, retries: nil, timeout: nil, maxPages: nil, location: location)
+        let (kept, ignored) = manifest.keepingFiles(of: [source], shown: "dumps/.seeder-fetch.json")
+        #expect(kept.files.keys.sorted() == ["users/0002.json"])
+        #expect(
+            ignored.map(\.description) == [
+                "dumps/.seeder-fetch.json: warning: ignoring the manifest's entry \"users/0001.json\": a control character in its ETag, "
+                    + "Last-Modified or next page; fetch sends no such header"
+            ])
+        let workspace = try Workspace(directories: ["dumps"])
+        try workspace.write(
+            "dumps/.seeder-fetch.json",
+            #"{"format": 1, "files": {"users/0001.json": {"source": "users/*.json", "url": "u", "sha256": 12, "size": 1}}}"#)
+        let read = FetchManifest.read(dumps: workspace.path("dumps"))
+        #expect(read.manifest.files.isEmpty)
+        #expect(
+            read.problem
+                == workspace.path("dumps") + "/.seeder-fetch.json: ignoring an entry fetch cannot read (\"users/0001.json\"); "
+                + "its pages are fetched whole")
     }
 }

@@ -36,9 +36,13 @@ struct Fetch: ParsableCommand {
         var options = FetchOptions(mapping: mapping, dumps: dumps)
         options.only = only
         let display = FetchProgressDisplay(mode: reporting.progress)
-        if let display {
-            options.progress = { @Sendable progress in display.update(progress) }
-            options.retrying = { @Sendable text in display.note(text) }
+        if let display { options.progress = { @Sendable progress in display.update(progress) } }
+        // A retry is said as it happens, off a terminal too: a fetch waiting out a backoff in
+        // silence looks hung (docs/commands.md, fetch: Failures).
+        if reporting.progress != .never {
+            options.retrying = { @Sendable text in
+                if let display { display.note(text) } else { StandardError.write("fetch: " + text + "\n") }
+            }
         }
         FetchInterruption.install()
         let fetchOptions = options
