@@ -93,14 +93,21 @@ public struct CredentialScope: Sendable {
 
     /// Why `url` is not requested at all, if it is not: it is not http or https, goes from https
     /// to http (from the mapping's origin, or from the URL it was reached from), or leads to
-    /// another origin with a secret in it.
+    /// another origin with a secret or a user in it.
     func refusal(of url: String, from previous: String?) -> String? {
-        guard let target = Origin(url) else { return "\(url) is not an http or https URL fetch can request" }
-        return refusal(of: url, at: target, from: previous)
+        switch admit(url, from: previous) {
+        case .success: return nil
+        case let .failure(refused): return refused.description
+        }
     }
 
-    /// `refusal(of:from:)` for a URL whose origin is known.
-    func refusal(of url: String, at target: Origin, from previous: String?) -> String? {
+    /// The origin of `url` when fetch may request it; else why not (`refusal(of:from:)`).
+    func admit(_ url: String, from previous: String?) -> Result<Origin, TransportFailure> {
+        guard let target = Origin(url) else { return .failure(.refused("\(url) is not an http or https URL fetch can request")) }
+        return refusal(of: url, at: target, from: previous).map { .failure(.refused($0)) } ?? .success(target)
+    }
+
+    private func refusal(of url: String, at target: Origin, from previous: String?) -> String? {
         if target.scheme == "http", origin?.scheme == "https" || previous.flatMap(Origin.init)?.scheme == "https" {
             return "\(url) leads from https to http, which fetch never follows"
         }

@@ -53,8 +53,7 @@ public final class CurlTransport: HTTPTransport {
         while true {
             // Every URL, the first too (a next page's, one the manifest recorded), is checked
             // before it is requested, and gets the credentials only on the mapping's origin.
-            guard let target = Origin(url) else { throw .refused("\(url) is not an http or https URL fetch can request") }
-            if let refusal = request.scope.refusal(of: url, at: target, from: previous) { throw .refused(refusal) }
+            let target = try request.scope.admit(url, from: previous).get()
             let answer = try await sendOnce(
                 url: url, method: method, headers: request.scope.headers(headers, for: target), body: body, deadline: deadline,
                 timeout: timeout, bodyFile: request.bodyFile)

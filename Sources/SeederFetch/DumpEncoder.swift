@@ -56,6 +56,12 @@ enum DumpEncoder {
     ) {
         let source: FileByteSource
         do { source = try FileByteSource(path: input) } catch { throw InputError(path: input, reason: "\(error)") }
+        guard compression == .gzip || compression == .zstd else {
+            let found: (sha256: String, size: Int)
+            do { found = try Self.digest(of: source) } catch { throw InputError(path: input, reason: "\(error)") }
+            if input != output, rename(input, output) != 0 { throw InputError(path: output, reason: FileKind.reason(errno)) }
+            return found
+        }
         var digest = SHA256()
         var size = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -63,16 +69,6 @@ enum DumpEncoder {
             do { return try buffer.withUnsafeMutableBytes { try source.read(into: $0) } } catch {
                 throw InputError(path: input, reason: "\(error)")
             }
-        }
-        guard compression == .gzip || compression == .zstd else {
-            while true {
-                let count = try read()
-                if count == 0 { break }
-                digest.update(buffer[..<count])
-                size += count
-            }
-            if input != output, rename(input, output) != 0 { throw InputError(path: output, reason: FileKind.reason(errno)) }
-            return (digest.finalizeHex(), size)
         }
         let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw InputError(path: output, reason: FileKind.reason(errno)) }
@@ -153,12 +149,17 @@ enum DumpEncoder {
     /// is no regular file there to read.
     static func digest(file path: String) -> (sha256: String, size: Int)? {
         guard let source = try? FileByteSource(path: path) else { return nil }
+        return try? digest(of: source)
+    }
+
+    /// The SHA-256 (hex) and size of what `source` holds, read block by block.
+    private static func digest(of source: ByteSource) throws -> (sha256: String, size: Int) {
         var digest = SHA256()
         var size = 0
         // Most pages are a few kB: a block that size, not a large one made and zeroed each time.
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            guard let count = try? buffer.withUnsafeMutableBytes({ try source.read(into: $0) }) else { return nil }
+            let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
             if count == 0 { return (digest.finalizeHex(), size) }
             digest.update(buffer[..<count])
             size += count

@@ -48,12 +48,15 @@ public struct HTTPAnswer: Sendable {
     /// The body's first `count` bytes, from memory or its file.
     public func bodyPrefix(_ count: Int) -> [UInt8] {
         guard let bodyFile else { return Array(body.prefix(count)) }
-        guard let source = try? FileByteSource(path: bodyFile) else { return [] }
+        return (try? FileByteSource(path: bodyFile)).map { Self.prefix(count, of: $0) } ?? []
+    }
+
+    /// The first `count` bytes `source` holds (fewer when it holds fewer), read until there are
+    /// that many: a source may hand out fewer a read than asked for. A read that fails ends it.
+    static func prefix(_ count: Int, of source: ByteSource) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
-        while filled < count {
-            let read = (try? bytes[filled...].withUnsafeMutableBytes { try source.read(into: $0) }) ?? 0
-            if read <= 0 { break }
+        while filled < count, let read = try? bytes[filled...].withUnsafeMutableBytes({ try source.read(into: $0) }), read > 0 {
             filled += read
         }
         return Array(bytes.prefix(filled))

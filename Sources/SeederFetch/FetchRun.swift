@@ -250,6 +250,9 @@ final class FetchRun: @unchecked Sendable {
                 "\(described): the response holds the value of \(secret.name)\(place); fetch never writes a secret into a dump "
                     + "(send it in a header, or ask the service not to echo it)", at: spec.location)
         }
+        func cannotWrite(_ error: InputError) -> FetchFailure {
+            FetchFailure(.io, "cannot write \(path) (for \(described)): \(error.reason)", at: spec.location, exitStatus: 2)
+        }
         let digest: String
         let size: Int
         var received = answer.body.count
@@ -258,7 +261,7 @@ final class FetchRun: @unchecked Sendable {
             received = Self.size(of: file)
             let target = compression == .none ? file : file + ".encoded"
             do { (digest, size) = try DumpEncoder.encode(file: file, as: compression, to: target) } catch {
-                throw FetchFailure(.io, "cannot write \(path) (for \(described)): \(error.reason)", at: spec.location, exitStatus: 2)
+                throw cannotWrite(error)
             }
             encoded = target
         } else {
@@ -267,7 +270,7 @@ final class FetchRun: @unchecked Sendable {
             encoded = nil
             if existing?.sha256 != digest {
                 do { try staging.write(file, at: path) } catch {
-                    throw FetchFailure(.io, "cannot write \(path) (for \(described)): \(error.reason)", at: spec.location, exitStatus: 2)
+                    throw cannotWrite(error)
                 }
             }
         }
@@ -276,7 +279,7 @@ final class FetchRun: @unchecked Sendable {
             defer { unlink(encoded) }
             if !same {
                 do { try staging.place(encoded, at: path) } catch {
-                    throw FetchFailure(.io, "cannot write \(path) (for \(described)): \(error.reason)", at: spec.location, exitStatus: 2)
+                    throw cannotWrite(error)
                 }
             }
         }

@@ -11,12 +11,12 @@ extension PageBody {
         streaming open: () throws -> ByteSource, source: Source, described: String, contentType: String?, location: SourceLocation,
         graphQL: Bool = false, paged: Bool = false, paths: [KeyPath], redact: (String) -> String
     ) throws(FetchFailure) {
-        func start() throws(FetchFailure) -> [UInt8] {
-            var head = [UInt8](repeating: 0, count: 65536)
-            let count = (try? head.withUnsafeMutableBytes { try open().read(into: $0) }) ?? 0
-            return Array(head.prefix(count))
+        /// The body's first bytes, one more than an excerpt is made from, so that `quote` knows
+        /// when it cuts.
+        func start() -> [UInt8] {
+            (try? open()).map { HTTPAnswer.prefix(RequestSender.excerptWindow + 1, of: $0) } ?? []
         }
-        func quote() throws(FetchFailure) -> String { Self.quote(try start(), redact: redact) }
+        func quote() -> String { Self.quote(start(), redact: redact) }
         func located(_ offset: Int) -> String {
             guard let source = try? open(), let found = try? LineLocator.locate([offset], in: source),
                 case let .lineColumn(line, column)? = found[offset]
@@ -26,7 +26,7 @@ extension PageBody {
         func syntax(_ error: JSONSyntaxError) throws(FetchFailure) -> FetchFailure {
             let type = contentType.map { " (Content-Type \($0))" } ?? ""
             return .data(
-                .syntax, "\(described): the body is not JSON\(type): \(error.message)\(located(error.offset)); it begins \(try quote())",
+                .syntax, "\(described): the body is not JSON\(type): \(error.message)\(located(error.offset)); it begins \(quote())",
                 at: location)
         }
         /// Calls `body` with each item the reader finds at `keyPath`; `body` returns `false` to stop.
@@ -81,7 +81,7 @@ extension PageBody {
                     .shape,
                     "\(described): 'keyPath' \(source.keyPath.joined(separator: ".")) reaches nothing: "
                         + (pointer.components.isEmpty ? "the body is \(kind)" : "'\(reached)' is \(kind)")
-                        + " with no '\(key)'; the body begins \(try quote())", at: location, jsonPath: pointer.description)
+                        + " with no '\(key)'; the body begins \(quote())", at: location, jsonPath: pointer.description)
                 return false
             case let .skippedNull(_, pointer) where pointer.components.count == depth:
                 return false
@@ -92,7 +92,7 @@ extension PageBody {
                         "\(described): a page's records are an array, but "
                             + (source.keyPath.isEmpty
                                 ? "the body is an object" : "'keyPath' \(source.keyPath.joined(separator: ".")) reaches an object")
-                            + "; the body begins \(try quote())", at: location, jsonPath: value.pointer.description)
+                            + "; the body begins \(quote())", at: location, jsonPath: value.pointer.description)
                     return false
                 }
                 count = 1

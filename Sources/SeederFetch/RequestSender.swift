@@ -183,7 +183,7 @@ struct RequestSender: Sendable {
 
     /// The first 200 characters of a body, on one line, secrets hidden before it is cut.
     func excerpt(_ answer: HTTPAnswer) -> String {
-        Self.excerpt(answer.bodyPrefix(65536 + 1), redact: variables.redact)
+        Self.excerpt(answer.bodyPrefix(Self.excerptWindow + 1), redact: variables.redact)
     }
 
     /// The first 200 characters of `body`, on one line; `redact` runs before any cut, so that no
@@ -193,10 +193,13 @@ struct RequestSender: Sendable {
         return text.count > 200 ? String(text.prefix(200)) + "..." : text
     }
 
-    /// At most 64 KiB of `body`, less its last KiB when it is cut there, so that a secret the cut
-    /// would halve is not left in part.
+    /// How much of a body an excerpt is made from: secrets are hidden in it before the cut.
+    static let excerptWindow = 65536
+
+    /// At most `excerptWindow` bytes of `body`, less its last KiB when it is cut there, so that a
+    /// secret the cut would halve is not left in part.
     static func safePrefix(_ body: [UInt8]) -> ArraySlice<UInt8> {
-        body.count <= 65536 ? body[...] : body.prefix(65536 - 1024)
+        body.count <= excerptWindow ? body[...] : body.prefix(excerptWindow - 1024)
     }
 
     static func duration(_ seconds: Double) -> String {
