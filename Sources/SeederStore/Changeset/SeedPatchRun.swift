@@ -66,10 +66,7 @@ public struct SeedPatchRun: Sendable {
     /// (docs/commands.md, Files a command touches): opening a FIFO would wait for a writer that
     /// may never come. One that does not exist is the installer's to report.
     private func checkChangeset() throws {
-        var info = stat()
-        if stat(changeset, &info) == 0, !FileKind.isRegular(info.st_mode) {
-            throw SeedFileError(path: changeset, reason: "cannot read this file: \(FileKind.notRegularReason(info.st_mode))")
-        }
+        if PathStatus(changeset).exists { try SeedFile.checkReadable(changeset) }
     }
 
     /// Copies the seed to `copy`, applies the changeset to it and renames it over the output.

@@ -14,12 +14,7 @@ import SeederFiles
 enum SeedFile {
     /// A read-only queue on the SQLite file at `path`, checked to be one.
     static func open(_ path: String) throws(SeedFileError) -> DatabaseQueue {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw SeedFileError(path: path, reason: "cannot read this file: \(FileKind.reason(errno))") }
-        guard FileKind.isRegular(info.st_mode) else {
-            throw SeedFileError(path: path, reason: "cannot read this file: \(FileKind.notRegularReason(info.st_mode))")
-        }
-        guard access(path, R_OK) == 0 else { throw SeedFileError(path: path, reason: "cannot read this file: \(FileKind.reason(errno))") }
+        try checkReadable(path)
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = path
@@ -31,6 +26,17 @@ enum SeedFile {
         } catch {
             throw SeedFileError(path: path, underlying: error)
         }
+    }
+
+    /// `path` is a regular file that may be read, as every input of a command is checked
+    /// before it is opened: opening a FIFO would wait for a writer that may never come.
+    static func checkReadable(_ path: String) throws(SeedFileError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw SeedFileError(path: path, reason: "cannot read this file: \(FileKind.reason(errno))") }
+        guard FileKind.isRegular(info.st_mode) else {
+            throw SeedFileError(path: path, reason: "cannot read this file: \(FileKind.notRegularReason(info.st_mode))")
+        }
+        guard access(path, R_OK) == 0 else { throw SeedFileError(path: path, reason: "cannot read this file: \(FileKind.reason(errno))") }
     }
 
     /// The name to open `path` by: an immutable read-only URI, unless a `-wal` file beside it
