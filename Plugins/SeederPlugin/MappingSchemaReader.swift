@@ -114,6 +114,7 @@ struct MappingSchemaReader {
         while current == "\n" {
             advance()
             while current == " " { advance() }
+            // libyaml, seeder's parser, takes no tab in a line's leading white space.
             if current == "\t" { throw failure("a tab in indentation") }
             if current == "#" { while !atLineEnd { advance() } }
         }

@@ -94,6 +94,8 @@ struct MappingSchemaReaderTests {
         ("schema: { template: t.sqlite", "5:9: a flow collection ({) that is never closed"),
         ("schema: { template: \"\\q\" }", "5:22: an unknown escape '\\q' in a double-quoted scalar"),
         ("schema: { template: t.sqlite }\n---\nseeder: 1", "6:1: a second document: a mapping file holds one"),
+        ("schema:\n\ttemplate: t.sqlite", "6:1: a tab in indentation"),
+        ("schema:\n  \t# room: x.json\n  template: t.sqlite", "6:3: a tab in indentation"),
     ])
     func refusesWhatSeederRefuses(schema: String, message: String) {
         let text = "seeder: 1\n" + Self.entities + "\n" + schema + "\n"
