@@ -88,10 +88,11 @@ struct MappingSchemaReader {
     private static func isBlank(_ scalar: Unicode.Scalar?) -> Bool { scalar == nil || scalar == " " || scalar == "\t" || scalar == "\n" }
     private static let flowIndicators: Set<Unicode.Scalar> = [",", "[", "]", "{", "}"]
 
-    /// Spaces and tabs, then a comment (a `#` after a space or at the start of a line).
+    /// Spaces and tabs, then a comment: between tokens a `#` always starts one (no scalar starts
+    /// with it; inside a plain scalar only ` #` ends it).
     private mutating func skipSpacesAndComment() {
         while current == " " || current == "\t" { advance() }
-        if current == "#" && (index == 0 || Self.isBlank(text[index - 1])) { while !atLineEnd { advance() } }
+        if current == "#" { while !atLineEnd { advance() } }
     }
 
     /// Whether the reader stands at the first character of a line's content.

@@ -275,6 +275,9 @@ struct ActionTests {
             #expect(first.installed)
             #expect(first.uploaded == ["app.sqlite"])
             #expect(first.outputs["build"]?["seed"] == "app.sqlite")
+            // The delimiter form, a new random delimiter each output.
+            let delimiters = first.outputFile.matches(of: #/(?m)^(seed|changed|diff)<<(ghadelimiter_[0-9a-f]{32})$/#).map(\.output.2)
+            #expect(delimiters.count == 3 && Set(delimiters).count == 3, "\(first.outputFile)")
             #expect(first.outputs["diff"]?["changed"] == "true")
             let diff = try String(contentsOfFile: try #require(first.outputs["diff"]?["diff"]), encoding: .utf8)
             #expect(diff.contains("user 3"), "\(diff)")

@@ -136,11 +136,14 @@ struct MappingSchemaReaderTests {
                     }.joined() + "\""
             default: value = path
             }
+            let tag = Bool.random(using: &random) ? "!!str " : ""
+            let indent = String(repeating: " ", count: Int.random(in: 1...4, using: &random))
             let schema =
                 Bool.random(using: &random)
-                ? "schema: { \(key): \(value) }  # room: x.json"
-                : "schema:\n  # template: y.sqlite\n  \(key): \(value)\n"
-            let text = Self.mapping(schema)
+                ? "schema: { \(key): \(tag)\(value) }  # room: x.json"
+                : "schema:\n\(indent)# template: y.sqlite\n\(indent)\(key): \(tag)\(value)\n"
+            // Before the entities or after them.
+            let text = Bool.random(using: &random) ? Self.mapping(schema) : "seeder: 1\n" + Self.entities + "\n" + schema + "\n"
             let sink = DiagnosticSink()
             let expected = MappingLoader().load(yaml: text, file: "mapping.yaml", diagnostics: sink)?.schema?.path
             // A plain path the YAML reads otherwise (a flow indicator, a leading quote) is
