@@ -3,7 +3,8 @@ import PackageDescription
 
 // An app package whose seed is built with it by seeder's plugin (docs/guides/swiftpm-plugin.md):
 // `Sources/SeedApp/tasklist.seeder.yaml` and its dumps `Sources/SeedApp/tasklist/` become
-// `tasklist.sqlite` in the app's bundle. seeder is found by path here; an app names its URL.
+// `tasklist.sqlite` in the app's bundle, and `room.seeder.yaml` with `room/` and the Room schema
+// it names in `schemas/` becomes `room.sqlite`. seeder is found by path here; an app names its URL.
 let package = Package(
     name: "SeedApp",
     platforms: [.macOS(.v13)],
@@ -12,8 +13,8 @@ let package = Package(
         .executableTarget(
             name: "SeedApp",
             dependencies: ["CSQLite3", .product(name: "SeedInstaller", package: "seeder")],
-            // The dumps are the plugin's inputs, not the app's resources.
-            exclude: ["tasklist"],
+            // The dumps and the schema are the plugin's inputs, not the app's resources.
+            exclude: ["tasklist", "room", "schemas"],
             plugins: [.plugin(name: "SeederPlugin", package: "seeder")]
         ),
         // The system's SQLite, to read the installed seed.

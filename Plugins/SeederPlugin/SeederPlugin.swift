@@ -45,21 +45,24 @@ struct SeederPlugin: BuildToolPlugin {
             .sorted { $0.path < $1.path }
     }
 
-    /// The app's schema the mapping names (`schema: { template: ..., room: ..., coreData: ... }`),
-    /// relative to the mapping: an input too. Read from the text, as seeder's own loader is not
-    /// the plugin's to link.
+    /// The app's schema file the mapping names (`schema: { template: FILE }` or `{ room: FILE }`),
+    /// relative to the mapping unless absolute: an input too. A mapping this reader cannot read
+    /// is one seeder refuses as well, or one it reads otherwise (docs/guides/swiftpm-plugin.md,
+    /// The schema file): a warning says so, and seeder's build reports the mapping's errors.
     static func schemaFiles(of mapping: URL) -> [URL] {
-        guard let text = try? String(contentsOf: mapping, encoding: .utf8) else { return [] }
-        var files: [URL] = []
-        for line in text.split(separator: "\n") where line.contains("template:") || line.contains("room:") || line.contains("coreData:") {
-            for key in ["template:", "room:", "coreData:"] {
-                guard let range = line.range(of: key) else { continue }
-                let value = line[range.upperBound...].trimmingCharacters(in: .whitespaces)
-                    .prefix { $0 != "}" && $0 != "," && $0 != "#" }.trimmingCharacters(in: CharacterSet(charactersIn: " '\""))
-                if !value.isEmpty { files.append(mapping.deletingLastPathComponent().appending(path: value)) }
-            }
+        guard let data = FileManager.default.contents(atPath: mapping.path), let text = String(data: data, encoding: .utf8) else {
+            return []
         }
-        return files
+        let paths: [String]
+        do {
+            paths = try MappingSchemaReader.paths(inMapping: text)
+        } catch {
+            Diagnostics.warning(
+                "\(mapping.path):\(error.line):\(error.column): the plugin cannot find the schema file this mapping names "
+                    + "(\(error.message)): a change to that file alone will not rebuild the seed")
+            return []
+        }
+        return paths.map { MappingSchemaReader.file($0, besideMapping: mapping) }
     }
 }
 

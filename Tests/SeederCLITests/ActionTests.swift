@@ -9,9 +9,11 @@ import Yams
 
 /// action.yml, the seeder GitHub Action (docs/ci.md, The seeder action), run step by step as a
 /// runner runs a composite action: each `run:` script with bash, its `env:` expressions filled
-/// in, its `if:` decided, `$GITHUB_OUTPUT`, `$GITHUB_PATH` and `$GITHUB_STEP_SUMMARY` kept; the
-/// release tarball, the web service and the previous seed served on 127.0.0.1. `uses:` steps
-/// (the cache, the artifact upload) are stood in for.
+/// in, its `if:` decided, `$GITHUB_OUTPUT` and `$GITHUB_PATH` read as the runner reads them,
+/// `$GITHUB_STEP_SUMMARY` kept; the release tarball with its checksum, the web service and the
+/// previous seed served on 127.0.0.1. `uses:` steps (the cache, the artifact upload) are stood in
+/// for, and so is TLS: the action downloads over https only, and the scripts' `curl` is a stand-in
+/// that sends `https://github.test/...` to the loopback server over http.
 struct ActionTests {
     /// The action's steps as parsed.
     struct Step {
@@ -47,8 +49,62 @@ struct ActionTests {
         var stdout = ""
         var stderr = ""
         var outputs: [String: [String: String]] = [:]
+        /// Every byte the steps wrote to `GITHUB_OUTPUT` and `GITHUB_PATH`.
+        var outputFile = ""
+        var pathFile = ""
         var uploaded: [String] = []
         var installed = false
+    }
+
+    /// The host the stand-in `curl` sends to the test's server.
+    static let host = "https://github.test"
+
+    /// A `curl` that sends `https://github.test/...` to `server` over http, and is otherwise the
+    /// system's: in `workspace`'s `stub/`, put first on the steps' PATH.
+    static func curlStandIn(in workspace: Workspace, server: TestHTTPServer) throws -> String {
+        let folder = workspace.path("stub")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try """
+        #!/bin/bash
+        arguments=()
+        for argument in "$@"; do
+          case "$argument" in
+            \(host)/*) argument="\(server.baseURL)${argument#\(host)/}" ;;
+            =https) argument==http ;;
+          esac
+          arguments+=("$argument")
+        done
+        exec /usr/bin/curl "${arguments[@]}"
+
+        """.write(toFile: folder + "/curl", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/curl")
+        return folder
+    }
+
+    /// The name-value pairs of a `GITHUB_OUTPUT` file as the runner reads it: `NAME=VALUE`, or
+    /// `NAME<<DELIMITER`, the lines of the value, then the delimiter alone on its line.
+    static func fileCommands(_ text: String) -> [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[...]
+        if lines.last == "" { lines.removeLast() }
+        while let line = lines.popFirst() {
+            let equals = line.firstRange(of: "=")?.lowerBound
+            let heredoc = line.firstRange(of: "<<")?.lowerBound
+            if let equals, heredoc == nil || equals < heredoc! {
+                pairs.append((String(line[..<equals]), String(line[line.index(after: equals)...])))
+            } else if let heredoc {
+                let delimiter = String(line[line.index(heredoc, offsetBy: 2)...])
+                guard let end = lines.firstIndex(of: delimiter) else {
+                    Issue.record("GITHUB_OUTPUT: no line '\(delimiter)' ends \(line)")
+                    return pairs
+                }
+                pairs.append((String(line[..<heredoc]), lines[..<end].joined(separator: "\n")))
+                lines = lines[(end + 1)...]
+            } else if !line.isEmpty {
+                Issue.record("GITHUB_OUTPUT: a line the runner refuses: \(line)")
+            }
+        }
+        return pairs
     }
 
     /// Runs the action in `workspace` with `given` inputs; `cached` says whether the cache step
@@ -62,8 +118,9 @@ struct ActionTests {
         var outcome = Outcome()
         var path: [String] = []
         let runner = ["tool_cache": workspace.path("toolcache"), "temp": workspace.path("tmp"), "os": "Linux", "arch": "X64"]
-        let github = ["server_url": String(server.baseURL.dropLast()), "action_repository": "seeder-org/seeder"]
+        let github = ["server_url": Self.host, "action_repository": "seeder-org/seeder"]
         try FileManager.default.createDirectory(atPath: workspace.path("tmp"), withIntermediateDirectories: true)
+        let stub = try Self.curlStandIn(in: workspace, server: server)
         func value(_ expression: String) -> String? {
             let parts = expression.split(separator: ".", maxSplits: 3).map(String.init)
             switch parts.first {
@@ -104,7 +161,7 @@ struct ActionTests {
                 continue
             }
             let script = try #require(step.run)
-            if script.contains("curl") && script.contains("tar -xz") { outcome.installed = true }
+            if script.contains("sha256sum") && script.contains("tar -xz") { outcome.installed = true }
             let files = ["GITHUB_OUTPUT", "GITHUB_PATH"].map { workspace.path("tmp/\($0)-\(index)") }
             for file in files { _ = FileManager.default.createFile(atPath: file, contents: nil) }
             let process = Process()
@@ -113,7 +170,7 @@ struct ActionTests {
             process.currentDirectoryURL = URL(fileURLWithPath: workspace.root)
             var environment = ProcessInfo.processInfo.environment
             // Never the tests' own build of seeder: the action's, from the tarball.
-            environment["PATH"] = (path + ["/usr/local/bin", "/usr/bin", "/bin"]).joined(separator: ":")
+            environment["PATH"] = ([stub] + path + ["/usr/local/bin", "/usr/bin", "/bin"]).joined(separator: ":")
             environment["GITHUB_ACTIONS"] = "true"
             environment["GITHUB_OUTPUT"] = files[0]
             environment["GITHUB_PATH"] = files[1]
@@ -127,11 +184,12 @@ struct ActionTests {
             let run = try await finish(process)
             outcome.stdout += run.stdout
             outcome.stderr += run.stderr
-            for line in try String(contentsOfFile: files[0], encoding: .utf8).split(separator: "\n") {
-                let pair = line.split(separator: "=", maxSplits: 1).map(String.init)
-                if pair.count == 2 { outcome.outputs[name, default: [:]][pair[0]] = pair[1] }
-            }
-            path = try String(contentsOfFile: files[1], encoding: .utf8).split(separator: "\n").map(String.init).reversed() + path
+            let written = try String(contentsOfFile: files[0], encoding: .utf8)
+            outcome.outputFile += written
+            for (key, value) in Self.fileCommands(written) { outcome.outputs[name, default: [:]][key] = value }
+            let paths = try String(contentsOfFile: files[1], encoding: .utf8)
+            outcome.pathFile += paths
+            path = paths.split(separator: "\n").map(String.init).reversed() + path
             guard run.status == 0 else {
                 outcome.failedStep = name
                 return outcome
@@ -141,8 +199,8 @@ struct ActionTests {
     }
 
     /// A workspace with a mapping whose users are fetched from `server`, and the tarball
-    /// `scripts/release` would make, from the tests' build.
-    static func repositoryLayout(server: TestHTTPServer) throws -> (Workspace, tarball: [UInt8]) {
+    /// `scripts/release` would make, from the tests' build, with its `.sha256`.
+    static func repositoryLayout(server: TestHTTPServer) throws -> (Workspace, tarball: [UInt8], checksum: [UInt8]) {
         let scratch = try Workspace(directories: ["mappings", "dumps", "release"])
         try scratch.write(
             "mappings/app.yaml",
@@ -157,20 +215,38 @@ struct ActionTests {
         let name = "seeder-0.1.0-linux-\(try program("/usr/bin/uname", ["-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))"
         try FileManager.default.createDirectory(atPath: scratch.path("release/\(name)/bin"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try seederBinary(), toPath: scratch.path("release/\(name)/bin/seeder"))
-        let packed = try program("/bin/tar", ["-czf", "\(name).tar.gz", name], in: scratch.path("release"))
-        #expect(packed.status == 0, "\(packed.stderr)")
-        let tarball = try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.path("release/\(name).tar.gz"))))
-        return (scratch, tarball)
+        // Packed once a run (seconds each for a debug binary), then copied into each workspace.
+        let release = try packing.withLock { () throws -> (tarball: [UInt8], checksum: [UInt8]) in
+            if let release = packed.value { return release }
+            let tar = try program("/bin/tar", ["-czf", "\(name).tar.gz", name], in: scratch.path("release"))
+            #expect(tar.status == 0, "\(tar.stderr)")
+            // As scripts/release writes it.
+            let checksum = try program("/usr/bin/sha256sum", ["\(name).tar.gz"], in: scratch.path("release"))
+            #expect(checksum.status == 0, "\(checksum.stderr)")
+            let release = (
+                try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.path("release/\(name).tar.gz")))), Array(checksum.stdout.utf8)
+            )
+            packed.value = release
+            return release
+        }
+        try Data(release.tarball).write(to: URL(fileURLWithPath: scratch.path("release/\(name).tar.gz")))
+        return (scratch, release.tarball, release.checksum)
     }
+
+    /// The tests' release tarball and its `.sha256`, once packed.
+    private static let packed = Box<(tarball: [UInt8], checksum: [UInt8])?>(nil)
+    private static let packing = NSLock()
 
     /// Fetch, build, upload, diff against a URL: then again from the cache, the dumps unchanged.
     @Test func fetchesBuildsUploadsAndDiffs() async throws {
         let tarball = Box<[UInt8]>([])
+        let checksum = Box<[UInt8]>([])
         let previous = Box<[UInt8]>([])
         let handler: TestHTTPServer.Handler = { request in
-            if request.path.hasSuffix(".tar.gz") {
-                return request.path.hasPrefix("/seeder-org/seeder/releases/download/v0.1.0/")
-                    ? .bytes(tarball.value, contentType: "application/gzip") : .status(404)
+            if request.path.hasSuffix(".tar.gz") || request.path.hasSuffix(".tar.gz.sha256") {
+                guard request.path.hasPrefix("/seeder-org/seeder/releases/download/v0.1.0/") else { return .status(404) }
+                return request.path.hasSuffix(".gz")
+                    ? .bytes(tarball.value, contentType: "application/gzip") : .bytes(checksum.value, contentType: "text/plain")
             }
             if request.path == "/previous.sqlite" { return .bytes(previous.value, contentType: "application/vnd.sqlite3") }
             guard request.header("Authorization") == "Bearer action-token-123456" else { return .status(401) }
@@ -178,8 +254,9 @@ struct ActionTests {
             return .json(#"{"pages": 2, "items": \#(records(page: page, size: 2, count: 3))}"#)
         }
         try await TestHTTPServer.with(handler) { server in
-            let (scratch, bytes) = try Self.repositoryLayout(server: server)
+            let (scratch, bytes, sum) = try Self.repositoryLayout(server: server)
             tarball.value = bytes
+            checksum.value = sum
             // The last release's seed: one user fewer.
             try scratch.write("old/users.json", #"[{"id": 1, "name": "user 1"}, {"id": 2, "name": "user 2"}]"#)
             try scratch.write(
@@ -191,13 +268,16 @@ struct ActionTests {
 
             let inputs = [
                 "mapping": "mappings/app.yaml", "dumps": "dumps", "output": "app.sqlite", "fetch": "true",
-                "diff-against": server.url("previous.sqlite"),
+                "diff-against": Self.host + "/previous.sqlite",
             ]
             let first = try await Self.runAction(inputs, in: scratch, server: server, cached: false)
             #expect(first.failedStep == nil, "\(first.stderr) \(first.stdout)")
             #expect(first.installed)
             #expect(first.uploaded == ["app.sqlite"])
             #expect(first.outputs["build"]?["seed"] == "app.sqlite")
+            // The delimiter form, a new random delimiter each output.
+            let delimiters = first.outputFile.matches(of: #/(?m)^(seed|changed|diff)<<(ghadelimiter_[0-9a-f]{32})$/#).map(\.output.2)
+            #expect(delimiters.count == 3 && Set(delimiters).count == 3, "\(first.outputFile)")
             #expect(first.outputs["diff"]?["changed"] == "true")
             let diff = try String(contentsOfFile: try #require(first.outputs["diff"]?["diff"]), encoding: .utf8)
             #expect(diff.contains("user 3"), "\(diff)")
@@ -228,7 +308,7 @@ struct ActionTests {
         try await TestHTTPServer.with { request in
             request.path.hasSuffix(".tar.gz") ? .status(404) : .status(500)
         } run: { server in
-            let (scratch, _) = try Self.repositoryLayout(server: server)
+            let (scratch, _, _) = try Self.repositoryLayout(server: server)
             try scratch.write("dumps/users/0001.json", #"{"items": [{"id": 1, "name": "Ann"}, {"id": "two", "name": "Bob"}]}"#)
             let inputs = ["mapping": "mappings/app.yaml", "dumps": "dumps", "diff-against": "old.sqlite", "artifact": ""]
             // Installed already (the cache), from the tarball's layout.
@@ -291,7 +371,7 @@ extension ActionTests {
                 toFile: scratch.path("stub/gh"), atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.path("stub/gh"))
             #expect(try program("/bin/bash", ["-c", "PATH=\"$PWD/stub:$PATH\"; " + script], in: scratch.root).status == 0)
-            let (layout, _) = try Self.repositoryLayout(server: server)
+            let (layout, _, _) = try Self.repositoryLayout(server: server)
             let name = try #require(
                 try FileManager.default.contentsOfDirectory(atPath: layout.path("release")).first { !$0.hasSuffix(".gz") })
             try FileManager.default.createDirectory(atPath: scratch.path("toolcache/seeder"), withIntermediateDirectories: true)
