@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
-// The fuzz targets (fuzz/README.md): libFuzzer executables over SeederCore and SeederFetch, built
-// by `fuzz/run` with libFuzzer and the address sanitizer. A package of its own, so the sanitizers
-// and libFuzzer's `main` never touch the main package's builds.
+// The fuzz targets (fuzz/README.md): libFuzzer executables over SeederCore, SeederFetch and
+// SeederStore, built by `fuzz/run` with libFuzzer and the address sanitizer. A package of its
+// own, so the sanitizers and libFuzzer's `main` never touch the main package's builds.
 import PackageDescription
 
 let package = Package(
@@ -18,5 +18,8 @@ let package = Package(
         // The HTTP response: its body is SeederFetch's own (FetchResponseFuzzing), which the
         // fetch tests replay the corpus through.
         .executableTarget(name: "fuzz-fetch", dependencies: [.product(name: "SeederFetch", package: "seeder")]),
+        // A seed file: read by SeederStore's own `SeedFileFuzzing`, as `inspect` and `diff` read
+        // one, which the store's tests replay the corpus through.
+        .executableTarget(name: "fuzz-seed", dependencies: [.product(name: "SeederStore", package: "seeder")]),
     ]
 )

@@ -114,6 +114,14 @@ struct Change {
         return value
     }
 
+    /// The changed row's primary key, as `column = value`, the columns named by `names`.
+    func key(named names: [String]) -> [String] {
+        primaryKey.enumerated().filter(\.element).map { column, _ in
+            let value = operation == SQLITE_INSERT ? new(column) : old(column)
+            return (column < names.count ? names[column] : "column \(column)") + " = " + Change.literal(value)
+        }
+    }
+
     /// A value as text, `nil` for NULL.
     static func text(_ value: OpaquePointer) -> String? {
         sqlite3_value_type(value) == SQLITE_NULL ? nil : sqlite3_value_text(value).map { String(cString: $0) }

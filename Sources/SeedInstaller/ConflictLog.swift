@@ -87,10 +87,6 @@ final class ConflictLog {
 
     /// The changed row's primary key, as `column = value`.
     private func key(of change: Change) -> [String] {
-        let names = columns[change.table] ?? []
-        return change.primaryKey.enumerated().filter(\.element).map { column, _ in
-            let value = change.operation == SQLITE_INSERT ? change.new(column) : change.old(column)
-            return (column < names.count ? names[column] : "column \(column)") + " = " + Change.literal(value)
-        }
+        change.key(named: columns[change.table] ?? [])
     }
 }

@@ -87,7 +87,11 @@ struct SeedPatcher {
             throw .conflict(changeset: changeset.path, table: abort.table, kind: abort.kind, key: abort.key)
         }
         guard code == SQLITE_OK else {
-            throw .sqlite(operation: "apply \(changeset.path) to", path: workingCopy, message: connection.message)
+            if code & 0xFF == SQLITE_MISMATCH, let value = try MismatchedValue.first(in: changeset, on: connection) {
+                throw .changesetDoesNotFit(changeset: changeset.path, table: value.table, reason: value.reason)
+            }
+            // SQLite leaves the connection's message at "not an error" when the changeset stops.
+            throw .sqlite(operation: "apply \(changeset.path) to", path: workingCopy, message: String(cString: sqlite3_errstr(code)))
         }
         return log
     }

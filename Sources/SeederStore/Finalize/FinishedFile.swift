@@ -41,11 +41,15 @@ struct FinishedFile: Equatable {
     }
 
     /// Syncs the file unless its check did, renames it over `output` (`shown` in messages), then
-    /// syncs the directory: until that rename the previous output is untouched.
+    /// syncs the directory: until that rename the previous output is untouched. A rollback
+    /// journal the previous output left is removed first, and that removal synced, so that no
+    /// crash leaves the new file beside it (docs/seed.md, Journals).
     func publish(as output: String, shown: String) throws {
         if !checked { try Self.sync(path) }
+        let directory = PathText.directory(of: output).isEmpty ? "." : PathText.directory(of: output)
+        if try RollbackJournal.remove(beside: output, shown: shown) { try Self.sync(directory) }
         guard rename(path, output) == 0 else { throw OutputError.cannot("replace", shown, error: errno) }
-        try Self.sync(PathText.directory(of: output).isEmpty ? "." : PathText.directory(of: output))
+        try Self.sync(directory)
     }
 
     /// `fsync` on a file or directory.

@@ -122,19 +122,22 @@ public struct SeedCatalog: Sendable {
                 }
                 return catalog
             }
+        } catch let error as SeedFileError {
+            throw error
         } catch {
             throw SeedFileError(path: path, underlying: error)
         }
     }
 
-    /// Reads the catalog of the open database `db`.
+    /// Reads the catalog of the open database `db`. A value of another type than the seed's
+    /// format gives its column is a `SeedFileError` that places it (`CheckedRow`).
     static func read(_ db: Database, path: String) throws -> SeedCatalog {
-        let names = try String.fetchAll(
-            db,
-            sql: """
-                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
-                """)
-        let searchTables = try searchTables(db)
+        let names = try CheckedRow.fetchAll(
+            db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+            path: path, table: "sqlite_master"
+        )
+        .map { row throws(SeedFileError) in try row.requiredText(0, "name") }
+        let searchTables = try searchTables(db, path: path)
         let indexTables = Set(
             searchTables.flatMap { search in [search.name] + SearchEngine.shadowSuffixes.map { search.name + "_" + $0 } })
         var tables: [Table] = []
@@ -143,21 +146,33 @@ public struct SeedCatalog: Sendable {
             if name == "seed_metadata" { hasMetadata = true }
             if name == "seed_source" { hasSources = true }
             if metadataTables.contains(name) || indexTables.contains(name) { continue }
-            tables.append(try table(name, db: db))
+            tables.append(try table(name, db: db, path: path))
         }
-        let indexes = try Row.fetchAll(
-            db, sql: "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+        let indexes = try CheckedRow.fetchAll(
+            db, "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name",
+            path: path, table: "sqlite_master"
         )
-        .map { Index(name: $0[0], table: $0[1], sql: $0[2]) }
+        .map { row throws(SeedFileError) in
+            Index(name: try row.requiredText(0, "name"), table: try row.requiredText(1, "tbl_name"), sql: try row.requiredText(2, "sql"))
+        }
         var metadata: [(key: String, value: String)] = []
         if hasMetadata {
-            metadata = try Row.fetchAll(db, sql: "SELECT key, value FROM seed_metadata ORDER BY key")
-                .map { (key: $0[0] ?? "", value: $0[1] ?? "") }
+            metadata = try CheckedRow.fetchAll(
+                db, "SELECT key, value FROM seed_metadata ORDER BY key", path: path, table: "seed_metadata", keyColumn: (0, "key")
+            )
+            .map { row throws(SeedFileError) in (key: try row.text(0, "key") ?? "", value: try row.text(1, "value") ?? "") }
         }
         var sources: [Source] = []
         if hasSources {
-            sources = try Row.fetchAll(db, sql: "SELECT path, sha256, bytes, records FROM seed_source ORDER BY path")
-                .map { Source(path: $0[0] ?? "", sha256: $0[1] ?? "", bytes: $0[2] ?? 0, records: $0[3] ?? 0) }
+            sources = try CheckedRow.fetchAll(
+                db, "SELECT path, sha256, bytes, records FROM seed_source ORDER BY path", path: path, table: "seed_source",
+                keyColumn: (0, "path")
+            )
+            .map { row throws(SeedFileError) in
+                Source(
+                    path: try row.text(0, "path") ?? "", sha256: try row.text(1, "sha256") ?? "", bytes: try row.integer(2, "bytes") ?? 0,
+                    records: try row.integer(3, "records") ?? 0)
+            }
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         return SeedCatalog(
@@ -169,42 +184,55 @@ public struct SeedCatalog: Sendable {
     }
 
     /// The file's FTS tables, by the module their `CREATE VIRTUAL TABLE` names.
-    private static func searchTables(_ db: Database) throws -> [SearchTable] {
-        let virtual = try Row.fetchAll(
-            db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name")
-        let triggers = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
-        return virtual.compactMap { row in
-            let sql: String = row[1] ?? ""
-            guard let using = sql.range(of: " USING ", options: .caseInsensitive) else { return nil }
+    private static func searchTables(_ db: Database, path: String) throws -> [SearchTable] {
+        let virtual = try CheckedRow.fetchAll(
+            db, "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name",
+            path: path, table: "sqlite_master")
+        let triggers = try CheckedRow.fetchAll(
+            db, "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name", path: path, table: "sqlite_master"
+        )
+        .map { row throws(SeedFileError) in (name: try row.requiredText(0, "name"), sql: try row.text(1, "sql") ?? "") }
+        var tables: [SearchTable] = []
+        for row in virtual {
+            let sql = try row.text(1, "sql") ?? ""
+            guard let using = sql.range(of: " USING ", options: .caseInsensitive) else { continue }
             let module = sql[using.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }.lowercased()
-            guard ["fts3", "fts4", "fts5"].contains(module) else { return nil }
-            let name: String = row[0]
+            guard ["fts3", "fts4", "fts5"].contains(module) else { continue }
+            let name = try row.requiredText(0, "name")
             var table = SearchTable(name: name, engine: module)
             table.columns = (try? String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [name])) ?? []
-            table.definition = ([sql] + triggers.filter { ($0[0] as String).hasPrefix(name + "_") }.map { $0[1] ?? "" })
-                .joined(separator: ";\n")
-            return table
+            table.definition = ([sql] + triggers.filter { $0.name.hasPrefix(name + "_") }.map(\.sql)).joined(separator: ";\n")
+            tables.append(table)
         }
+        return tables
     }
 
-    private static func table(_ name: String, db: Database) throws -> Table {
-        let info = try Row.fetchAll(db, sql: "SELECT name, type, pk, \"notnull\" FROM pragma_table_info(?)", arguments: [name])
+    /// A table's columns and keys, as SQLite's pragmas describe them.
+    private static func table(_ name: String, db: Database, path: String) throws -> Table {
+        let info = try CheckedRow.fetchAll(
+            db, "SELECT name, type, pk, \"notnull\" FROM pragma_table_info(?)", arguments: [name], path: path,
+            table: "the columns of \(name)")
         var columns: [Column] = []
         var keyed: [(Int, String)] = []
         for row in info {
-            let column: String = row[0]
-            let position: Int = row[2]
-            if position > 0 { keyed.append((position, column)) }
-            columns.append(Column(name: column, type: row[1] ?? "", notNull: row[3] == 1))
+            let column = try row.requiredText(0, "name")
+            if let position = try row.integer(2, "pk"), position > 0 { keyed.append((position, column)) }
+            columns.append(Column(name: column, type: try row.text(1, "type") ?? "", notNull: try row.integer(3, "notnull") == 1))
         }
         var foreignKeys: [ForeignKey] = []
-        let keys = try Row.fetchAll(
-            db, sql: "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", arguments: [name])
+        let keys = try CheckedRow.fetchAll(
+            db, "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", arguments: [name],
+            path: path, table: "the foreign keys of \(name)")
+        var lastID: Int?
         for key in keys {
-            let id: Int = key[0]
-            if foreignKeys.count <= id { foreignKeys.append(ForeignKey(columns: [], target: key[1], targetColumns: [])) }
-            foreignKeys[foreignKeys.count - 1].columns.append(key[2])
-            if let to: String = key[3] { foreignKeys[foreignKeys.count - 1].targetColumns.append(to) }
+            // A new id starts a new key; its rows come in order.
+            let id = try key.integer(0, "id")
+            if foreignKeys.isEmpty || id != lastID {
+                foreignKeys.append(ForeignKey(columns: [], target: try key.text(1, "table") ?? "", targetColumns: []))
+            }
+            lastID = id
+            foreignKeys[foreignKeys.count - 1].columns.append(try key.text(2, "from") ?? "")
+            if let to = try key.text(3, "to") { foreignKeys[foreignKeys.count - 1].targetColumns.append(to) }
         }
         return Table(
             name: name, columns: columns, primaryKey: keyed.sorted { $0.0 < $1.0 }.map(\.1), foreignKeys: foreignKeys)

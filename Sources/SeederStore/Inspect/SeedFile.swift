@@ -10,11 +10,20 @@ import SeederFiles
 /// fails where it cannot (read-only media). Opened as an immutable URI
 /// (`file:seed.sqlite?mode=ro&immutable=1`) SQLite takes no lock and makes no file. Immutable
 /// means SQLite ignores a `-wal` file, so when one beside the database still holds
-/// transactions, the file is opened read-only the ordinary way, which reads them.
+/// transactions, the file is opened read-only the ordinary way, which reads them. It ignores a
+/// rollback journal too, whose transaction never committed: a file with a hot journal is refused
+/// (docs/seed.md, Journals), since only a writer may roll it back.
 enum SeedFile {
-    /// A read-only queue on the SQLite file at `path`, checked to be one.
+    /// A read-only queue on the SQLite file at `path`, checked to be one, and to hold only
+    /// committed pages.
     static func open(_ path: String) throws(SeedFileError) -> DatabaseQueue {
         try checkReadable(path)
+        if RollbackJournal.isHot(beside: path) { throw SeedFileError(path: path, reason: RollbackJournal.refusal(path)) }
+        return try openPages(path)
+    }
+
+    /// A read-only queue on the SQLite file at `path`, its pages as they are.
+    private static func openPages(_ path: String) throws(SeedFileError) -> DatabaseQueue {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = path
@@ -74,7 +83,9 @@ enum SeedFile {
         if header.isEmpty { return nil }
         guard header == Array("SQLite format 3\0".utf8) else { return "it is not an SQLite database" }
         do {
-            let queue = try open(path)
+            // Only whether it is a seed: a journal of it is removed before anything replaces it.
+            try checkReadable(path)
+            let queue = try openPages(path)
             let tables = try queue.read { db in
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'seed_metadata'") ?? 0
             }

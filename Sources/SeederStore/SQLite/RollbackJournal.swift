@@ -1,0 +1,45 @@
+import Foundation
+import SeederFiles
+
+/// The rollback journal beside a database (`NAME-journal`): the original pages of the pages a
+/// transaction changed, kept to put them back. One that a writer left behind when it crashed, or
+/// that it holds while it writes, is *hot*: the database's own pages are not its committed
+/// content until a connection that may write rolls the journal back (docs/seed.md, Journals).
+enum RollbackJournal {
+    /// The journal's name beside the database at `path`.
+    static func path(of database: String) -> String { database + "-journal" }
+
+    /// Whether the journal beside `database` is hot, by the test SQLite itself makes before it
+    /// reads: the file exists, is not empty, and its first byte is not zero (a journal committed
+    /// in `PERSIST` mode has its header zeroed; in `TRUNCATE` mode it is emptied). A journal that
+    /// cannot be read counts as hot: SQLite could not tell either.
+    static func isHot(beside database: String) -> Bool {
+        let journal = path(of: database)
+        var info = stat()
+        guard stat(journal, &info) == 0 else { return errno != ENOENT }
+        guard info.st_size > 0 else { return false }
+        let descriptor = open(journal, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return true }
+        defer { close(descriptor) }
+        var first: UInt8 = 0
+        return read(descriptor, &first, 1) != 1 || first != 0
+    }
+
+    /// Why a reader refuses the database at `database`, whose journal is hot: read as it is, it
+    /// would show a transaction that never committed.
+    static func refusal(_ database: String) -> String {
+        "\(path(of: database)) beside it holds a transaction that never committed (a program crashed writing it, or is "
+            + "writing it now); open it once with sqlite3 to roll the transaction back"
+    }
+
+    /// Removes the journal beside `output`, if there is one; returns whether there was. Called
+    /// before a new file is renamed over `output`: the old file's journal, beside the new file,
+    /// would be rolled into it by the next open (docs/seed.md, Journals).
+    static func remove(beside output: String, shown: String) throws(OutputError) -> Bool {
+        guard unlink(path(of: output)) == 0 else {
+            guard errno == ENOENT else { throw OutputError.cannot("remove", path(of: shown), error: errno) }
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import SeederTestSupport
+import Testing
+
+/// A seed whose own tables hold values of another type than the seed's format gives them
+/// (docs/seed.md, Metadata) is an error that places the value, for `inspect` and for `diff` on
+/// either side (status 2), never a crash.
+struct SeedFileTrapTests {
+    struct Case: Sendable, CustomStringConvertible {
+        var update: String
+        var message: String
+        var description: String { update }
+    }
+
+    static let cases = [
+        Case(
+            update: "UPDATE seed_metadata SET value = x'00ff' WHERE key = 'format'",
+            message: "seed_metadata, row 2 (key \"format\"), column value: expected text, found a blob (2 bytes)"),
+        Case(
+            update: "UPDATE seed_metadata SET key = x'41' WHERE key = 'seeder_version'",
+            message: "seed_metadata, row 7, column key: expected text, found a blob (1 byte)"),
+        Case(
+            update: "UPDATE seed_source SET bytes = 'many' WHERE path = 'users.json'",
+            message: "seed_source, row 2 (path \"users.json\"), column bytes: expected an integer, found text"),
+        Case(
+            update: "UPDATE seed_source SET records = x'' WHERE path = 'task_list.json'",
+            message: "seed_source, row 1 (path \"task_list.json\"), column records: expected an integer, found a blob (0 bytes)"),
+        Case(
+            update: "UPDATE seed_source SET sha256 = x'12' WHERE path = 'users.json'",
+            message: "seed_source, row 2 (path \"users.json\"), column sha256: expected text, found a blob (1 byte)"),
+    ]
+
+    @Test(arguments: cases)
+    func inspectAndDiffPlaceAValueOfAnotherType(_ mutation: Case) throws {
+        let scratch = try DiffCommandTests.seeds([
+            ("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
+            ("bad", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
+        ])
+        try RawDatabase(scratch.path("bad.sqlite")).execute(mutation.update)
+        for arguments in [
+            ["inspect", "bad.sqlite"], ["inspect", "bad.sqlite", "--json"], ["inspect", "bad.sqlite", "--format", "mermaid"],
+            ["diff", "v1.sqlite", "bad.sqlite"], ["diff", "bad.sqlite", "v1.sqlite", "--format", "json"],
+        ] {
+            let run = try seeder(arguments, in: scratch.root)
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            #expect(run.stdout == "", "\(arguments)")
+            #expect(run.stderr == "bad.sqlite: error: \(mutation.message)\n", "\(arguments)")
+        }
+    }
+}
