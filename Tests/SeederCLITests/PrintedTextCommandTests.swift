@@ -215,3 +215,21 @@ struct PrintedTextCommandTests {
         #expect(Self.commands(written.stderr + patched.stderr + inspected.stdout) == [])
     }
 }
+
+extension PrintedTextCommandTests {
+    /// docs/commands.md (Printed text) and docs/ci.md show what these tests see printed.
+    @Test func theDocsShowWhatIsPrinted() throws {
+        let commands = try String(contentsOfFile: repository + "/docs/commands.md", encoding: .utf8)
+        let ci = try String(contentsOfFile: repository + "/docs/ci.md", encoding: .utf8)
+        #expect(commands.contains("\n" + Self.conflictLine + "\n"))
+        #expect(ci.contains("\n  " + Self.annotations[0] + "\n"))
+        let scratch = try Self.hostileSeeds()
+        let text = try seeder(["diff", "old.sqlite", "new.sqlite"], in: scratch.root).stdout
+        #expect(
+            commands.contains(
+                "```\n" + text.split(separator: "\n", omittingEmptySubsequences: false).prefix(6).joined(separator: "\n") + "\n```\n"))
+        let markdown = try seeder(["diff", "old.sqlite", "new.sqlite", "--format", "markdown"], in: scratch.root).stdout
+        let rows = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(commands.contains("```markdown\n" + rows[6...10].joined(separator: "\n") + "\n```\n"))
+    }
+}
