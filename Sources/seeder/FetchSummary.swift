@@ -17,13 +17,14 @@ enum FetchSummary {
             ]
         }
         var text = TextTable.render([header] + rows, rightAligned: Set(1..<header.count))
-        text += report.changedDumps ? "updated \(report.dumps)\n" : "\(report.dumps) is up to date: nothing was written\n"
+        let dumps = PrintedText.escaped(report.dumps)
+        text += report.changedDumps ? "updated \(dumps)\n" : "\(dumps) is up to date: nothing was written\n"
         return text
     }
 
     static func failureLine(_ report: FetchReport) -> String {
         let errors = report.errorCount
-        return "fetch failed: \(counting(errors, "error")); \(report.dumps) was not changed\n"
+        return "fetch failed: \(counting(errors, "error")); \(PrintedText.escaped(report.dumps)) was not changed\n"
     }
 
     static func json(_ report: FetchReport) -> String {

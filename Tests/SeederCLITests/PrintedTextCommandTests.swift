@@ -88,6 +88,20 @@ struct PrintedTextCommandTests {
         #expect(json.stdout.contains(#""message":"User \u001b]0;PWNED\u0007\u001b[2J: 'name' conflicts: \"y\" here, \"x\"""#))
     }
 
+    /// A JSON document on standard output holds no `##[` and no raw C1 control, yet stays valid
+    /// JSON with the same strings: its escapes are JSON's.
+    @Test func jsonDocumentsKeepTheirStrings() throws {
+        let scratch = try Self.hostile(identity: "A\u{9B}2J", keys: ["##[add-mask]z"])
+        let run = try seeder(["validate", "mapping.yaml", "dumps", "--json"], in: scratch.root)
+        #expect(run.status == 1)
+        #expect(!run.stdout.contains("##[") && !run.stdout.unicodeScalars.contains("\u{9B}"))
+        #expect(run.stdout.contains(#""message":"User A\u009b2J: 'name' conflicts"#))
+        #expect(run.stdout.contains(#""message":"1 key is never mapped: User.##\u005badd-mask]z""#))
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let messages = (document["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(messages == [#"User A\#u{9B}2J: 'name' conflicts: "y" here, "x""#, "1 key is never mapped: User.##[add-mask]z"])
+    }
+
     /// The step summary's diagnostics are fenced longer than any run of backticks in them: a key
     /// holding a fence and a heading stays inside the block.
     @Test func aKeyCannotCloseTheStepSummarysFence() throws {

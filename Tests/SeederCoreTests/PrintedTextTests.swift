@@ -36,7 +36,9 @@ struct PrintedTextTests {
         #expect(PrintedText.guarded("a ::b\n:c\n\n::") == "a ::b\n:c\n\n\\u003a:")
         #expect(PrintedText.guarded("line\r::x\u{1B}[2J") == "line\\r::x\\u001b[2J")
         #expect(PrintedText.escaped("::x") == "::x")
-        #expect(PrintedText.guarded(bytes: Array("plain\n".utf8)) == Array("plain\n".utf8))
+        // Bytes that need nothing are not copied.
+        #expect(Array("plain: text #1\n".utf8).withUnsafeBufferPointer { PrintedText.guarded($0) } == nil)
+        #expect(Array("::x\n".utf8).withUnsafeBufferPointer { PrintedText.guarded($0) } == Array("\\u003a:x\n".utf8))
     }
 
     @Test func codeSpansAreFencedLongerThanTheirContent() {

@@ -27,67 +27,82 @@ public enum PrintedText {
         rewritten(text, keepingLines: true)
     }
 
-    /// `guarded` for bytes: the same bytes when nothing needs escaping.
-    public static func guarded(bytes: [UInt8]) -> [UInt8] {
-        rewrite(bytes, keepingLines: true) ?? bytes
+    /// `guarded` for bytes: `nil` when they need no escape (most text, found so in one pass
+    /// that copies nothing), else the escaped bytes.
+    public static func guarded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        rewrite(bytes, keepingLines: true)
     }
 
     private static func rewritten(_ text: String, keepingLines: Bool) -> String {
-        guard let bytes = rewrite(Array(text.utf8), keepingLines: keepingLines) else { return text }
+        var text = text
+        guard let bytes = text.withUTF8({ rewrite($0, keepingLines: keepingLines) }) else { return text }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The rewritten bytes, or `nil` when there is nothing to rewrite (most text, checked in one
-    /// pass that copies nothing).
-    private static func rewrite(_ bytes: [UInt8], keepingLines: Bool) -> [UInt8]? {
+    /// The bytes that may start an escape: the controls, DEL, the lead bytes of C1 (0xC2) and of
+    /// U+2028-U+2069 (0xE2), and `#`; every other byte is copied as it is.
+    private static let mayStartEscape: [Bool] = (0...255).map { byte in
+        byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == UInt8(ascii: "#")
+    }
+
+    /// The rewritten bytes, or `nil` when there is nothing to rewrite.
+    private static func rewrite(_ bytes: UnsafeBufferPointer<UInt8>, keepingLines: Bool) -> [UInt8]? {
+        let mayStartEscape = Self.mayStartEscape
         var out: [UInt8] = []
         var copied = 0
         var index = 0
         var lineStart = keepingLines ? 0 : -1
-        func replace(_ count: Int, with escape: String) {
-            if out.isEmpty { out.reserveCapacity(bytes.count + 16) }
-            out += bytes[copied..<index]
-            out += Array(escape.utf8)
-            index += count
-            copied = index
-        }
         while index < bytes.count {
-            if index == lineStart {
+            // An escape to write at `index` in place of `count` bytes (no closure: the loop's
+            // variables stay out of a box, and their accesses unchecked at run time).
+            var found: (count: Int, escape: String)?
+            // Most lines start with a letter: white space is looked for only where it may be.
+            let first = bytes[index]
+            if index == lineStart, first == UInt8(ascii: ":") || first == UInt8(ascii: " ") || first == 0x09 || first >= 0x80 {
                 lineStart = -1
                 let start = afterWhiteSpace(bytes, from: index)
                 if start + 1 < bytes.count, bytes[start] == UInt8(ascii: ":"), bytes[start + 1] == UInt8(ascii: ":") {
                     index = start
-                    replace(1, with: "\\u003a")
+                    found = (1, "\\u003a")
+                }
+            }
+            if found == nil {
+                let byte = bytes[index]
+                if !mayStartEscape[Int(byte)] {
+                    index += 1
                     continue
                 }
-            }
-            let byte = bytes[index]
-            switch byte {
-            case 0x0A where keepingLines:
-                index += 1
-                lineStart = index
-            case 0x09 where keepingLines:
-                index += 1
-            case 0..<0x20:
-                replace(1, with: escape(UInt32(byte)))
-            case 0x7F:
-                replace(1, with: escape(0x7F))
-            case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
-                replace(2, with: escape(UInt32(bytes[index + 1])))
-            case 0xE2 where index + 2 < bytes.count:
-                let scalar = 0x2000 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
-                if bytes[index + 1] & 0xC0 == 0x80, bytes[index + 2] & 0xC0 == 0x80, isHidden(scalar) {
-                    replace(3, with: escape(scalar))
-                } else {
+                switch byte {
+                case 0x0A where keepingLines:
+                    index += 1
+                    lineStart = index
+                case 0x09 where keepingLines:
+                    index += 1
+                case 0..<0x20, 0x7F:
+                    found = (1, escape(UInt32(byte)))
+                case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
+                    found = (2, escape(UInt32(bytes[index + 1])))
+                case 0xE2 where index + 2 < bytes.count:
+                    let scalar = 0x2000 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                    if bytes[index + 1] & 0xC0 == 0x80, bytes[index + 2] & 0xC0 == 0x80, isHidden(scalar) {
+                        found = (3, escape(scalar))
+                    } else {
+                        index += 1
+                    }
+                case UInt8(ascii: "#")
+                where index + 2 < bytes.count && bytes[index + 1] == UInt8(ascii: "#") && bytes[index + 2] == UInt8(ascii: "["):
+                    index += 2
+                    found = (1, "\\u005b")
+                default:
                     index += 1
                 }
-            case UInt8(ascii: "#")
-            where index + 2 < bytes.count && bytes[index + 1] == UInt8(ascii: "#") && bytes[index + 2] == UInt8(ascii: "["):
-                index += 2
-                replace(1, with: "\\u005b")
-            default:
-                index += 1
             }
+            guard let (count, escape) = found else { continue }
+            if out.isEmpty { out.reserveCapacity(bytes.count + 16) }
+            out += bytes[copied..<index]
+            out += escape.utf8
+            index += count
+            copied = index
         }
         guard copied > 0 else { return nil }
         out += bytes[copied...]
@@ -122,7 +137,7 @@ public enum PrintedText {
     /// The index after the white space that starts a line, as the runner trims it (any Unicode
     /// white space: U+00A0 and U+3000 as well as spaces). White space that is escaped anyway
     /// (a line feed, U+0085, U+2028) ends the run, so that it is escaped in its turn.
-    private static func afterWhiteSpace(_ bytes: [UInt8], from start: Int) -> Int {
+    private static func afterWhiteSpace(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         var iterator = bytes[start...].makeIterator()
         var decoder = UTF8()

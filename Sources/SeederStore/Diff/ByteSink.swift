@@ -43,12 +43,17 @@ final class ByteSink {
     /// Appends text, guarded (`PrintedText.guarded`): what a diff prints may go to a terminal
     /// or a CI log, and no name or value in it may act there (docs/commands.md, Printed text).
     func write(_ text: String) throws {
-        try append(PrintedText.guarded(bytes: Array(text.utf8)))
+        var text = text
+        try text.withUTF8 { try appendGuarded($0) }
     }
 
     /// Appends bytes of text, guarded as `write(_:)` guards them.
     func write(bytes: [UInt8]) throws {
-        try append(PrintedText.guarded(bytes: bytes))
+        try bytes.withUnsafeBufferPointer { try appendGuarded($0) }
+    }
+
+    private func appendGuarded(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        if let escaped = PrintedText.guarded(bytes) { try append(escaped) } else { try append(bytes) }
     }
 
     /// Appends bytes as they are: what another sink already guarded.
