@@ -39,15 +39,15 @@ public enum PrintedText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The bytes that may start an escape: the controls, DEL, the lead bytes of C1 (0xC2) and of
-    /// U+2028-U+2069 (0xE2), and `#`; every other byte is copied as it is.
-    private static let mayStartEscape: [Bool] = (0...255).map { byte in
+    /// Whether `byte` may start an escape: a control, DEL, the lead byte of C1 (0xC2) or of
+    /// U+2028-U+2069 (0xE2), or `#`; every other byte is copied as it is.
+    @inline(__always)
+    private static func mayStartEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == UInt8(ascii: "#")
     }
 
     /// The rewritten bytes, or `nil` when there is nothing to rewrite.
     private static func rewrite(_ bytes: UnsafeBufferPointer<UInt8>, keepingLines: Bool) -> [UInt8]? {
-        let mayStartEscape = Self.mayStartEscape
         var out: [UInt8] = []
         var copied = 0
         var index = 0
@@ -68,7 +68,7 @@ public enum PrintedText {
             }
             if found == nil {
                 let byte = bytes[index]
-                if !mayStartEscape[Int(byte)] {
+                if !mayStartEscape(byte) {
                     index += 1
                     continue
                 }
@@ -139,11 +139,18 @@ public enum PrintedText {
     /// (a line feed, U+0085, U+2028) ends the run, so that it is escaped in its turn.
     private static func afterWhiteSpace(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
-        var iterator = bytes[start...].makeIterator()
-        var decoder = UTF8()
-        while case let .scalarValue(scalar) = decoder.decode(&iterator), scalar.properties.isWhitespace,
-            scalar == " " || scalar == "\t" || scalar.value > 0x9F && !isHidden(scalar.value)
-        {
+        while index < bytes.count {
+            // Spaces and tabs without decoding, the usual indentation.
+            if bytes[index] == UInt8(ascii: " ") || bytes[index] == 0x09 {
+                index += 1
+                continue
+            }
+            guard bytes[index] >= 0x80 else { break }
+            var iterator = bytes[index...].makeIterator()
+            var decoder = UTF8()
+            guard case let .scalarValue(scalar) = decoder.decode(&iterator), scalar.properties.isWhitespace,
+                scalar.value > 0x9F && !isHidden(scalar.value)
+            else { break }
             index += UTF8.width(scalar)
         }
         return index
