@@ -100,6 +100,9 @@ struct PrintedTextCommandTests {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let messages = (document["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
         #expect(messages == [#"User A\#u{9B}2J: 'name' conflicts: "y" here, "x""#, "1 key is never mapped: User.##[add-mask]z"])
+        // `text` is the printed line: escaped, a backslash where `message` holds the character.
+        let texts = (document["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+        #expect(texts.last == #"mapping.yaml:3:3: warning: 1 key is never mapped: User.##\u005badd-mask]z"#)
     }
 
     /// The step summary's diagnostics are fenced longer than any run of backticks in them: a key
