@@ -20,7 +20,9 @@ final class Console: @unchecked Sendable {
     }
 
     /// Prints diagnostics compiler style; for the mapping file, the source line and a caret.
-    /// The same message over many records is printed a few times, then counted.
+    /// The same message over many records is printed a few times, then counted. Each line is
+    /// guarded (`PrintedText.guarded`) before colour is added, as colour is the one escape code
+    /// printed.
     func print(_ diagnostics: [Diagnostic], suppressed: Int, mapping: String) {
         // Read as the build read it: a regular file only, never blocking on a FIFO.
         let mappingLines = (try? FileByteSource(path: mapping).readAll()).map {
@@ -29,9 +31,11 @@ final class Console: @unchecked Sendable {
         var text = ""
         for folded in DiagnosticFolding.fold(diagnostics) {
             let diagnostic = folded.diagnostic
-            var line = diagnostic.description
+            var line = PrintedText.guarded(diagnostic.description)
             let severity = diagnostic.severity.rawValue + ":"
-            line = line.replacingOccurrences(of: severity, with: style(severity, diagnostic.severity == .error ? "1;31" : "1;33"))
+            if let range = line.range(of: severity) {
+                line.replaceSubrange(range, with: style(severity, diagnostic.severity == .error ? "1;31" : "1;33"))
+            }
             text += line + "\n"
             if let location = diagnostic.location, location.file == mapping, let mappingLines,
                 case let .lineColumn(lineNumber, column) = location.position, lineNumber >= 1, lineNumber <= mappingLines.count
@@ -39,14 +43,14 @@ final class Console: @unchecked Sendable {
                 var source = mappingLines[lineNumber - 1]
                 if source.hasSuffix("\r") { source = source.dropLast() }
                 let quote = SourceQuote(line: source, column: column)
-                text += quote.text + "\n" + String(quote.caret.dropLast()) + style("^", "1;32") + "\n"
+                text += PrintedText.guarded(quote.text) + "\n" + String(quote.caret.dropLast()) + style("^", "1;32") + "\n"
             }
             if let more = folded.moreText { text += more + "\n" }
         }
         if suppressed > 0 {
             text += "\(suppressed) more \(suppressed == 1 ? "error" : "errors") not shown (--max-errors)\n"
         }
-        StandardError.write(text)
+        StandardError.writeVerbatim(text)
     }
 
     /// With `github`, the diagnostics also as workflow commands (`GitHubActions`), on standard
@@ -55,9 +59,9 @@ final class Console: @unchecked Sendable {
         guard format == .github, !diagnostics.isEmpty else { return }
         let text = GitHubActions.annotations(diagnostics)
         if toStandardError {
-            StandardError.write(text)
+            StandardError.writeVerbatim(text)
         } else {
-            try StandardOutput.write(text)
+            try StandardOutput.writeVerbatim(text)
         }
     }
 
@@ -91,7 +95,7 @@ final class Console: @unchecked Sendable {
         }
         var text = TextTable.render([header] + rows, rightAligned: Set(1..<header.count))
         if let output = report.output {
-            text += "wrote \(output)\n"
+            text += "wrote \(PrintedText.escaped(output))\n"
         } else if report.outcome == .success {
             // A file read by several sources is one file.
             let files = Set(report.inputs).count

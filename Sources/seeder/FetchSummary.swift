@@ -17,13 +17,14 @@ enum FetchSummary {
             ]
         }
         var text = TextTable.render([header] + rows, rightAligned: Set(1..<header.count))
-        text += report.changedDumps ? "updated \(report.dumps)\n" : "\(report.dumps) is up to date: nothing was written\n"
+        let dumps = PrintedText.escaped(report.dumps)
+        text += report.changedDumps ? "updated \(dumps)\n" : "\(dumps) is up to date: nothing was written\n"
         return text
     }
 
     static func failureLine(_ report: FetchReport) -> String {
         let errors = report.errorCount
-        return "fetch failed: \(counting(errors, "error")); \(report.dumps) was not changed\n"
+        return "fetch failed: \(counting(errors, "error")); \(PrintedText.escaped(report.dumps)) was not changed\n"
     }
 
     static func json(_ report: FetchReport) -> String {
@@ -65,13 +66,13 @@ enum FetchSummary {
         var text = "### seeder fetch\n\n"
         if report.exitStatus != 0 {
             text += "**Failed** (\(counting(report.errorCount, "error"))); the dumps were not changed.\n\n"
-            for diagnostic in report.diagnostics.prefix(20) { text += "- `\(diagnostic.description)`\n" }
+            for diagnostic in report.diagnostics.prefix(20) { text += "- \(PrintedText.codeSpan(diagnostic.description))\n" }
             return text
         }
         text += "| source | pages | unchanged | removed | records | bytes | requests | retries |\n|---|--:|--:|--:|--:|--:|--:|--:|\n"
         for source in report.sources {
             text +=
-                "| `\(source.path)` | \(source.pagesFetched) | \(source.pagesUnchanged) | \(source.pagesRemoved) | \(source.records) | "
+                "| \(PrintedText.codeSpan(source.path).replacingOccurrences(of: "|", with: "\\|")) | \(source.pagesFetched) | \(source.pagesUnchanged) | \(source.pagesRemoved) | \(source.records) | "
                 + "\(source.bytes) | \(source.requests) | \(source.retries) |\n"
         }
         text += report.changedDumps ? "\nThe dumps were updated.\n" : "\nThe dumps are up to date.\n"
@@ -101,12 +102,12 @@ final class FetchProgressDisplay: @unchecked Sendable {
         let pages = progress.expectedPages.map { "\(progress.pages) of \($0) pages" } ?? counted(progress.pages, "page")
         let rate = Double(requests) / max(now - started, 0.001)
         let text =
-            "fetching \(progress.source): \(pages), \(counted(progress.records, "record")), \(progress.bytes / 1000) kB, "
+            "fetching \(PrintedText.escaped(progress.source)): \(pages), \(counted(progress.records, "record")), \(progress.bytes / 1000) kB, "
             + String(format: "%.1f", rate) + " pages/s"
         switch style {
         case .line:
             shown = true
-            StandardError.write("\r\u{1B}[K" + text)
+            StandardError.writeVerbatim("\r\u{1B}[K" + PrintedText.guarded(text))
         case .plain:
             guard now - lastLine >= ProgressDisplay.plainInterval else { return }
             lastLine = now
@@ -118,14 +119,14 @@ final class FetchProgressDisplay: @unchecked Sendable {
     func note(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
-        StandardError.write((shown ? "\r\u{1B}[K" : "") + "fetch: " + text + "\n")
+        StandardError.writeVerbatim((shown ? "\r\u{1B}[K" : "") + PrintedText.guarded("fetch: " + PrintedText.escaped(text) + "\n"))
         shown = false
     }
 
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if shown { StandardError.write("\r\u{1B}[K") }
+        if shown { StandardError.writeVerbatim("\r\u{1B}[K") }
     }
 
     private func counted(_ number: Int, _ noun: String) -> String { MappingDraftWriter.counted(number, noun) }

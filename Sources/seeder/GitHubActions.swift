@@ -41,6 +41,8 @@ enum GitHubActions {
             message += " at \(related)"
         }
         if let path = diagnostic.jsonPath { message += "  [\(path.isEmpty ? "/" : path)]" }
+        // Data's line feeds escaped first: only seeder's own line (`more`) breaks the annotation.
+        message = PrintedText.escaped(message)
         if let more { message += "\n" + more }
         return "::\(diagnostic.severity.rawValue) \(properties.joined(separator: ","))::\(escapeData(message))"
     }
@@ -69,9 +71,10 @@ enum GitHubActions {
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
-    /// A property's value: the message's escapes, and `:` and `,`, which end a property.
+    /// A property's value: control characters as `PrintedText` shows them, the message's
+    /// escapes, and `:` and `,`, which end a property.
     static func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        escapeData(PrintedText.escaped(text)).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 
     // MARK: The step summary
@@ -88,13 +91,13 @@ enum GitHubActions {
         // O_NONBLOCK: a FIFO there must not hang the run; it is refused below.
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            StandardError.write("warning: cannot write the step summary \(path): \(String(cString: strerror(errno)))\n")
+            StandardError.write(line: "warning: cannot write the step summary \(path): \(String(cString: strerror(errno)))")
             return nil
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
-            StandardError.write("warning: cannot write the step summary \(path): it is not a regular file\n")
+            StandardError.write(line: "warning: cannot write the step summary \(path): it is not a regular file")
             return nil
         }
         return descriptor
@@ -142,7 +145,8 @@ enum GitHubActions {
         let failure = text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
         if failure != 0 {
             StandardError.write(
-                "warning: cannot write the step summary \(environment["GITHUB_STEP_SUMMARY"]!): \(String(cString: strerror(failure)))\n")
+                line: "warning: cannot write the step summary \(environment["GITHUB_STEP_SUMMARY"]!): \(String(cString: strerror(failure)))"
+            )
         }
     }
 
@@ -154,7 +158,7 @@ enum GitHubActions {
         let counts = "\(counting(errors, "error")), \(counting(warnings, "warning"))"
         var text: String
         switch (report.outcome, command) {
-        case (.success, "build"): text = "### seeder build: wrote `\(report.output ?? "")`\n\n"
+        case (.success, "build"): text = "### seeder build: wrote \(PrintedText.codeSpan(report.output ?? ""))\n\n"
         case (.success, _): text = "### seeder validate: valid\n\n"
         case (_, "build"): text = "### seeder build failed: \(counts); nothing was written\n\n"
         default: text = "### seeder validate failed: \(counts)\n\n"
@@ -167,19 +171,20 @@ enum GitHubActions {
                     counts.recordsRead, counts.rowsWritten, counts.occurrencesMerged, counts.conflictsResolved,
                     counts.referencesResolved, counts.referencesDropped,
                 ]
-                text += "| \(entity.name) | " + cells.map(String.init).joined(separator: " | ") + " |\n"
+                text += "| \(PrintedText.cell(entity.name)) | " + cells.map(String.init).joined(separator: " | ") + " |\n"
             }
             text += "\n"
         }
         let folded = DiagnosticFolding.fold(report.diagnostics)
         if !folded.isEmpty {
-            text += "```\n"
+            // Fenced longer than any run of backticks in them: no key or value closes the block.
+            var lines: [String] = []
             for line in folded.prefix(shown) {
-                text += line.diagnostic.description + "\n"
-                if let more = line.moreText { text += more + "\n" }
+                lines.append(line.diagnostic.description)
+                if let more = line.moreText { lines.append(more) }
             }
-            if folded.count > shown { text += "... \(folded.count - shown) more not shown here\n" }
-            text += "```\n\n"
+            if folded.count > shown { lines.append("... \(folded.count - shown) more not shown here") }
+            text += PrintedText.fenced(lines) + "\n"
         }
         return text
     }

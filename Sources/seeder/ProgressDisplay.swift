@@ -45,7 +45,7 @@ final class ProgressDisplay: @unchecked Sendable {
     /// error goes.
     convenience init?(mode: ProgressMode, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
         guard let style = Self.style(for: mode, isTerminal: isTerminal) else { return nil }
-        self.init(style: style, clock: { ProcessInfo.processInfo.systemUptime }, write: StandardError.write)
+        self.init(style: style, clock: { ProcessInfo.processInfo.systemUptime }, write: StandardError.writeVerbatim)
     }
 
     /// How `mode` shows progress where standard error goes; `nil` for not at all.

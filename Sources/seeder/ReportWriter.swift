@@ -25,7 +25,7 @@ enum ReportWriter {
                 command == .build
                 ? report.output.map { "; the seed was written to \($0)" } ?? "; no seed was written"
                 : report.outcome == .success ? "; the mapping and the dumps are valid" : ""
-            StandardError.write("error: \(error.message)\(outcome)\n")
+            StandardError.write(line: "error: \(error.message)\(outcome)")
             return error
         }
     }

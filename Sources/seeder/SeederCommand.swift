@@ -33,7 +33,7 @@ struct SeederCommand: ParsableCommand {
         do {
             try command.run()
         } catch let error as OutputError {
-            StandardError.write("error: \(error.message)\n")
+            StandardError.write(line: "error: \(error.message)")
             Foundation.exit(2)
         } catch {
             exit(withError: error)

@@ -1,4 +1,5 @@
 import Foundation
+import SeederCore
 import SeederFiles
 import SeederStore
 
@@ -7,8 +8,14 @@ import SeederStore
 /// command (docs/commands.md, Exit status), never a silent death or a status that means
 /// something else.
 enum StandardOutput {
-    /// Writes `text` whole, or throws.
+    /// Writes `text` whole, or throws; guarded (`PrintedText.guarded`), as the runner reads
+    /// standard output for workflow commands (docs/commands.md, Printed text).
     static func write(_ text: String) throws(OutputError) {
+        try writeVerbatim(PrintedText.guarded(text))
+    }
+
+    /// Writes `text` as it is: seeder's own workflow commands, whose data the caller escaped.
+    static func writeVerbatim(_ text: String) throws(OutputError) {
         var text = text
         let failure = text.withUTF8 { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }
         if failure != 0 { throw OutputError.cannot("write", "standard output", error: failure) }
@@ -41,7 +48,21 @@ enum StandardOutput {
 /// failures. A failure to write there changes nothing (there is nowhere left to say why): the
 /// exit status stays that of the work. `FileHandle`'s `write` would end the process instead.
 enum StandardError {
+    /// Writes `text`, guarded (`PrintedText.guarded`): the runner reads standard error for
+    /// workflow commands too, and a terminal acts on the control characters it is given.
     static func write(_ text: String) {
+        writeVerbatim(PrintedText.guarded(text))
+    }
+
+    /// Writes a message on one line of its own: the paths and names in it escaped
+    /// (`PrintedText.escaped`), so that none can start another line.
+    static func write(line message: String) {
+        writeVerbatim(PrintedText.guarded(PrintedText.escaped(message) + "\n"))
+    }
+
+    /// Writes `text` as it is: seeder's own terminal codes (colour, the progress line), whose
+    /// data the caller escaped.
+    static func writeVerbatim(_ text: String) {
         var text = text
         _ = text.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }

@@ -54,13 +54,14 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         Diagnostic(.warning, code, message, at: location, jsonPath: jsonPath)
     }
 
-    /// `file:line:col: error: message  [/json/path]`.
+    /// `file:line:col: error: message  [/json/path]`, on one line: what comes from data (a value,
+    /// a key, a file name) escaped by `PrintedText.escaped`.
     public var description: String {
         var text = ""
         if let location { text += "\(location): " }
         text += "\(severity.rawValue): \(message)"
         if let relatedLocation { text += " at \(relatedLocation)" }
         if let jsonPath { text += "  [\(jsonPath.isEmpty ? "/" : jsonPath)]" }
-        return text
+        return PrintedText.escaped(text)
     }
 }

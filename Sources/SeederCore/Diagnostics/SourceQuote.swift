@@ -4,7 +4,8 @@
 ///     attributes: {id: integer, nmae: string}
 ///                               ^
 public struct SourceQuote: Sendable, Hashable {
-    /// The quoted text, control characters shown as `�` and cuts as `...`.
+    /// The quoted text, control characters (C0, DEL, C1, U+2028, U+2029, the bidirectional
+    /// overrides and isolates) shown as `�` and cuts as `...`.
     public var text: String
     /// Spaces (tabs where the text has tabs) and the caret.
     public var caret: String
@@ -21,7 +22,9 @@ public struct SourceQuote: Sendable, Hashable {
         var text = start > 0 ? "..." : ""
         var caret = start > 0 ? "   " : ""
         for (index, scalar) in scalars[start..<end].enumerated() {
-            let shown: Unicode.Scalar = scalar == "\t" || scalar.value >= 0x20 && scalar.value != 0x7F ? scalar : "\u{FFFD}"
+            // One character for one, so that the caret stays under its column; the characters
+            // `PrintedText` escapes are the ones replaced.
+            let shown: Unicode.Scalar = scalar == "\t" || !PrintedText.isEscaped(scalar) ? scalar : "\u{FFFD}"
             text.unicodeScalars.append(shown)
             if start + index < caretIndex { caret.append(scalar == "\t" ? "\t" : " ") }
         }

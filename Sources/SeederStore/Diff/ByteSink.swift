@@ -1,4 +1,5 @@
 import Foundation
+import SeederCore
 import SeederFiles
 
 /// Buffered writes to a file descriptor: standard output, or a spool file that can be read back.
@@ -39,14 +40,24 @@ final class ByteSink {
 
     private static let capacity = 1 << 18
 
-    /// Appends text.
+    /// Appends text, guarded (`PrintedText.guarded`): what a diff prints may go to a terminal
+    /// or a CI log, and no name or value in it may act there (docs/commands.md, Printed text).
     func write(_ text: String) throws {
         var text = text
-        try text.withUTF8 { try write(bytes: $0) }
+        try text.withUTF8 { try appendGuarded($0) }
     }
 
-    /// Appends bytes.
-    func write(bytes: some Collection<UInt8>) throws {
+    /// Appends bytes of text, guarded as `write(_:)` guards them.
+    func write(bytes: [UInt8]) throws {
+        try bytes.withUnsafeBufferPointer { try appendGuarded($0) }
+    }
+
+    private func appendGuarded(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        if let escaped = PrintedText.guarded(bytes) { try append(escaped) } else { try append(bytes) }
+    }
+
+    /// Appends bytes as they are: what another sink already guarded.
+    private func append(_ bytes: some Collection<UInt8>) throws {
         buffer.append(contentsOf: bytes)
         count += bytes.count
         if buffer.count >= Self.capacity { try flush() }
@@ -76,7 +87,7 @@ final class ByteSink {
             let read = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, wanted, off_t(offset)) }
             if read < 0, errno == EINTR { continue }
             guard read > 0 else { throw OutputError.cannot("read", name, error: read < 0 ? errno : EIO) }
-            try sink.write(bytes: chunk[0..<read])
+            try sink.append(chunk[0..<read])
             offset += read
         }
     }

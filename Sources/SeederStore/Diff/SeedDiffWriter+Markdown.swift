@@ -7,15 +7,16 @@ extension SeedDiffWriter {
     func markdownRecord(_ table: TableDiff, _ change: RecordChange) -> String {
         if case let .links(join) = table.role {
             let (owner, entity, target) = Self.linkEnds(join, change.key)
+            let (ownerName, entityName) = (PrintedText.html(join.owner), PrintedText.html(entity))
             switch change.kind {
-            case .added: return "- \(join.owner) \(Self.code(owner)) gained \(entity) \(Self.code(target))\n"
-            case .removed: return "- \(join.owner) \(Self.code(owner)) lost \(entity) \(Self.code(target))\n"
+            case .added: return "- \(ownerName) \(Self.code(owner)) gained \(entityName) \(Self.code(target))\n"
+            case .removed: return "- \(ownerName) \(Self.code(owner)) lost \(entityName) \(Self.code(target))\n"
             case .changed:
-                return "- \(join.owner) \(Self.code(owner)) moved \(entity) \(Self.code(target)): " + Self.markdownFields(change, in: table)
-                    + "\n"
+                return "- \(ownerName) \(Self.code(owner)) moved \(entityName) \(Self.code(target)): "
+                    + Self.markdownFields(change, in: table) + "\n"
             }
         }
-        let subject = change.key.isEmpty ? "row" : "\(table.name) \(Self.code(Self.identity(change.key)))"
+        let subject = change.key.isEmpty ? "row" : "\(PrintedText.html(table.name)) \(Self.code(Self.identity(change.key)))"
         switch change.kind {
         case .changed:
             let naming =
@@ -36,7 +37,7 @@ extension SeedDiffWriter {
         text += "| entity | added | removed | changed | unchanged |\n|:--|--:|--:|--:|--:|\n"
         for table in diff.tables {
             let counts = table.counts
-            text += "| \(Self.cell(table.name)) | \(counts.added) | \(counts.removed) | \(counts.changed) | \(counts.unchanged) |\n"
+            text += "| \(PrintedText.cell(table.name)) | \(counts.added) | \(counts.removed) | \(counts.changed) | \(counts.unchanged) |\n"
         }
         if !diff.schema.isEmpty {
             text += "\n**Schema**\n\n" + diff.schema.map { "- " + Self.code(Self.textLine($0)) + "\n" }.joined()
@@ -52,7 +53,7 @@ extension SeedDiffWriter {
         for table in diff.tables where !table.counts.isUnchanged {
             var summary = "\(table.name): \(Self.countsText(table.counts))"
             if case let .rows(reason) = table.pairing { summary += " (compared as whole rows: \(reason))" }
-            try write("\n<details><summary>\(Self.html(summary))</summary>\n\n")
+            try write("\n<details><summary>\(PrintedText.html(summary))</summary>\n\n")
             try writeRecords(of: table)
             let rest = notListed(table)
             try write((rest > 0 ? "- … \(rest) more not listed (`--limit`)\n" : "") + "\n</details>\n")
@@ -67,27 +68,9 @@ extension SeedDiffWriter {
         }.joined(separator: ", ")
     }
 
-    /// `text` as a code span, fenced with more backticks than it holds, on one line.
+    /// `text` as a code span (`PrintedText.codeSpan`): every name and value a diff prints in
+    /// markdown is one, so that no name or value ends the markup around it.
     static func code(_ text: String) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: " ")
-        var longest = 0, run = 0
-        for character in flat {
-            run = character == "`" ? run + 1 : 0
-            longest = max(longest, run)
-        }
-        let fence = String(repeating: "`", count: longest + 1)
-        let padded = flat.hasPrefix("`") || flat.hasSuffix("`") ? " \(flat) " : flat
-        return fence + padded + fence
-    }
-
-    /// Text for an HTML element: `&`, `<` and `>` escaped.
-    static func html(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
-            of: ">", with: "&gt;")
-    }
-
-    /// Text for a table cell: `|` escaped.
-    static func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|")
+        PrintedText.codeSpan(text)
     }
 }

@@ -1,36 +1,40 @@
 import SeederCore
 import SeederFiles
 
-/// `--format text`: sections for people, `+` added, `-` removed, `~` changed.
+/// `--format text`: sections for people, `+` added, `-` removed, `~` changed. Names, keys and
+/// values are escaped (`PrintedText.escaped`, docs/commands.md, Printed text): each stays on
+/// its line.
 extension SeedDiffWriter {
     func textRecord(_ table: TableDiff, _ change: RecordChange) -> String {
         let mark = ["added": "+", "removed": "-", "changed": "~"][change.kind.rawValue]!
+        let name = PrintedText.escaped
         if case let .links(join) = table.role {
             let (owner, entity, target) = Self.linkEnds(join, change.key)
             switch change.kind {
-            case .added: return "  + \(join.owner) \(owner) gained \(entity) \(target)\n"
-            case .removed: return "  - \(join.owner) \(owner) lost \(entity) \(target)\n"
+            case .added: return "  + \(name(join.owner)) \(owner) gained \(name(entity)) \(target)\n"
+            case .removed: return "  - \(name(join.owner)) \(owner) lost \(name(entity)) \(target)\n"
             case .changed:
-                return "  ~ \(join.owner) \(owner) moved \(entity) \(target): "
+                return "  ~ \(name(join.owner)) \(owner) moved \(name(entity)) \(target): "
                     + change.fields.map { field in
                         let shown = Self.display(field, in: table)
-                        return "\(field.column) \(shown.old) -> \(shown.new)"
+                        return "\(name(field.column)) \(shown.old) -> \(shown.new)"
                     }.joined(separator: ", ") + "\n"
             }
         }
-        let subject = change.key.isEmpty ? "row" : "\(table.name) \(Self.identity(change.key))"
+        let subject = change.key.isEmpty ? "row" : "\(name(table.name)) \(Self.identity(change.key))"
         switch change.kind {
         case .changed:
-            let naming = Self.namingField(change).map { ": \($0.column) \(Self.display($0.value, of: $0.column, in: table))" } ?? ""
+            let naming =
+                Self.namingField(change).map { ": \(name($0.column)) \(Self.display($0.value, of: $0.column, in: table))" } ?? ""
             return "  ~ \(subject)\(naming)\n"
                 + change.fields.map { field in
                     let shown = Self.display(field, in: table)
-                    return "      \(field.column): \(shown.old) -> \(shown.new)\n"
+                    return "      \(name(field.column)): \(shown.old) -> \(shown.new)\n"
                 }.joined()
         case .added, .removed:
             let shown = Self.describingFields(change)
             let fields =
-                shown.fields.map { "\($0.0) \(Self.display($0.1, of: $0.0, in: table))" } + (shown.more ? ["…"] : [])
+                shown.fields.map { "\(name($0.0)) \(Self.display($0.1, of: $0.0, in: table))" } + (shown.more ? ["…"] : [])
             return "  \(mark) \(subject)" + (fields.isEmpty ? "" : ": " + fields.joined(separator: ", ")) + "\n"
         }
     }
@@ -42,14 +46,15 @@ extension SeedDiffWriter {
         if !diff.metadata.isEmpty || !diff.sources.isEmpty {
             var text = "metadata\n"
             for change in diff.metadata {
-                text += "  \(change.old == nil ? "+" : change.new == nil ? "-" : "~") \(change.key): \(Self.valueChange(change))\n"
+                let mark = change.old == nil ? "+" : change.new == nil ? "-" : "~"
+                text += "  \(mark) \(PrintedText.escaped(change.key)): \(PrintedText.escaped(Self.valueChange(change)))\n"
             }
             for change in diff.sources { text += "  " + Self.textLine(change) + "\n" }
             try write(text + "\n")
         }
         try write(Self.countTable(diff.tables) + "\n")
         for table in diff.tables where !table.counts.isUnchanged {
-            var heading = "\(table.name): \(Self.countsText(table.counts))"
+            var heading = "\(PrintedText.escaped(table.name)): \(Self.countsText(table.counts))"
             if case let .rows(reason) = table.pairing { heading += " (compared as whole rows: \(reason))" }
             try write(heading + "\n")
             try writeRecords(of: table)
@@ -70,8 +75,12 @@ extension SeedDiffWriter {
         return TextTable.render([["entity", "added", "removed", "changed", "unchanged"]] + rows, rightAligned: [1, 2, 3, 4])
     }
 
-    /// A schema change as one line: `+ column task.priority INTEGER`.
+    /// A schema change as one line: `+ column task.priority INTEGER`, its names escaped.
     static func textLine(_ change: SchemaChange) -> String {
+        PrintedText.escaped(unescapedLine(change))
+    }
+
+    private static func unescapedLine(_ change: SchemaChange) -> String {
         let table = change.table ?? ""
         let column = "\(table).\(change.name ?? "")"
         func typed(_ type: String?) -> String { type.map { $0.isEmpty ? "" : " " + $0 } ?? "" }
@@ -90,8 +99,13 @@ extension SeedDiffWriter {
         }
     }
 
-    /// A source change as one line: `~ source users.json: sha256 1a2b… -> 3c4d…, records 6 -> 7`.
+    /// A source change as one line: `~ source users.json: sha256 1a2b… -> 3c4d…, records 6 -> 7`,
+    /// its path escaped.
     static func textLine(_ change: SourceChange) -> String {
+        PrintedText.escaped(unescapedLine(change))
+    }
+
+    private static func unescapedLine(_ change: SourceChange) -> String {
         func describe(_ source: SeedCatalog.Source) -> String {
             "sha256 \(source.sha256.prefix(12)), \(source.bytes) bytes, \(source.records) records"
         }

@@ -165,9 +165,9 @@ public final class SeedDiffWriter {
         String(SHA256.hex(bytes).prefix(12))
     }
 
-    /// An identity as messages write it: `7`, `(hearts, 10)`.
+    /// An identity as messages write it: `7`, `(hearts, 10)`, escaped (`PrintedText.escaped`).
     static func identity(_ key: some Collection<SQLValue>) -> String {
-        IdentityKey(Array(key)).description
+        PrintedText.escaped(IdentityKey(Array(key)).description)
     }
 
     /// A link's owner identity, and its target's entity and identity, split by the join table's

@@ -5,7 +5,7 @@ import SeederFiles
 extension SeedCatalog {
     /// The seed described for people: file, metadata, sources, tables with row counts.
     public var text: String {
-        var text = "\(path): \(fileSize) bytes, schema version \(userVersion), \(counting(listed.count, "table"))\n"
+        var text = "\(PrintedText.escaped(path)): \(fileSize) bytes, schema version \(userVersion), \(counting(listed.count, "table"))\n"
         text += "schema: \(schemaDescription)\n"
         text += "\nmetadata\n" + TextTable.render(metadata.map { ["  " + $0.key, SeedDiffWriter.shortened($0.value)] }, rightAligned: [])
         text +=

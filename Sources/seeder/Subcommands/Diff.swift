@@ -56,7 +56,7 @@ struct Diff: ParsableCommand {
         var report = run.writeChangeset(willCreate: Interruption.removeOnInterrupt)
         if let (path, written) = report.changeset { StandardError.write(Self.describe(written, path: path)) }
         if report.failure == nil { report = try compare(run, after: report) }
-        if let failure = report.failure { StandardError.write(failure.message + "\n") }
+        if let failure = report.failure { StandardError.write(line: failure.message) }
         if report.outcome != .sameRecords { throw ExitCode(Int32(report.outcome.rawValue)) }
     }
 
@@ -81,7 +81,7 @@ struct Diff: ParsableCommand {
             do {
                 try summary?.add(table, change)
             } catch {
-                StandardError.write("warning: cannot write the step summary: \(error)\n")
+                StandardError.write(line: "warning: cannot write the step summary: \(error)")
                 summary = nil
             }
         }
@@ -91,7 +91,7 @@ struct Diff: ParsableCommand {
             try summary?.finish(diff)
             if summary != nil, let scratch, let summaryFile { GitHubActions.appendCut(scratch, to: summaryFile) }
         } catch {
-            StandardError.write("warning: cannot write the step summary: \(error)\n")
+            StandardError.write(line: "warning: cannot write the step summary: \(error)")
         }
         return report
     }
@@ -106,11 +106,11 @@ struct Diff: ParsableCommand {
         for table in written.searchTablesToRebuild {
             line += "; then rebuild \(table): INSERT INTO \(table)(\(table)) VALUES ('rebuild')"
         }
-        var text = line + "\n"
+        var text = PrintedText.escaped(line) + "\n"
         for table in written.tablesKeyedByRowNumber {
             text +=
-                "warning: \(table) is keyed by row numbers, not by its records' identity: the changeset rewrites its rows by number, "
-                + "so rows an app wrote to it are lost or taken over when it is applied\n"
+                "warning: \(PrintedText.escaped(table)) is keyed by row numbers, not by its records' identity: the changeset rewrites "
+                + "its rows by number, so rows an app wrote to it are lost or taken over when it is applied\n"
         }
         return text
     }

@@ -41,7 +41,7 @@ struct Fetch: ParsableCommand {
         // silence looks hung (docs/commands.md, fetch: Failures).
         if reporting.progress != .never {
             options.retrying = { @Sendable text in
-                if let display { display.note(text) } else { StandardError.write("fetch: " + text + "\n") }
+                if let display { display.note(text) } else { StandardError.write(line: "fetch: " + text) }
             }
         }
         FetchInterruption.install()

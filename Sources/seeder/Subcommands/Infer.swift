@@ -64,8 +64,8 @@ struct Infer: ParsableCommand {
         if let written {
             let entities = report.mapping?.entities.count ?? 0
             StandardError.write(
-                "drafted \(written): \(counting(entities, "entity", plural: "entities")) from "
-                    + "\(MappingDraftWriter.counted(report.files, "dump file")), \(MappingDraftWriter.counted(report.records, "record"))\n")
+                line: "drafted \(written): \(counting(entities, "entity", plural: "entities")) from "
+                    + "\(MappingDraftWriter.counted(report.files, "dump file")), \(MappingDraftWriter.counted(report.records, "record"))")
         }
         if json {
             try StandardOutput.write(report.json(dumps: dumps, output: written) + "\n")

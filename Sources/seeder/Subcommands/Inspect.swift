@@ -35,7 +35,7 @@ struct Inspect: ParsableCommand {
 
     func run() throws {
         let report = InspectReport(seed: seed)
-        if let failure = report.failure { StandardError.write(failure + "\n") }
+        if let failure = report.failure { StandardError.write(line: failure) }
         if let catalog = report.catalog {
             switch json ? .json : format ?? .text {
             case .text: try StandardOutput.write(catalog.text)

@@ -34,8 +34,8 @@ struct Patch: ParsableCommand {
     func run() throws {
         let report = SeedPatchRun(seed: seed, changeset: changeset, output: output, force: force)
             .run(willCreate: Interruption.removeOnInterrupt)
-        if let patch = report.patch { StandardError.write("wrote \(output): \(patch)\n") }
-        if let message = report.message { StandardError.write(message + "\n") }
+        if let patch = report.patch { StandardError.write(line: "wrote \(output): \(patch)") }
+        if let message = report.message { StandardError.write(line: message) }
         if report.outcome != .patched { throw ExitCode(Int32(report.outcome.rawValue)) }
     }
 }
