@@ -27,13 +27,21 @@ struct BuildFiles {
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
         outputPath = outputURL.path
         let directory = writesOutput ? outputURL.deletingLastPathComponent().path : NSTemporaryDirectory()
-        let stem = (directory.hasSuffix("/") ? directory : directory + "/") + "." + outputURL.lastPathComponent + ".seeder"
         let unique = writesOutput ? "" : "-\(getpid())-\(Self.validations.next())"
-        seed = stem + "-assembly" + unique
-        work = stem + "-work" + unique
-        vacuum = stem + "-tmp" + unique
-        spill = stem + "-spill" + unique
-        app = stem + "-app" + unique
+        func beside(_ role: String) -> String {
+            Self.file(
+                PathText.hiddenName(beside: Substring(outputURL.lastPathComponent), suffix: ".seeder-" + role + unique), in: directory)
+        }
+        seed = beside("assembly")
+        work = beside("work")
+        vacuum = beside("tmp")
+        spill = beside("spill")
+        app = beside("app")
+    }
+
+    /// The file `name` in `directory`.
+    private static func file(_ name: String, in directory: String) -> String {
+        (directory.hasSuffix("/") ? directory : directory + "/") + name
     }
 
     /// The one of `seed` and `vacuum` that `path` is not: where a stage that may vacuum the file
@@ -49,7 +57,9 @@ struct BuildFiles {
     /// temporary files are.
     var lock: String {
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
-        return outputURL.deletingLastPathComponent().appendingPathComponent("." + outputURL.lastPathComponent + ".seeder-lock").path
+        return Self.file(
+            PathText.hiddenName(beside: Substring(outputURL.lastPathComponent), suffix: ".seeder-lock"),
+            in: outputURL.deletingLastPathComponent().path)
     }
 
     /// How messages name the file at `path` beside the output: in the output's directory as the
@@ -94,7 +104,7 @@ extension SeedBuilder {
     /// `diagnostics`; returns whether the report may be written.
     static func checkReportOfFailedRun(_ path: String, options: BuildOptions, diagnostics: DiagnosticSink) -> Bool {
         let root = URL(fileURLWithPath: options.dumps).standardizedFileURL.resolvingSymlinksInPath().path
-        var failures: [(path: String, reason: String)] = []
+        var failures: [WalkFailure] = []
         let files = InputPlanner.dumpFiles(under: root, failures: &failures).compactMap { relative -> InputFile? in
             var info = stat()
             guard stat(root + "/" + relative, &info) == 0 else { return nil }

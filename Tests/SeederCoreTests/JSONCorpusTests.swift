@@ -137,4 +137,14 @@ struct JSONCorpusTests {
             try JSONDocument(parsing: text)
         }
     }
+
+    @Test func findsDuplicatesInLargeObjectsByTheirDecodedTextAndPassesDistinctKeys() throws {
+        let members = (0..<20_000).map { "\"k\($0)\": \($0)" }
+        #expect(try JSONDocument(parsing: "{" + members.joined(separator: ",") + "}").root.count == 20_000)
+        let text = "{" + (members + [#""\u006b19999": 0"#]).joined(separator: ",") + "}"
+        let offset = text.utf8.count - #""\u006b19999": 0}"#.utf8.count
+        #expect(throws: JSONSyntaxError(offset: offset, message: "duplicate key \"k19999\" in object")) {
+            try JSONDocument(parsing: text)
+        }
+    }
 }

@@ -7,6 +7,8 @@ final class CompressedInput {
     private var end = 0
     /// `true` once the source returned its last byte.
     private(set) var isAtEnd = false
+    /// Bytes consumed since the first: how much of the file the text so far came from.
+    private(set) var consumed = 0
 
     /// A quarter of a megabyte: libzstd asks for 128 KiB (`ZSTD_DStreamInSize`); more makes no
     /// difference to either library.
@@ -39,6 +41,7 @@ final class CompressedInput {
     /// Marks `count` bytes as consumed.
     func consume(_ count: Int) {
         start += count
+        consumed += count
     }
 
     /// Whether the available bytes start with `prefix` (call `fill(atLeast:)` first).

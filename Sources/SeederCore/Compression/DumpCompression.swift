@@ -32,12 +32,13 @@ public enum DumpCompression: String, Sendable, Hashable, CaseIterable {
     }
 
     /// `source`'s bytes, decompressed as they are read; `source` itself when not compressed.
-    /// `path` names the file in errors (`DecompressionError`).
-    public func decompressing(_ source: ByteSource, path: String) throws -> ByteSource {
+    /// `path` names the file in errors (`DecompressionError`, and `InputError` for text past
+    /// `limits`).
+    public func decompressing(_ source: ByteSource, path: String, limits: DecompressionLimits = .standard) throws -> ByteSource {
         switch self {
         case .none: return source
-        case .gzip: return try FramedByteSource<GzipDecoder>(source, path: path)
-        case .zstd: return try FramedByteSource<ZstdDecoder>(source, path: path)
+        case .gzip: return try FramedByteSource<GzipDecoder>(source, path: path, limits: limits)
+        case .zstd: return try FramedByteSource<ZstdDecoder>(source, path: path, limits: limits)
         }
     }
 }

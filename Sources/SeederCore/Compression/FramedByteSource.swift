@@ -5,10 +5,14 @@
 /// text, as `gunzip` and `zstd -d` read them. A file that holds none or ends inside one, bytes
 /// after the last that do not start one, and what the decoder refuses are
 /// `DecompressionError`s naming the file; text decoded before a bad block is handed out first.
+/// Text past `DecompressionLimits` is an `InputError` naming the file.
 final class FramedByteSource<Decoder: FrameDecoder>: ByteSource {
     private let input: CompressedInput
     private let decoder: Decoder
     private let path: String
+    private let limits: DecompressionLimits
+    /// Bytes of text handed out so far.
+    private var produced = 0
     private var place = Place.beforeUnit(first: true)
 
     private enum Place {
@@ -19,13 +23,24 @@ final class FramedByteSource<Decoder: FrameDecoder>: ByteSource {
         case failed(DecompressionError)
     }
 
-    init(_ source: ByteSource, path: String) throws {
+    init(_ source: ByteSource, path: String, limits: DecompressionLimits) throws {
         input = CompressedInput(source)
         decoder = try Decoder(path: path)
         self.path = path
+        self.limits = limits
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = try decode(into: buffer)
+        produced += count
+        if let excess = limits.excess(text: produced, compressed: input.consumed, format: Decoder.format) {
+            place = .done
+            throw InputError(path: path, reason: excess)
+        }
+        return count
+    }
+
+    private func decode(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard buffer.baseAddress != nil, buffer.count > 0 else { return 0 }
         while true {
             switch place {

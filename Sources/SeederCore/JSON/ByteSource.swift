@@ -58,6 +58,17 @@ public final class FileByteSource: ByteSource {
         return fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
     }
 
+    /// Every byte left in the file, if it is no larger than `limit` bytes: a larger one is an
+    /// `InputError` before a byte is read ("it is 3221225472 bytes, more than the 64 MiB
+    /// seeder reads of such a file"), so that a file read whole cannot take the memory.
+    public func readAll(atMost limit: Int) throws -> [UInt8] {
+        let size = size
+        guard size <= limit else {
+            throw InputError(path: path, reason: "it is \(size) bytes, more than the \(limit >> 20) MiB seeder reads of such a file")
+        }
+        return try readAll()
+    }
+
     /// Every byte left in the file: for small files (a mapping).
     public func readAll() throws -> [UInt8] {
         var bytes: [UInt8] = []

@@ -8,7 +8,8 @@
 /// which value a mapping would read is then a guess (docs/mapping.md, Dump files).
 extension JSONParser {
     /// Rejects an object whose members repeat a key (after unescaping). Up to 16 keys are
-    /// compared pairwise (length first) without allocating; larger objects use a hash set.
+    /// compared pairwise (length first) without allocating; larger objects use a hash table of
+    /// node indices.
     static func checkDuplicateKeys(of object: Int, in nodes: [JSONNode], _ p: UnsafePointer<UInt8>, start: Int) throws(Failure) {
         let end = Int(nodes[object].end)
         guard object + 1 < end else { return }
@@ -55,10 +56,32 @@ extension JSONParser {
         }
         if let found, found >= 0 { throw duplicate(found, nodes, p, start) }
         guard found == -1 else { return }
-        var seen = Set<[UInt8]>()
+        // An open-addressing table of the keys' node indices, hashed by their decoded text: four
+        // bytes a slot, two slots a key, where a set of the keys' texts took tens of bytes a key
+        // (a record's own size again for an object of many short members; bench/README.md, Memory).
+        var keys = 0
         var key = object + 1
         while key < end {
-            if !seen.insert(decoded(key)).inserted { throw duplicate(key, nodes, p, start) }
+            keys += 1
+            key = Int(nodes[key + 1].end)
+        }
+        var slots = 1
+        while slots < keys * 2 { slots <<= 1 }
+        var table = [UInt32](repeating: .max, count: slots)
+        key = object + 1
+        while key < end {
+            var hasher = Hasher()
+            if nodes[key].flags & JSONNode.escaped != 0 {
+                decoded(key).withUnsafeBytes { hasher.combine(bytes: $0) }
+            } else {
+                hasher.combine(bytes: UnsafeRawBufferPointer(text(key)))
+            }
+            var slot = hasher.finalize() & (slots - 1)
+            while table[slot] != .max {
+                if same(Int(table[slot]), key) { throw duplicate(key, nodes, p, start) }
+                slot = (slot + 1) & (slots - 1)
+            }
+            table[slot] = UInt32(truncatingIfNeeded: key)
             key = Int(nodes[key + 1].end)
         }
     }

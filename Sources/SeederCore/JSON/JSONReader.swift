@@ -66,6 +66,9 @@ public final class JSONReader {
     /// read (a keyed record's, or one on the key path) leaves the values' document free.
     @exclusivity(unchecked) private var recycledKey: JSONDocument?
 
+    /// The most bytes a document keeps for the next one, or reserves for a new one: 1 MiB.
+    private static let keptCapacity = 1 << 20
+
     /// A reader of `source` in `format`, handing out the values at `keyPath`; when `keyed`, the
     /// members of each object reached there (an array's elements each), as `keyedRecord`s.
     public init(
@@ -354,6 +357,11 @@ public final class JSONReader {
         let document: JSONDocument
         if isKnownUniquelyReferenced(&recycled), let last = recycled {
             document = last
+            // A large record's storage is let go, not kept for the small ones after it.
+            if document.bytes.capacity > Self.keptCapacity {
+                document.bytes = []
+                document.nodes = []
+            }
         } else {
             document = JSONDocument(bytes: [], fileOffset: 0, path: JSONPointer(), nodes: [])
             document.nodes.reserveCapacity(capacity)
@@ -367,8 +375,13 @@ public final class JSONReader {
                 document.bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.base + position, count: end - position))
                 document.fileOffset = buffer.fileOffset + position
                 document.path = pointer
-                nodeCapacity = max(nodeCapacity, document.nodes.count)
+                nodeCapacity = min(max(nodeCapacity, document.nodes.count), Self.keptCapacity / MemoryLayout<JSONNode>.stride)
                 position = end
+                // A value larger than a block grew the window: given back before the value is
+                // mapped, so that a record's copies are not made beside it (bench/README.md, Memory).
+                let shift = buffer.shrink(keeping: position)
+                position -= shift
+                limit -= shift
                 return document
             } catch {
                 // (A `catch .needMore` pattern crashes the 6.3 compiler's SILGen.)

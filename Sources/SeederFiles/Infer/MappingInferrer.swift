@@ -65,13 +65,9 @@ public enum MappingInferrer {
             report.outcome = .failed
             return report
         }
-        var failures: [(path: String, reason: String)] = []
+        var failures: [WalkFailure] = []
         let paths = InputPlanner.dumpFiles(under: root, failures: &failures)
-        for failure in failures {
-            diagnostics.error(
-                .io, "cannot read \(failure.path.isEmpty ? "the dumps directory" : "this directory"): \(failure.reason)",
-                at: SourceLocation(file: failure.path.isEmpty ? options.dumps : planner.display(failure.path)))
-        }
+        for failure in failures { failure.report(to: diagnostics, planner: planner) }
         guard failures.isEmpty else {
             report.diagnostics = diagnostics.takeAll()
             report.outcome = .failed

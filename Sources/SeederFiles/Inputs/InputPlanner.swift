@@ -30,14 +30,9 @@ public struct InputPlanner {
     /// docs/commands.md, Exit status).
     public func plan(diagnostics: DiagnosticSink, unreadable: inout Bool) -> [InputFile] {
         let root = URL(fileURLWithPath: dumps).standardizedFileURL.resolvingSymlinksInPath().path
-        var failures: [(path: String, reason: String)] = []
+        var failures: [WalkFailure] = []
         let files = Self.dumpFiles(under: root, failures: &failures)
-        for failure in failures {
-            let what = failure.path.isEmpty ? "the dumps directory" : "this directory"
-            diagnostics.error(
-                .io, "cannot read \(what): \(failure.reason)",
-                at: SourceLocation(file: failure.path.isEmpty ? dumps : display(failure.path)))
-        }
+        for failure in failures { failure.report(to: diagnostics, planner: self) }
         guard failures.isEmpty else {
             unreadable = true
             return []
@@ -191,27 +186,39 @@ public struct InputPlanner {
 
     /// Every file but directories under `root`, relative and sorted by path (bytes), so the
     /// order never depends on how the file system lists a directory. Hidden files are left out,
-    /// and links to directories are not followed. A directory that cannot be read is added to
-    /// `failures` (its relative path, empty for `root`) with the system's reason: a dump left
-    /// unread would otherwise look like a glob that matches nothing.
-    package static func dumpFiles(under root: String, failures: inout [(path: String, reason: String)]) -> [String] {
+    /// and links to directories are not followed. What cannot be read is added to `failures`
+    /// with its reason, never left out: a directory that cannot be opened, an entry that cannot
+    /// be looked at (a path past `PATH_MAX`), a name that is not UTF-8 (shown by its bytes,
+    /// since seeder's paths are text). A dump left unread would otherwise look like a glob that
+    /// matches nothing (docs/mapping.md, Sources).
+    package static func dumpFiles(under root: String, failures: inout [WalkFailure]) -> [String] {
         var files: [String] = []
         var pending = [""]
         while let relative = pending.popLast() {
             guard let directory = opendir(relative.isEmpty ? root : root + "/" + relative) else {
-                failures.append((relative, FileKind.reason(errno)))
+                failures.append(
+                    WalkFailure(path: relative, place: relative.isEmpty ? .dumpsDirectory : .directory, reason: FileKind.reason(errno)))
                 continue
             }
             defer { closedir(directory) }
             while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name.hasPrefix(".") { continue }
+                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                if bytes.first == UInt8(ascii: ".") { continue }
+                guard let name = String(validating: bytes, as: UTF8.self) else {
+                    let shown = (relative.isEmpty ? "" : relative + "/") + PathText.shown(bytes)
+                    failures.append(
+                        WalkFailure(path: shown, place: .entry, reason: "its name is not UTF-8, and seeder names files in UTF-8"))
+                    continue
+                }
                 let path = relative.isEmpty ? name : relative + "/" + name
-                // Followed if a link, by one `stat`; a link to a directory is not walked.
+                // Followed if a link, by one `stat`; a link to a directory is not walked. A
+                // dangling link is a file, which reading then reports.
                 var status = stat(), own = stat()
                 let full = root + "/" + path
                 if stat(full, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
                     if lstat(full, &own) == 0, own.st_mode & S_IFMT == S_IFDIR { pending.append(path) }
+                } else if lstat(full, &own) != 0 {
+                    failures.append(WalkFailure(path: path, place: .entry, reason: FileKind.reason(errno)))
                 } else {
                     files.append(path)
                 }

@@ -8,7 +8,8 @@ public enum AtomicFile {
     /// process, so one there is a dead process's leftover.
     package static func temporaryPath(for path: String) -> String {
         let directory = PathText.directory(of: path)
-        return (directory.isEmpty ? "" : directory + "/") + "." + (path as NSString).lastPathComponent + ".seeder-\(getpid())"
+        return (directory.isEmpty ? "" : directory + "/")
+            + PathText.hiddenName(beside: PathText.name(of: path), suffix: ".seeder-\(getpid())")
     }
 
     /// Writes `bytes` to `path`. `willCreate` is called with the temporary file's path before it

@@ -7,9 +7,7 @@ extension OutputGuard {
     package static func checkDraft(_ output: String, dumps: [InputFile], force: Bool) throws(OutputError) {
         let guardian = OutputGuard(mapping: output, inputs: dumps)
         let status = PathStatus(output)
-        if let reason = status.notRegularReason ?? status.processFileReason {
-            throw OutputError(.outputRefused, "the output \(output) may not be written: \(reason)")
-        }
+        try checkKind(status, "the output")
         if let identity = status.identity,
             let input = guardian.inputs.first(where: { PathStatus.Identity(device: $0.device, inode: $0.inode) == identity })
         {

@@ -51,8 +51,23 @@ package struct OutputGuard {
     }
 
     package static func checkKind(_ status: PathStatus, _ role: String) throws(OutputError) {
+        try checkName(status.path, role)
         if let reason = status.notRegularReason ?? status.processFileReason {
             throw OutputError(.outputRefused, "\(role) \(status.path) may not be written: \(reason)")
+        }
+    }
+
+    /// Refuses a path no file can have: an empty one, or one whose name is longer than a
+    /// directory allows (docs/commands.md, Files a command touches). Otherwise the system's
+    /// reason would come later and name another file (`cannot replace : Is a directory`).
+    package static func checkName(_ path: String, _ role: String) throws(OutputError) {
+        if path.isEmpty { throw OutputError(.outputRefused, "\(role) path is empty: name a file") }
+        let length = PathText.name(of: path).utf8.count
+        if length > PathText.nameLimit {
+            throw OutputError(
+                .outputRefused,
+                "\(role) \(path) may not be written: its name is \(length) bytes long, and a file name may have \(PathText.nameLimit)"
+            )
         }
     }
 

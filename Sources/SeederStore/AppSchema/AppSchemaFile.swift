@@ -24,7 +24,7 @@ struct AppSchemaFile {
         var bytes: [UInt8]
         var room: RoomSchema?
         do {
-            bytes = try FileByteSource(path: path).readAll()
+            bytes = try FileByteSource(path: path).readAll(atMost: Self.sizeLimit)
         } catch {
             throw AppSchemaError(
                 "cannot read \(source.kind == .room ? "Room's exported schema" : "the template") '\(shown)': \((error as? InputError)?.reason ?? "\(error)")",
@@ -44,6 +44,10 @@ struct AppSchemaFile {
         self.room = room
         mode = schema.coreData != nil ? .coreData : source.kind == .room ? .room : .template
     }
+
+    /// The largest template or Room schema seeder reads, whole, into memory: 64 MiB (docs/mapping.md,
+    /// Fitting the app's own schema). An app's empty database or exported schema is kilobytes.
+    static let sizeLimit = 64 << 20
 
     private static func read(_ bytes: [UInt8], shown: String) throws(AppSchemaError) -> AppSchema {
         do {

@@ -157,7 +157,7 @@ public struct RoomSchema: Sendable, Hashable {
     public static func load(path: String) throws -> RoomSchema {
         let bytes: [UInt8]
         do {
-            bytes = try FileByteSource(path: path).readAll()
+            bytes = try FileByteSource(path: path).readAll(atMost: AppSchemaFile.sizeLimit)
         } catch let error as InputError {
             throw RoomSchemaError(path: path, message: "cannot read the Room schema: \(error.reason)")
         }
