@@ -55,6 +55,27 @@ struct JournalTests {
         #expect(scratch.files == ["out.sqlite"])
     }
 
+    /// The app's template is read into memory as its file holds it: beside a hot journal those
+    /// bytes are a transaction that never committed, so the build refuses it (exit 1, at the key).
+    @Test func aTemplateWithAHotJournalIsRefused() throws {
+        let scratch = try TemplateCommandTests.scratch()
+        let template = scratch.path("app.sqlite")
+        try Self.crash(
+            template,
+            during: [
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) "
+                    + "INSERT INTO author (remote_id, name) SELECT 'r' || i, hex(zeroblob(250)) FROM n"
+            ])
+        let run = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr.hasPrefix(
+                "mapping.yaml:2:21: error: the template 'app.sqlite': app.sqlite-journal beside it holds a transaction that never "
+                    + "committed (a program crashed writing it, or is writing it now); open it once with sqlite3 to roll the transaction back\n"),
+            "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("seed.sqlite")))
+    }
+
     /// A journal that cannot be removed (here a directory) stops the build before the rename:
     /// the old output stays, and no new seed is published beside it.
     @Test func aJournalThatCannotBeRemovedKeepsTheOldOutput() throws {

@@ -65,7 +65,8 @@ struct AppSchemaFile {
     private static let header = Array("SQLite format 3\0".utf8)
 
     /// Checks that `bytes` are an SQLite database and that no `-wal` file beside it holds part
-    /// of it, then marks the copy as in rollback-journal mode (header bytes 18 and 19).
+    /// of it, nor a hot `-journal` a transaction that never committed (docs/seed.md, Journals),
+    /// then marks the copy as in rollback-journal mode (header bytes 18 and 19).
     private static func checkTemplate(_ bytes: inout [UInt8], shown: String, path: String) throws(AppSchemaError) {
         guard bytes.count >= 100, Array(bytes[0..<16]) == header else {
             let what = bytes.isEmpty ? "the file is empty" : "it does not begin with SQLite's header"
@@ -75,6 +76,9 @@ struct AppSchemaFile {
             throw AppSchemaError(
                 "the template '\(shown)' is in WAL mode and '\(shown)-wal' beside it holds part of it: checkpoint it "
                     + "(PRAGMA wal_checkpoint(TRUNCATE), or close every connection to it), or make it with journal_mode=DELETE")
+        }
+        if bytes[18] == 1, RollbackJournal.isHot(beside: path) {
+            throw AppSchemaError("the template '\(shown)': \(RollbackJournal.refusal(shown))")
         }
         bytes[18] = 1
         bytes[19] = 1

@@ -12,11 +12,12 @@ enum RollbackJournal {
     /// Whether the journal beside `database` is hot, by the test SQLite itself makes before it
     /// reads: the file exists, is not empty, and its first byte is not zero (a journal committed
     /// in `PERSIST` mode has its header zeroed; in `TRUNCATE` mode it is emptied). A journal that
-    /// cannot be read counts as hot: SQLite could not tell either.
+    /// cannot be read counts as hot: SQLite could not tell either. One whose name would be too
+    /// long cannot exist (a database name of 248 bytes or more).
     static func isHot(beside database: String) -> Bool {
         let journal = path(of: database)
         var info = stat()
-        guard stat(journal, &info) == 0 else { return errno != ENOENT }
+        guard stat(journal, &info) == 0 else { return !cannotExist(errno) }
         guard info.st_size > 0 else { return false }
         let descriptor = open(journal, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return true }
@@ -37,9 +38,13 @@ enum RollbackJournal {
     /// would be rolled into it by the next open (docs/seed.md, Journals).
     static func remove(beside output: String, shown: String) throws(OutputError) -> Bool {
         guard unlink(path(of: output)) == 0 else {
-            guard errno == ENOENT else { throw OutputError.cannot("remove", path(of: shown), error: errno) }
+            guard cannotExist(errno) else { throw OutputError.cannot("remove", path(of: shown), error: errno) }
             return false
         }
         return true
     }
+
+    /// Whether `stat` or `unlink` failed because there is no journal: none, or none can have
+    /// such a name.
+    private static func cannotExist(_ error: Int32) -> Bool { error == ENOENT || error == ENAMETOOLONG }
 }
