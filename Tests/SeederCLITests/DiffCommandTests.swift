@@ -317,6 +317,13 @@ struct DiffCommandTests {
                 == "plain.db: error: not a seed (application_id is 0x00000000, not 0x53454544 'SEED', and there is no seed_metadata)\n")
         let missing = try seeder(["inspect", "none.sqlite"], in: scratch.root)
         #expect(missing.status == 2 && missing.stderr == "none.sqlite: error: cannot read this file: No such file or directory\n")
+        // A seed's application_id without its seed_metadata: said as it is.
+        let stripped = try DatabaseQueue(path: scratch.root + "/stripped.db")
+        try stripped.write { try $0.execute(sql: "PRAGMA application_id = 0x53454544; CREATE TABLE t(a)") }
+        try stripped.close()
+        let run = try seeder(["inspect", "stripped.db"], in: scratch.root)
+        #expect(run.status == 2)
+        #expect(run.stderr == "stripped.db: error: not a seed (there is no seed_metadata)\n")
     }
 
     /// The SQLite library's version, which a seed records.

@@ -34,6 +34,21 @@ import Testing
         #expect(line.split(separator: " ").dropFirst(2).first.map(String.init) == "\(rows)", "\(built.stdout)")
     }
 
+    /// Keys holding characters YAML may not hold (C1, U+FFFE) or reads as line breaks (U+0085,
+    /// U+2028): the draft escapes them, loads, and builds with the values under those keys.
+    @Test func keysYAMLCannotHoldAreEscapedInTheDraft() throws {
+        let workspace = try Workspace(directories: ["dumps"])
+        let keys = ["a\u{9B}31m", "b\u{85}", "c\u{2028}d", "e\u{FFFE}"]
+        let record = { (id: Int) in "{\"id\": \(id), " + keys.map { "\"\($0)\": \"v\(id)\"" }.joined(separator: ", ") + "}" }
+        try workspace.write("dumps/items.json", "[" + record(1) + ", " + record(2) + "]")
+        let inferred = try seeder(["infer", workspace.path("dumps"), "-o", workspace.path("m.yaml")])
+        #expect(inferred.status == 0, "\(inferred.stderr)")
+        let built = try seeder(["build", workspace.path("m.yaml"), workspace.path("dumps"), "-o", workspace.path("seed.sqlite"), "--quiet"])
+        #expect(built.status == 0, "\(built.stderr)")
+        let columns = try RawDatabase(workspace.path("seed.sqlite")).rows("SELECT name FROM pragma_table_info('item') ORDER BY cid")
+        #expect(columns.count == 5, "\(columns)")
+    }
+
     @Test func draftGoesToStandardOutputWithoutOutput() throws {
         let run = try seeder(["infer", "seeds/catalog"])
         #expect(run.status == 0)

@@ -57,9 +57,17 @@ struct JournalTests {
 
     /// The app's template is read into memory as its file holds it: beside a hot journal those
     /// bytes are a transaction that never committed, so the build refuses it (exit 1, at the key).
-    @Test func aTemplateWithAHotJournalIsRefused() throws {
+    @Test(arguments: [false, true])
+    func aTemplateWithAHotJournalIsRefused(throughALink: Bool) throws {
         let scratch = try TemplateCommandTests.scratch()
-        let template = scratch.path("app.sqlite")
+        var template = scratch.path("app.sqlite")
+        if throughALink {
+            // The mapping names app.sqlite, a link to the template elsewhere, its journal beside it.
+            try FileManager.default.createDirectory(atPath: scratch.path("real"), withIntermediateDirectories: false)
+            try FileManager.default.moveItem(atPath: template, toPath: scratch.path("real/app.sqlite"))
+            try FileManager.default.createSymbolicLink(atPath: template, withDestinationPath: "real/app.sqlite")
+            template = try #require(realpath(scratch.path("real/app.sqlite"), nil).map { String(cString: $0) })
+        }
         try Self.crash(
             template,
             during: [
@@ -70,7 +78,7 @@ struct JournalTests {
         #expect(run.status == 1)
         #expect(
             run.stderr.hasPrefix(
-                "mapping.yaml:2:21: error: the template 'app.sqlite': app.sqlite-journal beside it holds a transaction that never "
+                "mapping.yaml:2:21: error: the template 'app.sqlite': \(throughALink ? template : "app.sqlite")-journal beside it holds a transaction that never "
                     + "committed (a program crashed writing it, or is writing it now); open it once with sqlite3 to roll the transaction back\n"),
             "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("seed.sqlite")))
@@ -130,6 +138,56 @@ struct JournalTests {
         // Nothing written, nothing rolled back: the file and its journal as they were.
         #expect(scratch.files == ["empty.changeset", "hot.sqlite", "hot.sqlite-journal", "v1.sqlite"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("hot.sqlite"))) == before)
+    }
+
+    /// SQLite keeps a database's journal and WAL beside the file a symbolic link leads to, not
+    /// beside the link: a seed or a template named through a link is checked there.
+    @Test(arguments: [
+        ["inspect", "link/hot.sqlite"],
+        ["diff", "v1.sqlite", "link/hot.sqlite"],
+        ["patch", "link/hot.sqlite", "empty.changeset", "-o", "out.sqlite"],
+    ])
+    func aHotJournalIsFoundBesideTheFileALinkLeadsTo(_ arguments: [String]) throws {
+        let scratch = try DiffCommandTests.seeds([
+            ("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
+            ("hot", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
+        ])
+        try scratch.write("empty.changeset", "")
+        try Self.crash(scratch.path("hot.sqlite"), during: Self.uncommitted)
+        try FileManager.default.createDirectory(atPath: scratch.path("link"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("link/hot.sqlite"), withDestinationPath: "../hot.sqlite")
+
+        let run = try seeder(arguments, in: scratch.root)
+        #expect(run.status == 2)
+        let journal = try #require(realpath(scratch.path("hot.sqlite"), nil).map { String(cString: $0) + "-journal" })
+        #expect(
+            run.stderr
+                == "link/hot.sqlite: error: \(journal) beside it holds a transaction that never committed (a program crashed "
+                + "writing it, or is writing it now); open it once with sqlite3 to roll the transaction back\n")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("out.sqlite")))
+    }
+
+    /// A WAL beside the file a link leads to holds transactions the file does not: `diff` reads
+    /// them, as SQLite does, instead of the file's pages alone.
+    @Test func aWALBesideTheFileALinkLeadsToIsRead() throws {
+        let scratch = try DiffCommandTests.seeds([
+            ("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
+            ("wal", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
+        ])
+        // A connection that stays open keeps its WAL: the renames live only there.
+        let writer = try RawDatabase(scratch.path("wal.sqlite"))
+        _ = try writer.rows("PRAGMA journal_mode = WAL")
+        try writer.execute("PRAGMA wal_autocheckpoint = 0")
+        try writer.execute("UPDATE user SET name = 'renamed ' || name")
+        try FileManager.default.createDirectory(atPath: scratch.path("link"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("link/wal.sqlite"), withDestinationPath: "../wal.sqlite")
+
+        let direct = try seeder(["diff", "v1.sqlite", "wal.sqlite"], in: scratch.root)
+        let linked = try seeder(["diff", "v1.sqlite", "link/wal.sqlite"], in: scratch.root)
+        #expect(direct.status == 1, "\(direct.stderr)")
+        #expect(linked.status == 1, "\(linked.stderr)")
+        #expect(linked.stdout == direct.stdout.replacingOccurrences(of: "wal.sqlite", with: "link/wal.sqlite"))
+        _ = writer
     }
 
     /// A journal that is no longer hot (emptied by `TRUNCATE` mode, zeroed by `PERSIST` mode)

@@ -284,6 +284,13 @@ struct MappingLoaderTests {
         Case(
             yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: ../users.json\n    entity: User\n",
             errors: ["mapping.yaml:6:11: error: source path '../users.json' leaves the dumps directory ('..')"]),
+        // The system would read `users.json` for either: a NUL ends a path.
+        Case(
+            yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: \"users.json\\0.gz\"\n    entity: User\n",
+            errors: ["mapping.yaml:6:11: error: source path holds a NUL character, which no file name may hold"]),
+        Case(
+            yaml: "seeder: 1\nschema: { template: \"app.sqlite\\0junk\" }\nentities:\n  User:\n    attributes: { id: integer }\n",
+            errors: ["mapping.yaml:2:21: error: 'template' holds a NUL character, which no file name may hold"]),
         Case(
             yaml: head + "  User:\n    attributes: { id: integer }\nsources:\n  - path: users.json\n    entity: Usr\n",
             errors: ["mapping.yaml:7:13: error: unknown entity 'Usr' in 'entity' (did you mean 'User'?)"]),

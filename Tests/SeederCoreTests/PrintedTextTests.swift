@@ -46,6 +46,13 @@ struct PrintedTextTests {
         #expect(PrintedText.codeSpan("a`b") == "``a`b``")
         #expect(PrintedText.codeSpan("`x```") == "```` `x``` ````")
         #expect(PrintedText.codeSpan("k\n```\n## x") == #"````k\n```\n## x````"#)
+        // Markdown counts backticks by bytes: one a combining mark, a joiner or a variation
+        // selector follows is still one, and a Prepend character before the first does not hide it.
+        #expect(PrintedText.codeSpan("x````\u{301} </details>") == "`````x````\u{301} </details>`````")
+        #expect(PrintedText.codeSpan("a`\u{200D}`\u{FE0F}`b") == "``a`\u{200D}`\u{FE0F}`b``")
+        #expect(PrintedText.codeSpan("`\u{301}x") == "`` `\u{301}x ``")
+        #expect(PrintedText.codeSpan("\u{600}`") == "`` \u{600}` ``")
+        #expect(PrintedText.fenced(["```\u{301}"]) == "````\n```\u{301}\n````\n")
     }
 
     @Test func fencedBlocksCannotBeClosedByALine() {

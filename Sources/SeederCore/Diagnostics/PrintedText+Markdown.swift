@@ -5,8 +5,8 @@ extension PrintedText {
     /// `` `a` ``, ``` `` a`b `` ```. Control characters are escaped, so no line ends inside.
     public static func codeSpan(_ text: String) -> String {
         let flat = escaped(text)
-        let fence = String(repeating: "`", count: longestRun(of: "`", in: flat) + 1)
-        let padded = flat.hasPrefix("`") || flat.hasSuffix("`") ? " \(flat) " : flat
+        let fence = String(repeating: "`", count: longestBacktickRun(in: flat) + 1)
+        let padded = flat.utf8.first == backtick || flat.utf8.last == backtick ? " \(flat) " : flat
         return fence + padded + fence
     }
 
@@ -26,15 +26,19 @@ extension PrintedText {
     /// three), so that no line closes it.
     public static func fenced(_ lines: [String]) -> String {
         let body = lines.map { escaped($0) + "\n" }.joined()
-        let fence = String(repeating: "`", count: max(3, longestRun(of: "`", in: body) + 1))
+        let fence = String(repeating: "`", count: max(3, longestBacktickRun(in: body) + 1))
         return fence + "\n" + body + fence + "\n"
     }
 
-    private static func longestRun(of mark: Character, in text: String) -> Int {
+    private static var backtick: UInt8 { UInt8(ascii: "`") }
+
+    /// The longest run of backticks, counted by bytes as markdown counts them: by `Character`s,
+    /// a backtick that a combining mark follows would not count, and would close the span.
+    private static func longestBacktickRun(in text: String) -> Int {
         var longest = 0
         var run = 0
-        for character in text {
-            run = character == mark ? run + 1 : 0
+        for byte in text.utf8 {
+            run = byte == backtick ? run + 1 : 0
             longest = max(longest, run)
         }
         return longest

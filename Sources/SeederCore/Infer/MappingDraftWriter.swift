@@ -136,8 +136,14 @@ public struct MappingDraftWriter {
             case "\t": result += "\\t"
             case "\r": result += "\\r"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
+                // YAML may hold neither the control characters (C1 too) nor U+FFFE and U+FFFF,
+                // and libyaml reads U+0085, U+2028 and U+2029 as line breaks, which a quoted
+                // scalar folds: escaped, each stands for itself.
+                let value = scalar.value
+                if value < 0x20 || (0x7F...0x9F).contains(value) {
+                    result += "\\x" + String(value, radix: 16).leftPadded(to: 2)
+                } else if value == 0x2028 || value == 0x2029 || value == 0xFEFF || value >= 0xFFFE && value <= 0xFFFF {
+                    result += "\\u" + String(value, radix: 16).leftPadded(to: 4)
                 } else {
                     result.unicodeScalars.append(scalar)
                 }

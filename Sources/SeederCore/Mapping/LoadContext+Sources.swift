@@ -75,6 +75,10 @@ extension LoadContext {
             error(.mappingInvalid, "source path '\(path)' must be relative to the dumps directory", at: node)
             return false
         }
+        if path.utf8.contains(0) {
+            error(.mappingInvalid, "source path holds a NUL character, which no file name may hold", at: node)
+            return false
+        }
         if path.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
             error(.mappingInvalid, "source path '\(path)' leaves the dumps directory ('..')", at: node)
             return false

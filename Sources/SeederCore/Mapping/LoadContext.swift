@@ -232,6 +232,11 @@ struct LoadContext {
             error(.mappingInvalid, "'\(key)' needs the path of a file, relative to the mapping file", at: entry.value)
             return nil
         }
+        // The system ends a path at its first NUL: the file read would not be the one named.
+        guard !path.utf8.contains(0) else {
+            error(.mappingInvalid, "'\(key)' holds a NUL character, which no file name may hold", at: entry.value)
+            return nil
+        }
         return SchemaSource(kind: key == "room" ? .room : .template, path: path, location: entry.value.location)
     }
 

@@ -76,7 +76,20 @@ extension PathStatus {
     /// what SQLite would read into the file when it is next opened, and a copy or a rename of the
     /// file alone would lose.
     package static func walHoldsTransactions(_ path: String) -> Bool {
-        var wal = stat()
-        return stat(path + "-wal", &wal) == 0 && wal.st_size > 0
+        sidecarNames(of: path).contains { name in
+            var wal = stat()
+            return stat(name + "-wal", &wal) == 0 && wal.st_size > 0
+        }
+    }
+
+    /// The names SQLite's files beside the database at `path` may take: beside `path`, and,
+    /// when `path` is a symbolic link, beside the file it leads to, where SQLite keeps its
+    /// journal and WAL (docs/seed.md, Journals).
+    package static func sidecarNames(of path: String) -> [String] {
+        guard let resolved = realpath(path, nil) else { return [path] }
+        defer { free(resolved) }
+        let target = String(cString: resolved)
+        // Without a link on the way the two name one place: looked at twice, found once.
+        return target == path ? [path] : [path, target]
     }
 }

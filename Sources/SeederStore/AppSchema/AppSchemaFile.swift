@@ -77,8 +77,8 @@ struct AppSchemaFile {
                 "the template '\(shown)' is in WAL mode and '\(shown)-wal' beside it holds part of it: checkpoint it "
                     + "(PRAGMA wal_checkpoint(TRUNCATE), or close every connection to it), or make it with journal_mode=DELETE")
         }
-        if bytes[18] == 1, RollbackJournal.isHot(beside: path) {
-            throw AppSchemaError("the template '\(shown)': \(RollbackJournal.refusal(shown))")
+        if bytes[18] == 1, let journal = RollbackJournal.hotJournal(beside: path) {
+            throw AppSchemaError("the template '\(shown)': \(RollbackJournal.refusal(journal))")
         }
         bytes[18] = 1
         bytes[19] = 1

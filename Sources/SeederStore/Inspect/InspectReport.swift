@@ -22,9 +22,14 @@ public struct InspectReport: Sendable {
             return
         }
         guard catalog.isSeed else {
-            let reason = String(
-                format: "not a seed (application_id is 0x%08x, not 0x%08x 'SEED'%@)", catalog.applicationID,
-                SeedCatalog.seedApplicationID, catalog.metadata.isEmpty ? ", and there is no seed_metadata" : "")
+            // Said as it is: no seed_metadata alone (an application_id of 'SEED' without it), or an
+            // application_id of another program too.
+            let reason =
+                catalog.applicationID == SeedCatalog.seedApplicationID
+                ? "not a seed (there is no seed_metadata)"
+                : String(
+                    format: "not a seed (application_id is 0x%08x, not 0x%08x 'SEED'%@)", catalog.applicationID,
+                    SeedCatalog.seedApplicationID, catalog.metadata.isEmpty ? ", and there is no seed_metadata" : "")
             outcome = .failed
             failure = "\(path): error: \(reason)"
             return

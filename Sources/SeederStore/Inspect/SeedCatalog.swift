@@ -174,7 +174,9 @@ public struct SeedCatalog: Sendable {
                     records: try row.integer(3, "records") ?? 0)
             }
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        // The file's size, not a link's that leads to it (stat, not lstat).
+        var info = stat()
+        let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
         return SeedCatalog(
             path: path, fileSize: size,
             userVersion: try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,

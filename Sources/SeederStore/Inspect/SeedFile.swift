@@ -18,7 +18,7 @@ enum SeedFile {
     /// committed pages.
     static func open(_ path: String) throws(SeedFileError) -> DatabaseQueue {
         try checkReadable(path)
-        if RollbackJournal.isHot(beside: path) { throw SeedFileError(path: path, reason: RollbackJournal.refusal(path)) }
+        if let journal = RollbackJournal.hotJournal(beside: path) { throw SeedFileError(path: path, reason: RollbackJournal.refusal(journal)) }
         return try openPages(path)
     }
 

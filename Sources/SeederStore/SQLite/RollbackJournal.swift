@@ -9,13 +9,17 @@ enum RollbackJournal {
     /// The journal's name beside the database at `path`.
     static func path(of database: String) -> String { database + "-journal" }
 
-    /// Whether the journal beside `database` is hot, by the test SQLite itself makes before it
-    /// reads: the file exists, is not empty, and its first byte is not zero (a journal committed
-    /// in `PERSIST` mode has its header zeroed; in `TRUNCATE` mode it is emptied). A journal that
-    /// cannot be read counts as hot: SQLite could not tell either. One whose name would be too
-    /// long cannot exist (a database name of 248 bytes or more).
-    static func isHot(beside database: String) -> Bool {
-        let journal = path(of: database)
+    /// The hot journal beside `database`, or beside the file it leads to when it is a symbolic
+    /// link (where SQLite keeps it), by the test SQLite itself makes before it reads: the file
+    /// exists, is not empty, and its first byte is not zero (a journal committed in `PERSIST`
+    /// mode has its header zeroed; in `TRUNCATE` mode it is emptied). A journal that cannot be
+    /// read counts as hot: SQLite could not tell either. One whose name would be too long cannot
+    /// exist (a database name of 248 bytes or more). `nil` when there is none.
+    static func hotJournal(beside database: String) -> String? {
+        PathStatus.sidecarNames(of: database).lazy.map(path(of:)).first(where: isHot)
+    }
+
+    private static func isHot(_ journal: String) -> Bool {
         var info = stat()
         guard stat(journal, &info) == 0 else { return !cannotExist(errno) }
         guard info.st_size > 0 else { return false }
@@ -26,10 +30,10 @@ enum RollbackJournal {
         return read(descriptor, &first, 1) != 1 || first != 0
     }
 
-    /// Why a reader refuses the database at `database`, whose journal is hot: read as it is, it
-    /// would show a transaction that never committed.
-    static func refusal(_ database: String) -> String {
-        "\(path(of: database)) beside it holds a transaction that never committed (a program crashed writing it, or is "
+    /// Why a reader refuses a database beside the hot `journal`: read as it is, it would show
+    /// a transaction that never committed.
+    static func refusal(_ journal: String) -> String {
+        "\(journal) beside it holds a transaction that never committed (a program crashed writing it, or is "
             + "writing it now); open it once with sqlite3 to roll the transaction back"
     }
 
