@@ -79,7 +79,8 @@ struct JournalTests {
         #expect(
             run.stderr.hasPrefix(
                 "mapping.yaml:2:21: error: the template 'app.sqlite': \(throughALink ? template : "app.sqlite")-journal beside it holds a transaction that never "
-                    + "committed (a program crashed writing it, or is writing it now); open it once with sqlite3 to roll the transaction back\n"),
+                    + "committed (a program crashed writing it, or is writing it now); open it once with sqlite3 to roll the transaction back\n"
+            ),
             "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("seed.sqlite")))
     }

@@ -18,7 +18,9 @@ enum SeedFile {
     /// committed pages.
     static func open(_ path: String) throws(SeedFileError) -> DatabaseQueue {
         try checkReadable(path)
-        if let journal = RollbackJournal.hotJournal(beside: path) { throw SeedFileError(path: path, reason: RollbackJournal.refusal(journal)) }
+        if let journal = RollbackJournal.hotJournal(beside: path) {
+            throw SeedFileError(path: path, reason: RollbackJournal.refusal(journal))
+        }
         return try openPages(path)
     }
 
