@@ -3,9 +3,10 @@ import Foundation
 /// The app-schema file a mapping names (`schema: { template: FILE }` or `schema: { room: FILE }`,
 /// docs/mapping.md, Fitting the app's own schema), read by a YAML reader of its own: a plugin
 /// cannot link seeder's loader. The YAML it reads is written down in docs/guides/swiftpm-plugin.md
-/// (The schema file): block and flow collections, plain, single- and double-quoted scalars (every
-/// escape), block scalars, comments, tags; anchors and aliases, which seeder refuses, are errors
-/// here too. Tests compare its answer with the loader's on each form.
+/// (The schema file): block and flow collections, explicit keys (`? key`), plain, single- and
+/// double-quoted scalars (every escape), block scalars, comments, tags; anchors and aliases, and a
+/// repeated `schema`, `template` or `room` key, which seeder refuses, are errors here too. Tests
+/// compare its answer with the loader's on each form.
 ///
 ///     let paths = try MappingSchemaReader.paths(inMapping: "schema: { room: 'a, b #1.json' }")
 ///     // ["a, b #1.json"]
@@ -27,13 +28,25 @@ struct MappingSchemaReader {
     static func paths(inMapping text: String) throws(Failure) -> [String] {
         var reader = MappingSchemaReader(text)
         guard case .mapping(let document)? = try reader.document(),
-            case .mapping(let schema)? = document.last(where: { $0.key == "schema" })?.value
+            case .mapping(let schema)? = try entry("schema", in: document)?.value
         else { return [] }
-        return keys.compactMap { key in
-            guard case .scalar(let path, let plain)? = schema.last(where: { $0.key == key })?.value else { return nil }
+        var paths: [String] = []
+        for key in keys {
+            guard case .scalar(let path, let plain)? = try entry(key, in: schema)?.value else { continue }
             // A plain `~`, `null` or nothing is YAML's null, which the loader refuses.
-            return path.isEmpty || (plain && ["~", "null", "Null", "NULL"].contains(path)) ? nil : path
+            if !(path.isEmpty || (plain && ["~", "null", "Null", "NULL"].contains(path))) { paths.append(path) }
         }
+        return paths
+    }
+
+    /// The entry of a mapping under `key`; seeder refuses a mapping that repeats a key, and so
+    /// does the reader, at the repetition.
+    private static func entry(_ key: String, in mapping: [Entry]) throws(Failure) -> Entry? {
+        let found = mapping.filter { $0.key == key }
+        guard found.count > 1 else { return found.first }
+        throw Failure(
+            line: found[1].line, column: found[1].column,
+            message: "duplicate key '\(key)' in a YAML mapping; the first one is at \(found[0].line):\(found[0].column)")
     }
 
     /// The file a path of `schema:` names, for the mapping file at `mapping`: as seeder resolves
@@ -45,9 +58,12 @@ struct MappingSchemaReader {
     /// A YAML node, as far as the schema's paths need: a mapping's keys are their scalars' text.
     indirect enum Node {
         case scalar(String, plain: Bool)
-        case mapping([(key: String, value: Node)])
+        case mapping([Entry])
         case sequence([Node])
     }
+
+    /// A mapping's key, where it starts (1-based), and its value.
+    typealias Entry = (key: String, line: Int, column: Int, value: Node)
 
     private var text: [Unicode.Scalar]
     private var index = 0
@@ -192,7 +208,7 @@ struct MappingSchemaReader {
         switch current {
         case "-" where Self.isBlank(peek(1)): return try blockSequence(indent: indent)
         case "|", ">": return try blockScalar(parent: parent)
-        case "?" where Self.isBlank(peek(1)): throw failure("complex keys ('?') are not read here")
+        case "?" where Self.isBlank(peek(1)): return try blockMapping(indent: indent)
         default:
             if try startsKey() { return try blockMapping(indent: indent) }
             return try inlineValue(parent: parent)
@@ -223,19 +239,42 @@ struct MappingSchemaReader {
         return key.trimmingCharacters(in: .whitespaces)
     }
 
+    private var atExplicitKey: Bool { current == "?" && Self.isBlank(peek(1)) }
+
+    /// A block mapping's entries: `key: value`, or an explicit key, `? key` and, on a line of its
+    /// own at the mapping's indentation, `: value` (or no value, a null), as libyaml reads them.
     private mutating func blockMapping(indent: Int) throws(Failure) -> Node {
-        var entries: [(key: String, value: Node)] = []
+        var entries: [Entry] = []
         while true {
+            var (keyLine, keyColumn) = (line, column + 1)
             let key: String
-            if current == "\"" || current == "'" { key = try quoted() } else { key = plainKey() }
-            while current == " " || current == "\t" { advance() }
-            guard current == ":" else { throw failure("expected ':' after the key '\(key)'") }
-            advance()
-            entries.append((key, try node(parent: indent, sequenceAtParent: true) ?? .scalar("", plain: true)))
+            let value: Node?
+            if atExplicitKey {
+                advance()
+                while current == " " { advance() }
+                if !atLineEnd { (keyLine, keyColumn) = (line, column + 1) }
+                guard case .scalar(let text, _) = try node(parent: indent) ?? .scalar("", plain: true) else {
+                    throw Failure(line: keyLine, column: keyColumn, message: "a collection as a key is not read here")
+                }
+                key = text
+                if try nextContentLine() == indent, current == ":", Self.isBlank(peek(1)) {
+                    advance()
+                    value = try node(parent: indent, sequenceAtParent: true)
+                } else {
+                    value = nil
+                }
+            } else {
+                if current == "\"" || current == "'" { key = try quoted() } else { key = plainKey() }
+                while current == " " || current == "\t" { advance() }
+                guard current == ":" else { throw failure("expected ':' after the key '\(key)'") }
+                advance()
+                value = try node(parent: indent, sequenceAtParent: true)
+            }
+            entries.append((key, keyLine, keyColumn, value ?? .scalar("", plain: true)))
             guard let next = try nextContentLine(), next >= indent else { break }
             guard next == indent else { throw failure("unexpected indentation") }
             try skipProperties()
-            guard try startsKey() else { throw failure("expected a key of the mapping") }
+            if !atExplicitKey, try !startsKey() { throw failure("expected a key of the mapping") }
         }
         return .mapping(entries)
     }
@@ -447,13 +486,14 @@ struct MappingSchemaReader {
         return .scalar(value, plain: false)
     }
 
-    /// `{ key: value, ... }` or `[ value, ... ]`, over any number of lines.
+    /// `{ key: value, ... }` or `[ value, ... ]`, over any number of lines; in either, a `?` is an
+    /// explicit key, as libyaml reads it in a flow collection (`{ ? key: value }`, `[ ? key ]`).
     private mutating func flowCollection() throws(Failure) -> Node {
         let isMapping = current == "{"
         let close: Unicode.Scalar = isMapping ? "}" : "]"
         let opening = failure("a flow collection (\(isMapping ? "{" : "[")) that is never closed")
         advance()
-        var entries: [(key: String, value: Node)] = []
+        var entries: [Entry] = []
         var items: [Node] = []
         while true {
             try skipFlowSpace()
@@ -462,7 +502,13 @@ struct MappingSchemaReader {
                 return isMapping ? .mapping(entries) : .sequence(items)
             }
             if current == nil { throw opening }
+            let explicit = current == "?"
+            if explicit {
+                advance()
+                try skipFlowSpace()
+            }
             try skipProperties()
+            let (keyLine, keyColumn) = (line, column + 1)
             let start = try flowNode()
             try skipFlowSpace()
             var value: Node?
@@ -473,12 +519,10 @@ struct MappingSchemaReader {
                 value = current == "," || current == close ? .scalar("", plain: true) : try flowNode()
                 try skipFlowSpace()
             }
-            if isMapping {
+            if isMapping || explicit || value != nil {
                 guard case .scalar(let key, _) = start else { throw failure("a collection as a key is not read here") }
-                entries.append((key, value ?? .scalar("", plain: true)))
-            } else if let value {
-                guard case .scalar(let key, _) = start else { throw failure("a collection as a key is not read here") }
-                items.append(.mapping([(key, value)]))
+                let entry = (key, keyLine, keyColumn, value ?? .scalar("", plain: true))
+                if isMapping { entries.append(entry) } else { items.append(.mapping([entry])) }
             } else {
                 items.append(start)
             }

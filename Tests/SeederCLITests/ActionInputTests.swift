@@ -41,6 +41,10 @@ extension ActionTests {
 
     static let required = ["mapping": "mappings/app.yaml", "dumps": "dumps", "artifact": ""]
 
+    /// What an output upload-artifact's `path:` would read as a pattern is refused with.
+    static let outputPattern =
+        "::error::seeder: the input 'output' is read as a pattern by upload-artifact (a *, ?, [, ], {, } or \\; a leading !, # or ~; white space at either end): give the seed's plain path"
+
     /// The issue's own: an output with a line feed and a second `seed=` after it.
     @Test(arguments: ["mapping", "dumps", "output", "version", "fetch", "diff-against", "artifact", "strict", "releases"])
     func refusesALineBreakInAnyInput(input: String) async throws {
@@ -79,12 +83,81 @@ extension ActionTests {
             "diff-against", "file:previous.sqlite",
             "::error::seeder: the input 'diff-against' is a path or an https:// URL: a previous seed is downloaded over https only"
         ),
+        ("output", "*.sqlite", Self.outputPattern),
+        ("output", "seed?.sqlite", Self.outputPattern),
+        ("output", "seed[1].sqlite", Self.outputPattern),
+        ("output", "seed].sqlite", Self.outputPattern),
+        ("output", "{a,b}.sqlite", Self.outputPattern),
+        ("output", "seed}.sqlite", Self.outputPattern),
+        ("output", "!seed.sqlite", Self.outputPattern),
+        ("output", "#seed.sqlite", Self.outputPattern),
+        ("output", "~/seed.sqlite", Self.outputPattern),
+        ("output", "seeds\\a.sqlite", Self.outputPattern),
+        ("output", " seed.sqlite", Self.outputPattern),
+        ("output", "seed.sqlite\t", Self.outputPattern),
     ])
     func refusesAnInputOfAnotherForm(input: String, value: String, message: String) async throws {
         let (run, _) = try await Self.runWithRelease(Self.required.merging([input: value]) { $1 })
         #expect(run.failedStep == "inputs")
         #expect(run.stdout == message + "\n", "\(run.stderr)")
         #expect(run.outputFile == "" && run.pathFile == "" && !run.installed)
+    }
+
+    /// A `releases` or `diff-against` URL holding curl's globs (`{a,b}`, `[1-3]`) is one URL, as
+    /// written: curl runs with `--globoff`, and nothing is fetched from the URLs a glob would make.
+    @Test func takesAURLWithCurlsGlobsAsItIs() async throws {
+        let requested = Box<[String]>([])
+        let tarball = Box<[UInt8]>([])
+        let checksum = Box<[UInt8]?>(nil)
+        let serve = Self.releaseServer(tarball: tarball, checksum: checksum)
+        try await TestHTTPServer.with { request in
+            requested.update { $0.append(request.path) }
+            return try await serve(request)
+        } run: { server in
+            let (scratch, bytes, sum) = try Self.repositoryLayout(server: server)
+            tarball.value = bytes
+            checksum.value = sum
+            let releases = Self.host + "/{seeder-org}/seeder/releases/download"
+            let run = try await Self.runAction(
+                Self.required.merging(["releases": releases]) { $1 }, in: scratch, server: server, cached: false)
+            #expect(run.failedStep == "install")
+            #expect(run.stdout.hasPrefix("::error::seeder: no checksum at \(releases)/v0.1.0/seeder-0.1.0-linux-"), "\(run.stdout)")
+            #expect(run.outputFile.wholeMatch(of: #/releases-digest=[0-9a-f]{64}\n/#) != nil && run.pathFile == "")
+            #expect(!FileManager.default.fileExists(atPath: scratch.path("toolcache/seeder")))
+            #expect(!requested.value.contains { $0.hasPrefix("/seeder-org/") }, "\(requested.value)")
+
+            // The previous seed, installed from the cache.
+            let name = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: scratch.path("release")).first { !$0.hasSuffix(".gz") })
+            try FileManager.default.createDirectory(atPath: scratch.path("toolcache/seeder"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: scratch.path("release/\(name)"), toPath: scratch.path("toolcache/seeder/0.1.0"))
+            try scratch.write("dumps/users/0001.json", #"{"items": [{"id": 1, "name": "Ann"}]}"#)
+            let diff = try await Self.runAction(
+                Self.required.merging(["diff-against": Self.host + "/previous[1-1].sqlite", "fetch": "false"]) { $1 }, in: scratch,
+                server: server, cached: true)
+            #expect(diff.failedStep == "diff", "\(diff.stdout) \(diff.stderr)")
+            #expect(!requested.value.contains("/previous1.sqlite"), "\(requested.value)")
+        }
+    }
+
+    /// The cache key holds the SHA-256 of the releases URL: a seeder installed from a fork's
+    /// releases is never restored, unchecked, for a job that installs another's.
+    @Test func keysTheCacheOnTheReleasesURL() async throws {
+        func key(_ releases: String?) async throws -> String? {
+            let inputs = releases.map { Self.required.merging(["releases": $0]) { $1 } } ?? Self.required
+            let (run, _) = try await Self.runWithRelease(inputs)
+            #expect(run.failedStep != "inputs", "\(run.stdout) \(run.stderr)")
+            return run.cacheKey
+        }
+        func sha256(_ text: String) throws -> String {
+            try program("/bin/bash", ["-c", "printf '%s' \"$0\" | sha256sum", text]).stdout.prefix(64).description
+        }
+        let official = try await key(nil)
+        #expect(official == "seeder-0.1.0-Linux-X64-" + (try sha256(Self.host + "/seeder-org/seeder/releases/download")))
+        #expect(try await key(Self.host + "/seeder-org/seeder/releases/download") == official)
+        let fork = Self.host + "/a-fork/seeder/releases/download"
+        #expect(try await key(fork) == "seeder-0.1.0-Linux-X64-" + (try sha256(fork)))
+        #expect(try await key(fork) != official)
     }
 
     /// An input that starts with '-' is a path, never an option: `mapping: --help` fails the
@@ -94,7 +167,7 @@ extension ActionTests {
         #expect(help.failedStep == "build")
         #expect(help.stdout.contains("::error file=--help,title=seeder io::cannot read the mapping file"), "\(help.stdout)")
         #expect(!help.stdout.contains("USAGE") && !help.stderr.contains("USAGE"))
-        #expect(help.outputs["build"]?["seed"] == nil && help.outputFile == "")
+        #expect(help.outputs["build"]?["seed"] == nil && !help.outputFile.contains("seed"))
 
         let inputs = ["mapping": "-m.yaml", "dumps": "-d", "output": "-o.sqlite", "diff-against": "--old.sqlite", "artifact": "seed"]
         let (dashes, scratch) = try await Self.runWithRelease(
@@ -144,7 +217,8 @@ extension ActionTests {
             .replacingOccurrences(of: "HASH", with: String(actual))
         #expect(run.failedStep == "install")
         #expect(run.stdout == "::error::seeder: " + (kind == "mismatch" ? name + " " : "") + expected + "\n", "\(run.stderr)")
-        #expect(run.outputFile == "" && run.pathFile == "")
+        // The cache key's digest of the releases URL, and nothing else.
+        #expect(run.outputFile.wholeMatch(of: #/releases-digest=[0-9a-f]{64}\n/#) != nil && run.pathFile == "")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("toolcache/seeder/0.1.0")))
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path("tmp")).filter { $0.hasPrefix("seeder-download") } == [])
     }

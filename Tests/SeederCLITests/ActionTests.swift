@@ -54,6 +54,8 @@ struct ActionTests {
         var pathFile = ""
         var uploaded: [String] = []
         var installed = false
+        /// The key the cache step was given.
+        var cacheKey: String?
     }
 
     /// The host the stand-in `curl` sends to the test's server.
@@ -151,6 +153,7 @@ struct ActionTests {
             if let uses = step.uses {
                 if uses.hasPrefix("actions/cache@") {
                     outcome.outputs[name] = ["cache-hit": cached ? "true" : "false"]
+                    outcome.cacheKey = fill(step.with["key"] ?? "")
                 } else if uses.hasPrefix("actions/upload-artifact@") {
                     let file = fill(step.with["path"] ?? "")
                     #expect(FileManager.default.fileExists(atPath: workspace.path(file)), "the artifact \(file) exists")

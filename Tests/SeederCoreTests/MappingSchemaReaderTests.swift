@@ -41,6 +41,12 @@ struct MappingSchemaReaderTests {
         ("spaces, plain", "schema: { template: my template .sqlite }", "my template .sqlite"),
         ("CR LF", "schema:\r\n  template: crlf.sqlite\r\n", "crlf.sqlite"),
         ("under a document marker", "---\nschema: { template: t.sqlite }\n...\n", "t.sqlite"),
+        ("an explicit key in a flow mapping", "schema: {? template: q3.sqlite}", "q3.sqlite"),
+        ("an explicit key in a flow mapping, spaced", "schema: { ? room : 'r, 1.json' }", "r, 1.json"),
+        ("an explicit key in a block mapping, schema", "? schema\n: {template: q1.sqlite}", "q1.sqlite"),
+        ("an explicit key in a block mapping, template", "schema:\n  ? template\n  : q2.sqlite", "q2.sqlite"),
+        ("explicit keys, over lines", "? schema\n:\n  ?\n    room\n  :\n    q5.json", "q5.json"),
+        ("an explicit key, quoted and tagged", "schema:\n  ? !!str \"template\"  # a comment\n  : \"q6.sqlite\"", "q6.sqlite"),
     ]
 
     /// A whole mapping around `schema`, its first line `seeder: 1` (JSON: all of it).
@@ -96,6 +102,30 @@ struct MappingSchemaReaderTests {
         ("schema: { template: t.sqlite }\n---\nseeder: 1", "6:1: a second document: a mapping file holds one"),
         ("schema:\n\ttemplate: t.sqlite", "6:1: a tab in indentation"),
         ("schema:\n  \t# room: x.json\n  template: t.sqlite", "6:3: a tab in indentation"),
+        (
+            "schema: { template: a.sqlite }\nschema: { template: b.sqlite }",
+            "6:1: duplicate key 'schema' in a YAML mapping; the first one is at 5:1"
+        ),
+        (
+            "schema: { template: a.sqlite, template: b.sqlite }",
+            "5:31: duplicate key 'template' in a YAML mapping; the first one is at 5:11"
+        ),
+        (
+            "schema:\n  template: a.sqlite\n  'template': b.sqlite",
+            "7:3: duplicate key 'template' in a YAML mapping; the first one is at 6:3"
+        ),
+        (
+            "schema:\n  ? template\n  : a.sqlite\n  template: b.sqlite",
+            "8:3: duplicate key 'template' in a YAML mapping; the first one is at 6:5"
+        ),
+        (
+            "schema: { room: a.json }\n? schema\n: { room: b.json }",
+            "6:3: duplicate key 'schema' in a YAML mapping; the first one is at 5:1"
+        ),
+        (
+            "schema: { ? room: a.json, room: b.json }",
+            "5:27: duplicate key 'room' in a YAML mapping; the first one is at 5:13"
+        ),
     ])
     func refusesWhatSeederRefuses(schema: String, message: String) {
         let text = "seeder: 1\n" + Self.entities + "\n" + schema + "\n"
@@ -138,17 +168,27 @@ struct MappingSchemaReaderTests {
             }
             let tag = Bool.random(using: &random) ? "!!str " : ""
             let indent = String(repeating: " ", count: Int.random(in: 1...4, using: &random))
-            let schema =
-                Bool.random(using: &random)
-                ? "schema: { \(key): \(tag)\(value) }  # room: x.json"
-                : "schema:\n\(indent)# template: y.sqlite\n\(indent)\(key): \(tag)\(value)\n"
+            let form = Int.random(in: 0..<5, using: &random)
+            var schema: String
+            switch form {
+            case 0: schema = "schema: { \(key): \(tag)\(value) }  # room: x.json"
+            case 1: schema = "schema:\n\(indent)# template: y.sqlite\n\(indent)\(key): \(tag)\(value)\n"
+            case 2: schema = "schema: { ? \(key): \(tag)\(value) }"
+            case 3: schema = "schema:\n\(indent)? \(key)  # room: x.json\n\(indent): \(tag)\(value)\n"
+            default: schema = "? schema\n: { \(key): \(tag)\(value) }"
+            }
+            // The key again in the block forms: seeder refuses the mapping, and the reader too.
+            let repeated = (form == 1 || form == 3) && Int.random(in: 0..<6, using: &random) == 0
+            if repeated { schema += "\(indent)\(key): again.sqlite\n" }
             // Before the entities or after them.
             let text = Bool.random(using: &random) ? Self.mapping(schema) : "seeder: 1\n" + Self.entities + "\n" + schema + "\n"
             let sink = DiagnosticSink()
             let expected = MappingLoader().load(yaml: text, file: "mapping.yaml", diagnostics: sink)?.schema?.path
             // A plain path the YAML reads otherwise (a flow indicator, a leading quote) is
             // refused by seeder, or read as something else: the reader agrees or refuses.
-            if let read = try? MappingSchemaReader.paths(inMapping: text) {
+            if repeated {
+                #expect(expected == nil && (try? MappingSchemaReader.paths(inMapping: text)) == nil, "\(text)")
+            } else if let read = try? MappingSchemaReader.paths(inMapping: text) {
                 if let expected { #expect(read == [expected], "\(text)") } else { #expect(read.count <= 1, "\(text)") }
             } else {
                 #expect(expected == nil, "the reader refused what seeder reads:\n\(text)")
@@ -168,7 +208,7 @@ extension MappingSchemaReaderTests {
         for line in block.split(separator: "\n") {
             if line.hasPrefix("schema:") { forms.append(String(line)) } else { forms[forms.count - 1] += "\n" + line }
         }
-        #expect(forms.count == 5)
+        #expect(forms.count == 7)
         for form in forms {
             let text = Self.mapping(form)
             let path = try #require(Self.loaded(text))
