@@ -317,6 +317,11 @@ struct RoomSchemaTests {
             noRow == ["room_master_table: Room expects the identity hash '\(Self.hash)' in the row with id 42, the seed has no such row"])
         let noTable = try Self.differences(then: ["DROP TABLE room_master_table"])
         #expect(noTable == ["room_master_table: the seed has no such table; Room expects it to hold the identity hash '\(Self.hash)'"])
+        // A schema file's setupQueries may store anything: a number is a difference, not a trap.
+        let blob = try Self.differences(then: ["UPDATE room_master_table SET identity_hash = x'00ff'"])
+        #expect(blob == ["room_master_table: Room expects the identity hash '\(Self.hash)', the seed has a value that is not text"])
+        let null = try Self.differences(then: ["UPDATE room_master_table SET identity_hash = NULL"])
+        #expect(null == ["room_master_table: Room expects the identity hash '\(Self.hash)', the seed has NULL"])
     }
 
     @Test func userVersion() throws {

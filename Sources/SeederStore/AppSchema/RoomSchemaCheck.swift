@@ -252,10 +252,13 @@ extension RoomSchema {
             // `RoomMasterTable.READ_QUERY`.
             let found = try Row.fetchOne(db, sql: "SELECT identity_hash FROM room_master_table WHERE id = 42 LIMIT 1")
             if let found {
-                let hash: String? = found[0]
-                if hash != identityHash {
-                    differences.append(
-                        say("Room expects the identity hash '\(identityHash)', the seed has \(hash.map { "'\($0)'" } ?? "NULL")"))
+                // Read as it is stored: Room's schema file wrote it, and may have written no text.
+                let stored: DatabaseValue = found[0]
+                switch stored.storage {
+                case .string(identityHash): break
+                case let .string(hash): differences.append(say("Room expects the identity hash '\(identityHash)', the seed has '\(hash)'"))
+                case .null: differences.append(say("Room expects the identity hash '\(identityHash)', the seed has NULL"))
+                default: differences.append(say("Room expects the identity hash '\(identityHash)', the seed has a value that is not text"))
                 }
             } else {
                 differences.append(say("Room expects the identity hash '\(identityHash)' in the row with id 42, the seed has no such row"))

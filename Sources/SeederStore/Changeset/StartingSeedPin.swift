@@ -24,7 +24,13 @@ enum StartingSeedPin {
         guard !changeset.isEmpty else { return [] }
         let rows = try Row.fetchAll(
             db, sql: "SELECT key, value FROM main.seed_metadata WHERE key IN (?, ?, ?)", arguments: StatementArguments(identityKeys))
-        let values = Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+        // Text only, as read, never converted: a value of another type pins nothing.
+        let pairs = rows.compactMap { row -> (String, String)? in
+            guard case let .string(key) = (row[0] as DatabaseValue).storage, case let .string(value) = (row[1] as DatabaseValue).storage
+            else { return nil }
+            return (key, value)
+        }
+        let values = Dictionary(pairs, uniquingKeysWith: { first, _ in first })
         let pin = identityKeys.compactMap { key in values[key].map { (key: key, value: $0) } }
         return pin.isEmpty ? changeset : changeset + section(pin)
     }
