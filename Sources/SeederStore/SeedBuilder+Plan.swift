@@ -15,7 +15,7 @@ extension SeedBuilder {
     static func loadMapping(_ options: BuildOptions, diagnostics: DiagnosticSink) throws(Stop) -> LoadedMapping {
         let bytes: [UInt8]
         do {
-            bytes = try FileByteSource(path: options.mapping).readAll()
+            bytes = try FileByteSource(path: options.mapping).readAll(atMost: FileByteSource.wholeFileLimit)
         } catch {
             diagnostics.error(
                 .io, "cannot read the mapping file: \((error as? InputError)?.reason ?? "\(error)")",

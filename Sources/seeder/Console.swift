@@ -25,7 +25,7 @@ final class Console: @unchecked Sendable {
     /// printed.
     func print(_ diagnostics: [Diagnostic], suppressed: Int, mapping: String) {
         // Read as the build read it: a regular file only, never blocking on a FIFO.
-        let mappingLines = (try? FileByteSource(path: mapping).readAll()).map {
+        let mappingLines = (try? FileByteSource(path: mapping).readAll(atMost: FileByteSource.wholeFileLimit)).map {
             String(decoding: $0, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         }
         var text = ""

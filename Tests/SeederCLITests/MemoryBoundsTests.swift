@@ -39,6 +39,36 @@ struct MemoryBoundsTests {
                 + "reads of such a file\nschema: { template: app.sqlite }\n                    ^\n" + Self.failed)
     }
 
+    /// A file whose size says 0 but that reads on and on (`/proc/self/pagemap`) is refused once
+    /// the read passes the limit, as a template, as Room's exported schema, and as the mapping.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/pagemap"), "Linux's /proc"), arguments: ["template", "room"])
+    func aSchemaFileWhoseSizeSaysZeroIsRefusedPastTheLimit(_ kind: String) throws {
+        let scratch = try Workspace(directories: ["dumps"])
+        try scratch.write("dumps/pods.json", #"[{"id": 1, "name": "a"}]"#)
+        try scratch.write(
+            "pods.yaml",
+            "seeder: 1\nschema: { \(kind): /proc/self/pagemap }\nentities:\n  Pod:\n    attributes: { id: integer, name: string }\n")
+        let run = try seeder(["build", "pods.yaml", "dumps"], in: scratch.root)
+        let what = kind == "room" ? "Room's exported schema" : "the template"
+        #expect(run.status == 2)
+        #expect(
+            run.stderr.hasPrefix(
+                "pods.yaml:2:\(kind == "room" ? 17 : 21): error: cannot read \(what) '/proc/self/pagemap': it is more than 67108864 bytes, "
+                    + "more than the 64 MiB seeder reads of such a file\n"),
+            "\(run.stderr)")
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/pagemap"), "Linux's /proc"))
+    func aMappingWhoseSizeSaysZeroIsRefusedPastTheLimit() throws {
+        let scratch = try Workspace(directories: ["dumps"])
+        let run = try seeder(["build", "/proc/self/pagemap", "dumps"], in: scratch.root)
+        #expect(run.status == 2)
+        #expect(
+            run.stderr
+                == "/proc/self/pagemap: error: cannot read the mapping file: it is more than 67108864 bytes, more than the 64 MiB "
+                + "seeder reads of such a file\n" + Self.failed)
+    }
+
     /// One record of 24 MB, an object of strings and numbers (the shape of bench/README.md,
     /// Memory), costs the build less than 4.5 times its size beyond a build of a small one.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "GNU time(1) measures the peak"))

@@ -60,14 +60,31 @@ public final class FileByteSource: ByteSource {
 
     /// Every byte left in the file, if it is no larger than `limit` bytes: a larger one is an
     /// `InputError` before a byte is read ("it is 3221225472 bytes, more than the 64 MiB
-    /// seeder reads of such a file"), so that a file read whole cannot take the memory.
+    /// seeder reads of such a file"), so that a file read whole cannot take the memory. The read
+    /// itself stops past `limit` bytes too: a file whose size says less than it holds (`/proc`'s
+    /// say 0) is refused once it has given more than `limit` bytes, a block past them at most
+    /// ("it is more than 67108864 bytes, more than the 64 MiB ...").
     public func readAll(atMost limit: Int) throws -> [UInt8] {
         let size = size
         guard size <= limit else {
             throw InputError(path: path, reason: "it is \(size) bytes, more than the \(limit >> 20) MiB seeder reads of such a file")
         }
-        return try readAll()
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            // Whole blocks: some files read only in multiples of a size (`/proc/self/pagemap`, 8).
+            let count = try block.withUnsafeMutableBytes { try read(into: $0) }
+            if count == 0 { return bytes }
+            guard bytes.count + count <= limit else {
+                throw InputError(
+                    path: path, reason: "it is more than \(limit) bytes, more than the \(limit >> 20) MiB seeder reads of such a file")
+            }
+            bytes += block[0..<count]
+        }
     }
+
+    /// The most a mapping file, or another file read whole, may hold: 64 MiB (`readAll(atMost:)`).
+    public static let wholeFileLimit = 64 << 20
 
     /// Every byte left in the file: for small files (a mapping).
     public func readAll() throws -> [UInt8] {

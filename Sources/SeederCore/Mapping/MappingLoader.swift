@@ -57,11 +57,12 @@ public struct MappingLoader {
     /// Loads the mapping file at `path`; `file` is how diagnostics name it.
     public func load(contentsOf path: String, file: String? = nil, diagnostics: DiagnosticSink) -> Mapping? {
         let name = file ?? path
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // A regular file only, never blocking on a FIFO, and no larger than 64 MiB.
+        guard let data = try? FileByteSource(path: path).readAll(atMost: FileByteSource.wholeFileLimit) else {
             diagnostics.error(.io, "cannot read the mapping file", at: SourceLocation(file: name))
             return nil
         }
-        return load(bytes: Array(data), file: name, diagnostics: diagnostics)
+        return load(bytes: data, file: name, diagnostics: diagnostics)
     }
 
     /// Loads a mapping from the bytes of its file: UTF-8 text, else an error at the first byte
