@@ -112,6 +112,32 @@ struct TemplateCommandTests {
                 "mapping.yaml:2:21: error: the template 'app.sqlite' is not a SQLite database: it does not begin with SQLite's header\n"))
     }
 
+    /// A template whose text is UTF-16 cannot hold a seed built in UTF-8: an error at `schema:`,
+    /// exit 1, not SQLite's unlocated refusal to attach it.
+    @Test(arguments: ["UTF-16le", "UTF-16be"])
+    func aTemplateInUTF16ExitsWith1(_ encoding: String) throws {
+        let scratch = try Self.scratch()
+        try FileManager.default.removeItem(atPath: scratch.path("app.sqlite"))
+        let queue = try DatabaseQueue(path: scratch.path("app.sqlite"))
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA encoding = '\(encoding)'")
+            try db.execute(
+                sql: "CREATE TABLE author (id INTEGER PRIMARY KEY AUTOINCREMENT, remote_id TEXT NOT NULL UNIQUE, name TEXT NOT NULL, "
+                    + "born INTEGER)")
+        }
+        try queue.close()
+        let run = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr == """
+                mapping.yaml:2:21: error: the template 'app.sqlite' stores its text as \(encoding); seeder builds seeds in UTF-8, SQLite's default: make the template with PRAGMA encoding = 'UTF-8'
+                schema: { template: app.sqlite }
+                                    ^
+                build failed: 1 error, 0 warnings; nothing was written
+
+                """)
+    }
+
     /// The output may not be the template, even with --force, whichever path names it.
     @Test(arguments: ["app.sqlite", "./app.sqlite", "link.sqlite"])
     func theTemplateIsNeverTheOutput(_ output: String) throws {

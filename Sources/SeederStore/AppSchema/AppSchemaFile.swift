@@ -64,13 +64,22 @@ struct AppSchemaFile {
     /// The header of an SQLite database file (SQLite's "Database File Format", 1.3).
     private static let header = Array("SQLite format 3\0".utf8)
 
-    /// Checks that `bytes` are an SQLite database and that no `-wal` file beside it holds part
-    /// of it, nor a hot `-journal` a transaction that never committed (docs/seed.md, Journals),
+    /// Checks that `bytes` are an SQLite database whose text is UTF-8, and that no `-wal` file
+    /// beside it holds part of it, nor a hot `-journal` a transaction that never committed (docs/seed.md, Journals),
     /// then marks the copy as in rollback-journal mode (header bytes 18 and 19).
     private static func checkTemplate(_ bytes: inout [UInt8], shown: String, path: String) throws(AppSchemaError) {
         guard bytes.count >= 100, Array(bytes[0..<16]) == header else {
             let what = bytes.isEmpty ? "the file is empty" : "it does not begin with SQLite's header"
             throw AppSchemaError("the template '\(shown)' is not a SQLite database: \(what)")
+        }
+        // Header bytes 56..59, big-endian: 1 is UTF-8 (0 on a database never written to). A seed
+        // is built in UTF-8, and SQLite attaches no database of another encoding to it.
+        let encoding = bytes[56..<60].reduce(0) { $0 << 8 | Int($1) }
+        guard encoding <= 1 else {
+            let name = [2: "UTF-16le", 3: "UTF-16be"][encoding] ?? "encoding \(encoding), which SQLite does not know"
+            throw AppSchemaError(
+                "the template '\(shown)' stores its text as \(name); seeder builds seeds in UTF-8, SQLite's default: "
+                    + "make the template with PRAGMA encoding = 'UTF-8'")
         }
         if bytes[18] == 2, PathStatus.walHoldsTransactions(path) {
             throw AppSchemaError(
