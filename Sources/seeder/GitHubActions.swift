@@ -80,7 +80,7 @@ enum GitHubActions {
     // MARK: The step summary
 
     /// Records listed per entity in a diff's step summary without `--limit`: GitHub takes at
-    /// most 1 MiB of summary a step.
+    /// most 1 MiB of summary a step (`summaryBytes`).
     static let diffSummaryLimit = 100
 
     /// The step summary file (`GITHUB_STEP_SUMMARY`), opened for appending; `nil` when the run
@@ -103,8 +103,20 @@ enum GitHubActions {
         return descriptor
     }
 
-    /// The most of a diff appended to the step summary: GitHub takes 1 MiB a step.
-    static let diffSummaryBytes = 900_000
+    /// The most a command appends to the step summary, the note of a cut included: GitHub takes
+    /// 1 MiB a step, and rejects a larger summary whole.
+    static let summaryBytes = 900_000
+
+    /// `bytes`, the first of `total`, as appended to the summary: whole when `total` is within
+    /// `limit`, else cut at the end of a line (so never inside a character) and ended with `note`,
+    /// the whole at most `limit` bytes. The one cut of every summary: `diff`'s and the others'.
+    static func cut(_ bytes: [UInt8], total: Int, limit: Int = summaryBytes, note: String) -> [UInt8] {
+        guard total > limit else { return bytes }
+        let said = Array("\n*\(note)*\n".utf8)
+        var kept = Array(bytes.prefix(max(0, limit - said.count)))
+        if let end = kept.lastIndex(of: UInt8(ascii: "\n")) { kept.removeSubrange((end + 1)...) } else { kept = [] }
+        return kept + said
+    }
 
     /// An unlinked scratch file in the temporary directory, for a summary written before it is
     /// cut; `nil` when none can be made (the summary is then left out).
@@ -116,9 +128,9 @@ enum GitHubActions {
         return descriptor
     }
 
-    /// Appends what `scratch` holds to the summary, at most `diffSummaryBytes`, cut at a line's
-    /// end and said so.
-    static func appendCut(_ scratch: Int32, to summary: Int32, limit: Int = diffSummaryBytes) {
+    /// Appends what `scratch` holds to the summary, at most `limit` bytes, cut at a line's end
+    /// and said so (`cut`).
+    static func appendCut(_ scratch: Int32, to summary: Int32, limit: Int = summaryBytes) {
         let size = Int(lseek(scratch, 0, SEEK_END))
         lseek(scratch, 0, SEEK_SET)
         var bytes = [UInt8](repeating: 0, count: min(size, limit))
@@ -129,20 +141,24 @@ enum GitHubActions {
             read += count
         }
         bytes.removeSubrange(read...)
-        if size > limit {
-            if let end = bytes.lastIndex(of: UInt8(ascii: "\n")) { bytes.removeSubrange((end + 1)...) }
-            bytes += Array("\n*The diff is cut here: GitHub takes at most 1 MiB of summary a step. `seeder diff` prints it whole.*\n".utf8)
-        }
+        bytes = cut(
+            bytes, total: size, limit: limit,
+            note: "The diff is cut here: GitHub takes at most 1 MiB of summary a step. `seeder diff` prints it whole.")
         let failure = bytes.withUnsafeBytes { writeAll(summary, $0) }
         if failure != 0 { StandardError.write("warning: cannot write the step summary: \(String(cString: strerror(failure)))\n") }
     }
 
-    /// Appends `markdown` to the step summary, if the run has one.
-    static func appendStepSummary(_ markdown: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// Appends `markdown` to the step summary, if the run has one: at most `limit` bytes, cut at a
+    /// line's end and said so (`cut`).
+    static func appendStepSummary(
+        _ markdown: String, limit: Int = summaryBytes, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         guard let descriptor = openStepSummary(environment: environment) else { return }
         defer { close(descriptor) }
-        var text = markdown
-        let failure = text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+        let bytes = cut(
+            Array(markdown.utf8), total: markdown.utf8.count, limit: limit,
+            note: "The summary is cut here: GitHub takes at most 1 MiB of summary a step. The run's log holds every diagnostic.")
+        let failure = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
         if failure != 0 {
             StandardError.write(
                 line: "warning: cannot write the step summary \(environment["GITHUB_STEP_SUMMARY"]!): \(String(cString: strerror(failure)))"
@@ -180,12 +196,27 @@ enum GitHubActions {
             // Fenced longer than any run of backticks in them: no key or value closes the block.
             var lines: [String] = []
             for line in folded.prefix(shown) {
-                lines.append(line.diagnostic.description)
+                lines.append(shortened(line.diagnostic.description))
                 if let more = line.moreText { lines.append(more) }
             }
             if folded.count > shown { lines.append("... \(folded.count - shown) more not shown here") }
             text += PrintedText.fenced(lines) + "\n"
         }
         return text
+    }
+
+    /// The most of one diagnostic a summary shows: 2,000 bytes, so that one holding much data (a
+    /// key of megabytes) leaves room for the others.
+    static let diagnosticBytes = 2_000
+
+    /// `line`, or its first characters within `diagnosticBytes` (never part of one) and how many
+    /// bytes more it held.
+    static func shortened(_ line: String, limit: Int = diagnosticBytes) -> String {
+        let utf8 = line.utf8
+        guard utf8.count > limit else { return line }
+        var end = utf8.index(utf8.startIndex, offsetBy: limit)
+        while end > utf8.startIndex, UTF8.isContinuation(utf8[end]) { utf8.formIndex(before: &end) }
+        let kept = String(decoding: utf8[..<end], as: UTF8.self)
+        return kept + " ... (\(utf8.count - kept.utf8.count) bytes more)"
     }
 }

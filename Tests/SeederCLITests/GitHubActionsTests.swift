@@ -2,6 +2,8 @@ import Foundation
 import SeederTestSupport
 import Testing
 
+@testable import seeder
+
 /// GitHub Actions (docs/ci.md): diagnostics as workflow commands on the pull request's lines, and
 /// the step summary, through the real binary.
 struct GitHubActionsTests {
@@ -164,6 +166,50 @@ struct GitHubActionsTests {
         #expect(
             String(decoding: text, as: UTF8.self).hasSuffix(
                 "\n*The diff is cut here: GitHub takes at most 1 MiB of summary a step. `seeder diff` prints it whole.*\n"))
+    }
+
+    /// A build whose records hold huge unmapped keys keeps its summary well under GitHub's 1 MiB:
+    /// the warning names 20 keys and counts the rest, and the summary shows 2,000 bytes of it.
+    @Test func hugeUnmappedKeysLeaveTheSummarySmall() throws {
+        let scratch = try Workspace(directories: ["dumps"])
+        try scratch.write(
+            "m.yaml", "seeder: 1\nentities:\n  Row:\n    attributes: { id: integer }\nsources:\n  - { path: rows.json, entity: Row }\n")
+        let records = (1...60).map { id in "{\"id\": \(id), \"\(id)\(String(repeating: "é", count: 60_000))\": 1}" }
+        try scratch.write("dumps/rows.json", "[" + records.joined(separator: ",\n") + "]")
+        let summary = scratch.path("summary.md")
+        let run = try seeder(
+            ["build", "m.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root, environment: ["GITHUB_STEP_SUMMARY": summary])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains(" and 40 more\n"))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: summary))
+        #expect(bytes.count < 10_000, "\(bytes.count) bytes")
+        let text = try #require(String(validating: bytes, as: UTF8.self))
+        #expect(text.contains("warning: 60 keys are never mapped: Row.10éé"))
+        #expect(text.contains(" bytes more)\n"))
+    }
+
+    /// A summary past 900 kB is cut at a line's end, said so, within the limit to the byte.
+    @Test(arguments: [899_950, 900_000, 2_000_000])
+    func aLongSummaryIsCutAtALinesEnd(_ size: Int) throws {
+        let scratch = try Workspace()
+        let summary = scratch.path("summary.md")
+        // Lines of two-byte characters, so that a cut by bytes alone would split one.
+        var markdown = ""
+        while markdown.utf8.count < size - 1000 { markdown += String(repeating: "é", count: 99) + "\n" }
+        markdown += String(repeating: "x", count: size - markdown.utf8.count - 1) + "\n"
+        #expect(markdown.utf8.count == size)
+        GitHubActions.appendStepSummary(markdown, environment: ["GITHUB_STEP_SUMMARY": summary])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: summary))
+        let text = try #require(String(validating: bytes, as: UTF8.self))
+        if size <= 900_000 {
+            #expect(text == markdown)
+            return
+        }
+        let note = "\n*The summary is cut here: GitHub takes at most 1 MiB of summary a step. The run's log holds every diagnostic.*\n"
+        #expect(bytes.count <= 900_000)
+        #expect(bytes.count > 900_000 - 200)
+        #expect(text.hasSuffix("é\n" + note))
+        #expect(markdown.hasPrefix(String(text.dropLast(note.count))))
     }
 
     /// `diff` appends its markdown, whatever format it prints.

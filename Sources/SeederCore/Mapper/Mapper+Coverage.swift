@@ -12,7 +12,8 @@ extension Mapper {
     ///   `rowsCreated` says `onMissing: create` made rows of it, or an error was reported, which
     ///   may have dropped its records with a parent's (then nothing is said about it);
     /// - the keys its records had that nothing reads and `ignore:` does not list:
-    ///   `2 keys are never mapped: Repository.node_id, Repository.owner`;
+    ///   `2 keys are never mapped: Repository.node_id, Repository.owner` (the first
+    ///   `listedKeys`, then `and 12 more`);
     /// - each attribute (without a `default`, not fed by a `keyedBy` nor, for an
     ///   identity, by bare ids) and relationship that found its key in no record (bare ids,
     ///   which hold no key, left out: none is said when every record was one), with the
@@ -22,6 +23,9 @@ extension Mapper {
     ///   found its key (the nesting fills the to-one; the children's keys fill the to-many);
     /// - each key of `ignore:` that no record had: `Repository: ignored key 'nod_id' occurs in
     ///   no record (did you mean 'node_id'?)`.
+    /// The most unmapped keys one warning names.
+    static let listedKeys = 20
+
     public func reportCoverage(to diagnostics: DiagnosticSink, rowsCreated: [Int] = []) {
         var partners: [LinkSide: LinkSide] = [:]
         for (index, entity) in mapping.entities.enumerated() {
@@ -44,7 +48,9 @@ extension Mapper {
             }
             let unmapped = unmappedKeys(of: index)
             if !unmapped.isEmpty {
-                let names = unmapped.map { "\(entity.name).\($0)" }.joined(separator: ", ")
+                // At most `listedKeys` named: the report (`unmappedKeys`) keeps them all.
+                var names = unmapped.prefix(Self.listedKeys).map { "\(entity.name).\($0)" }.joined(separator: ", ")
+                if unmapped.count > Self.listedKeys { names += " and \(unmapped.count - Self.listedKeys) more" }
                 let keys = counting(unmapped.count, "key is", plural: "keys are")
                 diagnostics.warning(.unmappedKey, "\(keys) never mapped: \(names)", at: entity.location)
             }
