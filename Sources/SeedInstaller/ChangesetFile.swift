@@ -10,11 +10,19 @@ final class ChangesetFile {
 
     init(path: String) throws(UnreadableChangeset) {
         self.path = path
-        guard let file = fopen(path, "rb") else { throw UnreadableChangeset(reason: String(cString: strerror(errno))) }
+        // Opened without blocking, then checked with `fstat`: opening a FIFO for reading waits for
+        // a writer that may never come (`seeder patch` does the same, `SeedFile.checkReadable`).
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw UnreadableChangeset(reason: String(cString: strerror(errno))) }
         var status = stat()
-        guard fstat(fileno(file), &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            fclose(file)
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
             throw UnreadableChangeset(reason: "not a regular file")
+        }
+        guard let file = fdopen(descriptor, "rb") else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw UnreadableChangeset(reason: reason)
         }
         // SQLite must only ever read a well-formed changeset (`ChangesetFormat`).
         do {

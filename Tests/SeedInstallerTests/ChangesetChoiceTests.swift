@@ -62,6 +62,34 @@ struct ChangesetChoiceTests {
         #expect(try SeedFixture.bytes(copy) == SeedFixture.bytes(new))
     }
 
+    /// A FIFO is skipped as not a regular file, without waiting for a writer that never comes.
+    @Test func aFIFOAsChangesetIsSkippedWithoutWaiting() throws {
+        let fixture = try SeedFixture()
+        let (old, new) = (try fixture.seed(edition: 1), try fixture.seed(edition: 2))
+        let fifo = fixture.workspace.path("fifo.changeset")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let copy = fixture.workspace.path("copy.sqlite")
+        #expect(try SeedInstaller(seed: old, workingCopy: copy).install() == .installed)
+        let outcome: SeedInstallation
+        do {
+            outcome = try ChangesetFormatTests.returning(within: 30) {
+                try SeedInstaller(seed: new, workingCopy: copy, changesets: [fifo]).install()
+            }
+        } catch let error as ChangesetFormatTests.Spun {
+            // Frees the waiting reader, so that the run can end.
+            let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+            throw error
+        }
+        guard case let .replaced(skipped) = outcome, case let .unreadable(reason) = skipped.first?.reason else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(skipped.map(\.changeset) == [fifo])
+        #expect(reason == "not a regular file")
+        #expect(try SeedFixture.bytes(copy) == SeedFixture.bytes(new))
+    }
+
     /// Files that are no changeset, or not a whole one, before or after the one that leads.
     @Test(arguments: ["missing", "directory", "text", "truncated head", "truncated body"], [true, false])
     func anUnreadableChangesetIsSkippedAndTheNextApplies(_ kind: String, first: Bool) throws {
