@@ -109,10 +109,11 @@ struct AppSchemaFile {
         let differences: [RoomSchemaDifference]
         let bytes: [UInt8]
         do {
+            bytes = try room.createdDatabase()
             let queue = try DatabaseQueue()
-            (bytes, differences) = try queue.inDatabase { db in
-                try room.createDatabase(db)
-                return (RawSQLite.serialize(db), try room.differences(in: db))
+            differences = try queue.inDatabase { db in
+                try RawSQLite.deserialize(bytes, into: db)
+                return try room.differences(in: db)
             }
         } catch {
             throw AppSchemaError("Room's schema '\(shown)' cannot be created: \(Self.reason(error))")

@@ -30,11 +30,16 @@ extension RoomSchema {
     /// ```swift
     /// try dbQueue.write { db in try schema.createDatabase(db) }
     /// ```
+    ///
+    /// The statements run where they can do no more than that (`RoomSQLSandbox`), and `db` is
+    /// given a copy of the database they made.
     public func createDatabase(_ db: Database) throws {
-        for statement in createStatements {
-            try db.execute(sql: statement)
-        }
-        try db.execute(sql: "PRAGMA user_version = \(version)")
+        try RawSQLite.deserialize(try createdDatabase(), into: db)
+    }
+
+    /// The bytes of the database the schema's statements create (`createDatabase`).
+    func createdDatabase() throws(RoomSQLSandbox.Refusal) -> [UInt8] {
+        try RoomSQLSandbox.database(running: createStatements, userVersion: version)
     }
 
     /// The entities in file order, except that an FTS entity with external content comes after
