@@ -30,6 +30,17 @@ struct JournalTests {
         try RawDatabase(path).rows("SELECT name FROM user ORDER BY id").map { "\($0[0])" }
     }
 
+    /// `v1.sqlite`, `hot.sqlite` beside a hot journal of `uncommitted`, and an empty changeset.
+    static func seedBesideAHotJournal() throws -> Workspace {
+        let scratch = try DiffCommandTests.seeds([
+            ("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
+            ("hot", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
+        ])
+        try scratch.write("empty.changeset", "")
+        try crash(scratch.path("hot.sqlite"), during: uncommitted)
+        return scratch
+    }
+
     static let uncommitted = [
         "UPDATE user SET name = 'uncommitted ' || name",
         // Enough pages that the cache spills them into the file, which syncs the journal first.
@@ -121,12 +132,7 @@ struct JournalTests {
         ["patch", "hot.sqlite", "empty.changeset", "-o", "out.sqlite"],
     ])
     func readersRefuseASeedWithAHotJournal(_ arguments: [String]) throws {
-        let scratch = try DiffCommandTests.seeds([
-            ("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
-            ("hot", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
-        ])
-        try scratch.write("empty.changeset", "")
-        try Self.crash(scratch.path("hot.sqlite"), during: Self.uncommitted)
+        let scratch = try Self.seedBesideAHotJournal()
         let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path("hot.sqlite")))
 
         let run = try seeder(arguments, in: scratch.root)
@@ -149,12 +155,7 @@ struct JournalTests {
         ["patch", "link/hot.sqlite", "empty.changeset", "-o", "out.sqlite"],
     ])
     func aHotJournalIsFoundBesideTheFileALinkLeadsTo(_ arguments: [String]) throws {
-        let scratch = try DiffCommandTests.seeds([
-            ("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
-            ("hot", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
-        ])
-        try scratch.write("empty.changeset", "")
-        try Self.crash(scratch.path("hot.sqlite"), during: Self.uncommitted)
+        let scratch = try Self.seedBesideAHotJournal()
         try FileManager.default.createDirectory(atPath: scratch.path("link"), withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: scratch.path("link/hot.sqlite"), withDestinationPath: "../hot.sqlite")
 
