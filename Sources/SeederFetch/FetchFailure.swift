@@ -6,6 +6,9 @@ import SeederCore
 public struct FetchFailure: Error, Sendable {
     public var diagnostic: Diagnostic
     public var exitStatus: Int32
+    /// The HTTP status the service answered, when the failure is its answer (a 404), for
+    /// `missing: skip` to tell a child that is gone.
+    var status: Int? = nil
 
     init(_ code: DiagnosticCode, _ message: String, at location: SourceLocation?, exitStatus: Int32, jsonPath: String? = nil) {
         diagnostic = .error(code, message, at: location, jsonPath: jsonPath)

@@ -22,6 +22,8 @@ public struct FetchReport: Sendable {
         public var pagesUnchanged = 0
         /// Pages that were in DUMPS and are gone from the service.
         public var pagesRemoved = 0
+        /// Children of `each` that answered 404 or 410 under `missing: skip`.
+        public var missing = 0
         /// Records at the source's `keyPath`, over every page.
         public var records = 0
         /// Bytes of the bodies received.

@@ -29,6 +29,9 @@ extension FetchRun {
         }
         var records: [ParentRecord] = []
         var folders: Set<String> = []
+        // With `url: "{K}"`, each file name's URL and the record that gave it first.
+        var detailURLs: [String: ParentRecord] = [:]
+        let base = mapping.fetch.base.map { variables.expand($0) }
         for file in files {
             guard let bytes = DumpEncoder.decode(file: file.absolute, as: Source.compression(ofFile: file.relative)),
                 let document = try? JSONDocument(parsing: bytes)
@@ -39,20 +42,18 @@ extension FetchRun {
             for key in parent.keyPath { value = value[key] ?? value }
             let items: [JSONValue] =
                 value.kind == .array ? Array(value.elements) : parent.keyedBy != nil ? value.members.map(\.value) : [value]
+            let shown = dumpsShown + "/" + file.relative
+            let positions = (try? LineLocator.locate(items.map(\.fileOffset), in: MemoryByteSource(bytes))) ?? [:]
             for item in items {
+                var place = SourceLocation(file: shown)
+                if case let .lineColumn(line, column)? = positions[item.fileOffset] {
+                    place = SourceLocation(file: shown, line: line, column: column)
+                }
                 var values: [String: String] = [:]
                 for field in fields {
                     var reached: JSONValue? = item
                     for key in field.keys { reached = reached?.kind == .object ? reached?[key] : nil }
                     guard let text = reached?.scalarText, !text.isEmpty else {
-                        let offset = item.fileOffset
-                        let shown = dumpsShown + "/" + file.relative
-                        var place = SourceLocation(file: shown)
-                        if let located = try? LineLocator.locate([offset], in: MemoryByteSource(bytes)),
-                            case let .lineColumn(line, column)? = located[offset]
-                        {
-                            place = SourceLocation(file: shown, line: line, column: column)
-                        }
                         throw FetchFailure.data(
                             .shape,
                             "a record of '\(parent.path)' has no value for '{\(field)}' (\(reached.map { describeKind($0.kind) } ?? "missing")), which 'each' needs",
@@ -60,12 +61,59 @@ extension FetchRun {
                     }
                     values[field.description] = text
                 }
-                let folder = folderField.map { Self.folderName(values[$0.description]!) } ?? ""
-                guard folders.insert(folder).inserted else { continue }
-                records.append(ParentRecord(fields: values, folderName: folder, file: file.relative, pointer: item.pointer.description))
+                var record = ParentRecord(fields: values, folderName: "", file: file.relative, pointer: item.pointer.description)
+                record.place = place
+                if let field = spec.url.soleParentField {
+                    let detail = try detailURL(values[field.description]!, field: field, base: base, parent: parent.path, at: record)
+                    record.detail = detail
+                    record.folderName = detail.fileName
+                    if let first = detailURLs[detail.fileName] {
+                        guard first.detail == detail else {
+                            throw FetchFailure.data(
+                                .shape,
+                                "two records of '\(parent.path)' give URLs whose file would be '\(detail.fileName)': "
+                                    + "\(variables.redact(first.detail!.url)) (\(first.place!)) and \(variables.redact(detail.url)); "
+                                    + "one file cannot hold both: give the files a '*' of another key ('url: \"{K}\"' names them by the "
+                                    + "URL's last segment)",
+                                at: place, jsonPath: record.pointer)
+                        }
+                        continue  // the same URL, fetched once
+                    }
+                    detailURLs[detail.fileName] = record
+                } else {
+                    record.folderName = folderField.map { Self.folderName(values[$0.description]!) } ?? ""
+                }
+                guard folders.insert(record.folderName).inserted else { continue }
+                records.append(record)
             }
         }
         return records
+    }
+
+    /// The URL a parent's `{K}` gives with `url: "{K}"`, or a failure at the record.
+    private func detailURL(_ value: String, field: KeyPath, base: String?, parent: String, at record: ParentRecord)
+        throws(FetchFailure) -> DetailURL
+    {
+        do {
+            return try DetailURL(value, base: base)
+        } catch {
+            let shown = variables.redact(value)
+            let why: String
+            switch error {
+            case .controlCharacter:
+                why = "'\(shown)', a URL with a space or a control character, which fetch never sends"
+            case .relativeWithoutBase:
+                why = "'\(shown)', a relative URL, and the mapping's 'fetch:' has no 'base' to resolve it against"
+            case let .scheme(scheme):
+                why = "'\(shown)', \(scheme.isEmpty ? "a URL with no scheme" : "a '\(scheme):' URL"); fetch requests only http and https"
+            case .noHost:
+                why = "'\(shown)', which names no host fetch can request"
+            case .noSegment:
+                why = "'\(shown)', whose path has no segment to name its file"
+            }
+            throw FetchFailure.data(
+                .shape, "a record of '\(parent)' gives '{\(field)}' \(why)", at: record.place, jsonPath: record.pointer)
+        }
     }
 
     static func templates(_ spec: FetchSpec) -> [FetchTemplate] {

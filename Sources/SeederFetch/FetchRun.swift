@@ -83,10 +83,12 @@ final class FetchRun: @unchecked Sendable {
         let spec = source.fetch!
         var walker = PageWalker(paginator: spec.paginate, maxPages: spec.maxPages ?? mapping.fetch.maxPages)
         let limits = RequestSender.Limits(retries: spec.retries ?? mapping.fetch.retries, timeout: spec.timeout ?? mapping.fetch.timeout)
+        var answered = false
         do {
             var page = 1
             var result = try await fetchPage(
                 index, plan: plan, step: walker.first(), page: page, parent: parent, sender: sender, limits: limits)
+            answered = true
             if let rest = try walker.remaining(after: result.body, described: result.described, location: spec.location),
                 spec.paginate != nil
             {
@@ -141,9 +143,31 @@ final class FetchRun: @unchecked Sendable {
                 }
             }
         } catch let failure as FetchFailure {
-            fail(failure)
+            // A child gone from the service (docs/mapping.md, `missing:`): only its first
+            // request; a later page that is gone is the paginator's error.
+            if !answered, let parent, spec.missing == .skip, let status = failure.status, status == 404 || status == 410 {
+                skipMissing(
+                    index, status: status, request: try? plan.request(walker.first(), parent: parent, location: spec.location), parent)
+            } else {
+                fail(failure)
+            }
         } catch {
             fail(FetchFailure.service("\(error)", at: spec.location))
+        }
+    }
+
+    /// A child of `each` that answered 404 or 410 under `missing: skip`: no file, counted, and
+    /// a note at its parent record.
+    private func skipMissing(_ index: Int, status: Int, request: FetchRequest?, _ parent: ParentRecord) {
+        let described = request.map { "\($0.method.rawValue) \($0.shownURL)" } ?? "the request"
+        let note = Diagnostic.note(
+            .http,
+            "\(described): \(RequestSender.statusText(status)); skipped ('missing: skip'): no file for the record at "
+                + "\(parent.pointer.isEmpty ? "the root" : parent.pointer) of \(parent.file)",
+            at: parent.place, jsonPath: parent.pointer)
+        locked {
+            summaries[index]!.missing += 1
+            warnings.append(note)
         }
     }
 

@@ -211,4 +211,8 @@ public struct ParentRecord: Sendable {
     /// Where the record is: the parent's file and the record's JSON pointer.
     public var file: String
     public var pointer: String
+    /// With `url: "{K}"`: the URL K's value leads to, which is fetched as it is.
+    var detail: DetailURL? = nil
+    /// The record's line and column in DUMPS' file, for messages about its child.
+    var place: SourceLocation? = nil
 }

@@ -54,15 +54,22 @@ struct RequestPlan: Sendable {
         let shown: String
         var body = spec.body.map { Self.json($0, variables: variables, parent: parent) }
         let base = defaults.base.map { variables.expand($0) }
-        // The credentials' origin: the URL the mapping wrote, whatever URL this page is at.
-        let resolved = Self.resolve(expandURL(spec.url, parent: parent, shown: false), against: base)
+        // The credentials' origin: the URL the mapping wrote, whatever URL this page is at. A
+        // detail URL is the record's, not the mapping's: its credentials are `base`'s, and go
+        // nowhere without one (docs/mapping.md, A detail URL from the record).
+        let detail = parent?.detail
+        let resolved = detail?.url ?? Self.resolve(expandURL(spec.url, parent: parent, shown: false), against: base)
+        let origin = detail == nil ? Origin(resolved) : base.flatMap(Origin.init)
+        // A query parameter that carries a `${NAME}` is a credential too: never added for
+        // another origin.
+        let sentQuery = detail.map { Origin($0.url) == origin } == false ? query.filter { $0.value.variables.isEmpty } : query
         switch step {
         case let .url(next):
             url = next
             shown = variables.redact(next)
         case let .request(overrides, bodyCursor):
             // Sent: every value percent-encoded. Shown: the same, but `${NAME}` as written.
-            var values: [(name: String, sent: String, shown: String)] = query.map {
+            var values: [(name: String, sent: String, shown: String)] = sentQuery.map {
                 (
                     $0.name, Self.encode(variables.expand($0.value, parent: parent)),
                     variables.render($0.value, parent: parent, encode: Self.encode)
@@ -79,8 +86,10 @@ struct RequestPlan: Sendable {
             let shownBase = defaults.base.map { variables.render($0) }
             url = Self.join(resolved, values.map { ($0.name, $0.sent) })
             // `${NAME}` is no URL: resolve with the values, then put the shown base back in front.
-            var shownResolved = Self.resolve(expandURL(spec.url, parent: parent, shown: true), against: shownBase)
-            if let base, let shownBase, shownBase.contains("${"), resolved.hasPrefix(base) {
+            var shownResolved =
+                detail.map { variables.redact($0.url) }
+                ?? Self.resolve(expandURL(spec.url, parent: parent, shown: true), against: shownBase)
+            if detail == nil, let base, let shownBase, shownBase.contains("${"), resolved.hasPrefix(base) {
                 shownResolved = shownBase + variables.redact(String(resolved.dropFirst(base.count)))
             }
             shown = Self.join(shownResolved, values.map { ($0.name, $0.shown) })
@@ -91,7 +100,7 @@ struct RequestPlan: Sendable {
         return FetchRequest(
             method: spec.method, url: url, shownURL: shown, headers: headerValues, body: body.map { Array($0.utf8) },
             credentials: credentials,
-            scope: CredentialScope(origin: Origin(resolved), headers: secretHeaders, holdsSecret: variables.holdsSecret))
+            scope: CredentialScope(origin: origin, headers: secretHeaders, holdsSecret: variables.holdsSecret))
     }
 
     /// A parent's values are data: one with CR, LF or NUL never reaches a header, and `.` or

@@ -91,9 +91,11 @@ struct RequestSender: Sendable {
                             + (excerpt.isEmpty ? "" : "; the service says: \(excerpt)"), at: location)
                 default:
                     let excerpt = excerpt(answer)
-                    throw FetchFailure.service(
+                    var failure = FetchFailure.service(
                         "\(request.method.rawValue) \(request.shownURL): \(Self.statusText(answer.status))"
                             + (excerpt.isEmpty ? "" : ": \(excerpt)"), at: location)
+                    failure.status = answer.status
+                    throw failure
                 }
             }
             counters.add(retries: 1)

@@ -8,13 +8,15 @@ import SeederStore
 /// fetch) and the step summary.
 enum FetchSummary {
     static func table(_ report: FetchReport) -> String {
-        let header = ["source", "pages", "unchanged", "removed", "records", "bytes", "requests", "retries"]
+        // `missing` only when a child was skipped (docs/commands.md, fetch): the table of every
+        // other fetch stays as it was.
+        let missing = report.sources.contains { $0.missing > 0 }
+        let header =
+            ["source", "pages", "unchanged", "removed"] + (missing ? ["missing"] : []) + ["records", "bytes", "requests", "retries"]
         let rows = report.sources.map { source in
-            [
-                source.path, String(source.pagesFetched), String(source.pagesUnchanged), String(source.pagesRemoved),
-                String(source.records),
-                String(source.bytes), String(source.requests), String(source.retries),
-            ]
+            [source.path, String(source.pagesFetched), String(source.pagesUnchanged), String(source.pagesRemoved)]
+                + (missing ? [String(source.missing)] : [])
+                + [String(source.records), String(source.bytes), String(source.requests), String(source.retries)]
         }
         var text = TextTable.render([header] + rows, rightAligned: Set(1..<header.count))
         let dumps = PrintedText.escaped(report.dumps)
@@ -44,6 +46,7 @@ enum FetchSummary {
                             json.member("pagesWritten", source.pagesWritten)
                             json.member("pagesUnchanged", source.pagesUnchanged)
                             json.member("pagesRemoved", source.pagesRemoved)
+                            json.member("missing", source.missing)
                             json.member("records", source.records)
                             json.member("bytes", source.bytes)
                             json.member("requests", source.requests)
@@ -69,11 +72,14 @@ enum FetchSummary {
             for diagnostic in report.diagnostics.prefix(20) { text += "- \(PrintedText.codeSpan(diagnostic.description))\n" }
             return text
         }
-        text += "| source | pages | unchanged | removed | records | bytes | requests | retries |\n|---|--:|--:|--:|--:|--:|--:|--:|\n"
+        let missing = report.sources.contains { $0.missing > 0 }
+        text += "| source | pages | unchanged | removed |\(missing ? " missing |" : "") records | bytes | requests | retries |\n"
+        text += "|---|--:|--:|--:|\(missing ? "--:|" : "")--:|--:|--:|--:|\n"
         for source in report.sources {
             text +=
-                "| \(PrintedText.codeSpan(source.path).replacingOccurrences(of: "|", with: "\\|")) | \(source.pagesFetched) | \(source.pagesUnchanged) | \(source.pagesRemoved) | \(source.records) | "
-                + "\(source.bytes) | \(source.requests) | \(source.retries) |\n"
+                "| \(PrintedText.codeSpan(source.path).replacingOccurrences(of: "|", with: "\\|")) | \(source.pagesFetched) | \(source.pagesUnchanged) | \(source.pagesRemoved) |"
+                + (missing ? " \(source.missing) |" : "")
+                + " \(source.records) | \(source.bytes) | \(source.requests) | \(source.retries) |\n"
         }
         text += report.changedDumps ? "\nThe dumps were updated.\n" : "\nThe dumps are up to date.\n"
         return text

@@ -44,7 +44,9 @@ enum GitHubActions {
         // Data's line feeds escaped first: only seeder's own line (`more`) breaks the annotation.
         message = PrintedText.escaped(message)
         if let more { message += "\n" + more }
-        return "::\(diagnostic.severity.rawValue) \(properties.joined(separator: ","))::\(escapeData(message))"
+        // GitHub's command for a note is `notice`.
+        let command = diagnostic.severity == .note ? "notice" : diagnostic.severity.rawValue
+        return "::\(command) \(properties.joined(separator: ","))::\(escapeData(message))"
     }
 
     /// The workflow commands of `diagnostics`, folded as the text lines are.

@@ -9,9 +9,20 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public enum Severity: String, Sendable, Hashable, Comparable {
         case error
         case warning
+        /// Neither a problem nor a doubt: what a run did that the user should know of (a child
+        /// `fetch` skipped, docs/commands.md).
+        case note
+
+        private var rank: Int {
+            switch self {
+            case .note: return 0
+            case .warning: return 1
+            case .error: return 2
+            }
+        }
 
         public static func < (lhs: Severity, rhs: Severity) -> Bool {
-            lhs == .warning && rhs == .error
+            lhs.rank < rhs.rank
         }
     }
 
@@ -45,6 +56,13 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         _ code: DiagnosticCode, _ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil
     ) -> Diagnostic {
         Diagnostic(.error, code, message, at: location, jsonPath: jsonPath)
+    }
+
+    /// Creates a note.
+    public static func note(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation? = nil, jsonPath: String? = nil
+    ) -> Diagnostic {
+        Diagnostic(.note, code, message, at: location, jsonPath: jsonPath)
     }
 
     /// Creates a warning.

@@ -30,6 +30,8 @@ public final class DiagnosticSink {
             if let maxErrors, errorCount > maxErrors { return }
         case .warning:
             warningCount += 1
+        case .note:
+            break
         }
         diagnostics.append(diagnostic)
     }

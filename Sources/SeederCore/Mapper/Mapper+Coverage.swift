@@ -66,9 +66,9 @@ extension Mapper {
             for (attributeIndex, attribute) in entity.attributes.enumerated() {
                 guard attribute.defaultValue == nil, !attribute.hasColumnDefault, !plan.found(attribute: attributeIndex) else { continue }
                 // A `keyedBy` feeds it from the records' keys; a bare id, the identity.
-                if mapping.sources?.contains(where: { keyedBy($0.keyedBy, from: $0.entity, feeds: attributeIndex, of: index, $0.selector) })
-                    == true
-                {
+                if mapping.sources?.contains(where: { source in
+                    source.entity.map { keyedBy(source.keyedBy, from: $0, feeds: attributeIndex, of: index, source.selector) } ?? false
+                }) == true {
                     continue
                 }
                 if keyedByRelationship(index, attributeIndex) { continue }

@@ -15,6 +15,8 @@ public struct FetchSpec: Sendable {
     public var paginate: Paginator?
     /// One fetch per record of another source.
     public var each: FetchEach?
+    /// What a child of `each` that answers 404 or 410 is: an error, or skipped.
+    public var missing: MissingChild = .error
     /// Per-source limits, over the defaults'.
     public var retries: Int?
     public var timeout: Double?
@@ -94,6 +96,15 @@ public struct FetchEach: Sendable {
     public var location: SourceLocation
 }
 
+/// `missing:`: what fetch does with a child of `each` whose first request answers 404 or 410
+/// (docs/mapping.md, One fetch per record of another source).
+public enum MissingChild: String, Sendable, CaseIterable {
+    /// The fetch fails, as for any other 4xx.
+    case error
+    /// No file, counted as missing in the summary, named in a note.
+    case skip
+}
+
 /// The five ways a paged source finds its next page (docs/mapping.md, Paginators).
 public enum Paginator: Sendable {
     /// The `Link` header's `rel="next"` URL.
@@ -163,6 +174,13 @@ public struct FetchTemplate: Sendable, Hashable, CustomStringConvertible {
         }
         walk(parts)
         return names
+    }
+
+    /// K, when the text is exactly one `{K}` and nothing else: with `each`, K's value is the
+    /// whole URL to fetch, a detail URL (docs/mapping.md, A detail URL from the record).
+    public var soleParentField: KeyPath? {
+        guard parts.count == 1, case let .parentField(path) = parts[0] else { return nil }
+        return path
     }
 
     /// The parent's key paths the text reads.

@@ -58,10 +58,20 @@ extension LoadContext {
         let retries = fields["retries"].flatMap { count($0.value, key: "retries", in: 0...100) }
         let timeout = fields["timeout"].flatMap { positiveNumber($0.value, key: "timeout") }
         let maxPages = fields["maxPages"].flatMap { count($0.value, key: "maxPages", in: 1...10_000_000) }
+        var missing = MissingChild.error
+        if let missingNode = fields["missing"] {
+            missing = choice(missingNode.value, key: "missing", MissingChild.self, all: MissingChild.allCases) ?? .error
+            if !hasEach, missing == .skip {
+                error(
+                    .mappingInvalid, "'missing: skip' skips a child of 'each' that is gone; this source has no 'each'",
+                    at: missingNode.key)
+            }
+        }
         guard diagnostics.errorCount == errorsBefore, let url else { return nil }
-        let spec = FetchSpec(
+        var spec = FetchSpec(
             url: url, method: method, headers: headers, query: query, body: body, paginate: paginate, each: nil, retries: retries,
             timeout: timeout, maxPages: maxPages, location: node.location)
+        spec.missing = missing
         return (spec, each)
     }
 

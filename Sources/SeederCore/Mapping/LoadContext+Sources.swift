@@ -13,27 +13,33 @@ extension LoadContext {
                 error(.mappingInvalid, "a source needs 'path' (a glob relative to the dumps directory)", at: item)
                 continue
             }
-            guard let entityNode = fields["entity"] else {
-                error(.mappingInvalid, "a source needs 'entity' (the entity its records are)", at: item)
-                continue
-            }
             guard let path = string(pathNode.value, key: "path"), checkGlob(path, at: pathNode.value) else { continue }
-            guard let choice = entityChoice(entityNode.value, key: "entity") else { continue }
             var selector: EntitySelector?
-            let entity: Int
-            switch choice {
-            case let .entity(entityName, node):
-                guard let index = entities.firstIndex(where: { $0.name == entityName }) else {
-                    if entityNames.contains(entityName) { continue }  // declared, but with errors of its own
-                    let suggestion = didYouMean(entityName, among: entities.map(\.name))
-                    error(.mappingUnknownName, "unknown entity '\(entityName)' in 'entity'\(suggestion)", at: node)
-                    continue
+            var entity: Int?
+            if let entityNode = fields["entity"] {
+                guard let choice = entityChoice(entityNode.value, key: "entity") else { continue }
+                switch choice {
+                case let .entity(entityName, node):
+                    guard let index = entities.firstIndex(where: { $0.name == entityName }) else {
+                        if entityNames.contains(entityName) { continue }  // declared, but with errors of its own
+                        let suggestion = didYouMean(entityName, among: entities.map(\.name))
+                        error(.mappingUnknownName, "unknown entity '\(entityName)' in 'entity'\(suggestion)", at: node)
+                        continue
+                    }
+                    entity = index
+                case let .selector(draft):
+                    guard let resolved = resolve(draft, names: entities.map(\.name)) else { continue }
+                    selector = resolved
+                    entity = resolved.entities[0]
                 }
-                entity = index
-            case let .selector(draft):
-                guard let resolved = resolve(draft, names: entities.map(\.name)) else { continue }
-                selector = resolved
-                entity = resolved.entities[0]
+            } else if fields["fetch"] == nil {
+                // Without an entity, only fetch reads a source: a list whose records lead to
+                // others' (docs/mapping.md, Sources).
+                error(
+                    .mappingInvalid,
+                    "a source needs 'entity' (the entity its records are), or 'fetch:' alone to be fetched only for another source's 'each'",
+                    at: item)
+                continue
             }
             var keyPath: [String] = []
             if let node = fields["keyPath"] {
@@ -44,6 +50,12 @@ extension LoadContext {
             if let node = fields["keyedBy"] {
                 // Every entity a selector can choose has the attribute; the index is the first's.
                 guard let name = string(node.value, key: "keyedBy") else { continue }
+                guard let entity else {
+                    error(
+                        .mappingInvalid, "'keyedBy' names an attribute of the source's entity, and this source has no 'entity'",
+                        at: node.key)
+                    continue
+                }
                 let indexes = (selector?.entities ?? [entity]).map { keyedAttribute(name, at: node.value, of: entities[$0]) }
                 guard let first = indexes[0], !indexes.contains(nil) else { continue }
                 keyedBy = first
@@ -133,7 +145,7 @@ extension LoadContext {
     /// an entity whose records may embed its own (`embedded`).
     private func fileStarSources(of entity: Int, entities: [Entity], sources: [Source]) -> (sources: [Source], embedded: Bool) {
         func feeds(_ source: Source, _ entities: Set<Int>) -> Bool {
-            (source.selector?.entities ?? [source.entity]).contains { entities.contains($0) }
+            (source.selector?.entities ?? source.entity.map { [$0] } ?? []).contains { entities.contains($0) }
         }
         let direct = sources.filter { feeds($0, [entity]) }
         guard direct.isEmpty else { return (direct, false) }

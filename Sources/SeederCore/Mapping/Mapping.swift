@@ -271,8 +271,10 @@ public struct JoinTable: Sendable, Hashable {
 public struct Source: Sendable {
     /// A glob relative to the dumps directory (`specs/page-*.json`).
     public var path: String
-    /// The entity's index in `Mapping.entities`; for a selector, its first entity.
-    public var entity: Int
+    /// The entity's index in `Mapping.entities`; for a selector, its first entity. `nil` for a
+    /// source fetched only to drive other sources' `each`, which build never reads
+    /// (docs/mapping.md, Sources).
+    public var entity: Int?
     /// A dynamic entity (`entity: { by, cases, default }`): each record's entity is chosen by its
     /// `by` value (docs/mapping.md, Polymorphism).
     public var selector: EntitySelector? = nil

@@ -41,7 +41,7 @@ public struct MappingLoader {
         /// The document's `fetch:` (every source's defaults) and a source's.
         public static let fetchDefaults = ["base", "headers", "query", "concurrency", "rate", "retries", "timeout", "maxPages"]
         public static let fetchSource = [
-            "url", "method", "headers", "query", "body", "paginate", "each", "retries", "timeout", "maxPages",
+            "url", "method", "headers", "query", "body", "paginate", "each", "missing", "retries", "timeout", "maxPages",
         ]
         /// `paginate:`: `link`, or a mapping in one of four forms.
         public static let paginatorForms = ["link", "next", "cursor", "offset", "page"]

@@ -8,7 +8,8 @@ import SeederCore
 /// paths, and links that resolve outside are errors). A glob that matches no file is an error.
 /// Without `sources:`, each dump file whose base name is an entity's name or table, singular or
 /// plural, ignoring case and underscores, feeds that entity from its root. A dump file that no
-/// source reads is a warning.
+/// source reads is a warning; a source with `fetch:` and no entity is not read, and its files
+/// are no warning.
 public struct InputPlanner {
     public let mapping: Mapping
     /// The dumps directory as the user named it.
@@ -45,6 +46,12 @@ public struct InputPlanner {
                 // file, not per record.
                 let glob = SourceGlob(source.path)
                 let matches = files.compactMap { path in glob.stars(in: path).map { (path: path, stars: $0) } }
+                guard let entity = source.entity else {
+                    // Fetched only to drive another source's `each`: never read, never unread
+                    // (docs/mapping.md, Sources).
+                    read.formUnion(matches.map(\.path))
+                    continue
+                }
                 if matches.isEmpty {
                     // The nearest file, most often the same name with or without a suffix (`.gz`).
                     let compressed = files.first { $0 == source.path + ".gz" || $0 == source.path + ".zst" }
@@ -64,7 +71,7 @@ public struct InputPlanner {
                     read.insert(path)  // claimed, even if it is then refused
                     guard
                         var file = inputFile(
-                            path, root: root, entity: source.entity, keyPath: source.keyPath, diagnostics: diagnostics,
+                            path, root: root, entity: entity, keyPath: source.keyPath, diagnostics: diagnostics,
                             unreadable: &unreadable)
                     else { continue }
                     file.keyedBy = source.keyedBy
