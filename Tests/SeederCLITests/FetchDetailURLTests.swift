@@ -108,6 +108,10 @@ struct FetchDetailURLTests {
             #expect(document["changed"] as? Bool == false)
             let notes = (document["diagnostics"] as! [[String: Any]]).map { "\($0["severity"]!) \($0["code"]!) \($0["jsonPath"]!)" }
             #expect(notes == ["note http /results/0"])
+            let annotated = try await harness.fetch(["--diagnostics", "github"])
+            #expect(
+                annotated.stdout.contains("::notice file=dumps/type-list.json,line=6,col=9,title=seeder http::GET "),
+                "a note is a notice to GitHub: \(annotated.stdout)")
         }
     }
 
