@@ -167,6 +167,45 @@ struct FetchDetailURLTests {
         }
     }
 
+    /// A paginated detail URL: the page parameter joins the URL's own query, the files are
+    /// `<last segment>/<page>`; only a child's first request may be missing, a later page that
+    /// answers 404 is still an error.
+    @Test func aPaginatedDetailURL() async throws {
+        let lastPage = Box(2)
+        let handler: TestHTTPServer.Handler = { request in
+            if request.path == "/list" { return .json(#"[{"url": "/items/7/?kind=a"}, {"url": "/items/9/?kind=a"}]"#) }
+            let page = Int(request.query["page"] ?? "0") ?? 0
+            guard request.query["kind"] == "a", page >= 1 else { return .status(400) }
+            if request.path == "/items/9/" { return .status(404) }
+            return page > lastPage.value ? .status(404) : .json(page == 1 ? #"[{"id": 1}, {"id": 2}]"# : #"[{"id": 3}]"#)
+        }
+        try await TestHTTPServer.with(handler) { server in
+            let harness = try FetchHarness(
+                mapping: """
+                    seeder: 1
+                    fetch: { base: "\(server.baseURL)" }
+                    entities:
+                      Item: { identity: id, attributes: { id: integer } }
+                    sources:
+                      - { path: list.json, fetch: { url: list } }
+                      - path: items/*/*.json
+                        entity: Item
+                        fetch: { url: "{url}", each: list.json, missing: skip, paginate: { page: page, size: 2 } }
+                    """)
+            let run = try await harness.fetch()
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(Set(try harness.snapshot().keys) == ["list.json", "items/7/0001.json", "items/7/0002.json", ".seeder-fetch.json"])
+            #expect(server.requests.map(\.uri).contains("/items/7/?kind=a&page=2"))
+
+            lastPage.value = 1
+            let failed = try await harness.fetch()
+            #expect(failed.status == 2)
+            #expect(
+                failed.stderr.contains("\nmapping.yaml:9:12: error: GET \(server.baseURL)items/7/?kind=a&page=2: status 404 Not Found\n"),
+                "\(failed.stderr)")
+        }
+    }
+
     /// What a record's URL may not be: each an error at the record, with its JSON path, exit 1,
     /// nothing requested and DUMPS unchanged.
     @Test(arguments: [
