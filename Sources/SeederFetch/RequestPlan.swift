@@ -62,7 +62,10 @@ struct RequestPlan: Sendable {
         let origin = detail == nil ? Origin(resolved) : base.flatMap(Origin.init)
         // A query parameter that carries a `${NAME}` is a credential too: never added for
         // another origin.
-        let sentQuery = detail.map { Origin($0.url) == origin } == false ? query.filter { $0.value.variables.isEmpty } : query
+        let elsewhere = detail.map { Origin($0.url) == origin } == false
+        let sentQuery = elsewhere ? query.filter { $0.value.variables.isEmpty } : query
+        // What a 401 names to check: nothing, where none was sent.
+        if elsewhere { credentials = [] }
         switch step {
         case let .url(next):
             url = next

@@ -82,7 +82,9 @@ struct RequestSender: Sendable {
                         ? "; the request carries no credential (no ${NAME} in its headers or query)"
                         : "; check \(request.credentials.joined(separator: ", "))"
                     var redirected = ""
-                    if let to = Origin(answer.url), !request.scope.isSameOrigin(answer.url) {
+                    if let to = Origin(request.url), !request.scope.isSameOrigin(request.url) {
+                        redirected = " (a URL of another origin than the mapping's, \(to): fetch sends no credential there)"
+                    } else if let to = Origin(answer.url), !request.scope.isSameOrigin(answer.url) {
                         redirected = " (answered by \(to.host) after a redirect: credentials are never sent to another origin)"
                     }
                     let excerpt = excerpt(answer)

@@ -306,6 +306,32 @@ struct FetchDetailURLTests {
         }
     }
 
+    /// A 401 from another origin's detail URL says that fetch sent it no credential, rather than
+    /// naming the token to check.
+    @Test func anotherOriginsRefusalSaysNoCredentialWent() async throws {
+        try await FetchHostileServiceTests.withTwoHosts(home: { _ in .status(404) }, elsewhere: { _ in .status(401) }) { home, other in
+            let harness = try FetchHarness(
+                mapping: """
+                    seeder: 1
+                    fetch: { base: "\(home.baseURL)", headers: { Authorization: "Bearer ${TOKEN}" }, retries: 0 }
+                    entities:
+                      Type: { identity: id, attributes: { id: integer } }
+                    sources:
+                      - { path: list.json, fetch: { url: list } }
+                      - { path: types/*.json, entity: Type, fetch: { url: "{url}", each: list.json } }
+                    """)
+            try harness.workspace.write("dumps/list.json", #"[{"url": "\#(other.baseURL)type/12/"}]"#)
+            let run = try await harness.fetch(["--only", "types/*.json"], environment: FetchHostileServiceTests.environment)
+            #expect(run.status == 2)
+            #expect(
+                run.stderr.hasPrefix(
+                    "mapping.yaml:7:48: error: GET \(other.baseURL)type/12/: status 401 Unauthorized (a URL of another origin than the "
+                        + "mapping's, http://127.0.0.2:\(other.port): fetch sends no credential there); the request carries no credential "
+                        + "(no ${NAME} in its headers or query)\n"), "\(run.stderr)")
+            FetchHostileServiceTests.expectNoCredentials(other)
+        }
+    }
+
     /// From an https `base`, a detail URL on http is refused, not requested.
     @Test func httpsToHttpIsRefused() async throws {
         try await TestHTTPServer.with(Self.pokeAPI()) { server in
