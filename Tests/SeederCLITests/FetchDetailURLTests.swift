@@ -306,22 +306,30 @@ struct FetchDetailURLTests {
         }
     }
 
+    /// `fetch --only types/*.json` of a mapping whose `base` is `base` with a token in
+    /// `Authorization`, the list (`list.json`, no entity) written in DUMPS as `list`.
+    static func fetchWithAToken(base: String, list: String) async throws -> Run {
+        let harness = try FetchHarness(
+            mapping: """
+                seeder: 1
+                fetch: { base: "\(base)", headers: { Authorization: "Bearer ${TOKEN}" }, retries: 0 }
+                entities:
+                  Type: { identity: id, attributes: { id: integer } }
+                sources:
+                  - { path: list.json, fetch: { url: list } }
+                  - { path: types/*.json, entity: Type, fetch: { url: "{url}", each: list.json } }
+                """)
+        try harness.workspace.write("dumps/list.json", list)
+        return try await harness.fetch(["--only", "types/*.json"], environment: FetchHostileServiceTests.environment)
+    }
+
     /// A 401 from another origin's detail URL says that fetch sent it no credential, rather than
     /// naming the token to check.
     @Test func anotherOriginsRefusalSaysNoCredentialWent() async throws {
-        try await FetchHostileServiceTests.withTwoHosts(home: { _ in .status(404) }, elsewhere: { _ in .status(401) }) { home, other in
-            let harness = try FetchHarness(
-                mapping: """
-                    seeder: 1
-                    fetch: { base: "\(home.baseURL)", headers: { Authorization: "Bearer ${TOKEN}" }, retries: 0 }
-                    entities:
-                      Type: { identity: id, attributes: { id: integer } }
-                    sources:
-                      - { path: list.json, fetch: { url: list } }
-                      - { path: types/*.json, entity: Type, fetch: { url: "{url}", each: list.json } }
-                    """)
-            try harness.workspace.write("dumps/list.json", #"[{"url": "\#(other.baseURL)type/12/"}]"#)
-            let run = try await harness.fetch(["--only", "types/*.json"], environment: FetchHostileServiceTests.environment)
+        let refusing: TestHTTPServer.Handler = { _ in .status(401) }
+        let gone: TestHTTPServer.Handler = { _ in .status(404) }
+        try await FetchHostileServiceTests.withTwoHosts(home: gone, elsewhere: refusing) { home, other in
+            let run = try await Self.fetchWithAToken(base: home.baseURL, list: #"[{"url": "\#(other.baseURL)type/12/"}]"#)
             #expect(run.status == 2)
             #expect(
                 run.stderr.hasPrefix(
@@ -335,18 +343,8 @@ struct FetchDetailURLTests {
     /// From an https `base`, a detail URL on http is refused, not requested.
     @Test func httpsToHttpIsRefused() async throws {
         try await TestHTTPServer.with(Self.pokeAPI()) { server in
-            let harness = try FetchHarness(
-                mapping: """
-                    seeder: 1
-                    fetch: { base: "https://127.0.0.1:9/api/v2/", headers: { Authorization: "Bearer ${TOKEN}" }, retries: 0 }
-                    entities:
-                      Type: { identity: id, attributes: { id: integer } }
-                    sources:
-                      - { path: list.json, fetch: { url: type/ } }
-                      - { path: types/*.json, entity: Type, fetch: { url: "{url}", each: list.json } }
-                    """)
-            try harness.workspace.write("dumps/list.json", #"[{"url": "\#(server.baseURL)api/v2/type/12/"}]"#)
-            let run = try await harness.fetch(["--only", "types/*.json"], environment: FetchHostileServiceTests.environment)
+            let run = try await Self.fetchWithAToken(
+                base: "https://127.0.0.1:9/api/v2/", list: #"[{"url": "\#(server.baseURL)api/v2/type/12/"}]"#)
             #expect(run.status == 2)
             #expect(
                 run.stderr.contains("\(server.baseURL)api/v2/type/12/ leads from https to http, which fetch never follows"), "\(run.stderr)"
