@@ -13,6 +13,9 @@ final class EntityReference {
     /// check, no `emptyAsNull` to turn `""` into `null`.
     let takesAnyValue: [Bool]
     let identityAttributes: [Int]
+    /// What an identity that names a to-one names, in order (`Identity.owned`); empty for any
+    /// other identity, whose key is its attributes alone.
+    let ownedParts: [IdentityPart]
     /// Identity attributes first, then the others in order.
     let attributeOrder: [Int]
 
@@ -24,6 +27,7 @@ final class EntityReference {
         self.pinned = pinned
         takesAnyValue = entity.attributes.map { $0.allowedValues == nil && !$0.emptyAsNull }
         identityAttributes = entity.identityAttributes
+        if case let .owned(parts) = entity.identity { ownedParts = parts } else { ownedParts = [] }
         attributeOrder = entity.identityAttributes + entity.attributes.indices.filter { !entity.identityAttributes.contains($0) }
     }
 

@@ -6,7 +6,7 @@ extension Mapper {
     /// `true` for a `""` that the target's identity attribute reads as null.
     func isNullId(_ value: JSONValue, relationship: UnsafePointer<Relationship>) -> Bool {
         guard value.isEmptyString else { return false }
-        let target = entities[relationship.pointee.target]
-        return target.identityAttributes.count == 1 && target.attributePointers[target.identityAttributes[0]].pointee.emptyAsNull
+        let key = keyAttributes[relationship.pointee.target]
+        return key.count == 1 && key[0].pointee.emptyAsNull
     }
 }

@@ -59,8 +59,10 @@ extension Mapper {
             return reference(item, relationship: relationship, context: &context)
         }
         let origin = Record.Origin(file: context.origin.file, offset: value.fileOffset)
-        return map(value, entity: relationship.pointee.target, origin: origin, diagnostics: context.diagnostics, into: &batch)
-            .map(RecordReference.embedded)
+        return map(
+            value, entity: relationship.pointee.target, origin: origin, owner: ownerKey(for: relationship, context: context),
+            diagnostics: context.diagnostics, into: &batch
+        ).map(RecordReference.embedded)
     }
 
     /// An identity reference from a scalar, an array in identity order, or an object holding
@@ -72,7 +74,8 @@ extension Mapper {
         // of its strings and arrays, for every reference.
         let targetIndex = targetIndex ?? relationship.pointee.target
         let target = entities[targetIndex]
-        let identity = target.identityAttributes
+        // One attribute per column of the target's key (docs/mapping.md, Merging (Identity)).
+        let identity = keyAttributes[targetIndex]
         let json = item.jsonValue
         let offset = item.fileOffset ?? context.origin.offset
         guard !identity.isEmpty else {
@@ -83,9 +86,9 @@ extension Mapper {
             return nil
         }
         // The value of one identity attribute, or nil after its error.
-        func keyValue(_ part: MappedValue, _ attribute: Int, _ context: inout RecordContext) -> SQLValue? {
+        func keyValue(_ part: MappedValue, _ attribute: UnsafePointer<Attribute>, _ context: inout RecordContext) -> SQLValue? {
             do throws(CoercionFailure) {
-                let value = try coercion.coerce(part, to: target.attributePointers[attribute])
+                let value = try coercion.coerce(part, to: attribute)
                 guard value != .null else { throw CoercionFailure(message: "is null") }
                 return value
             } catch {
@@ -107,11 +110,14 @@ extension Mapper {
                 let member = json.members.first { Naming.lookupKey($0.key.string ?? "") == key }
                 return member.map { .json($0.value) } ?? .absent
             }
+            if !target.ownedParts.isEmpty { parts = ownedKeyParts(parts, of: target) }
         } else {
             parts = [item]
         }
         guard parts.count == identity.count else {
-            let names = identity.map { target.attributes[$0].name }.joined(separator: ", ")
+            // An owned key's columns are named as its table names them (`order_id, position`).
+            let names = (target.ownedParts.isEmpty ? identity.map(\.pointee.name) : target.entity.primaryKeyColumns)
+                .joined(separator: ", ")
             let expected = identity.count == 1 ? "an id" : "(\(names))"
             let found = json.map(describe) ?? item.fileText.map(describe) ?? "a list"
             context.error(
@@ -125,6 +131,22 @@ extension Mapper {
             values.append(value)
         }
         return .identity(IdentityKey(values), offset: offset)
+    }
+
+    /// The values of an object naming a record whose identity names a to-one, one per column of
+    /// its key: a to-one's value is its target's id, or an array of the parts of a composite one.
+    private func ownedKeyParts(_ parts: [MappedValue], of target: EntityReference) -> [MappedValue] {
+        var flattened: [MappedValue] = []
+        for (part, value) in zip(target.ownedParts, parts) {
+            if let relationship = part.relationship, keyAttributes[target.relationshipPointers[relationship].pointee.target].count > 1,
+                let json = value.jsonValue, json.kind == .array
+            {
+                flattened += json.elements.map { .json($0) }
+            } else {
+                flattened.append(value)
+            }
+        }
+        return flattened
     }
 
     /// `true` for an object whose only members are the target's identity keys: `{"id": 5}`

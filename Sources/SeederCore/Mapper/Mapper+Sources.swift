@@ -26,7 +26,7 @@ extension Mapper {
         let reference = entities[index]
         let name = reference.entity.name
         let origin = Record.Origin(file: file, offset: value.fileOffset)
-        guard reference.identityAttributes.count == 1 else {
+        guard reference.identityAttributes.count == 1, reference.ownedParts.isEmpty else {
             let identity = reference.identityAttributes.isEmpty ? "has 'identity: none'" : "has a composite identity"
             diagnostics.error(
                 .shape,

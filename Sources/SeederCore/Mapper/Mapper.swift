@@ -19,9 +19,13 @@ public final class Mapper {
     /// embedded ones does not grow its batch two or three times. (One mapping at a time: no
     /// run-time exclusivity checks.)
     @exclusivity(unchecked) private var batchSizes: [Int]
-    /// Per entity: the JSON key (in lookup form) of each identity attribute, in identity order:
-    /// its `from` key path's first key, else its name.
+    /// Per entity: the JSON key (in lookup form) of each identity attribute or to-one, in
+    /// identity order: its `from` key path's first key, else its name.
     let identityKeys: [[String]]
+    /// Per entity: the attribute each column of its key holds, in key order (a to-one in an
+    /// identity stands for its target's key: `Entity.ownedKey`), which coerces a reference's
+    /// values.
+    let keyAttributes: [[UnsafePointer<Attribute>]]
     /// Per entity: the entity behind a reference (`EntityReference`).
     let entities: [EntityReference]
     /// Per entity: the keys an object must hold, and hold alone, to be a reference to one of its
@@ -47,12 +51,26 @@ public final class Mapper {
         self.unmapped = mapping.entities.map { _ in [] }
         self.batchSizes = mapping.entities.map { _ in 1 }
         self.identityKeys = mapping.entities.map { entity in
-            entity.identityAttributes.map { Naming.lookupKey(entity.attributes[$0].keyPath?.keys.first ?? entity.attributes[$0].name) }
+            entity.identityParts.map { part in
+                switch part {
+                case let .attribute(index):
+                    return Naming.lookupKey(entity.attributes[index].keyPath?.keys.first ?? entity.attributes[index].name)
+                case let .relationship(index):
+                    return Naming.lookupKey(entity.relationships[index].keyPath?.keys.first ?? entity.relationships[index].name)
+                }
+            }
+        }
+        let entities = self.entities
+        self.keyAttributes = mapping.entities.enumerated().map { index, entity in
+            guard case .owned = entity.identity else {
+                return entities[index].identityAttributes.map { entities[index].attributePointers[$0] }
+            }
+            return entity.ownedKey.map { entities[$0.entity].attributePointers[$0.attribute] }
         }
         // Relationships do not count: Sync's `{"id": 453, "items": [{"id": 1}]}` makes Item 1
         // when Item declares only `id` and its inverse (docs/mapping.md, Relationships).
         self.stubKeys = zip(mapping.entities, identityKeys).map { entity, keys in
-            entity.attributes.count == keys.count ? [] : keys
+            entity.attributes.count == entity.identityAttributes.count ? [] : keys
         }
     }
 
@@ -114,8 +132,8 @@ public final class Mapper {
     /// nothing is copied or renumbered afterwards.
     @discardableResult
     func map(
-        _ value: JSONValue, entity index: Int, origin: Record.Origin, keyed: KeyedMember? = nil, diagnostics: DiagnosticSink,
-        into batch: inout [Record]
+        _ value: JSONValue, entity index: Int, origin: Record.Origin, keyed: KeyedMember? = nil, owner: OwnerKey? = nil,
+        diagnostics: DiagnosticSink, into batch: inout [Record]
     ) -> Int? {
         // The entity's parts are read through the reference: a copy of the `Entity` struct
         // would retain and release each of its strings and arrays, on every record.
@@ -177,14 +195,22 @@ public final class Mapper {
                         keyed, attribute: reference.attributePointers[keyed.attribute], read: fields[keyed.attribute], nulls: nulls,
                         context: &context)
                 }
-                context.identity = self.identity(fields, identityAttributes, entity: reference, context: &context)
-                if context.identity == nil { context.droppedIdentity = true }
+                // An identity that names a to-one is known once its to-ones are read (below).
+                if reference.ownedParts.isEmpty {
+                    context.identity = self.identity(fields, identityAttributes, entity: reference, context: &context)
+                    if context.identity == nil { context.droppedIdentity = true }
+                }
             }
         }
         if let keyed, !identityAttributes.contains(keyed.attribute) {
             fields[keyed.attribute] = keyedField(
                 keyed, attribute: reference.attributePointers[keyed.attribute], read: fields[keyed.attribute], nulls: nulls,
                 context: &context)
+        }
+        var ownedLinks: [Link?] = []
+        if !reference.ownedParts.isEmpty {
+            ownedLinks = ownedIdentity(
+                fields, of: value, entity: index, members: members, owner: owner, batch: &batch, context: &context)
         }
         var position: Int?
         if !context.droppedIdentity {
@@ -195,22 +221,38 @@ public final class Mapper {
         var links: [Link] = []
         links.reserveCapacity(reference.relationshipPointers.count)
         for (relationshipIndex, relationship) in reference.relationshipPointers.enumerated() {
-            let slot = plan.relationshipSlots[relationshipIndex]
-            let keyPath = relationship.pointee.keyPath
-            var reached = reach(
-                keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
-                in: value, members: members, context: &context)
-            // (The layout resolved the later id convention, `notes_ids`, into this slot when the
-            // record has only it: `EntityPlan.pluralConventionSlots`.)
-            if case .absent = reached, keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
-                reached = .json(member)
+            // A to-one of the identity was read for it (`ownedIdentity`).
+            if !ownedLinks.isEmpty, let owned = ownedLinks[relationshipIndex] {
+                links.append(owned)
+                continue
             }
+            let reached = reach(relationship, index: relationshipIndex, plan: plan, in: value, members: members, context: &context)
             links.append(link(reached, relationship: relationship, batch: &batch, context: &context))
         }
         if plan.keyPathsPending { plan.noteKeyPaths(in: members) }
         guard let position else { return nil }
         batch[batchStart + position].links = links
         return position
+    }
+
+    /// The value a relationship (its index `relationshipIndex` in the entity of `plan`) reads in
+    /// a record: its key path, its name's member, or its id convention's.
+    @inline(__always)
+    func reach(
+        _ relationship: UnsafePointer<Relationship>, index relationshipIndex: Int, plan: EntityPlan, in value: JSONValue,
+        members: MemberLayout, context: inout RecordContext
+    ) -> MappedValue {
+        let slot = plan.relationshipSlots[relationshipIndex]
+        let keyPath = relationship.pointee.keyPath
+        let reached = reach(
+            keyPath, slot: slot.name, keyPathSlot: plan.relationshipKeyPathSlots[relationshipIndex],
+            in: value, members: members, context: &context)
+        // (The layout resolved the later id convention, `notes_ids`, into this slot when the
+        // record has only it: `EntityPlan.pluralConventionSlots`.)
+        if case .absent = reached, keyPath == nil, let convention = slot.convention, let member = members.member(convention) {
+            return .json(member)
+        }
+        return reached
     }
 
     /// What a record's members feed, with the names resolved once per key layout.

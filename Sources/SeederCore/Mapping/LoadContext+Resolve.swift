@@ -53,6 +53,7 @@ extension LoadContext {
                 entities[owner].relationships.append(relationship)
             }
         }
+        resolveOwnedIdentities(&entities, drafts: drafts, naming: naming)
         // Inverses, once every relationship exists.
         for (owner, draft) in drafts.enumerated() {
             for relationshipDraft in draft.relationships {
@@ -134,6 +135,7 @@ extension LoadContext {
         if node.scalar == "none" { return .none }
         let items = node.items ?? [node]
         var indexes: [Int] = []
+        var parts: [IdentityPart] = []
         for item in items {
             guard let name = item.scalar else {
                 error(.mappingInvalid, "'identity' must name attributes, found \(item.kindDescription)", at: item)
@@ -141,10 +143,22 @@ extension LoadContext {
             }
             guard let index = names.firstIndex(of: name) else {
                 if draft.declaredAttributeNames.contains(name) { continue }  // declared with an error of its own
-                let suggestion = didYouMean(name, among: names)
+                if let relationship = draft.relationships.firstIndex(where: { $0.name == name }) {
+                    // Checked once relationships are resolved (`resolveOwnedIdentities`); by its
+                    // index among the drafts until then.
+                    if parts.contains(.relationship(relationship)) {
+                        error(.mappingInvalid, "identity names '\(name)' twice", at: item)
+                    } else {
+                        parts.append(.relationship(relationship))
+                    }
+                    continue
+                }
+                let suggestion = didYouMean(name, among: names + draft.relationships.map(\.name))
+                let declared = draft.relationships.isEmpty ? "" : " or '\(draft.name).relationships'"
                 error(
-                    .mappingUnknownName, "identity attribute '\(name)' is not declared in '\(draft.name).attributes'\(suggestion)", at: item
-                )
+                    .mappingUnknownName,
+                    "identity attribute '\(name)' is not declared in '\(draft.name).attributes'\(declared)\(suggestion)",
+                    at: item)
                 continue
             }
             if indexes.contains(index) {
@@ -156,9 +170,10 @@ extension LoadContext {
                 error(.mappingInvalid, "identity attribute '\(name)' is \(type.rawValue); an identity must be a comparable value", at: item)
             }
             indexes.append(index)
+            parts.append(.attribute(index))
         }
         if items.isEmpty { error(.mappingInvalid, "'identity' names no attribute", at: node) }
-        return .attributes(indexes)
+        return parts.contains { $0.relationship != nil } ? .owned(parts) : .attributes(indexes)
     }
 
     private func storage(
@@ -166,9 +181,8 @@ extension LoadContext {
         entities: [Entity]
     ) -> RelationshipStorage {
         func keyColumns(stem: String, of entity: Entity, explicit: String? = nil) -> [String] {
-            let identity = entity.identityAttributes
-            guard identity.count > 1 else { return [explicit ?? naming.idColumn(stem: stem)] }
-            return identity.map { naming.compositeColumn(stem: explicit ?? stem, column: entity.attributes[$0].column) }
+            Self.foreignKeyColumns(
+                stem: stem, key: entity.identity == .none ? [] : entity.primaryKeyColumns, explicit: explicit, naming: naming)
         }
         // A selector's entity is stored beside its id (docs/mapping.md, Polymorphism).
         func typeColumn(stem: String) -> [String] { relationship.selector == nil ? [] : [naming.typeColumn(stem: stem)] }
@@ -270,9 +284,14 @@ extension LoadContext {
                     column, what: "column", of: "table '\(entities[index].table)'", at: node,
                     allowSynthetic: column == Entity.syntheticKeyColumn && owner.hasPrefix("the synthetic"))
                 if let other = seen[column.lowercased()] {
+                    // An attribute holding a to-one's key, to key the rows by it: the to-one
+                    // itself can (docs/mapping.md, Merging (Identity)).
+                    let instead =
+                        owner.hasPrefix("relationship '") && other.hasPrefix("attribute '")
+                        ? "; to key the rows by \(owner), name it in 'identity' instead of an attribute holding its key" : ""
                     error(
-                        .mappingInvalid, "\(owner) and \(other) both become column '\(column)' of table '\(entities[index].table)'",
-                        at: node)
+                        .mappingInvalid,
+                        "\(owner) and \(other) both become column '\(column)' of table '\(entities[index].table)'\(instead)", at: node)
                 } else {
                     seen[column.lowercased()] = owner
                 }

@@ -93,7 +93,7 @@ extension LoadContext {
                     at: node)
                 continue
             }
-            if !sizes.contains(where: { $0.name == name }) { sizes.append((name, entity.identityAttributes.count)) }
+            if !sizes.contains(where: { $0.name == name }) { sizes.append((name, entity.primaryKeyColumns.count)) }
         }
         if Set(sizes.map(\.count)).count > 1 {
             let shapes = sizes.map { "\($0.name) (\($0.count))" }.joined(separator: ", ")

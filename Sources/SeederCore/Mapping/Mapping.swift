@@ -77,16 +77,34 @@ public struct Entity: Sendable {
         relationships.firstIndex { $0.name == name }
     }
 
-    /// The identity's attribute indexes; empty for `identity: none`.
+    /// The key of an identity that names a to-one (`Identity.owned`), one column per value, in
+    /// identity order: each attribute's column, and for each to-one its foreign-key columns.
+    public var ownedKey: [KeyColumn] = []
+
+    /// The identity's attribute indexes, in identity order; empty for `identity: none`. An
+    /// identity that names a to-one has its relationships' values besides (`identityParts`).
     public var identityAttributes: [Int] {
-        if case let .attributes(indexes) = identity { return indexes }
-        return []
+        switch identity {
+        case let .attributes(indexes): return indexes
+        case let .owned(parts): return parts.compactMap(\.attribute)
+        case .none: return []
+        }
+    }
+
+    /// What the identity names, in order.
+    public var identityParts: [IdentityPart] {
+        switch identity {
+        case let .attributes(indexes): return indexes.map(IdentityPart.attribute)
+        case let .owned(parts): return parts
+        case .none: return []
+        }
     }
 
     /// The primary-key columns: the identity's, or `_pk` for `identity: none`.
     public var primaryKeyColumns: [String] {
         switch identity {
         case let .attributes(indexes): return indexes.map { attributes[$0].column }
+        case .owned: return ownedKey.map(\.column)
         case .none: return [Entity.syntheticKeyColumn]
         }
     }
@@ -107,8 +125,42 @@ public struct IgnoredKey: Sendable, Hashable {
 public enum Identity: Sendable, Hashable {
     /// These attributes, in order (RestKit's identification attributes).
     case attributes([Int])
+    /// Attributes and to-one relationships, in order: a row that belongs to its owner (an
+    /// order's lines, `[order, position]`), each to-one standing for the key it stores.
+    case owned([IdentityPart])
     /// Every occurrence is a new row, keyed by `_pk` in source order.
     case none
+}
+
+/// One name of an identity that names a to-one (`Identity.owned`).
+public enum IdentityPart: Sendable, Hashable {
+    /// An attribute, by index.
+    case attribute(Int)
+    /// A to-one relationship, by index: its target's key.
+    case relationship(Int)
+
+    /// The attribute's index, `nil` for a relationship.
+    public var attribute: Int? {
+        if case let .attribute(index) = self { return index }
+        return nil
+    }
+
+    /// The relationship's index, `nil` for an attribute.
+    public var relationship: Int? {
+        if case let .relationship(index) = self { return index }
+        return nil
+    }
+}
+
+/// One column of an owned key (`Entity.ownedKey`): its name in the table, and the attribute
+/// whose values it holds (the entity's own, or, through a to-one, its target's), which types it.
+public struct KeyColumn: Sendable, Hashable {
+    /// The column.
+    public var column: String
+    /// The entity whose attribute the column holds.
+    public var entity: Int
+    /// That attribute's index.
+    public var attribute: Int
 }
 
 /// An attribute: one column.

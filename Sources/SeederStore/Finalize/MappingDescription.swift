@@ -60,7 +60,13 @@ enum MappingDescription {
                                     (
                                         "identity",
                                         entity.identity == .none
-                                            ? .null : .array(entity.identityAttributes.map { .string(entity.attributes[$0].name) })
+                                            ? .null
+                                            : .array(
+                                                entity.identityParts.map { part in
+                                                    .string(
+                                                        part.attribute.map { entity.attributes[$0].name }
+                                                            ?? entity.relationships[part.relationship!].name)
+                                                })
                                     ),
                                     ("onConflict", .string(entity.onConflict.rawValue)),
                                     ("nulls", .string(entity.nulls.rawValue)),

@@ -278,8 +278,8 @@ struct LinkLayout: Sendable {
         name = "l\(entityIndex)_\(relationshipIndex)"
         table = "\"work\"." + SQLText.quote(name)
         storedTable = table
-        let ownerCount = max(1, mapping.entities[entityIndex].identityAttributes.count)
-        let targetCount = max(1, mapping.entities[relationship.target].identityAttributes.count) + (relationship.selector == nil ? 0 : 1)
+        let ownerCount = mapping.entities[entityIndex].primaryKeyColumns.count
+        let targetCount = mapping.entities[relationship.target].primaryKeyColumns.count + (relationship.selector == nil ? 0 : 1)
         ownerColumns = (0..<ownerCount).map { "o\($0)" }
         targetColumns = (0..<targetCount).map { "t\($0)" }
     }

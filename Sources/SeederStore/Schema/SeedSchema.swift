@@ -111,7 +111,7 @@ public struct SeedSchema: Sendable {
             for relationship in entity.relationships {
                 guard case let .joinTable(join) = relationship.storage else { continue }
                 let target = entities[relationship.target]
-                let ownerKey = Self.keyColumns(of: entity)
+                let ownerKey = Self.keyColumns(of: entity, in: entities)
                 let targetKey = Self.targetKeyColumns(of: relationship, in: entities)
                 var columns = zip(join.ownerColumns, ownerKey).map { Column(name: $0, type: $1.type, notNull: true) }
                 columns += zip(join.targetColumns, targetKey).map { Column(name: $0, type: $1.type, notNull: true) }
@@ -138,9 +138,9 @@ public struct SeedSchema: Sendable {
     /// to a selector, the key of every entity it can choose (typed when all agree) and then the
     /// chosen entity's name (docs/mapping.md, Polymorphism).
     static func targetKeyColumns(of relationship: Relationship, in entities: [Entity]) -> [Column] {
-        let first = keyColumns(of: entities[relationship.target])
+        let first = keyColumns(of: entities[relationship.target], in: entities)
         guard let selector = relationship.selector else { return first }
-        let keys = selector.entities.map { keyColumns(of: entities[$0]) }
+        let keys = selector.entities.map { keyColumns(of: entities[$0], in: entities) }
         let columns = first.indices.map { part in
             let types = Set(keys.map { $0[part].type })
             return Column(name: first[part].name, type: types.count == 1 ? first[part].type : "", notNull: true)
@@ -149,8 +149,13 @@ public struct SeedSchema: Sendable {
     }
 
     /// The primary-key columns of an entity's table with their types.
-    static func keyColumns(of entity: Entity) -> [Column] {
+    static func keyColumns(of entity: Entity, in entities: [Entity]) -> [Column] {
         switch entity.identity {
+        case .owned:
+            // Each column typed as the attribute whose values it holds (docs/mapping.md, Merging).
+            return entity.ownedKey.map {
+                Column(name: $0.column, type: entities[$0.entity].attributes[$0.attribute].columnType, notNull: true)
+            }
         case .none:
             return [Column(name: Entity.syntheticKeyColumn, type: "INTEGER", notNull: true)]
         case let .attributes(indexes):

@@ -14,7 +14,7 @@ extension RowStore {
 
         /// Whether `layout`'s identity is its table's rowid: one integer attribute.
         static func identityIsRowid(_ layout: RowLayout) -> Bool {
-            let identity = layout.entity.identityAttributes
+            guard case let .attributes(identity) = layout.entity.identity else { return false }
             return identity.count == 1 && layout.entity.attributes[identity[0]].type == .integer
         }
 
