@@ -56,7 +56,8 @@ extension Coercion {
         _ text: UnsafeBufferPointer<UInt8>, matching pattern: TextPattern, shown: @autoclosure () -> String,
         to attribute: UnsafePointer<Attribute>
     ) -> Result<SQLValue, CoercionFailure> {
-        switch pattern.search(text) {
+        // The reader's strings are UTF-8, checked as it read them; a number's text is ASCII.
+        switch pattern.search(validUTF8: text) {
         case let .found(range):
             return Result { () throws(CoercionFailure) in try coerce(matched: UnsafeBufferPointer(rebasing: text[range]), to: attribute) }
         case .notFound:

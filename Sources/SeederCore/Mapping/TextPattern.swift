@@ -1,5 +1,11 @@
 import CPCRE2
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A `match:` pattern, compiled once when the mapping loads (docs/mapping.md, Values inside text):
 /// a PCRE2 regular expression searched in a value's UTF-8 text, whose first capture group (or
 /// whole match, without one) is the value.
@@ -8,8 +14,8 @@ import CPCRE2
 ///     pattern.search("https://swapi.dev/api/planets/1/")   // .found("1")
 ///
 /// PCRE2 rather than Swift's `Regex` or `NSRegularExpression`: about 40 times faster on URLs
-/// (bench/README.md, The regex engine). Safe to search from several threads at once: the compiled
-/// code is only read, and each search has its own match data.
+/// (bench/README.md, `match`: the regex engine). Safe to search from several threads at once: the
+/// compiled code is only read, and each thread has its own match data (`MatchData`).
 public struct TextPattern: Sendable, CustomStringConvertible {
     /// The pattern as the mapping writes it.
     public let source: String
@@ -56,16 +62,23 @@ public struct TextPattern: Sendable, CustomStringConvertible {
 
     public var description: String { source }
 
-    /// Searches `text` (UTF-8) for the pattern, unanchored.
+    /// Searches `text` for the pattern, unanchored; text that is not UTF-8 fails.
     public func search(_ text: UnsafeBufferPointer<UInt8>) -> Outcome {
-        // Two pairs: the whole match and the group. Per search, not per pattern: a mapping is
-        // shared by the threads that read dumps.
-        guard let data = pcre2_match_data_create_8(2, nil) else { return .failed("out of memory") }
-        defer { pcre2_match_data_free_8(data) }
+        search(text, options: 0)
+    }
+
+    /// `search` on text known to be UTF-8, which PCRE2 then does not check again: what the JSON
+    /// reader hands out (it validates every string) and Swift strings.
+    func search(validUTF8 text: UnsafeBufferPointer<UInt8>) -> Outcome {
+        search(text, options: PCRE2_NO_UTF_CHECK)
+    }
+
+    private func search(_ text: UnsafeBufferPointer<UInt8>, options: UInt32) -> Outcome {
+        guard let data = MatchData.ofThisThread else { return .failed("out of memory") }
         // An empty buffer may have no address; PCRE2 wants one.
         let result = withExtendedLifetime(code) {
-            text.baseAddress.map { pcre2_match_8(code.pointer, $0, text.count, 0, 0, data, nil) }
-                ?? [UInt8(0)].withUnsafeBufferPointer { pcre2_match_8(code.pointer, $0.baseAddress, 0, 0, 0, data, nil) }
+            text.baseAddress.map { pcre2_match_8(code.pointer, $0, text.count, 0, options, data, nil) }
+                ?? [UInt8(0)].withUnsafeBufferPointer { pcre2_match_8(code.pointer, $0.baseAddress, 0, 0, options, data, nil) }
         }
         if result == PCRE2_ERROR_NOMATCH { return .notFound }
         guard result > 0, let vector = pcre2_get_ovector_pointer_8(data) else { return .failed(Self.message(of: result)) }
@@ -81,7 +94,7 @@ public struct TextPattern: Sendable, CustomStringConvertible {
     public func search(_ text: String) -> String? {
         var text = text
         return text.withUTF8 { bytes in
-            guard case let .found(range) = search(bytes) else { return nil }
+            guard case let .found(range) = search(validUTF8: bytes) else { return nil }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
     }
@@ -105,4 +118,26 @@ private final class CompiledCode: @unchecked Sendable {
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
     deinit { pcre2_code_free_8(pointer) }
+}
+
+/// PCRE2's match data of the calling thread, made on its first search and freed when it ends:
+/// a search allocated and freed its own, which cost as much as matching an id in a URL. Two
+/// pairs (the whole match, the group) serve every pattern, which has at most one group.
+private enum MatchData {
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { data in
+            // (On Linux the argument is optional, on Darwin not.)
+            let data: UnsafeMutableRawPointer? = data
+            if let data { pcre2_match_data_free_8(OpaquePointer(data)) }
+        }
+        return key
+    }()
+
+    static var ofThisThread: OpaquePointer? {
+        if let data = pthread_getspecific(key) { return OpaquePointer(data) }
+        guard let data = pcre2_match_data_create_8(2, nil) else { return nil }
+        pthread_setspecific(key, UnsafeRawPointer(data))
+        return data
+    }
 }
