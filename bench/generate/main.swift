@@ -6,6 +6,7 @@ import SeederCore
 //   seeder-bench generate flat N DIR [--variant]   DIR/flat.json and DIR/flat.ndjson: N flat records
 //   seeder-bench generate graph N DIR [--variant]  DIR/users.json, DIR/task_list.json (the task list at scale)
 //   seeder-bench generate graph-urls N DIR      graph's records, each id and reference a URL
+//   seeder-bench regex N                        the regex engines `match:` could use, on N URLs
 //   seeder-bench generate pages N DIR              DIR/characters/page-NNNNN.json, 100 characters a page
 //   seeder-bench read FILE [--lines] [--key-path a.b] [--repeat K]
 //   seeder-bench map FILE [--lines] [--repeat K]   read and map with the flat Pod mapping
@@ -229,6 +230,31 @@ func generateGraph(count: Int, directory: String, variant: Bool, urls: Bool = fa
     projects.write(first ? "]\n" : "\n]\n")
 }
 
+// MARK: regex
+
+/// The engines `match:` could have used, on N SWAPI-style URLs with `/(\d+)/?$` (bench/README.md,
+/// `match`: the regex engine): each engine's seconds for taking every id out, one line each.
+func compareRegexEngines(count: Int) {
+    let pattern = #"/(\d+)/?$"#
+    let urls = (0..<count).map { "https://swapi.dev/api/planets/\($0 % 100_000)/" }
+    func time(_ engine: String, _ idLength: (String) -> Int) {
+        let start = now()
+        var total = 0
+        for url in urls { total &+= idLength(url) }
+        print("\(engine): \(String(format: "%.3f", now() - start)) s (\(total) id bytes)")
+    }
+    let swiftRegex = try! Regex(pattern)
+    time("Swift Regex") { url in (try? swiftRegex.firstMatch(in: url))?.output[1].substring?.utf8.count ?? 0 }
+    let foundation = try! NSRegularExpression(pattern: pattern)
+    time("NSRegularExpression") { url in
+        let text = url as NSString
+        guard let found = foundation.firstMatch(in: url, range: NSRange(location: 0, length: text.length)) else { return 0 }
+        return text.substring(with: found.range(at: 1)).utf8.count
+    }
+    let pcre2 = try! TextPattern(pattern)
+    time("PCRE2 (TextPattern)") { url in pcre2.search(url)?.utf8.count ?? 0 }
+}
+
 // MARK: pages
 
 /// N characters in Marvel-style pages of 100, one file per page, with a nested thumbnail and
@@ -292,7 +318,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 || arguments.first == "serve" else {
     print(
         "usage: seeder-bench generate flat|graph|graph-urls|pages N DIR [--variant] | read FILE [--lines] [--key-path a.b] [--repeat K] | map FILE"
-            + " | install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort] | serve [--pages P] [--records R] [--port N]")
+            + " | regex N | install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort] | serve [--pages P] [--records R] [--port N]"
+    )
     exit(64)
 }
 let lines = arguments.contains("--lines")
@@ -341,6 +368,9 @@ case "read", "map":
     print(
         "records: \(records)  bytes: \(bytes)  median: \(String(format: "%.3f", median)) s  "
             + "throughput: \(Int(megabytes / median)) MB/s  peak RSS: \(Int(peakRSSMegabytes())) MB")
+case "regex":
+    guard let count = Int(arguments[1]), count > 0 else { print("regex N"); exit(64) }
+    compareRegexEngines(count: count)
 case "install":
     exit(runInstall(arguments))
 case "serve":
