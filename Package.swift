@@ -30,7 +30,7 @@ let package = Package(
         // SQLite, no files written, no CLI.
         .target(
             name: "SeederCore",
-            dependencies: ["CZlib", "CZstd", "CSHA", .product(name: "Yams", package: "Yams")]
+            dependencies: ["CZlib", "CZstd", "CPCRE2", "CSHA", .product(name: "Yams", package: "Yams")]
         ),
         // SHA-256 (on the processor's SHA extensions where it has them) and MD5, in C: the
         // digests of a seed's provenance and a fetch's manifest.
@@ -38,6 +38,9 @@ let package = Package(
         // The system's zlib and libzstd, which decompress `.gz` and `.zst` dumps as they are read.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+        // The system's PCRE2, which reads `match:` patterns (docs/mapping.md, Values inside text):
+        // chosen by measurement over Swift's Regex and NSRegularExpression (bench/README.md).
+        .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
         // The files, without SQLite: which dump files a build reads and how each is opened
         // (decompressed, hashed); `seeder infer`'s reading of them (through the build's own input
         // planning); the guards and atomic writes of every file a command writes.

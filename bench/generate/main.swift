@@ -5,6 +5,8 @@ import SeederCore
 //
 //   seeder-bench generate flat N DIR [--variant]   DIR/flat.json and DIR/flat.ndjson: N flat records
 //   seeder-bench generate graph N DIR [--variant]  DIR/users.json, DIR/task_list.json (the task list at scale)
+//   seeder-bench generate graph-urls N DIR      graph's records, each id and reference a URL
+//   seeder-bench regex N                        the regex engines `match:` could use, on N URLs
 //   seeder-bench generate pages N DIR              DIR/characters/page-NNNNN.json, 100 characters a page
 //   seeder-bench read FILE [--lines] [--key-path a.b] [--repeat K]
 //   seeder-bench map FILE [--lines] [--repeat K]   read and map with the flat Pod mapping
@@ -112,6 +114,8 @@ func generateFlat(count: Int, directory: String, variant: Bool) {
 struct GraphRelease {
     let variant: Bool
     let userCount: Int, projectCount: Int
+    /// graph-urls: each record's id, and each reference, is its URL (`GraphURL`).
+    var urls = false
 
     /// The 1% changed in a field.
     func changes(_ id: Int) -> Bool { variant && id % 100 == 37 }
@@ -134,8 +138,17 @@ struct GraphRelease {
 
     func user(_ id: Int) -> String {
         let domain = changes(id) ? "example.net" : "example.com"
-        return "{\"id\":\(id),\"name\":\"User \(id)\",\"email\":\"user\(id)@\(domain)\"}"
+        let key = urls ? "\"url\":\"\(GraphURL.users)\(id)/\"" : "\"id\":\(id)"
+        return "{\(key),\"name\":\"User \(id)\",\"email\":\"user\(id)@\(domain)\"}"
     }
+}
+
+/// graph-urls: records that name themselves and each other by URL, as REST services do
+/// (SWAPI's `"url"` and `"homeworld"`), read with `match:` (bench/mappings/graph-urls.yaml).
+enum GraphURL {
+    static let users = "https://api.example.com/v1/users/"
+    static let projects = "https://api.example.com/v1/projects/"
+    static let tasks = "https://api.example.com/v1/tasks/"
 }
 
 /// One task of the graph workload, as drawn before a release changes it.
@@ -151,8 +164,12 @@ struct GraphTask {
         dueAt = random.timestamp()
     }
 
-    var json: String {
-        "{\"id\":\(id),\"name\":\"\(name)\",\"assigned_user_id\":\(assignee),\"due_at\":\"\(dueAt)\",\"completed\":\(completed)}"
+    func json(urls: Bool) -> String {
+        guard urls else {
+            return "{\"id\":\(id),\"name\":\"\(name)\",\"assigned_user_id\":\(assignee),\"due_at\":\"\(dueAt)\",\"completed\":\(completed)}"
+        }
+        return "{\"url\":\"\(GraphURL.tasks)\(id)/\",\"name\":\"\(name)\",\"assigned_user\":\"\(GraphURL.users)\(assignee)/\","
+            + "\"due_at\":\"\(dueAt)\",\"completed\":\(completed)}"
     }
 }
 
@@ -160,10 +177,10 @@ struct GraphTask {
 /// projects, so merging matters) and 10 tasks that name their assignee by id. The base records
 /// draw from one stream in order, and the variant draws them all before changing any, so that
 /// what it leaves alone is what the base wrote.
-func generateGraph(count: Int, directory: String, variant: Bool) {
+func generateGraph(count: Int, directory: String, variant: Bool, urls: Bool = false) {
     var random = SplitMix64(state: 7)
     let userCount = max(1, count / 50), projectCount = max(1, count / 10)
-    let release = GraphRelease(variant: variant, userCount: userCount, projectCount: projectCount)
+    let release = GraphRelease(variant: variant, userCount: userCount, projectCount: projectCount, urls: urls)
     let userIDs = (1...userCount).filter { !release.removes($0, of: userCount) } + release.newUsers
     let users = Output(directory + "/users.json")
     users.write("[\n" + userIDs.map(release.user).joined(separator: ",\n") + "\n]\n")
@@ -171,9 +188,10 @@ func generateGraph(count: Int, directory: String, variant: Bool) {
     projects.write("[")
     var first = true
     func emit(id: Int, description: String, owner: Int, tasks: [GraphTask]) {
+        let key = urls ? "\"url\":\"\(GraphURL.projects)\(id)/\"" : "\"id\":\(id)"
         let project =
-            "{\"project\":{\"id\":\(id),\"name\":\"Project \(id)\",\"description\":\"\(description)\","
-            + "\"user\":\(release.user(owner)),\"tasks\":[\n  " + tasks.map(\.json).joined(separator: ",\n  ") + "]}}"
+            "{\"project\":{\(key),\"name\":\"Project \(id)\",\"description\":\"\(description)\","
+            + "\"user\":\(release.user(owner)),\"tasks\":[\n  " + tasks.map { $0.json(urls: urls) }.joined(separator: ",\n  ") + "]}}"
         projects.write((first ? "\n" : ",\n") + project)
         first = false
     }
@@ -210,6 +228,31 @@ func generateGraph(count: Int, directory: String, variant: Bool) {
         emit(id: id, description: random.phrase(6 + random.below(6)), owner: userIDs[random.below(userIDs.count)], tasks: tasks)
     }
     projects.write(first ? "]\n" : "\n]\n")
+}
+
+// MARK: regex
+
+/// The engines `match:` could have used, on N SWAPI-style URLs with `/(\d+)/?$` (bench/README.md,
+/// `match`: the regex engine): each engine's seconds for taking every id out, one line each.
+func compareRegexEngines(count: Int) {
+    let pattern = #"/(\d+)/?$"#
+    let urls = (0..<count).map { "https://swapi.dev/api/planets/\($0 % 100_000)/" }
+    func time(_ engine: String, _ idLength: (String) -> Int) {
+        let start = now()
+        var total = 0
+        for url in urls { total &+= idLength(url) }
+        print("\(engine): \(String(format: "%.3f", now() - start)) s (\(total) id bytes)")
+    }
+    let swiftRegex = try! Regex(pattern)
+    time("Swift Regex") { url in (try? swiftRegex.firstMatch(in: url))?.output[1].substring?.utf8.count ?? 0 }
+    let foundation = try! NSRegularExpression(pattern: pattern)
+    time("NSRegularExpression") { url in
+        let text = url as NSString
+        guard let found = foundation.firstMatch(in: url, range: NSRange(location: 0, length: text.length)) else { return 0 }
+        return text.substring(with: found.range(at: 1)).utf8.count
+    }
+    let pcre2 = try! TextPattern(pattern)
+    time("PCRE2 (TextPattern)") { url in pcre2.search(url)?.utf8.count ?? 0 }
 }
 
 // MARK: pages
@@ -274,8 +317,9 @@ func peakRSSMegabytes() -> Double {
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 || arguments.first == "serve" else {
     print(
-        "usage: seeder-bench generate flat|graph|pages N DIR [--variant] | read FILE [--lines] [--key-path a.b] [--repeat K] | map FILE"
-            + " | install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort] | serve [--pages P] [--records R] [--port N]")
+        "usage: seeder-bench generate flat|graph|graph-urls|pages N DIR [--variant] | read FILE [--lines] [--key-path a.b] [--repeat K] | map FILE"
+            + " | regex N | install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort] | serve [--pages P] [--records R] [--port N]"
+    )
     exit(64)
 }
 let lines = arguments.contains("--lines")
@@ -287,6 +331,7 @@ case "generate":
     switch arguments[1] {
     case "flat": generateFlat(count: count, directory: directory, variant: arguments.contains("--variant"))
     case "graph": generateGraph(count: count, directory: directory, variant: arguments.contains("--variant"))
+    case "graph-urls": generateGraph(count: count, directory: directory, variant: arguments.contains("--variant"), urls: true)
     case "pages": generatePages(count: count, directory: directory)
     default: print("unknown workload \(arguments[1])"); exit(64)
     }
@@ -323,6 +368,9 @@ case "read", "map":
     print(
         "records: \(records)  bytes: \(bytes)  median: \(String(format: "%.3f", median)) s  "
             + "throughput: \(Int(megabytes / median)) MB/s  peak RSS: \(Int(peakRSSMegabytes())) MB")
+case "regex":
+    guard let count = Int(arguments[1]), count > 0 else { print("regex N"); exit(64) }
+    compareRegexEngines(count: count)
 case "install":
     exit(runInstall(arguments))
 case "serve":

@@ -10,7 +10,7 @@ final class EntityReference {
     /// The same for the entity's relationships (a `Relationship` is a struct of strings).
     let relationshipPointers: [UnsafePointer<Relationship>]
     /// Per attribute: `true` when any value may take the in-place path as it is: no `values` to
-    /// check, no `emptyAsNull` to turn `""` into `null`.
+    /// check, no `emptyAsNull` to turn `""` into `null`, no `match` to take a part of its text.
     let takesAnyValue: [Bool]
     let identityAttributes: [Int]
     /// What an identity that names a to-one names, in order (`Identity.owned`); empty for any
@@ -25,7 +25,7 @@ final class EntityReference {
         let pinned = (Pinned(entity.attributes), Pinned(entity.relationships))
         (attributePointers, relationshipPointers) = (pinned.0.pointers, pinned.1.pointers)
         self.pinned = pinned
-        takesAnyValue = entity.attributes.map { $0.allowedValues == nil && !$0.emptyAsNull }
+        takesAnyValue = entity.attributes.map { $0.allowedValues == nil && !$0.emptyAsNull && $0.match == nil }
         identityAttributes = entity.identityAttributes
         if case let .owned(parts) = entity.identity { ownedParts = parts } else { ownedParts = [] }
         attributeOrder = entity.identityAttributes + entity.attributes.indices.filter { !entity.identityAttributes.contains($0) }

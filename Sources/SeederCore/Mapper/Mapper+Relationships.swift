@@ -85,10 +85,19 @@ extension Mapper {
                 at: json, offset: offset)
             return nil
         }
-        // The value of one identity attribute, or nil after its error.
+        // The value of one identity attribute, or nil after its error. A scalar is the
+        // relationship's text, read with its `match`; a member of an object holding the target's
+        // identity keys is the target's, read with that attribute's (docs/mapping.md, Values
+        // inside text).
         func keyValue(_ part: MappedValue, _ attribute: UnsafePointer<Attribute>, _ context: inout RecordContext) -> SQLValue? {
+            let pattern = json?.kind == .object ? attribute.pointee.match : relationship.pointee.match
             do throws(CoercionFailure) {
-                let value = try coercion.coerce(part, to: attribute)
+                let value: SQLValue
+                if let pattern {
+                    value = try coercion.coerce(part, matching: pattern, to: attribute)
+                } else {
+                    value = try coercion.coerce(part, to: attribute)
+                }
                 guard value != .null else { throw CoercionFailure(message: "is null") }
                 return value
             } catch {

@@ -60,7 +60,7 @@ extension Mapper {
     ) -> Record.Field {
         let (key, index) = (member.key, member.attribute)
         let keyed = coerced(
-            { () throws(CoercionFailure) in try coercion.coerce(key, to: attribute) }, attribute: attribute, index: index, at: nil,
+            { () throws(CoercionFailure) in try coercion.coerceField(key, to: attribute) }, attribute: attribute, index: index, at: nil,
             offset: key.fileOffset, context: &context)
         if case let .value(held) = read.value, case let .value(value) = keyed.value, held != value {
             context.error(

@@ -300,7 +300,7 @@ public final class Mapper {
             return nullField(attribute: attribute, index: index, nulls: nulls, at: member, offset: offset, context: &context)
         }
         return coerced(
-            { () throws(CoercionFailure) in try coercion.coerce(member, to: attribute) }, attribute: attribute, index: index,
+            { () throws(CoercionFailure) in try coercion.coerceField(member, to: attribute) }, attribute: attribute, index: index,
             at: member, offset: offset, context: &context)
     }
 
@@ -316,7 +316,7 @@ public final class Mapper {
             return nullField(attribute: attribute, index: index, nulls: nulls, at: nil, offset: offset, context: &context)
         }
         return coerced(
-            { () throws(CoercionFailure) in try coercion.coerce(reached, to: attribute) }, attribute: attribute, index: index,
+            { () throws(CoercionFailure) in try coercion.coerceField(reached, to: attribute) }, attribute: attribute, index: index,
             at: nil, offset: offset, context: &context)
     }
 

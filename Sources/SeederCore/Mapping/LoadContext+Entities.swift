@@ -62,6 +62,8 @@ struct RelationshipDraft {
     /// A many-to-many's join table (`table:`), named as the app's schema names it.
     var table: (name: String, node: YAMLNode)?
     var keyedBy: (name: String, node: YAMLNode)?
+    /// `match:`, compiled.
+    var match: TextPattern?
 }
 
 extension LoadContext {
@@ -179,6 +181,14 @@ extension LoadContext {
             identifier(column, what: "column name", at: node.value)
         {
             draft.column = (column, node.value)
+        }
+        if let node = fields["match"] {
+            if type == .json {
+                // A json attribute keeps a value whole; a part of its text is a string.
+                error(.mappingInvalid, "'match' takes text out of a value; '\(name)' is json, which keeps values whole", at: node.key)
+            } else {
+                draft.attribute.match = textPattern(node.value)
+            }
         }
         for key in ["format", "timeZone", "storage"] where type != .date {
             if let node = fields[key] {
@@ -313,6 +323,7 @@ extension LoadContext {
             draft.column = (column, node.value)
         }
         if let node = fields["keyedBy"], let attribute = string(node.value, key: "keyedBy") { draft.keyedBy = (attribute, node.value) }
+        if let node = fields["match"] { draft.match = textPattern(node.value) }
         if let node = fields["table"], let table = string(node.value, key: "table"), identifier(table, what: "table name", at: node.value) {
             if draft.isToMany, draft.inverse == nil {
                 draft.table = (table, node.value)

@@ -45,6 +45,7 @@ extension LoadContext {
                     isRequired: relationshipDraft.isRequired, onMissing: relationshipDraft.onMissing,
                     storage: .foreignKey(columns: []), location: relationshipDraft.nameNode.location)
                 relationship.selector = selector
+                relationship.match = relationshipDraft.match
                 if let keyedBy = relationshipDraft.keyedBy {
                     // Every entity a selector can choose has the attribute; the index is the first's.
                     let indexes = relationship.targets.map { keyedAttribute(keyedBy.name, at: keyedBy.node, of: entities[$0]) }

@@ -202,6 +202,9 @@ public struct Attribute: Sendable {
     public var emptyAsNull = false
     /// Where `column:` names its column, when the mapping names it.
     public var namedColumn: SourceLocation? = nil
+    /// `match:`: the value is the part of its text this pattern finds, coerced then
+    /// (docs/mapping.md, Values inside text).
+    public var match: TextPattern? = nil
 
     public init(
         name: String,
@@ -284,6 +287,9 @@ public struct Relationship: Sendable {
     /// the mapping names it.
     public var namedColumn: SourceLocation? = nil
     public var namedTable: SourceLocation? = nil
+    /// `match:`: each id is the part of the value's text this pattern finds (docs/mapping.md,
+    /// Values inside text).
+    public var match: TextPattern? = nil
 
     /// The entities its targets may be: the selector's, else the one target.
     public var targets: [Int] { selector?.entities ?? [target] }

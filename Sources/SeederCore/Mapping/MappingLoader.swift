@@ -27,11 +27,11 @@ public struct MappingLoader {
         ]
         public static let attribute = [
             "type", "from", "required", "default", "values", "unique", "index", "format",
-            "timeZone", "storage", "column", "emptyAsNull",
+            "timeZone", "storage", "column", "emptyAsNull", "match",
         ]
         public static let relationship = [
             "to", "many", "from", "inverse", "ordered", "required", "onMissing", "column",
-            "keyedBy", "table",
+            "keyedBy", "table", "match",
         ]
         public static let source = ["path", "entity", "keyPath", "keyedBy", "fetch"]
         public static let selector = ["by", "cases", "default"]
