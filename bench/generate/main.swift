@@ -6,6 +6,7 @@ import SeederCore
 //   seeder-bench generate flat N DIR [--variant]   DIR/flat.json and DIR/flat.ndjson: N flat records
 //   seeder-bench generate graph N DIR [--variant]  DIR/users.json, DIR/task_list.json (the task list at scale)
 //   seeder-bench generate pages N DIR              DIR/characters/page-NNNNN.json, 100 characters a page
+//   seeder-bench generate languages N DIR          DIR/species.json: N records of 30 descriptions, one a language
 //   seeder-bench read FILE [--lines] [--key-path a.b] [--repeat K]
 //   seeder-bench map FILE [--lines] [--repeat K]   read and map with the flat Pod mapping
 //   seeder-bench install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort]
@@ -274,7 +275,7 @@ func peakRSSMegabytes() -> Double {
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 || arguments.first == "serve" else {
     print(
-        "usage: seeder-bench generate flat|graph|pages N DIR [--variant] | read FILE [--lines] [--key-path a.b] [--repeat K] | map FILE"
+        "usage: seeder-bench generate flat|graph|pages|languages N DIR [--variant] | read FILE [--lines] [--key-path a.b] [--repeat K] | map FILE"
             + " | install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort] | serve [--pages P] [--records R] [--port N]")
     exit(64)
 }
@@ -288,6 +289,7 @@ case "generate":
     case "flat": generateFlat(count: count, directory: directory, variant: arguments.contains("--variant"))
     case "graph": generateGraph(count: count, directory: directory, variant: arguments.contains("--variant"))
     case "pages": generatePages(count: count, directory: directory)
+    case "languages": generateLanguages(count: count, directory: directory)
     default: print("unknown workload \(arguments[1])"); exit(64)
     }
 case "read", "map":
