@@ -38,6 +38,7 @@ extension KeyPath {
     /// reads the member, on an array maps over the elements, on `null` gives `null`, on
     /// anything else is absent.
     func evaluate(on record: JSONValue) throws(KeyPathFailure) -> MappedValue {
+        if !filters.isEmpty, let picked = try picked(from: record, from: 0) { return picked }
         let reached = filters.isEmpty ? Self.follow(record, keys[...]) : try filtered(record, from: 0)
         guard let collectionOperator else { return reached }
         return try apply(collectionOperator, to: reached)
@@ -47,6 +48,7 @@ extension KeyPath {
     /// (`EntityPlan`'s key-path slots), `nil` when the record has none.
     func evaluate(firstMember member: JSONValue?) throws(KeyPathFailure) -> MappedValue {
         guard let member else { return .absent }
+        if !filters.isEmpty, let picked = try picked(from: member, from: 1) { return picked }
         let reached = filters.isEmpty ? Self.follow(member, keys.dropFirst()) : try filtered(member, from: 1)
         guard let collectionOperator else { return reached }
         return try apply(collectionOperator, to: reached)
@@ -63,6 +65,27 @@ extension KeyPath {
             reached = try Self.apply(filter, to: reached)
         }
         return Self.follow(reached, keys[next...])
+    }
+
+    /// `evaluate` of a key path whose last `@where` stands right before `@first`, `@last` or
+    /// `@count` (`descriptions.@where(language.name = en).@first.text`) on an array: the element
+    /// picked, or the count, without the list of elements kept; `@first` stops at the first.
+    /// `nil` for any other key path or value, which `filtered` then takes.
+    private func picked(from value: JSONValue, from first: Int) throws(KeyPathFailure) -> MappedValue? {
+        guard let op = collectionOperator, op == .first || op == .last || op == .count, let filter = filters.last,
+            filter.position == keys.count, filters.count == 1
+        else { return nil }
+        let reached = Self.follow(value, keys[first..<filter.position])
+        guard case let .json(array) = reached, array.kind == .array else { return nil }
+        var count: Int64 = 0
+        var picked: JSONValue?
+        filter.forEachKept(in: array) { element in
+            count += 1
+            picked = element
+            return op != .first
+        }
+        if op == .count { return .number(DecimalNumber(count)) }
+        return picked.map { Self.follow($0, operatorKeys[...]) } ?? .null
     }
 
     /// `follow` from what an earlier step reached: a list's items each follow the keys.
@@ -90,7 +113,10 @@ extension KeyPath {
             case .null: return reached
             case .array:
                 var kept: [MappedValue] = []
-                for element in value.elements where filter.keeps(element) { kept.append(.json(element)) }
+                filter.forEachKept(in: value) { element in
+                    kept.append(.json(element))
+                    return true
+                }
                 return .list(kept)
             default: throw KeyPathFailure(message: "'\(filter)' needs an array, found \(describeKind(value.kind))", value: value)
             }

@@ -177,7 +177,7 @@ struct LoadContext {
         do {
             let path = try KeyPath(parsing: text)
             if !allowOperators, let filter = path.filters.first {
-                error(.mappingInvalid, "'\(key)' cannot use '\(filter)': it reads one value, not an array's elements", at: node)
+                error(.mappingInvalid, "'\(key)' cannot use '\(filter)' (an attribute's or a relationship's 'from' can)", at: node)
                 return nil
             }
             if !allowOperators, path.collectionOperator != nil {
