@@ -1,3 +1,5 @@
+import Foundation
+
 /// `@where(K = V)` or `@where(K != V)` in a key path (docs/mapping.md, Key paths): keeps the
 /// elements of an array whose K equals (or does not equal) V, in order.
 ///
@@ -15,6 +17,9 @@ public struct KeyPathFilter: Sendable, Hashable, CustomStringConvertible {
     public var position: Int
     /// The condition as written between the parentheses, for messages.
     public var condition: String
+    /// `keys` and a text V as UTF-8, compared with the document's bytes.
+    private var keyBytes: [[UInt8]] = []
+    private var textBytes: [UInt8] = []
 
     /// V of `@where(K = V)`: JSON's scalars, compared by kind (a number never equals text).
     enum Value: Sendable, Hashable {
@@ -53,6 +58,8 @@ public struct KeyPathFilter: Sendable, Hashable, CustomStringConvertible {
         self.value = try Self.value(text, in: written)
         self.position = position
         self.condition = condition
+        keyBytes = keys.map { Array($0.utf8) }
+        if case let .text(text) = value { textBytes = Array(text.utf8) }
     }
 
     /// The first `=` outside double quotes, with the `!` before it: where the operator starts,
@@ -156,26 +163,35 @@ public struct KeyPathFilter: Sendable, Hashable, CustomStringConvertible {
     /// languages' list, bench/README.md).
     func forEachKept(in array: JSONValue, _ body: (JSONValue) -> Bool) {
         let document = array.document
-        let end = Int(array.node.end)
-        var cursor = array.index + 1
-        while cursor < end {
-            if keeps(document.nodes, at: cursor, document) {
-                guard body(JSONValue(document: document, index: cursor)) else { return }
+        document.nodes.withUnsafeBufferPointer { nodes in
+            document.bytes.withUnsafeBufferPointer { bytes in
+                let end = Int(nodes[array.index].end)
+                var cursor = array.index + 1
+                while cursor < end {
+                    if keeps(at: cursor, nodes, bytes, document) {
+                        guard body(JSONValue(document: document, index: cursor)) else { return }
+                    }
+                    cursor = Int(nodes[cursor].end)
+                }
             }
-            cursor = Int(document.nodes[cursor].end)
         }
     }
 
     /// `true` when `element` is kept (below).
     func keeps(_ element: JSONValue) -> Bool {
-        keeps(element.document.nodes, at: element.index, element.document)
+        let document = element.document
+        return document.nodes.withUnsafeBufferPointer { nodes in
+            document.bytes.withUnsafeBufferPointer { bytes in keeps(at: element.index, nodes, bytes, document) }
+        }
     }
 
     /// `true` when the element at `index` is kept: its K, followed as a key path follows keys (a
     /// key on `null` gives `null`), equals V; for `!=`, when it does not, or the element has no K.
-    private func keeps(_ nodes: [JSONNode], at index: Int, _ document: JSONDocument) -> Bool {
+    private func keeps(
+        at index: Int, _ nodes: UnsafeBufferPointer<JSONNode>, _ bytes: UnsafeBufferPointer<UInt8>, _ document: JSONDocument
+    ) -> Bool {
         var reached = index
-        for key in keys {
+        for key in keyBytes.indices {
             let node = nodes[reached]
             switch node.kind {
             case .object:
@@ -183,7 +199,7 @@ public struct KeyPathFilter: Sendable, Hashable, CustomStringConvertible {
                 let end = Int(node.end)
                 var found = -1
                 while member < end {
-                    if JSONValue(document: document, index: member).stringEquals(key) {
+                    if Self.equals(member, keyBytes[key], keys[key], nodes, bytes, document) {
                         found = member + 1
                         break
                     }
@@ -198,7 +214,26 @@ public struct KeyPathFilter: Sendable, Hashable, CustomStringConvertible {
                 return negated
             }
         }
+        if case let .text(text) = value {
+            return Self.equals(reached, textBytes, text, nodes, bytes, document) != negated
+        }
         return matches(JSONValue(document: document, index: reached)) != negated
+    }
+
+    /// `true` when the node at `index` is a string equal to `text` (`utf8`, its UTF-8): its bytes
+    /// compared in place unless it holds an escape.
+    private static func equals(
+        _ index: Int, _ utf8: [UInt8], _ text: String, _ nodes: UnsafeBufferPointer<JSONNode>, _ bytes: UnsafeBufferPointer<UInt8>,
+        _ document: JSONDocument
+    ) -> Bool {
+        let node = nodes[index]
+        guard node.kind == .string else { return false }
+        if node.flags & JSONNode.escaped != 0 { return JSONValue(document: document, index: index).stringEquals(text) }
+        guard Int(node.length) == utf8.count else { return false }
+        let start = Int(node.start) + 1
+        return utf8.withUnsafeBufferPointer { utf8 in
+            utf8.isEmpty || memcmp(bytes.baseAddress! + start, utf8.baseAddress!, utf8.count) == 0
+        }
     }
 
     /// `true` when `found` equals V: of the same kind and the same value.
