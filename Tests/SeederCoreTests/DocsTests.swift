@@ -19,7 +19,8 @@ struct DocsTests {
             + keys.paginateCursor + keys.paginateOffset + keys.paginatePage + FetchMethod.allCases.map(\.rawValue)
             + SearchEngine.allCases.map(\.rawValue) + ["triggers"]
             + AttributeType.allCases.map(\.rawValue) + DateStorage.allCases.map(\.rawValue) + DateFormat.names
-            + CollectionOperator.allCases.map { "@" + $0.rawValue } + ["@" + KeyPath.fileName] + ConflictPolicy.allCases.map(\.rawValue)
+            + CollectionOperator.allCases.map { "@" + $0.rawValue } + ["@" + KeyPath.fileName, "@" + KeyPath.whereName]
+            + ConflictPolicy.allCases.map(\.rawValue)
             + NullPolicy.allCases.map(\.rawValue) + MissingPolicy.allCases.map(\.rawValue)
             + [NamingStyle.snakeCase.rawValue, NamingStyle.asIs.rawValue, ".json", ".jsonl", ".ndjson"]
             + DumpCompression.allCases.compactMap(\.suffix)

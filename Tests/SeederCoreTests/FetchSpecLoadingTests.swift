@@ -172,6 +172,10 @@ struct FetchSpecLoadingTests {
             "", "  - { path: c/*.json, entity: Comic, fetch: { url: c, paginate: { cursor: a, value: data.@sum.id } } }",
             "mapping.yaml:11:85: error: 'value' may use '@first' or '@last', not '@sum'"
         ),
+        (
+            "", "  - { path: c/*.json, entity: Comic, fetch: { url: c, paginate: { next: 'links.@where(rel = next).@first.href' } } }",
+            "mapping.yaml:11:73: error: 'next' may use '@first' or '@last', not '@where(rel = next)'"
+        ),
     ])
     func mistakes(fetch: String, sources: String, expected: String) {
         let (mapping, messages) = loadMapping(Self.mapping(fetch: fetch, sources: sources))

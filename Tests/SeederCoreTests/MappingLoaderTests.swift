@@ -405,6 +405,13 @@ struct MappingLoaderTests {
             errors: ["mapping.yaml:8:14: error: 'keyPath' cannot use collection operators"]),
         Case(
             yaml: head
+                + "  User:\n    attributes: { id: integer }\nsources:\n  - path: users.json\n    entity: User\n"
+                + "    keyPath: data.@where(kind = user)\n",
+            errors: [
+                "mapping.yaml:8:14: error: 'keyPath' cannot use '@where(kind = user)' (an attribute's or a relationship's 'from' can)"
+            ]),
+        Case(
+            yaml: head
                 + "  User:\n    attributes: { id: integer, username: string }\nsources:\n  - path: users.json\n    entity: User\n"
                 + "    keyedBy: usernme\n",
             errors: ["mapping.yaml:8:14: error: unknown attribute 'usernme' in 'keyedBy' of entity 'User' (did you mean 'username'?)"]),

@@ -8,6 +8,7 @@ import SeederCore
 //   seeder-bench generate graph-urls N DIR      graph's records, each id and reference a URL
 //   seeder-bench regex N                        the regex engines `match:` could use, on N URLs
 //   seeder-bench generate pages N DIR              DIR/characters/page-NNNNN.json, 100 characters a page
+//   seeder-bench generate languages N DIR          DIR/species.json: N records of 30 descriptions, one a language
 //   seeder-bench read FILE [--lines] [--key-path a.b] [--repeat K]
 //   seeder-bench map FILE [--lines] [--repeat K]   read and map with the flat Pod mapping
 //   seeder-bench install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort]
@@ -317,8 +318,8 @@ func peakRSSMegabytes() -> Double {
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 || arguments.first == "serve" else {
     print(
-        "usage: seeder-bench generate flat|graph|graph-urls|pages N DIR [--variant] | read FILE [--lines] [--key-path a.b] [--repeat K] | map FILE"
-            + " | regex N | install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort] | serve [--pages P] [--records R] [--port N]"
+        "usage: seeder-bench generate flat|graph|graph-urls|pages|languages N DIR [--variant] | read FILE [--lines] [--key-path a.b] [--repeat K]"
+            + " | map FILE | regex N | install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort] | serve [--pages P] [--records R] [--port N]"
     )
     exit(64)
 }
@@ -333,6 +334,7 @@ case "generate":
     case "graph": generateGraph(count: count, directory: directory, variant: arguments.contains("--variant"))
     case "graph-urls": generateGraph(count: count, directory: directory, variant: arguments.contains("--variant"), urls: true)
     case "pages": generatePages(count: count, directory: directory)
+    case "languages": generateLanguages(count: count, directory: directory)
     default: print("unknown workload \(arguments[1])"); exit(64)
     }
 case "read", "map":

@@ -34,6 +34,15 @@ struct EntityDrafting {
                 continue
             }
             var evidence = "\(count(stats.present)) of \(count(records))" + (stats.nulls > 0 ? "; \(count(stats.nulls)) null" : "")
+            if identity.fromURL, stats.key == identity.key {
+                // The identity is the id the record's own URL ends in (docs/mapping.md, Values
+                // inside text); the URL itself is what it holds, so the key is read for it only.
+                entity.attributes.append(
+                    Attribute(
+                        name: "id", type: .integer, from: stats.key, match: URLIdentities.pattern,
+                        evidence: evidence + "; the id at the end of each URL"))
+                continue
+            }
             let name = DraftNaming.memberName(fromKey: stats.key)
             let required = stats.present == records && stats.nulls == 0 && stats.key != identity.key
             if case .object = stats.shape, let keyed = stats.child?.keyedData {
@@ -98,7 +107,13 @@ struct EntityDrafting {
                 }
                 entity.relationships.append(relationship)
             case .arrayOfScalars:
-                if let (target, stem) = referenceTarget(stats, plural: true) {
+                if let (target, urls) = urlReferenceTarget(stats) {
+                    var relationship = Relationship(
+                        name: name, target: target, many: true, from: stats.key,
+                        evidence: evidence + "; \(counted(urls.count, "distinct id")) at the end of URLs, all identities of \(target)")
+                    relationship.match = URLIdentities.pattern
+                    entity.relationships.append(relationship)
+                } else if let (target, stem) = referenceTarget(stats, plural: true) {
                     let name = DraftNaming.plural(DraftNaming.memberName(fromKey: stem))
                     entity.relationships.append(
                         Relationship(
@@ -112,6 +127,14 @@ struct EntityDrafting {
                 entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: " + reason))
                 if stats.neverHeldAValue { valueless.append(stats.key) } else { entity.notes.append("'\(stats.key)' is json: \(reason)") }
             case let .scalar(type, format, reason):
+                if stats.key != identity.key, type == .url, let (target, urls) = urlReferenceTarget(stats) {
+                    var relationship = Relationship(
+                        name: name, target: target, from: stats.key,
+                        evidence: evidence + "; \(counted(urls.count, "distinct id")) at the end of URLs, all identities of \(target)")
+                    relationship.match = URLIdentities.pattern
+                    entity.relationships.append(relationship)
+                    continue
+                }
                 if stats.key != identity.key, type == .integer || type == .string,
                     let (target, stem) = referenceTarget(stats, plural: false)
                 {
@@ -162,6 +185,18 @@ struct EntityDrafting {
         // value; none when several do, which would be a guess.
         let holders = identities.keys.sorted().filter(holdsEveryValue)
         return holders.count == 1 ? (holders[0], words.joined(separator: "_")) : nil
+    }
+
+    /// The entity a key of URLs refers to (`"homeworld": "https://swapi.dev/api/planets/1/"`): the
+    /// one the segment before the ids names (`planets` -> `Planet`), another than this one (a
+    /// record's own URL is no reference), whose identities hold every id. With the ids.
+    func urlReferenceTarget(_ stats: KeyStats) -> (String, ValueSet)? {
+        guard let urls = stats.urlIDs, let collection = urls.sameCollection, urls.ids.count > 0, !urls.ids.overflowed else { return nil }
+        let target = DraftNaming.entityName(fromWords: DraftNaming.words(of: Naming.singular(collection)))
+        guard target != observer.name, let identity = identities[target], identity.key != nil, let values = identity.values,
+            !values.overflowed, values.containsAll(of: urls.ids)
+        else { return nil }
+        return (target, urls.ids)
     }
 
     /// The name of a child's to-one back to this entity: `character` for Character, unless a

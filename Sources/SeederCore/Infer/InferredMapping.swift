@@ -13,6 +13,8 @@ public struct InferredMapping: Sendable {
         public var parents: [String] = []
         /// `format:` of a date read from unix timestamps (`unix`, `unix_ms`).
         public var format: String?
+        /// `match:`, the pattern that takes the value out of the text (the id of a URL).
+        public var match: String?
         public var required = false
         /// What the type was chosen from: `12,000 records; 3 null`.
         public var evidence: String
@@ -45,6 +47,8 @@ public struct InferredMapping: Sendable {
         public var path: [String]?
         /// The foreign-key column, when the default one is taken.
         public var column: String?
+        /// `match:`, the pattern that takes the target's identity out of each value (the id of a URL).
+        public var match: String?
         /// `onMissing: create`: some occurrences of the target held nothing but its identity.
         public var onMissingCreate = false
         /// The to-one a one-to-many's `inverse` names, on its child: its name is fixed.

@@ -67,6 +67,9 @@ final class KeyStats {
     var child: ShapeObserver?
     /// The distinct scalar values (of arrays: of their elements), for keys named like ids.
     var values: ValueSet?
+    /// The ids the key's URLs end in (of arrays: their elements'), while every value but null
+    /// is such a URL (`https://swapi.dev/api/planets/1/`); `nil` once one is not.
+    var urlIDs: URLIdentities? = URLIdentities()
 
     private static let utc = TimeZone(identifier: "UTC")!
 
@@ -128,6 +131,7 @@ final class KeyStats {
         // Nested records are observed by their key's name: both hold the same observer, or one none.
         if child == nil { child = other.child }
         if let otherValues = other.values { values?.add(otherValues, asCopies: asCopies) }
+        if let otherURLs = other.urlIDs { urlIDs?.add(otherURLs) } else { urlIDs = nil }
     }
 
     /// Empty objects beside list envelopes are lists of none; elsewhere each is a record of no
@@ -186,16 +190,29 @@ final class KeyStats {
                 switch element.kind {
                 case .null: break
                 case .object:
+                    urlIDs = nil
                     observe(element: element, in: catalog)
-                case .array: elementArrays += 1
+                case .array:
+                    urlIDs = nil
+                    elementArrays += 1
                 default:
                     elementScalars += 1
                     if let hash = element.identityHash { values?.insert(hash, record: 0, fromSource: false) }
+                    if urlIDs != nil { noteURL(element, record: 0, fromSource: false) }
                 }
             }
             return
         }
         if values != nil, let hash = value.identityHash { values!.insert(hash, record: record(), fromSource: fromSource) }
+        if urlIDs != nil, value.kind != .null { noteURL(value, record: record(), fromSource: fromSource) }
+    }
+
+    /// Adds a URL's id to `urlIDs`, or ends the key's candidacy when `value` is not one.
+    private func noteURL(_ value: JSONValue, record: UInt64, fromSource: Bool) {
+        guard value.kind == .string, value.withDecodedBytes({ urlIDs!.insert($0, record: record, fromSource: fromSource) }) else {
+            urlIDs = nil
+            return
+        }
     }
 
     /// Counts an object of an array (or of a list envelope's): a record of the key's kind, or an

@@ -70,6 +70,7 @@ public struct MappingDraftWriter {
     private func value(of attribute: InferredMapping.Attribute) -> String {
         var parts: [String] = []
         if let from = attribute.from { parts.append("from: \(Self.keyPath(attribute.parents + [from]))") }
+        if let match = attribute.match { parts.append("match: '\(match)'") }
         if let format = attribute.format { parts.append("format: \(format)") }
         if attribute.required { parts.append("required: true") }
         return parts.isEmpty
@@ -85,6 +86,7 @@ public struct MappingDraftWriter {
         if let from = relationship.from {
             parts.append("from: \(Self.keyPath(relationship.path ?? [from] + [relationship.through].compactMap { $0 }))")
         }
+        if let match = relationship.match { parts.append("match: '\(match)'") }
         if let column = relationship.column { parts.append("column: \(column)") }
         if relationship.onMissingCreate { parts.append("onMissing: create") }
         return "{ " + parts.joined(separator: ", ") + " }"

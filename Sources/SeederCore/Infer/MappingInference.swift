@@ -230,6 +230,9 @@ struct IdentityChoice: Sendable {
     var evidence: String
     /// The values of the identity, for `*_id` references.
     var values: ValueSet?
+    /// `true` when the identity is the id at the end of the URL at `key` (`url`), read with
+    /// `match:`: records without an `id` of their own, as SWAPI's.
+    var fromURL = false
 
     /// Keys tried, in order, after `id`, then `<entity>_id`, `<entity>_uuid` and `<entity>_key`
     /// (and the same of the name's last word)
@@ -269,6 +272,18 @@ struct IdentityChoice: Sendable {
         }
         var rejected: [String] = []
         for name in Self.order(for: observer.name) {
+            // After `id` and the entity's own id keys, before names and slugs: the id in the
+            // record's own URL, which is what the service keys it by.
+            if name == Self.names.first, let stats = Self.urlIdentityKey(of: observer) {
+                key = stats.key
+                fromURL = true
+                values = stats.urlIDs!.ids
+                referencesOnly = stats.soleKey
+                evidence =
+                    "the id at the end of '\(stats.key)': \(counted(values!.count, "distinct id")) in \(counted(records, "record"))"
+                    + (rejected.isEmpty ? "" : "; " + rejected.joined(separator: "; "))
+                return
+            }
             guard let stats = observer.keys.first(where: { Naming.lookupKey($0.key) == name }) else { continue }
             guard let values = stats.values else { continue }
             var why: String?
@@ -307,6 +322,21 @@ struct IdentityChoice: Sendable {
         evidence =
             "no key named like an identity is in every record and unique"
             + (rejected.isEmpty ? "" : ": " + rejected.joined(separator: "; "))
+    }
+
+    /// The key named `url` whose every value is a URL ending in an id (`URLIdentities`), of one
+    /// collection and unique across the records, in records with no `id` key of their own; else
+    /// `nil`.
+    static func urlIdentityKey(of observer: ShapeObserver) -> KeyStats? {
+        guard !observer.keys.contains(where: { Naming.lookupKey($0.key) == "id" }),
+            let stats = observer.keys.first(where: { Naming.lookupKey($0.key) == "url" }), let urls = stats.urlIDs,
+            stats.present == observer.records, stats.nulls == 0, stats.strings == stats.present
+        else { return nil }
+        let ids = urls.ids
+        guard urls.sameCollection != nil, ids.count > 0, !ids.overflowed, ids.sourceConflicts == 0, ids.embeddedConflicts == 0 else {
+            return nil
+        }
+        return stats
     }
 
     /// `1 value repeats with other records`, `3 values repeat with other records`.

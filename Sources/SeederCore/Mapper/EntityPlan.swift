@@ -53,10 +53,11 @@ final class EntityPlan {
     /// `true` while any of them is: the mapper then asks `noteKeyPaths` about each record. Once
     /// every key path is found (or when there is none) a record costs one test.
     @exclusivity(unchecked) private(set) var keyPathsPending = false
-    /// Per attribute and per relationship: its key path's keys past the first (`keysAfterFirst`);
-    /// empty when the first key's member in a layout settles whether the path is found.
-    private var attributeKeysAfterFirst: [[String]] = []
-    private var relationshipKeysAfterFirst: [[String]] = []
+    /// Per attribute and per relationship: its key path's lists of keys past the first
+    /// (`keyListsAfterFirst`), each to be found in one record; empty when the first key's member
+    /// in a layout settles whether the path is found.
+    private var attributeKeysAfterFirst: [[[String]]] = []
+    private var relationshipKeysAfterFirst: [[[String]]] = []
     /// The records mapped (objects), embedded ones included.
     @exclusivity(unchecked) var recordCount = 0
     /// Of them, the bare ids (`Mapper.identityRecord`): each had its identity, without a key.
@@ -85,8 +86,8 @@ final class EntityPlan {
             keyPathFirstKeys[first, default: []].append(slot)
             return slot
         }
-        attributeKeysAfterFirst = entity.attributes.map { $0.keyPath?.keysAfterFirst ?? [] }
-        relationshipKeysAfterFirst = entity.relationships.map { $0.keyPath?.keysAfterFirst ?? [] }
+        attributeKeysAfterFirst = entity.attributes.map { $0.keyPath?.keyListsAfterFirst ?? [] }
+        relationshipKeysAfterFirst = entity.relationships.map { $0.keyPath?.keyListsAfterFirst ?? [] }
         attributeKeyPathsPending = attributeKeysAfterFirst.map { !$0.isEmpty }
         relationshipKeyPathsPending = relationshipKeysAfterFirst.map { !$0.isEmpty }
         keyPathsPending = attributeKeyPathsPending.contains(true) || relationshipKeyPathsPending.contains(true)
@@ -219,9 +220,9 @@ final class EntityPlan {
     /// record, and it stays out of the mapper's loops.
     @inline(never)
     func noteKeyPaths(in members: MemberLayout) {
-        func finds(_ slot: Int?, _ keys: [String]) -> Bool {
+        func finds(_ slot: Int?, _ keyLists: [[String]]) -> Bool {
             guard let slot, let member = members.member(slot) else { return false }
-            return KeyPath.finds(keys[...], in: member)
+            return keyLists.allSatisfy { KeyPath.finds($0[...], in: member) }
         }
         for attribute in attributeKeyPathsPending.indices where attributeKeyPathsPending[attribute] {
             if finds(attributeKeyPathSlots[attribute], attributeKeysAfterFirst[attribute]) { attributeKeyPathsPending[attribute] = false }

@@ -38,7 +38,8 @@ extension KeyPath {
     /// reads the member, on an array maps over the elements, on `null` gives `null`, on
     /// anything else is absent.
     func evaluate(on record: JSONValue) throws(KeyPathFailure) -> MappedValue {
-        let reached = Self.follow(record, keys[...])
+        if !filters.isEmpty, let picked = try picked(from: record, from: 0) { return picked }
+        let reached = filters.isEmpty ? Self.follow(record, keys[...]) : try filtered(record, from: 0)
         guard let collectionOperator else { return reached }
         return try apply(collectionOperator, to: reached)
     }
@@ -46,14 +47,94 @@ extension KeyPath {
     /// `evaluate(on:)` for a record whose member named by the first key is already found
     /// (`EntityPlan`'s key-path slots), `nil` when the record has none.
     func evaluate(firstMember member: JSONValue?) throws(KeyPathFailure) -> MappedValue {
-        let reached = member.map { Self.follow($0, keys.dropFirst()) } ?? .absent
+        guard let member else { return .absent }
+        if !filters.isEmpty, let picked = try picked(from: member, from: 1) { return picked }
+        let reached = filters.isEmpty ? Self.follow(member, keys.dropFirst()) : try filtered(member, from: 1)
         guard let collectionOperator else { return reached }
         return try apply(collectionOperator, to: reached)
+    }
+
+    /// What the keys from `keys[first]` on reach from `value`, each `@where` applied where it
+    /// stands. Only key paths with filters come here: the others keep `follow`'s one walk.
+    private func filtered(_ value: JSONValue, from first: Int) throws(KeyPathFailure) -> MappedValue {
+        var reached = MappedValue.json(value)
+        var next = first
+        for filter in filters {
+            reached = Self.follow(reached, keys[next..<filter.position])
+            next = filter.position
+            reached = try Self.apply(filter, to: reached)
+        }
+        return Self.follow(reached, keys[next...])
+    }
+
+    /// `evaluate` of a key path whose last `@where` stands right before `@first`, `@last` or
+    /// `@count` (`descriptions.@where(language.name = en).@first.text`) on an array: the element
+    /// picked, or the count, without the list of elements kept; `@first` stops at the first.
+    /// `nil` for any other key path or value, which `filtered` then takes.
+    private func picked(from value: JSONValue, from first: Int) throws(KeyPathFailure) -> MappedValue? {
+        guard let op = collectionOperator, op == .first || op == .last || op == .count, let filter = filters.last,
+            filter.position == keys.count, filters.count == 1
+        else { return nil }
+        let reached = Self.follow(value, keys[first..<filter.position])
+        guard case let .json(array) = reached, array.kind == .array else { return nil }
+        var count: Int64 = 0
+        var picked: JSONValue?
+        filter.forEachKept(in: array) { element in
+            count += 1
+            picked = element
+            return op != .first
+        }
+        if op == .count { return .number(DecimalNumber(count)) }
+        return picked.map { Self.follow($0, operatorKeys[...]) } ?? .null
+    }
+
+    /// `follow` from what an earlier step reached: a list's items each follow the keys.
+    private static func follow(_ value: MappedValue, _ keys: ArraySlice<String>) -> MappedValue {
+        guard !keys.isEmpty else { return value }
+        switch value {
+        case let .json(json): return follow(json, keys)
+        case let .list(items): return .list(items.map { follow($0, keys) })
+        default: return value
+        }
+    }
+
+    /// `@where`: the elements kept, as a list. As the collection operators do, absent stays
+    /// absent, `null` stays `null`, and anything but an array (or a list) is an error; a list's
+    /// item that is not a JSON value has no K.
+    private static func apply(_ filter: KeyPathFilter, to reached: MappedValue) throws(KeyPathFailure) -> MappedValue {
+        switch reached {
+        case .absent, .null: return reached
+        case .number: throw KeyPathFailure(message: "'\(filter)' needs an array, found a number")
+        case .fileText: throw KeyPathFailure(message: "'\(filter)' needs an array, found a string")
+        case let .list(items):
+            return .list(items.filter { item in item.jsonValue.map(filter.keeps) ?? filter.negated })
+        case let .json(value):
+            switch value.kind {
+            case .null: return reached
+            case .array:
+                var kept: [MappedValue] = []
+                filter.forEachKept(in: value) { element in
+                    kept.append(.json(element))
+                    return true
+                }
+                return .list(kept)
+            default: throw KeyPathFailure(message: "'\(filter)' needs an array, found \(describeKind(value.kind))", value: value)
+            }
+        }
     }
 
     /// The keys a record must have past the first for the key path to find every key: the
     /// rest of `keys`, then the operator's.
     var keysAfterFirst: [String] { Array(keys.dropFirst()) + operatorKeys }
+
+    /// What a record must have past the first key for the key path to count as found: its keys
+    /// (`keysAfterFirst`), and for each `@where` the keys up to it then its K, so that a typo in
+    /// K (`@where(langauge.name = en)`) is warned about as a typo in the path is. Empty when the
+    /// first key settles it.
+    var keyListsAfterFirst: [[String]] {
+        let path = keysAfterFirst
+        return (path.isEmpty ? [] : [path]) + filters.map { Array(keys[1..<$0.position]) + $0.keys }
+    }
 
     /// `true` when `keys` (`keysAfterFirst`) are found from `value`, the member the first key
     /// names (docs/mapping.md, Unmapped keys and keys that match nothing): each key in the object

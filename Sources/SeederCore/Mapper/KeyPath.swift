@@ -6,6 +6,7 @@
 ///     try KeyPath(parsing: "transactions.@avg.amount")     // keys ["transactions"], @avg over ["amount"]
 ///     try KeyPath(parsing: "data.@last.id")                // keys ["data"], @last's ["id"]
 ///     try KeyPath(parsing: "@file.1")                      // the first `*` of the source's path
+///     try KeyPath(parsing: "names.@where(language.name = en).@first.name")   // a filter, then @first
 ///     KeyPath(literal: ["a.b", "c"])                        // keys with dots in them
 public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
     /// The keys followed from the record, in order.
@@ -17,6 +18,9 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
     /// For `@file.N`, N: the `*` of the source's `path` (from 1) whose text in the record's file
     /// the key path reads. Such a key path is nothing else: no keys, no operator.
     public var fileStar: Int?
+    /// The `@where` filters among `keys`, in order, each applied to what the keys before it
+    /// (`position` of them) reach; empty for most key paths, which then evaluate as before.
+    public var filters: [KeyPathFilter] = []
 
     /// A key path of literal keys (a YAML list): no dots split, no operators.
     public init(literal keys: [String]) {
@@ -32,26 +36,59 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a dotted key path.
     public init(parsing text: String) throws(KeyPathError) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let parts = try Self.parts(of: text)
         guard !parts.contains(where: \.isEmpty) else {
             throw KeyPathError(message: "key path '\(text)' has an empty key")
         }
-        guard let operatorIndex = parts.firstIndex(where: { $0.hasPrefix("@") }) else {
-            self.init(literal: parts)
+        // Keys and `@where` filters, up to a collection operator.
+        var keys: [String] = []
+        var filters: [KeyPathFilter] = []
+        var operatorIndex = parts.endIndex
+        for (index, part) in parts.enumerated() {
+            guard part.hasPrefix("@") else {
+                keys.append(part)
+                continue
+            }
+            guard let condition = Self.whereCondition(part) else {
+                operatorIndex = index
+                break
+            }
+            guard !keys.isEmpty else {
+                throw KeyPathError(
+                    message:
+                        "'@where' filters the array the keys before it reach, as in 'descriptions.@where(language.name = en)'; '\(text)' has no key before it"
+                )
+            }
+            filters.append(try KeyPathFilter(parsing: condition, position: keys.count))
+        }
+        guard operatorIndex < parts.endIndex else {
+            self.init(keys: keys, collectionOperator: nil, operatorKeys: [])
+            self.filters = filters
             return
         }
-        let name = String(parts[operatorIndex].dropFirst())
+        let written = parts[operatorIndex].dropFirst()
+        let name = String(written.prefix { $0 != "(" })
         let rest = Array(parts[(operatorIndex + 1)...])
-        if name == Self.fileName {
+        if name == Self.fileName, name == written {
             self.init(fileStar: try Self.fileStar(text, keysBefore: operatorIndex, after: rest))
             return
         }
+        if name == Self.whereName {
+            throw KeyPathError(message: "'@where' needs a condition in parentheses, as in '@where(language.name = en)'")
+        }
+        if name != written, CollectionOperator(rawValue: name) != nil || name == Self.fileName {
+            throw KeyPathError(message: "'@\(name)' takes no condition in parentheses; '@where' does")
+        }
         guard let op = CollectionOperator(rawValue: name) else {
-            let names = CollectionOperator.allCases.map(\.rawValue) + [Self.fileName]
+            let names = CollectionOperator.allCases.map(\.rawValue) + [Self.fileName, Self.whereName]
             let suggestion = closestMatch(to: name, in: names).map { " (did you mean '@\($0)'?)" } ?? ""
             throw KeyPathError(message: "unknown collection operator '@\(name)' in '\(text)'\(suggestion)")
         }
         if let nested = rest.first(where: { $0.hasPrefix("@") }) {
+            if Self.whereCondition(nested) != nil {
+                throw KeyPathError(
+                    message: "'@where' filters before the collection operator, not after it: '\(nested)' follows '@\(name)' in '\(text)'")
+            }
             throw KeyPathError(message: "key path '\(text)' has a second collection operator '\(nested)'")
         }
         if op == .count, !rest.isEmpty {
@@ -60,7 +97,60 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
         if op != .count, rest.isEmpty {
             throw KeyPathError(message: "'@\(name)' needs a key after it, as in '@\(name).amount'")
         }
-        self.init(keys: Array(parts[..<operatorIndex]), collectionOperator: op, operatorKeys: rest)
+        self.init(keys: keys, collectionOperator: op, operatorKeys: rest)
+        self.filters = filters
+    }
+
+    /// The parts between the dots of `text`. An operator written with parentheses, such as
+    /// `@where(language.name = en)`, is one part whatever it holds, up to the `)` that is not in
+    /// double quotes.
+    private static func parts(of text: String) throws(KeyPathError) -> [String] {
+        var parts: [String] = []
+        var rest = text[...]
+        while true {
+            guard rest.first == "@", let open = rest.firstIndex(where: { $0 == "(" || $0 == "." }), rest[open] == "(" else {
+                guard let dot = rest.firstIndex(of: ".") else {
+                    parts.append(String(rest))
+                    return parts
+                }
+                parts.append(String(rest[..<dot]))
+                rest = rest[rest.index(after: dot)...]
+                continue
+            }
+            let close = try closingParenthesis(of: rest, after: open, in: text)
+            parts.append(String(rest[...close]))
+            rest = rest[rest.index(after: close)...]
+            guard let next = rest.first else { return parts }
+            guard next == "." else {
+                throw KeyPathError(
+                    message:
+                        "'\(parts.last!)' in '\(text)' is followed by '\(next)', not by '.'; text holding '(' or ')' goes in double quotes"
+                )
+            }
+            rest = rest.dropFirst()
+            // `a.@where(k = v).` ends in an empty key, as `a.` does.
+            if rest.isEmpty { parts.append("") }
+        }
+    }
+
+    /// The `)` closing the `(` at `open`: the first outside double quotes.
+    private static func closingParenthesis(of part: Substring, after open: Substring.Index, in text: String) throws(KeyPathError)
+        -> Substring.Index
+    {
+        switch KeyPathFilter.firstUnquoted(")", in: part[part.index(after: open)...]) {
+        case let .found(index):
+            return index
+        case let .notFound(inQuotes):
+            let what = inQuotes ? "a quote that is not closed" : "no closing ')'"
+            throw KeyPathError(message: "'\(part[..<open])(' in '\(text)' has \(what)")
+        }
+    }
+
+    /// The condition of a `@where(...)` part, else `nil`.
+    private static func whereCondition(_ part: String) -> String? {
+        let prefix = "@\(whereName)("
+        guard part.hasPrefix(prefix), part.hasSuffix(")") else { return nil }
+        return String(part.dropFirst(prefix.count).dropLast())
     }
 
     private init(keys: [String], collectionOperator: CollectionOperator?, operatorKeys: [String]) {
@@ -71,6 +161,9 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
 
     /// `file`, as `@file.N` names it.
     static let fileName = "file"
+
+    /// `where`, as `@where(K = V)` names it.
+    static let whereName = "where"
 
     /// N of `@file.N`, which stands alone and names a `*` by its number, from 1.
     private static func fileStar(_ text: String, keysBefore: Int, after rest: [String]) throws(KeyPathError) -> Int {
@@ -93,6 +186,7 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         if let fileStar { return "@\(Self.fileName).\(fileStar)" }
         var parts = keys
+        for filter in filters.reversed() { parts.insert(filter.description, at: filter.position) }
         if let collectionOperator { parts.append("@" + collectionOperator.rawValue) }
         parts += operatorKeys
         return parts.joined(separator: ".")

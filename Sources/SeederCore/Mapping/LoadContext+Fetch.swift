@@ -196,6 +196,11 @@ extension LoadContext {
                 error(.mappingInvalid, "'\(key)' may use '@first' or '@last', not '@\(op.rawValue)'", at: entry.value)
                 return nil
             }
+            // A page's values are read as a stream, which keeps no array to filter.
+            if let filter = parsed.filters.first {
+                error(.mappingInvalid, "'\(key)' may use '@first' or '@last', not '\(filter)'", at: entry.value)
+                return nil
+            }
             return .some(parsed)
         }
         func parameter(_ key: String) -> String?? {

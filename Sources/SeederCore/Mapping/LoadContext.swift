@@ -176,6 +176,10 @@ struct LoadContext {
         guard let text = string(node, key: key) else { return nil }
         do {
             let path = try KeyPath(parsing: text)
+            if !allowOperators, let filter = path.filters.first {
+                error(.mappingInvalid, "'\(key)' cannot use '\(filter)' (an attribute's or a relationship's 'from' can)", at: node)
+                return nil
+            }
             if !allowOperators, path.collectionOperator != nil {
                 error(.mappingInvalid, "'\(key)' cannot use collection operators", at: node)
                 return nil
