@@ -1,0 +1,36 @@
+import Foundation
+
+/// The ```` ```console ```` blocks of a page of docs/: each line that starts with `$ ` is a
+/// command, the lines after it up to the next command are what it prints on standard output.
+/// A test runs the commands as they are written and compares what they print, so an example in
+/// the docs cannot drift from what the binary does.
+public struct ConsoleTranscript: Sendable, Equatable {
+    public struct Step: Sendable, Equatable {
+        /// The command's words, split at spaces: `["seeder", "build", "mapping.yaml", "dumps/"]`.
+        public var words: [String]
+        /// What the page shows it printing, each line ending in a line feed ("" for nothing).
+        public var output: String
+    }
+
+    /// The steps of each block, in page order.
+    public var blocks: [[Step]]
+
+    public init(markdown: String) {
+        blocks = markdown.components(separatedBy: "```console\n").dropFirst().map { block in
+            var steps: [Step] = []
+            for line in block.components(separatedBy: "\n```")[0].components(separatedBy: "\n") {
+                if line.hasPrefix("$ ") {
+                    steps.append(Step(words: line.dropFirst(2).split(separator: " ").map(String.init), output: ""))
+                } else if !steps.isEmpty {
+                    steps[steps.count - 1].output += line + "\n"
+                }
+            }
+            return steps
+        }
+    }
+
+    /// The page at `relative` (to the repository), read.
+    public init(page relative: String, repository: String) throws {
+        self.init(markdown: try String(contentsOfFile: repository + "/" + relative, encoding: .utf8))
+    }
+}
