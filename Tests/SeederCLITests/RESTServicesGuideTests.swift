@@ -38,7 +38,8 @@ struct RESTServicesGuideTests {
                 return .text("Not Found", status: 404)
             }
             let body = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
-            let etag = "W/\"\(String(body.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }, radix: 16))\""
+            let etag =
+                "W/\"\(String(body.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }, radix: 16))\""
             if request.header("If-None-Match") == etag { return .status(304, headers: ["ETag": etag]) }
             return .bytes(body, contentType: "application/json; charset=utf-8", headers: ["ETag": etag])
         }
@@ -106,7 +107,9 @@ struct RESTServicesGuideTests {
                     try Row.fetchAll(db, sql: "SELECT type_id, pokemon_id, slot FROM type_member ORDER BY type_id, pokemon_id").map {
                         "\($0["type_id"] as Int) \($0["pokemon_id"] as Int) \($0["slot"] as Int)"
                     },
-                    try Row.fetchAll(db, sql: "SELECT id, name FROM pokemon ORDER BY id").map { "\($0["id"] as Int) \($0["name"] as String)" },
+                    try Row.fetchAll(db, sql: "SELECT id, name FROM pokemon ORDER BY id").map {
+                        "\($0["id"] as Int) \($0["name"] as String)"
+                    },
                     try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info('type_member') WHERE pk > 0 ORDER BY pk").map {
                         $0["name"] as String
                     }
@@ -130,7 +133,11 @@ struct RESTServicesGuideTests {
                     expectedPokemon[id(member["url"])] = member["name"] as? String
                 }
             }
-            #expect(members == expectedMembers.sorted { $0.split(separator: " ").map { Int($0)! }.lexicographicallyPrecedes($1.split(separator: " ").map { Int($0)! }) })
+            #expect(
+                members
+                    == expectedMembers.sorted {
+                        $0.split(separator: " ").map { Int($0)! }.lexicographicallyPrecedes($1.split(separator: " ").map { Int($0)! })
+                    })
             #expect(pokemon == expectedPokemon.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" })
             #expect(key == ["type_id", "pokemon_id"])
             #expect(pokemon.contains(number == 1 ? "10317 mega-magearna" : "10317 magearna-mega"))
