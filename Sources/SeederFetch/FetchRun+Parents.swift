@@ -42,7 +42,7 @@ extension FetchRun {
             for key in parent.keyPath { value = value[key] ?? value }
             let items: [JSONValue] =
                 value.kind == .array ? Array(value.elements) : parent.keyedBy != nil ? value.members.map(\.value) : [value]
-            let shown = dumpsShown + "/" + file.relative
+            let shown = StagingArea.shown(file.relative, in: dumpsShown)
             let positions = (try? LineLocator.locate(items.map(\.fileOffset), in: MemoryByteSource(bytes))) ?? [:]
             for item in items {
                 var place = SourceLocation(file: shown)
@@ -120,13 +120,14 @@ extension FetchRun {
         Fetcher.templates(of: [spec], defaults: FetchDefaults())
     }
 
-    /// A value as a folder's name: `/`, `%`, control characters and a leading dot percent-encoded.
+    /// A value as a folder's name: `/`, `%`, a leading dot, and every character seeder escapes
+    /// when it prints (control characters, C1 among them, the line separators and the
+    /// bidirectional overrides: docs/commands.md, Printed text) percent-encoded, so that a name
+    /// cannot move a terminal's cursor when `ls` or `git status` prints it.
     static func folderName(_ value: String) -> String {
         var result = ""
         for (offset, scalar) in value.unicodeScalars.enumerated() {
-            if scalar == "/" || scalar == "%" || scalar == "\\" || scalar.value < 0x20 || scalar.value == 0x7F
-                || (offset == 0 && scalar == ".")
-            {
+            if scalar == "/" || scalar == "%" || scalar == "\\" || PrintedText.isEscaped(scalar) || (offset == 0 && scalar == ".") {
                 for byte in String(scalar).utf8 { result += String(format: "%%%02X", byte) }
             } else {
                 result.unicodeScalars.append(scalar)

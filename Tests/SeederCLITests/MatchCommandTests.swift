@@ -163,4 +163,29 @@ struct MatchCommandTests {
                 "swapi.yaml:17:28: error: 'match' takes text out of a value; 'title' is json, which keeps values whole\n"),
             "\(checked.stderr)")
     }
+
+    /// A pattern that backtracks without end on a hostile value stops at PCRE2's match limit: an
+    /// error at the record, in well under a minute, never a hang (docs/mapping.md, Values inside
+    /// text).
+    @Test func aPatternThatBacktracksWithoutEndStopsAtTheMatchLimit() throws {
+        let scratch = try Workspace(directories: ["dumps"])
+        try scratch.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              P:
+                attributes:
+                  id: integer
+                  name: { type: string, match: '^(\\w+\\s?)*$' }
+
+            """)
+        try scratch.write("dumps/p.json", #"[{"id": 1, "name": "\#(String(repeating: "a", count: 20_000))!"}]"#)
+        let started = Date()
+        let built = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
+        #expect(Date().timeIntervalSince(started) < 60)
+        #expect(built.status == 1)
+        #expect(built.stderr.contains(#"which 'match' '^(\w+\s?)*$' could not search: match limit exceeded  [/0/name]"#), "\(built.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("seed.sqlite")))
+    }
 }

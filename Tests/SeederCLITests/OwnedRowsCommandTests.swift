@@ -160,7 +160,7 @@ struct OwnedRowsCommandTests {
         #expect(
             run.stderr.hasPrefix(
                 """
-                dumps/lines.json:1:2: error: Line: identity relationship 'order' is not set  [/0]
+                dumps/lines.json:1:2: error: Line: identity relationship 'order' is not set: give its key in the record, or nest the record under Order through a to-many with 'inverse: order'  [/0]
                 dumps/lines.json:1:31: error: Line: identity relationship 'order' is null  [/1]
 
                 """), "\(run.stderr)")

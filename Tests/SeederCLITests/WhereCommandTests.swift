@@ -210,7 +210,7 @@ struct WhereCommandTests {
         let section = try Self.docsSection()
         let table = try #require(section.components(separatedBy: "**Errors.**").dropFirst().first)
         let rows = table.split(separator: "\n").filter { $0.hasPrefix("| `") }
-        #expect(rows.count == 13)
+        #expect(rows.count == 14)
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("dumps/species.json", Self.species)
         for row in rows {

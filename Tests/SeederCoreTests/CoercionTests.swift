@@ -43,6 +43,7 @@ struct CoercionTests {
         (.integer, "3.5", "is 3.5, expected integer (it has a fraction)"),
         (.integer, "9223372036854775808", "is 9223372036854775808, past the 64-bit integer range"),
         (.integer, "\"7a\"", "is \"7a\", expected integer"),
+        (.integer, "\"/api/v2/type/18/\"", "is \"/api/v2/type/18/\", expected integer (to take the number out of text, add 'match:')"),
         // Numeric strings as they decode: escapes are spelling (an encoder may write `+` as
         // `\u002B`); these were "expected integer", "expected real", "expected decimal".
         (.integer, "\"4\\u0032\"", "integer 42"),

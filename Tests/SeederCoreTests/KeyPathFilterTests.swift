@@ -111,6 +111,10 @@ struct KeyPathFilterTests {
         ("stats.@where(effort = 1x)", #"'@where(effort = 1x)': '1x' is not a number; write "1x" for text"#),
         ("stats.@where(effort = 01)", #"'@where(effort = 01)': '01' is not a number; write "01" for text"#),
         (
+            "xs.@where(v = 1e99999999999999999999).k",
+            "'@where(v = 1e99999999999999999999)': '1e99999999999999999999' has an exponent past 100000000, beyond what seeder compares"
+        ),
+        (
             "names.@where(language.name = en us)",
             "'@where(language.name = en us)': the text 'en us' holds a space; write it in double quotes"
         ),
@@ -146,7 +150,7 @@ struct KeyPathFilterTests {
         let section = try #require(docs.components(separatedBy: "### Picking entries (`@where`)").dropFirst().first)
         let table = try #require(section.components(separatedBy: "**Errors.**").dropFirst().first?.components(separatedBy: "\n### ").first)
         let rows = table.split(separator: "\n").filter { $0.hasPrefix("| `") }
-        #expect(rows.count == 13)
+        #expect(rows.count == 14)
         for row in rows {
             let cells = row.dropFirst(3).dropLast(3).components(separatedBy: "` | `")
             try #require(cells.count == 2, "\(row)")

@@ -93,6 +93,8 @@ struct FetchPartsTests {
         #expect(FetchRun.folderName("a/b%c") == "a%2Fb%25c")
         #expect(FetchRun.folderName("..") == "%2E.")
         #expect(FetchRun.folderName("caf\u{E9}") == "caf\u{E9}")
+        // C1's CSI and NEL, a line separator and a right-to-left override: no raw one in a name.
+        #expect(FetchRun.folderName("\u{9B}31m\u{85}x\u{2028}a\u{202E}b") == "%C2%9B31m%C2%85x%E2%80%A8a%E2%80%AEb")
         #expect(Glob.isPage("comics/12/0003.json", of: "comics/*/*.json", each: true, paged: true))
         #expect(!Glob.isPage("comics/12/notes.json", of: "comics/*/*.json", each: true, paged: true))
         #expect(!Glob.isPage("users/001.json", of: "users/*.json", each: false, paged: true))

@@ -47,14 +47,13 @@ struct InferURLIdentityTests {
           "created": "2014-12-12T11:26:24.656000Z", "edited": "2014-12-15T13:07:53.386000Z", "url": "https://swapi.dev/api/films/2/"}]
         """
 
-    /// The draft of the three dumps, whether or not it loads: `match:` is read by the mapping
-    /// loader only once docs/mapping.md's `match` is implemented, and the draft is checked here
-    /// as text.
-    static func draft() throws -> (text: String, report: InferReport, workspace: Workspace) {
+    /// The draft of the three dumps; with `host`, every `https://swapi.dev` link written as a path
+    /// from that host's root instead (`/api/planets/1/`).
+    static func draft(host: String? = nil) throws -> (text: String, report: InferReport, workspace: Workspace) {
         let workspace = try Workspace(directories: ["dumps"])
-        try workspace.write("dumps/people.json", people)
-        try workspace.write("dumps/planets.json", planets)
-        try workspace.write("dumps/films.json", films)
+        for (name, text) in [("people", people), ("planets", planets), ("films", films)] {
+            try workspace.write("dumps/\(name).json", host.map { text.replacingOccurrences(of: $0, with: "") } ?? text)
+        }
         let report = MappingInferrer.infer(InferOptions(dumps: workspace.path("dumps")))
         return (try #require(report.draft), report, workspace)
     }
@@ -88,10 +87,18 @@ struct InferURLIdentityTests {
         #expect(draft.components(separatedBy: "from: url").count == 4)
     }
 
-    /// The draft builds, every person linked to Tatooine and to both films: once the mapping
-    /// loader reads `match:` (docs/mapping.md), which the draft needs.
-    @Test(.enabled(if: MappingLoader.Keys.attribute.contains("match")))
-    func theDraftBuilds() throws {
+    /// Links written as paths from the host's root, as PokéAPI's recorded responses write them
+    /// (`/api/v2/type/18/`), give the same draft as whole URLs.
+    @Test func pathsFromTheHostsRootAreURLsToo() throws {
+        let (relative, report, _) = try Self.draft(host: "https://swapi.dev")
+        #expect(report.outcome == .success, "\(report.diagnostics.map(\.description))")
+        // The same draft but for its first line, which names the scratch folder.
+        #expect(relative.split(separator: "\n").dropFirst() == (try Self.draft().text).split(separator: "\n").dropFirst())
+        #expect(relative.contains("homeworld: { to: Planet, match: '/(\\d+)/?$' }"), "\(relative)")
+    }
+
+    /// The draft builds, every person linked to Tatooine and to both films.
+    @Test func theDraftBuilds() throws {
         let (draft, report, workspace) = try Self.draft()
         #expect(report.outcome == .success, "\(report.diagnostics.map(\.description))")
         let rows = try buildDraft(draft, in: workspace)

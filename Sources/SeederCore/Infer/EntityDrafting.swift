@@ -127,7 +127,8 @@ struct EntityDrafting {
                 entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: " + reason))
                 if stats.neverHeldAValue { valueless.append(stats.key) } else { entity.notes.append("'\(stats.key)' is json: \(reason)") }
             case let .scalar(type, format, reason):
-                if stats.key != identity.key, type == .url, let (target, urls) = urlReferenceTarget(stats) {
+                // A URL, or a path from the host's root (`/api/v2/type/18/`), that `urlIDs` kept.
+                if stats.key != identity.key, type == .url || type == .string, let (target, urls) = urlReferenceTarget(stats) {
                     var relationship = Relationship(
                         name: name, target: target, from: stats.key,
                         evidence: evidence + "; \(counted(urls.count, "distinct id")) at the end of URLs, all identities of \(target)")

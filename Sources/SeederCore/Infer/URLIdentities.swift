@@ -16,7 +16,7 @@ struct URLIdentities {
     /// The collection when every URL named the same one.
     var sameCollection: String? { collectionsDiffer ? nil : collection }
 
-    /// Adds one string; `false` when it is no `http(s)` URL that `pattern` finds an id in (an
+    /// Adds one string; `false` when it is no `http(s)` URL or path that `pattern` finds an id in (an
     /// image, a page, a URL with a query after the id), so the key is no candidate.
     mutating func insert(_ text: UnsafeBufferPointer<UInt8>, record: UInt64, fromSource: Bool) -> Bool {
         guard let (id, collection) = Self.id(in: text) else { return false }
@@ -41,11 +41,19 @@ struct URLIdentities {
     }
 
     /// The id `pattern` takes from `text` and the segment before it: `text` starts `http://` or
-    /// `https://` and ends in `/DIGITS` or `/DIGITS/`, with a non-empty segment before them.
+    /// `https://`, or is a path from the host's root (`/api/v2/type/18/`, as PokéAPI's recorded
+    /// responses link), and ends in `/DIGITS` or `/DIGITS/`, with a non-empty segment before them.
     static func id(in text: UnsafeBufferPointer<UInt8>) -> (id: UnsafeBufferPointer<UInt8>, collection: UnsafeBufferPointer<UInt8>)? {
         let slash = UInt8(ascii: "/")
-        guard text.starts(with: "https://".utf8) || text.starts(with: "http://".utf8) else { return nil }
-        let schemeEnd = text.firstIndex(of: UInt8(ascii: ":"))! + 3
+        // Where the path starts: after the host of an absolute URL, at 0 for a path.
+        let schemeEnd: Int
+        if text.starts(with: "https://".utf8) || text.starts(with: "http://".utf8) {
+            schemeEnd = text.firstIndex(of: UInt8(ascii: ":"))! + 3
+        } else if text.count > 1, text[0] == slash, text[1] != slash {
+            schemeEnd = 0
+        } else {
+            return nil
+        }
         var end = text.endIndex
         if end > schemeEnd, text[end - 1] == slash { end -= 1 }
         var start = end

@@ -66,7 +66,11 @@ struct Coercion {
             }
         case .integer, .real, .decimal:
             guard value.kind == .number || value.kind == .string else { throw mismatch() }
-            guard let number = value.decimalNumber else { throw mismatch() }
+            guard let number = value.decimalNumber else {
+                // A URL or path holding the number (`/api/v2/type/18/`): say how to take it out.
+                let inText = value.string.map { $0.contains("/") && $0.contains(where: \.isNumber) } ?? false
+                throw mismatch(inText ? "\(type.rawValue) (to take the number out of text, add 'match:')" : type.rawValue)
+            }
             return try coerceNumber(number, text: describe(value), to: attribute)
         case .boolean:
             switch value.kind {

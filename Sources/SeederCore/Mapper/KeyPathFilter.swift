@@ -33,6 +33,9 @@ public struct KeyPathFilter: Sendable, Hashable, CustomStringConvertible {
         case null
     }
 
+    /// The largest exponent a number V may have (docs/mapping.md, Picking entries).
+    static let exponentBound = 100_000_000
+
     /// Parses the condition between the parentheses (`language.name = en`).
     public init(parsing condition: String, position: Int) throws(KeyPathError) {
         let written = "'@where(\(condition))'"
@@ -121,6 +124,11 @@ public struct KeyPathFilter: Sendable, Hashable, CustomStringConvertible {
         if first == "-" || first == "+" || first == "." || first.isASCII && first.isNumber {
             guard let number = DecimalNumber(text: text.utf8) else {
                 throw KeyPathError(message: "\(written): '\(text)' is not a number; write \"\(text)\" for text")
+            }
+            // The reader keeps exponents exactly up to a billion, then saturates: a V below the
+            // bound can never equal a value past it, so every comparison stays exact.
+            guard abs(number.exponent) <= Self.exponentBound else {
+                throw KeyPathError(message: "\(written): '\(text)' has an exponent past \(Self.exponentBound), beyond what seeder compares")
             }
             return .number(number)
         }

@@ -67,7 +67,11 @@ extension Mapper {
             default:
                 // Anything else read was reported where it was read.
                 if case .absent = reached {
-                    context.error(.identity, "identity relationship '\(name)' is not set", at: nil, offset: context.origin.offset)
+                    let owner = entities[relationship.pointee.target].entity.name
+                    context.error(
+                        .identity,
+                        "identity relationship '\(name)' is not set: give its key in the record, or nest the record under \(owner) "
+                            + "through a to-many with 'inverse: \(name)'", at: nil, offset: context.origin.offset)
                 }
             }
             if let key, let nested, key != nested {
