@@ -56,7 +56,10 @@ extension FetchRun {
                     guard let text = reached?.scalarText, !text.isEmpty else {
                         throw FetchFailure.data(
                             .shape,
-                            "a record of '\(parent.path)' has no value for '{\(field)}' (\(reached.map { describeKind($0.kind) } ?? "missing")), which 'each' needs",
+                            "a record of '\(parent.path)' has no value for '{\(field)}' ("
+                                + (reached?.string?.isEmpty == true
+                                    ? "an empty string" : reached.map { describeKind($0.kind) } ?? "missing")
+                                + "), which 'each' needs",
                             at: place, jsonPath: item.pointer.description)
                     }
                     values[field.description] = text

@@ -229,9 +229,11 @@ struct FetchFeatureTests {
         }
     }
 
-    /// A parent record without the key `{K}` needs is an error at its place in the parent's file.
-    @Test func aParentWithoutTheKey() async throws {
-        let handler: TestHTTPServer.Handler = { _ in .json("[{\"id\": 1},\n {\"name\": \"no id\"}]") }
+    /// A parent record without the key `{K}` needs is an error at its place in the parent's file;
+    /// so is one whose value is the empty string, said as such.
+    @Test(arguments: [("{\"name\": \"no id\"}", "missing"), ("{\"id\": \"\"}", "an empty string")])
+    func aParentWithoutTheKey(_ record: String, _ said: String) async throws {
+        let handler: TestHTTPServer.Handler = { _ in .json("[{\"id\": 1},\n \(record)]") }
         try await TestHTTPServer.with(handler) { server in
             let harness = try FetchHarness(
                 mapping: """
@@ -246,7 +248,7 @@ struct FetchFeatureTests {
             #expect(run.status == 1)
             #expect(
                 run.stderr.hasPrefix(
-                    "dumps/users.json:2:2: error: a record of 'users.json' has no value for '{id}' (missing), which 'each' needs  [/1]"),
+                    "dumps/users.json:2:2: error: a record of 'users.json' has no value for '{id}' (\(said)), which 'each' needs  [/1]"),
                 "\(run.stderr)")
             #expect(try harness.besideDumps() == ["mapping.yaml"])
         }
