@@ -183,6 +183,26 @@ struct WhereCommandTests {
         #expect(try rows("SELECT count(*) AS n FROM species WHERE english IS NULL", in: scratch) == ["[n:4]"])
     }
 
+    /// A value that no element has (`eng` for `en`) is warned about as keeping no element, the
+    /// column all null; `--strict` makes it an error. A `!=` that keeps elements says nothing.
+    @Test func aValueNoElementHasIsWarnedAbout() throws {
+        let mapping = Self.speciesMapping.replacingOccurrences(
+            of: #"from: "names.@where(language.name = en).@first.name""#, with: #"from: "names.@where(language.name = eng).@first.name""#)
+        let (scratch, built) = try build(mapping, "species.json", Self.species)
+        #expect(built.status == 0)
+        #expect(
+            built.stderr == """
+                mapping.yaml:7:7: warning: Species.english: 'names.@where(language.name = eng).@first.name' kept no element in 4 records
+                      english: { type: string, from: "names.@where(language.name =...
+                      ^
+
+                """)
+        #expect(try rows("SELECT count(*) AS n FROM species WHERE english IS NULL", in: scratch) == ["[n:4]"])
+        let strict = try seeder(["build", "mapping.yaml", "dumps", "-o", "strict.sqlite", "--strict"], in: scratch.root)
+        #expect(strict.status == 1)
+        #expect(strict.stderr.hasPrefix("mapping.yaml:7:7: error: Species.english: 'names.@where(language.name = eng)"), "\(strict.stderr)")
+    }
+
     /// `@where` on an object is an error at the value, as `@first` on one is.
     @Test func anObjectIsNotAnArray() throws {
         let mapping = """

@@ -58,6 +58,10 @@ final class EntityPlan {
     /// in a layout settles whether the path is found.
     private var attributeKeysAfterFirst: [[[String]]] = []
     private var relationshipKeysAfterFirst: [[[String]]] = []
+    /// Per attribute: its `@where`s (`KeyPath.filterChecks`), and `true` while no record had an
+    /// element each keeps, once its keys were found.
+    private var attributeFilterChecks: [[(keys: [String], filter: KeyPathFilter)]] = []
+    @exclusivity(unchecked) private(set) var attributeFiltersPending: [Bool] = []
     /// The records mapped (objects), embedded ones included.
     @exclusivity(unchecked) var recordCount = 0
     /// Of them, the bare ids (`Mapper.identityRecord`): each had its identity, without a key.
@@ -90,7 +94,10 @@ final class EntityPlan {
         relationshipKeysAfterFirst = entity.relationships.map { $0.keyPath?.keyListsAfterFirst ?? [] }
         attributeKeyPathsPending = attributeKeysAfterFirst.map { !$0.isEmpty }
         relationshipKeyPathsPending = relationshipKeysAfterFirst.map { !$0.isEmpty }
-        keyPathsPending = attributeKeyPathsPending.contains(true) || relationshipKeyPathsPending.contains(true)
+        attributeFilterChecks = entity.attributes.map { $0.keyPath?.filterChecks ?? [] }
+        attributeFiltersPending = attributeFilterChecks.map { !$0.isEmpty }
+        keyPathsPending =
+            attributeKeyPathsPending.contains(true) || relationshipKeyPathsPending.contains(true) || attributeFiltersPending.contains(true)
         for (index, ignoredKey) in entity.ignoredKeys.enumerated() { ignored[ignoredKey.key] = index }
         ignoredKeysSeen = entity.ignoredKeys.map { _ in false }
         for attribute in entity.attributes {
@@ -232,7 +239,14 @@ final class EntityPlan {
                 relationshipKeyPathsPending[relationship] = false
             }
         }
-        keyPathsPending = attributeKeyPathsPending.contains(true) || relationshipKeyPathsPending.contains(true)
+        for attribute in attributeFiltersPending.indices where attributeFiltersPending[attribute] {
+            guard let slot = attributeKeyPathSlots[attribute], let member = members.member(slot) else { continue }
+            if attributeFilterChecks[attribute].allSatisfy({ KeyPath.keeps($0.keys[...], $0.filter, in: member) }) {
+                attributeFiltersPending[attribute] = false
+            }
+        }
+        keyPathsPending =
+            attributeKeyPathsPending.contains(true) || relationshipKeyPathsPending.contains(true) || attributeFiltersPending.contains(true)
     }
 
     /// `true` once some record had the key an attribute reads (its name's, or every key of its

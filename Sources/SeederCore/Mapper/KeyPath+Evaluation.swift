@@ -136,6 +136,37 @@ extension KeyPath {
         return (path.isEmpty ? [] : [path]) + filters.map { Array(keys[1..<$0.position]) + $0.keys }
     }
 
+    /// The `@where`s a record must have an element kept by for the key path to count as keeping
+    /// one (docs/mapping.md, Picking entries): each with the keys from the first key's member to
+    /// the array it filters. A condition whose value matches in no record (`language.name = eng`)
+    /// is then warned about, as a key that matches nothing is.
+    var filterChecks: [(keys: [String], filter: KeyPathFilter)] {
+        filters.map { (Array(keys[1..<$0.position]), $0) }
+    }
+
+    /// `true` when `keys` from `value` reach an array (or arrays, through arrays) with an element
+    /// `filter` keeps.
+    static func keeps(_ keys: ArraySlice<String>, _ filter: KeyPathFilter, in value: JSONValue) -> Bool {
+        // Where the filter meets no array its error at the value speaks (`needs an array`);
+        // `null` gives null, as it does for every key path.
+        if keys.isEmpty, value.kind != .array { return value.kind != .null }
+        switch value.kind {
+        case .object:
+            guard let key = keys.first, let member = value[key] else { return false }
+            return keeps(keys.dropFirst(), filter, in: member)
+        case .array:
+            guard keys.isEmpty else { return value.elements.contains { keeps(keys, filter, in: $0) } }
+            var kept = false
+            filter.forEachKept(in: value) { _ in
+                kept = true
+                return false
+            }
+            return kept
+        default:
+            return false
+        }
+    }
+
     /// `true` when `keys` (`keysAfterFirst`) are found from `value`, the member the first key
     /// names (docs/mapping.md, Unmapped keys and keys that match nothing): each key in the object
     /// the one before reached, or where that is an array in one of its elements. The value at the

@@ -64,6 +64,13 @@ extension Mapper {
                     .noMatch, "\(entity.name).\(name): \(sought.description) matched no key in \(records)\(suggestion)", at: location)
             }
             for (attributeIndex, attribute) in entity.attributes.enumerated() {
+                // Its keys found, its `@where` kept no element in any record: a value mistyped
+                // (`language.name = eng`) leaves the column all null (docs/mapping.md, Picking entries).
+                if plan.found(attribute: attributeIndex), plan.attributeFiltersPending[attributeIndex], let keyPath = attribute.keyPath {
+                    diagnostics.warning(
+                        .noMatch, "\(entity.name).\(attribute.name): '\(keyPath)' kept no element in \(records)", at: attribute.location)
+                    continue
+                }
                 guard attribute.defaultValue == nil, !attribute.hasColumnDefault, !plan.found(attribute: attributeIndex) else { continue }
                 // A `keyedBy` feeds it from the records' keys; a bare id, the identity.
                 if mapping.sources?.contains(where: { source in
