@@ -63,10 +63,17 @@ final class FetchRun: @unchecked Sendable {
                 fail(error)
                 return
             }
+            // A few parents ahead of the requests in flight, not one task a parent at once: each
+            // waiting task holds its frames, and a list of 100,000 entries would hold them all.
             await withTaskGroup(of: Void.self) { group in
-                for parent in parents {
+                var waiting = parents.makeIterator()
+                func start() -> Bool {
+                    guard let parent = waiting.next() else { return false }
                     group.addTask { await self.fetchPages(index, plan: plan, sender: sender, parent: parent) }
+                    return true
                 }
+                for _ in 0..<(2 * max(1, mapping.fetch.concurrency)) where !start() { break }
+                while await group.next() != nil { _ = start() }
             }
         } else {
             await fetchPages(index, plan: plan, sender: sender, parent: nil)

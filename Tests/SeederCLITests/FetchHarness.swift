@@ -21,6 +21,17 @@ struct FetchHarness {
         try await runSeeder(["fetch", "mapping.yaml", "dumps"] + arguments, in: workspace.root, environment: environment)
     }
 
+    /// `seeder fetch mapping.yaml dumps` under time(1): what it printed, and its peak memory in kB
+    /// (`Int.max` when time(1) said none).
+    func fetchMeasuringPeak() async throws -> (run: Run, peak: Int) {
+        let process = try seederProcess(["fetch", "mapping.yaml", "dumps"], in: workspace.root)
+        process.arguments = ["-f", "peak %M kB", try seederBinary()] + process.arguments!
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        let run = try await finish(process)
+        let peak = Int(run.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }?.split(separator: " ")[1] ?? "") ?? .max
+        return (run, peak)
+    }
+
     /// Every file under DUMPS (hidden ones included): relative path -> bytes and modification time.
     func snapshot() throws -> [String: FileState] {
         var files: [String: FileState] = [:]

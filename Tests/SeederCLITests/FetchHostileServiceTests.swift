@@ -307,15 +307,10 @@ struct FetchHostileServiceTests {
                         keyPath: data
                         fetch: { url: users, paginate: { offset: offset, limit: limit, size: \(count), total: total } }
                     """)
-            // Under time(1), for the process's peak memory.
-            let process = try seederProcess(["fetch", "mapping.yaml", "dumps"], in: harness.workspace.root)
-            process.arguments = ["-f", "peak %M kB", try seederBinary()] + process.arguments!
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-            let run = try await finish(process)
+            let (run, peak) = try await harness.fetchMeasuringPeak()
             #expect(run.status == 0, "\(run.stderr)")
             #expect(
                 run.stdout.contains("users/*.json.gz      4          0        0  \(4 * count)  \(4 * body.utf8.count)"), "\(run.stdout)")
-            let peak = Int(run.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }?.split(separator: " ")[1] ?? "") ?? .max
             // Four bodies of 12 MiB: held whole they took 225 MB; streamed, 62 MB.
             #expect(peak < 120_000, "peak \(peak) kB")
             let unzipped = try program("/usr/bin/env", ["gzip", "-dc", harness.dumps + "/users/0003.json.gz"])
