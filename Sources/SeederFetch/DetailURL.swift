@@ -18,6 +18,9 @@ struct DetailURL: Equatable, Sendable {
         case scheme(String)
         /// No host, or an authority fetch cannot read as one origin.
         case noHost
+        /// A user name or password before the host (`https://user:pass@host/`): a credential
+        /// that comes from data, which fetch never sends.
+        case userInfo
         /// A path with no non-empty segment (`https://host/`): nothing to name the file.
         case noSegment
     }
@@ -38,6 +41,10 @@ struct DetailURL: Equatable, Sendable {
             throw .scheme(target.scheme ?? "")
         }
         guard let authority = target.authority, !authority.isEmpty else { throw .noHost }
+        guard !authority.contains("@") else { throw .userInfo }
+        // A host of RFC 3986's unreserved characters (or an IP literal) and a port: what every
+        // client reads as one origin (`%3a` in a host is one that curl refuses, another reads).
+        guard authority.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~:[]".contains($0)) }) else { throw .noHost }
         let path = target.path.isEmpty ? "/" : target.path
         url = scheme + "://" + authority + path + (target.query.map { "?" + $0 } ?? "")
         guard Origin(url) != nil else { throw .noHost }

@@ -111,6 +111,8 @@ extension FetchRun {
                 why = "'\(shown)', \(scheme.isEmpty ? "a URL with no scheme" : "a '\(scheme):' URL"); fetch requests only http and https"
             case .noHost:
                 why = "'\(shown)', which names no host fetch can request"
+            case .userInfo:
+                why = "'\(shown)', a URL with a user name or password, which fetch never sends from data"
             case .noSegment:
                 why = "'\(shown)', whose path has no segment to name its file"
             }

@@ -238,6 +238,15 @@ struct FetchDetailURLTests {
             #"[{"url": "/"}]"#, "types.json:1:2",
             "a record of 'types.json' gives '{url}' '/', whose path has no segment to name its file  [/0]"
         ),
+        (
+            #"[{"url": "http://user:pass@127.0.0.2/type/1/"}]"#, "types.json:1:2",
+            "a record of 'types.json' gives '{url}' 'http://user:pass@127.0.0.2/type/1/', a URL with a user name or password, "
+                + "which fetch never sends from data  [/0]"
+        ),
+        (
+            #"[{"url": "http://127.0.0.2%3a8801/type/1/"}]"#, "types.json:1:2",
+            "a record of 'types.json' gives '{url}' 'http://127.0.0.2%3a8801/type/1/', which names no host fetch can request  [/0]"
+        ),
     ])
     func aURLFetchRefuses(list: String, place: String, message: String) async throws {
         try await TestHTTPServer.with(Self.pokeAPI()) { server in

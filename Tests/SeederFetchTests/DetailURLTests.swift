@@ -39,6 +39,8 @@ struct DetailURLTests {
             ("https://x.test/a b/", nil, .controlCharacter), ("https://x.test/a\r\n/", nil, .controlCharacter),
             ("https://x.test/a\u{0}/", nil, .controlCharacter), ("https://x.test/", nil, .noSegment),
             ("../..", "http://a/b/c/d", .noSegment),
+            ("http://user:pass@x.test/1/", nil, .userInfo), ("http://x.test:80@y.test/1/", nil, .userInfo),
+            ("http://x.test%3a8801/1/", nil, .noHost), ("http://x.test\\@y.test/1/", nil, .userInfo),
         ] as [(String, String?, DetailURL.Problem)])
     func refuses(value: String, base: String?, problem: DetailURL.Problem) {
         #expect(throws: problem) { try DetailURL(value, base: base) }
