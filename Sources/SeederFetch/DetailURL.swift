@@ -149,18 +149,8 @@ struct DetailURL: Equatable, Sendable {
     /// `%XX` sequences decoded when they make UTF-8; the text as it is otherwise.
     static func percentDecoded(_ text: String) -> String {
         guard text.contains("%") else { return text }
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2, utf8.prefix(2).allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
-                let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
-            {
-                bytes.append(value)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
+        var noOrigins: [Int]? = nil
+        let bytes = Array(text.utf8).withUnsafeBufferPointer { SecretForms.percentDecoded($0, origins: &noOrigins) }
         return String(validating: bytes, as: UTF8.self) ?? text
     }
 }

@@ -58,7 +58,7 @@ enum SecretForms {
         var first = unescapeJSON(bytes, origins: &origins)
         for _ in 0..<percentPasses {
             var next: [Int]? = origins == nil ? nil : []
-            let again = first.withUnsafeBufferPointer { unescapePercent($0, origins: &next) }
+            let again = first.withUnsafeBufferPointer { percentDecoded($0, origins: &next) }
             if let map = origins, let inner = next { origins = inner.map { map[$0] } }
             first = again
         }
@@ -99,7 +99,9 @@ enum SecretForms {
         }
     }
 
-    private static func unescapePercent(_ bytes: UnsafeBufferPointer<UInt8>, origins: inout [Int]?) -> [UInt8] {
+    /// `bytes` with each `%XX` undone (the rest as it is); `origins`, when asked for, gives each
+    /// decoded byte's offset in `bytes`. A detail URL's file name is decoded with it too.
+    static func percentDecoded(_ bytes: UnsafeBufferPointer<UInt8>, origins: inout [Int]?) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
