@@ -145,25 +145,18 @@ extension KeyPath {
     }
 
     /// `true` when `keys` from `value` reach an array (or arrays, through arrays) with an element
-    /// `filter` keeps.
+    /// `filter` keeps: `finds`, with the filter asked at the end.
     static func keeps(_ keys: ArraySlice<String>, _ filter: KeyPathFilter, in value: JSONValue) -> Bool {
-        // Where the filter meets no array its error at the value speaks (`needs an array`);
-        // `null` gives null, as it does for every key path.
-        if keys.isEmpty, value.kind != .array { return value.kind != .null }
-        switch value.kind {
-        case .object:
-            guard let key = keys.first, let member = value[key] else { return false }
-            return keeps(keys.dropFirst(), filter, in: member)
-        case .array:
-            guard keys.isEmpty else { return value.elements.contains { keeps(keys, filter, in: $0) } }
+        finds(keys, in: value) { end in
+            // Where the filter meets no array its error at the value speaks (`needs an array`);
+            // `null` gives null, as it does for every key path.
+            guard end.kind == .array else { return end.kind != .null }
             var kept = false
-            filter.forEachKept(in: value) { _ in
+            filter.forEachKept(in: end) { _ in
                 kept = true
                 return false
             }
             return kept
-        default:
-            return false
         }
     }
 
@@ -172,14 +165,15 @@ extension KeyPath {
     /// the one before reached, or where that is an array in one of its elements. The value at the
     /// end may be anything, `null` included; a `null` or an empty array before the last key finds
     /// nothing.
-    static func finds(_ keys: ArraySlice<String>, in value: JSONValue) -> Bool {
-        guard let key = keys.first else { return true }
+    /// `end`, when given, must also hold for a value the last key reaches.
+    static func finds(_ keys: ArraySlice<String>, in value: JSONValue, where end: (JSONValue) -> Bool = { _ in true }) -> Bool {
+        guard let key = keys.first else { return end(value) }
         switch value.kind {
         case .object:
             guard let member = value[key] else { return false }
-            return finds(keys.dropFirst(), in: member)
+            return finds(keys.dropFirst(), in: member, where: end)
         case .array:
-            return value.elements.contains { finds(keys, in: $0) }
+            return value.elements.contains { finds(keys, in: $0, where: end) }
         default:
             return false
         }
