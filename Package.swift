@@ -26,8 +26,7 @@ let package = Package(
     ],
     targets: [
         // The mapping and the mapper: YAML -> Mapping, dump bytes (plain, .gz, .zst) -> JSON values
-        // -> Records; what records' shapes say, for a drafted mapping (infer); digests. No
-        // SQLite, no files written, no CLI.
+        // -> Records; digests. No SQLite, no files written, no CLI.
         .target(
             name: "SeederCore",
             dependencies: ["CZlib", "CZstd", "CPCRE2", "CSHA", .product(name: "Yams", package: "Yams")]
@@ -42,9 +41,12 @@ let package = Package(
         // chosen by measurement over Swift's Regex and NSRegularExpression (bench/README.md).
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
         // The files, without SQLite: which dump files a build reads and how each is opened
-        // (decompressed, hashed); `seeder infer`'s reading of them (through the build's own input
-        // planning); the guards and atomic writes of every file a command writes.
+        // (decompressed, hashed); the guards and atomic writes of every file a command writes.
         .target(name: "SeederFiles", dependencies: ["SeederCore"]),
+        // `seeder infer`: dump files (read through the build's own input planning) -> what their
+        // records' shapes say -> a draft mapping. Its own module, so the mapper's module holds the
+        // mapper (docs/commands.md, infer).
+        .target(name: "SeederInfer", dependencies: ["SeederCore", "SeederFiles"]),
         // The commands' work in SQLite, as values the CLI prints: the dumps read into records and
         // encoded as the rows the seed's tables take (on their own thread), the rows merged in
         // those tables, references, the seed file finished and published; diff, changesets,
@@ -90,6 +92,7 @@ let package = Package(
             name: "seeder",
             dependencies: [
                 "SeederFiles",
+                "SeederInfer",
                 "SeederStore",
                 "SeederFetch",
                 "CSeederSignals",
@@ -122,6 +125,11 @@ let package = Package(
         .testTarget(
             name: "SeederCoreTests",
             dependencies: ["SeederCore", "SeederTestSupport"]
+        ),
+        // `seeder infer`'s drafts, built by the real builder.
+        .testTarget(
+            name: "SeederInferTests",
+            dependencies: ["SeederInfer", "SeederFiles", "SeederStore", "SeederTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SeederStoreTests",

@@ -135,7 +135,6 @@ final class FetchProgressDisplay: @unchecked Sendable {
         if shown { StandardError.writeVerbatim("\r\u{1B}[K") }
     }
 
-    private func counted(_ number: Int, _ noun: String) -> String { MappingDraftWriter.counted(number, noun) }
 }
 
 /// SIGINT and SIGTERM during a fetch remove its temporary folder; DUMPS is left as it was.

@@ -102,8 +102,8 @@ final class ProgressDisplay: @unchecked Sendable {
     static func text(_ progress: BuildProgress, rate: Int?) -> String {
         let percent = progress.totalBytes > 0 ? progress.bytesRead * 100 / progress.totalBytes : 100
         return "\(progress.phase.rawValue): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(percent)%), "
-            + MappingDraftWriter.counted(progress.records, "record")
-            + (rate.map { ", \(MappingDraftWriter.counted($0, "record"))/s" } ?? "")
+            + counted(progress.records, "record")
+            + (rate.map { ", \(counted($0, "record"))/s" } ?? "")
     }
 
     private static func megabytes(_ bytes: Int) -> String {

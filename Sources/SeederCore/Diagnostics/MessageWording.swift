@@ -17,3 +17,20 @@ public func list(_ words: [String], conjunction: String = "or") -> String {
 public func didYouMean(_ word: String, among candidates: [String]) -> String {
     closestMatch(to: word, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
 }
+
+/// `12000` -> `12,000`.
+public func grouped(_ number: Int) -> String {
+    let digits = Array(String(number.magnitude))
+    var text = ""
+    for (index, digit) in digits.enumerated() {
+        if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+        text.append(digit)
+    }
+    return (number < 0 ? "-" : "") + text
+}
+
+/// `counted(1, "record")` -> `1 record`, `counted(12000, "record")` -> `12,000 records`: with the
+/// thousands grouped, as a draft's comments and progress lines say them.
+public func counted(_ number: Int, _ noun: String) -> String {
+    "\(grouped(number)) \(number == 1 ? noun : noun + "s")"
+}

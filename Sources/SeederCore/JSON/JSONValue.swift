@@ -8,23 +8,23 @@ public enum JSONKind: UInt8, Sendable {
 /// One value on a document's tape (pre-order, like simdjson's): 16 bytes, no allocation.
 ///
 /// An object's children are its members' keys and values, alternating.
-struct JSONNode: Sendable {
+package struct JSONNode: Sendable {
     /// `JSONKind`.
-    var kind: JSONKind
+    package var kind: JSONKind
     /// Strings: `escaped` when the text holds a backslash. Numbers: `integral` when the text
     /// has no fraction and no exponent.
-    var flags: UInt8
+    package var flags: UInt8
     /// Offset in the document's bytes of the value's first byte (a string's opening quote).
-    var start: UInt32
+    package var start: UInt32
     /// Bytes of the value's text: for strings, between the quotes; for containers, from the
     /// opening to the closing bracket.
-    var length: UInt32
+    package var length: UInt32
     /// Index of the node after this value and all it contains.
-    var end: UInt32
+    package var end: UInt32
 
     // Computed, not stored: a stored static is a lazy global, checked on every read.
-    static var escaped: UInt8 { 1 }
-    static var integral: UInt8 { 1 }
+    package static var escaped: UInt8 { 1 }
+    package static var integral: UInt8 { 1 }
 }
 
 /// One parsed JSON value and everything in it: the text it was parsed from and its tape.
@@ -43,7 +43,7 @@ public final class JSONDocument: @unchecked Sendable {
     @exclusivity(unchecked) public internal(set) var fileOffset: Int
     /// The JSON Pointer of this document's root within its file (`/2/project`).
     @exclusivity(unchecked) public internal(set) var path: JSONPointer
-    @exclusivity(unchecked) var nodes: [JSONNode]
+    @exclusivity(unchecked) package var nodes: [JSONNode]
 
     init(bytes: [UInt8], fileOffset: Int, path: JSONPointer, nodes: [JSONNode]) {
         self.bytes = bytes
@@ -99,9 +99,14 @@ public final class JSONDocument: @unchecked Sendable {
 public struct JSONValue: Sendable {
     /// The document holding the value.
     public let document: JSONDocument
-    let index: Int
+    package let index: Int
 
-    var node: JSONNode { document.nodes[index] }
+    package init(document: JSONDocument, index: Int) {
+        self.document = document
+        self.index = index
+    }
+
+    package var node: JSONNode { document.nodes[index] }
 
     /// The value's kind.
     public var kind: JSONKind { node.kind }
@@ -155,13 +160,13 @@ public struct JSONValue: Sendable {
     }
 
     /// The offset in the document just past this value's text.
-    var textEnd: Int {
+    package var textEnd: Int {
         let node = node
         return Int(node.start) + Int(node.length) + (node.kind == .string ? 2 : 0)
     }
 
     /// A string's content with its escapes decoded, as UTF-8.
-    func unescapedBytes() -> [UInt8] {
+    package func unescapedBytes() -> [UInt8] {
         withBytes { JSONParser.unescape($0) }
     }
 

@@ -9,7 +9,7 @@ struct CoercionFailure: Error, Equatable {
 /// Turns a JSON value into the SQLite value of an attribute's type, with exactly the
 /// coercions of docs/mapping.md's type table and an error for everything else: nothing is
 /// truncated or silently dropped.
-struct Coercion {
+package struct Coercion {
     private let patterns = PatternDateParser()
 
     /// The stored value of `value` for `attribute`; `null` stays `null`. (Defaults and `values`
@@ -267,7 +267,7 @@ struct Coercion {
     // MARK: Scalars
 
     /// The integer of 1 to 18 digits (with an optional `-`) without allocating; `nil` otherwise.
-    static func smallInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    package static func smallInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         var negative = false
         if text.first == UInt8(ascii: "-") {
@@ -338,7 +338,7 @@ struct Coercion {
 
     /// The double nearest to RFC 8259 number text, by `strtod` (correctly rounded); `nil` past
     /// the range of a double.
-    static func finiteDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func finiteDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         if let exact = exactDouble(text) { return exact }
         guard text.count < 64 else { return nil }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
@@ -351,7 +351,7 @@ struct Coercion {
 
     /// RFC 3986's absolute URI (`scheme:rest`), with IRI characters (non-ASCII) allowed;
     /// no spaces, no bare `%`.
-    static func isAbsoluteURL(_ text: String) -> Bool {
+    package static func isAbsoluteURL(_ text: String) -> Bool {
         // Over the string's own bytes: a copy into an array would cost more than the check.
         var text = text
         return text.withUTF8(isAbsoluteURL)
@@ -404,7 +404,7 @@ struct Coercion {
     }
 
     /// `8-4-4-4-12` hex digits, any case, as lowercase; `nil` otherwise.
-    static func canonicalUUID(_ text: String) -> String? {
+    package static func canonicalUUID(_ text: String) -> String? {
         let bytes = Array(text.utf8)
         guard bytes.count == 36 else { return nil }
         for (index, byte) in bytes.enumerated() {

@@ -13,7 +13,7 @@ public enum DateCoding {
     /// `2011-07-10 09:51`, fractional seconds, and offsets `Z`, `+hh:mm`, `-hhmm`, `+hh`.
     /// A value with no offset is in `zone`. Returns milliseconds since 1970 (fractions of a
     /// millisecond are truncated), or `nil` when the text is not such a date.
-    static func parseISO8601(_ text: UnsafeBufferPointer<UInt8>, zone: TimeZone) -> Int64? {
+    package static func parseISO8601(_ text: UnsafeBufferPointer<UInt8>, zone: TimeZone) -> Int64? {
         var i = 0
         let n = text.count
         func number(_ count: Int) -> Int? {
@@ -93,7 +93,7 @@ public enum DateCoding {
     }
 
     /// Formats milliseconds since 1970 as `2011-07-10T16:51:03.000Z`; `nil` outside years 0-9999.
-    static func formatISO8601(milliseconds: Int64) -> String? {
+    package static func formatISO8601(milliseconds: Int64) -> String? {
         let (seconds, millisecond) = floorDivision(milliseconds, 1000)
         let (days, secondOfDay) = floorDivision(seconds, 86400)
         let (year, month, day) = civil(fromDays: Int(days))

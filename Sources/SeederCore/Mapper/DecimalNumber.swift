@@ -2,7 +2,7 @@
 ///
 /// `integer`, `decimal` and the collection operators use it, so `5013.26` stays `5013.26`,
 /// `3.0` is the integer 3, `3.5` is not an integer, and `9223372036854775808` is past 64 bits.
-struct DecimalNumber: Hashable, Comparable, CustomStringConvertible {
+package struct DecimalNumber: Hashable, Comparable, CustomStringConvertible {
     /// Significant digits, no leading or trailing zeros (`"0"` is written as empty digits).
     var digits: [UInt8]
     /// Power of ten applied to `digits`.
@@ -16,7 +16,7 @@ struct DecimalNumber: Hashable, Comparable, CustomStringConvertible {
     static let zero = DecimalNumber(digits: [], exponent: 0, isNegative: false)
 
     /// Reads RFC 8259 number text (`-12.50e3`); `nil` for anything else.
-    init?(text: some Collection<UInt8>) {
+    package init?(text: some Collection<UInt8>) {
         var digits: [UInt8] = []
         var exponent = 0
         var isNegative = false
@@ -101,10 +101,10 @@ struct DecimalNumber: Hashable, Comparable, CustomStringConvertible {
     var isZero: Bool { digits.isEmpty }
 
     /// `true` when the value has no fraction.
-    var isIntegral: Bool { exponent >= 0 || isZero }
+    package var isIntegral: Bool { exponent >= 0 || isZero }
 
     /// The value as a 64-bit integer; `nil` when it has a fraction or is out of range.
-    var int64: Int64? {
+    package var int64: Int64? {
         guard isIntegral else { return nil }
         if isZero { return 0 }
         guard digits.count + exponent <= 19 else { return nil }
@@ -137,7 +137,7 @@ struct DecimalNumber: Hashable, Comparable, CustomStringConvertible {
 
     /// The canonical decimal text of docs/mapping.md: no exponent, no trailing zeros (`5013.26`,
     /// `1500`, `0.001`, `-2`). Check `canonicalLength` first for huge exponents.
-    var description: String {
+    package var description: String {
         if isZero { return "0" }
         var text = isNegative ? "-" : ""
         let characters = digits.map { Character(Unicode.Scalar($0 + UInt8(ascii: "0"))) }
@@ -155,14 +155,14 @@ struct DecimalNumber: Hashable, Comparable, CustomStringConvertible {
     }
 
     /// The nearest `Double` (through the canonical text, which strtod rounds correctly).
-    var double: Double? {
+    package var double: Double? {
         if isZero { return 0 }
         let text = (isNegative ? "-" : "") + digits.map { String($0) }.joined() + "e" + String(exponent)
         guard let value = Double(text), value.isFinite else { return nil }
         return value
     }
 
-    static func < (lhs: DecimalNumber, rhs: DecimalNumber) -> Bool {
+    package static func < (lhs: DecimalNumber, rhs: DecimalNumber) -> Bool {
         if lhs.isNegative != rhs.isNegative { return lhs.isNegative }
         let magnitudeLess = lhs.magnitudeLess(than: rhs)
         let equal = lhs.digits == rhs.digits && lhs.exponent == rhs.exponent

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SeederCore
 import SeederFiles
+import SeederInfer
 import SeederStore
 
 /// `seeder infer`: read every dump and draft a mapping that builds as it is.
@@ -65,7 +66,7 @@ struct Infer: ParsableCommand {
             let entities = report.mapping?.entities.count ?? 0
             StandardError.write(
                 line: "drafted \(written): \(counting(entities, "entity", plural: "entities")) from "
-                    + "\(MappingDraftWriter.counted(report.files, "dump file")), \(MappingDraftWriter.counted(report.records, "record"))")
+                    + "\(counted(report.files, "dump file")), \(counted(report.records, "record"))")
         }
         if json {
             try StandardOutput.write(report.json(dumps: dumps, output: written) + "\n")

@@ -1,0 +1,218 @@
+import SeederCore
+import SeederFiles
+
+/// Drafts one entity from its observer: an attribute or a relationship per key, in the order
+/// the keys were first seen (docs/commands.md, `seeder infer`).
+struct EntityDrafting {
+    typealias Entity = InferredMapping.Entity
+    typealias Attribute = InferredMapping.Attribute
+    typealias Relationship = InferredMapping.Relationship
+
+    let observer: ShapeObserver
+    let identities: [String: IdentityChoice]
+    let entities: [ShapeObserver]
+    let flattened: FlattenedObjects
+
+    func entity() -> Entity {
+        let identity = identities[observer.name]!
+        let records = observer.records
+        var entity = Entity(name: observer.name, identity: identity.key, identityEvidence: identity.evidence, records: records)
+        entity.onConflictFirst = identity.conflicts > 0
+        entity.keyAttribute = identity.attribute
+        if let note = observer.mergeNote { entity.notes.append(note) }
+        // Keys that never held a value: `json`, which takes the first one whatever it is.
+        var valueless: [String] = []
+        for stats in observer.keys {
+            if stats.key == ShapeObserver.recordKey {
+                guard !identity.attributeIsField, let name = identity.attribute else { continue }
+                let type: AttributeType
+                if case let .scalar(scalar, nil, _) = stats.shape, scalar == .integer || scalar == .uuid {
+                    type = scalar
+                } else {
+                    type = .string
+                }
+                entity.attributes.append(
+                    Attribute(name: name, type: type, from: nil, evidence: "the keys of the object, \(grouped(stats.present))"))
+                if identity.key != nil { entity.identity = name }
+                continue
+            }
+            var evidence = "\(grouped(stats.present)) of \(grouped(records))" + (stats.nulls > 0 ? "; \(grouped(stats.nulls)) null" : "")
+            if identity.fromURL, stats.key == identity.key {
+                // The identity is the id the record's own URL ends in (docs/mapping.md, Values
+                // inside text); the URL itself is what it holds, so the key is read for it only.
+                entity.attributes.append(
+                    Attribute(
+                        name: "id", type: .integer, from: stats.key, match: URLIdentities.pattern,
+                        evidence: evidence + "; the id at the end of each URL"))
+                continue
+            }
+            let name = DraftNaming.memberName(fromKey: stats.key)
+            let required = stats.present == records && stats.nulls == 0 && stats.key != identity.key
+            if case .object = stats.shape, let keyed = stats.child?.keyedData {
+                draft(keyed, stats: stats, name: name, evidence: evidence, into: &entity)
+                continue
+            }
+            if flattened.flattens(stats) {
+                let attributes = flattened.attributes(of: stats, name: name, path: [stats.key], required: required)
+                entity.attributes += attributes
+                entity.notes.append(
+                    "'\(stats.key)' has no identity: its keys are columns here (\(attributes.map(\.name).joined(separator: ", "))), "
+                        + "not rows of a table of their own")
+                continue
+            }
+            if let copies = MappingInference.repeatedCopies(of: stats, in: observer) {
+                let why =
+                    "its objects have no identity, and \(counted(copies, "record")) of \(observer.name) \(copies == 1 ? "repeats" : "repeat") "
+                    + "another: rows of them would be there once per copy"
+                entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: " + why))
+                entity.notes.append("'\(stats.key)' is json: " + why)
+                continue
+            }
+            switch stats.shape {
+            case .object, .arrayOfObjects:
+                guard let child = MappingInference.nestedEntity(stats) else {
+                    // Past `maxKeys`, keys are no longer counted (`ShapeObserver.walk`).
+                    let count = stats.child?.keys.count ?? 0
+                    let keys =
+                        count > MappingInference.maxKeys
+                        ? "more than \(MappingInference.maxKeys) different keys" : counted(count, "different key")
+                    entity.attributes.append(
+                        Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: \(keys), data rather than fields")
+                    )
+                    entity.notes.append("'\(stats.key)' is json: its objects hold \(keys)")
+                    continue
+                }
+                let target = identities[child.name]!
+                var relationship = Relationship(name: name, target: child.name, from: stats.key, evidence: evidence)
+                relationship.onMissingCreate = target.referencesOnly > 0 && child.keys.count > 1
+                if case .arrayOfObjects = stats.shape {
+                    relationship.many = true
+                    relationship.through = stats.envelopeKey
+                    if let through = stats.envelopeKey {
+                        relationship.evidence += "; \(counted(stats.elementObjects, "object")) in list envelopes, under '\(through)'"
+                        entity.notes.append(
+                            "'\(stats.key)' is a list envelope: its records are under '\(through)', and its other keys, "
+                                + "which say how the list was paged, are left out")
+                    } else {
+                        relationship.evidence += "; \(counted(stats.elementObjects, "object")) in arrays"
+                    }
+                    if target.key == nil {
+                        relationship.inverse = backReferenceName(in: child)
+                        relationship.ordered = true
+                        relationship.evidence += ", each its own (identity: none)"
+                    }
+                } else if target.key == nil {
+                    relationship.evidence += "; embedded, no identity"
+                }
+                if relationship.onMissingCreate {
+                    let holds = target.referencesOnly == 1 ? "holds" : "hold"
+                    relationship.evidence += "; \(grouped(target.referencesOnly)) \(holds) only the identity: onMissing: create"
+                }
+                entity.relationships.append(relationship)
+            case .arrayOfScalars:
+                if let (target, urls) = urlReferenceTarget(stats) {
+                    var relationship = Relationship(
+                        name: name, target: target, many: true, from: stats.key,
+                        evidence: evidence + "; \(counted(urls.count, "distinct id")) at the end of URLs, all identities of \(target)")
+                    relationship.match = URLIdentities.pattern
+                    entity.relationships.append(relationship)
+                } else if let (target, stem) = referenceTarget(stats, plural: true) {
+                    let name = DraftNaming.plural(DraftNaming.memberName(fromKey: stem))
+                    entity.relationships.append(
+                        Relationship(
+                            name: name, target: target, many: true, from: stats.key,
+                            evidence: evidence + "; \(counted(stats.values!.count, "distinct id")), all identities of \(target)"))
+                } else {
+                    entity.attributes.append(
+                        Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: arrays of scalars"))
+                }
+            case let .json(reason):
+                entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: " + reason))
+                if stats.neverHeldAValue { valueless.append(stats.key) } else { entity.notes.append("'\(stats.key)' is json: \(reason)") }
+            case let .scalar(type, format, reason):
+                // A URL, or a path from the host's root (`/api/v2/type/18/`), that `urlIDs` kept.
+                if stats.key != identity.key, type == .url || type == .string, let (target, urls) = urlReferenceTarget(stats) {
+                    var relationship = Relationship(
+                        name: name, target: target, from: stats.key,
+                        evidence: evidence + "; \(counted(urls.count, "distinct id")) at the end of URLs, all identities of \(target)")
+                    relationship.match = URLIdentities.pattern
+                    entity.relationships.append(relationship)
+                    continue
+                }
+                if stats.key != identity.key, type == .integer || type == .string,
+                    let (target, stem) = referenceTarget(stats, plural: false)
+                {
+                    entity.relationships.append(
+                        Relationship(
+                            name: DraftNaming.memberName(fromKey: stem), target: target, from: stats.key,
+                            evidence: evidence + "; \(counted(stats.values!.count, "distinct value")), all identities of \(target)"))
+                    continue
+                }
+                if !reason.isEmpty { evidence += "; " + reason }
+                entity.attributes.append(
+                    Attribute(name: name, type: type, from: stats.key, format: format, required: required, evidence: evidence))
+            }
+        }
+        if let note = Self.valuelessNote(valueless) { entity.notes.append(note) }
+        return entity
+    }
+
+    /// The entity's note on keys that never held a value (`valueless`, as they are to be named),
+    /// drafted `json`; `nil` when there are none.
+    static func valuelessNote(_ valueless: [String]) -> String? {
+        guard !valueless.isEmpty else { return nil }
+        return list(valueless.map { "'\($0)'" }, conjunction: "and")
+            + " never held a value (null or [] in every record): json, so the first one builds, whatever it is; "
+            + "give each its type once it has one"
+    }
+
+    /// The entity a `*_id` or `*_ids` key refers to: one named by the key's last words
+    /// (`assigned_user_id` -> `AssignedUser`, then `User`), else this entity itself (`parent_id`),
+    /// else the only entity of any name, whose identities hold every value of the key. With the
+    /// key's stem (`assigned_user`).
+    func referenceTarget(_ stats: KeyStats, plural: Bool) -> (String, String)? {
+        guard let values = stats.values, !values.overflowed, values.count > 0 else { return nil }
+        var words = DraftNaming.words(of: stats.key)
+        guard words.count > 1, words.last!.lowercased() == (plural ? "ids" : "id") else { return nil }
+        words.removeLast()
+        let named = words.indices.map { DraftNaming.entityName(fromWords: Array(words[$0...])) }
+        func holdsEveryValue(_ name: String) -> Bool {
+            guard let identity = identities[name], identity.key != nil, let targetValues = identity.values else { return false }
+            return !targetValues.overflowed && targetValues.containsAll(of: values)
+        }
+        if let name = named.first(where: holdsEveryValue) { return (name, words.joined(separator: "_")) }
+        // A key that names an entity which does not hold its values (a `User` without identity)
+        // is no reference to another: no guess.
+        if named.contains(where: { identities[$0] != nil && $0 != observer.name }) { return nil }
+        if holdsEveryValue(observer.name) { return (observer.name, words.joined(separator: "_")) }
+        // Named otherwise (`repo_id` of a Repository): the one entity whose identities hold every
+        // value; none when several do, which would be a guess.
+        let holders = identities.keys.sorted().filter(holdsEveryValue)
+        return holders.count == 1 ? (holders[0], words.joined(separator: "_")) : nil
+    }
+
+    /// The entity a key of URLs refers to (`"homeworld": "https://swapi.dev/api/planets/1/"`): the
+    /// one the segment before the ids names (`planets` -> `Planet`), another than this one (a
+    /// record's own URL is no reference), whose identities hold every id. With the ids.
+    func urlReferenceTarget(_ stats: KeyStats) -> (String, ValueSet)? {
+        guard let urls = stats.urlIDs, let collection = urls.sameCollection, urls.ids.count > 0, !urls.ids.overflowed else { return nil }
+        let target = DraftNaming.entityName(fromWords: DraftNaming.words(of: Naming.singular(collection)))
+        guard target != observer.name, let identity = identities[target], identity.key != nil, let values = identity.values,
+            !values.overflowed, values.containsAll(of: urls.ids)
+        else { return nil }
+        return (target, urls.ids)
+    }
+
+    /// The name of a child's to-one back to this entity: `character` for Character, unless a
+    /// key of the child's records would be read for it.
+    func backReferenceName(in child: ShapeObserver) -> String {
+        let base = DraftNaming.lowerFirst(observer.name)
+        var name = base
+        var suffix = 1
+        while child.keys.contains(where: { [Naming.lookupKey(name), Naming.lookupKey(name + "Id")].contains(Naming.lookupKey($0.key)) }) {
+            suffix += 1
+            name = base + "\(suffix)"
+        }
+        return name
+    }
+}

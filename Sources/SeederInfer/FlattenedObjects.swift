@@ -1,0 +1,106 @@
+import SeederCore
+import SeederFiles
+
+/// To-one objects with no identity of their own, which belong to the record that holds them
+/// (GitHub's `reactions` summary in every issue): their keys are columns of that record's entity,
+/// read through the object (`reactionsTotalCount: { type: integer, from: reactions.total_count }`),
+/// not rows of a table numbered in source order, which one removed record would renumber
+/// (docs/commands.md, `seeder infer`, Nested records).
+///
+/// Such an object is flattened when no source reads its records, its keys are not data, it has
+/// no identity, it is under one key or has every key in every object, and each of its keys
+/// holds a scalar, `json`, an array of scalars, an object keyed by data (`json`), or an object
+/// flattened in turn. Arrays of such objects stay a one-to-many: each element is a row.
+struct FlattenedObjects {
+    private let observers: Set<ObjectIdentifier>
+
+    init(catalog: ShapeCatalog, sources: [ShapeObserver]) {
+        let roots = Set(sources.map(ObjectIdentifier.init))
+        // The keys whose objects each observer counted: one observer per key name serves them all.
+        var holders: [ObjectIdentifier: Int] = [:]
+        for observer in catalog.observers {
+            for stats in observer.keys { if let child = stats.child { holders[ObjectIdentifier(child), default: 0] += 1 } }
+        }
+        let candidates = catalog.observers.filter { observer in
+            !roots.contains(ObjectIdentifier(observer)) && !observer.isKeyedRecords && observer.keyedData == nil
+                && !observer.keys.isEmpty && observer.keys.count <= MappingInference.maxKeys
+                && IdentityChoice(of: observer, keyed: false).key == nil
+                // Under several keys, a key that some objects lack may be one that some owner's
+                // objects never have: its column would read nothing there.
+                && (holders[ObjectIdentifier(observer)] == 1 || observer.keys.allSatisfy { $0.present == observer.records })
+        }
+        // The least set closed under "every key flat": objects nested in themselves never are.
+        var flat = Set<ObjectIdentifier>()
+        var grew = true
+        while grew {
+            grew = false
+            for observer in candidates where !flat.contains(ObjectIdentifier(observer)) {
+                if observer.keys.allSatisfy({ Self.isFlat($0, given: flat) }) {
+                    flat.insert(ObjectIdentifier(observer))
+                    grew = true
+                }
+            }
+        }
+        observers = flat
+    }
+
+    private static func isFlat(_ stats: KeyStats, given flat: Set<ObjectIdentifier>) -> Bool {
+        switch stats.shape {
+        case .scalar, .json, .arrayOfScalars: return true
+        case .object:
+            guard let child = stats.child else { return false }
+            switch child.keyedData {
+            case nil: return flat.contains(ObjectIdentifier(child))
+            case .other?: return true  // keys as data: a `json` column
+            case .records?: return false
+            }
+        case .arrayOfObjects: return false
+        }
+    }
+
+    /// Whether the objects under `stats`'s key are columns of the record holding them.
+    func flattens(_ stats: KeyStats) -> Bool {
+        guard case .object = stats.shape, let child = stats.child, child.keyedData == nil else { return false }
+        return observers.contains(ObjectIdentifier(child))
+    }
+
+    /// The attributes the objects under `stats` become, named `name` + each key
+    /// (`reactions` + `total_count` -> `reactionsTotalCount`), each read through `path` (the keys
+    /// down to the object). Required only where every object has the key, and every record the
+    /// object.
+    func attributes(of stats: KeyStats, name: String, path: [String], required: Bool) -> [InferredMapping.Attribute] {
+        let child = stats.child!
+        var attributes: [InferredMapping.Attribute] = []
+        for key in child.keys {
+            let member = name + DraftNaming.capitalized(DraftNaming.memberName(fromKey: key.key))
+            let keyRequired = required && key.present == child.records && key.nulls == 0
+            if flattens(key) {
+                attributes += self.attributes(of: key, name: member, path: path + [key.key], required: keyRequired)
+                continue
+            }
+            var evidence = "\(grouped(key.present)) of \(grouped(child.records))" + (key.nulls > 0 ? "; \(grouped(key.nulls)) null" : "")
+            let type: AttributeType
+            var format: String?
+            switch key.shape {
+            case let .scalar(scalar, scalarFormat, reason):
+                type = scalar
+                format = scalarFormat
+                if !reason.isEmpty { evidence += "; " + reason }
+            case let .json(reason):
+                type = .json
+                evidence += "; json: " + reason
+            case .object:
+                type = .json
+                if case let .other(reason)? = key.child?.keyedData { evidence += "; json: an object keyed by data, not fields: " + reason }
+            default:
+                type = .json
+                evidence += "; json: arrays of scalars"
+            }
+            attributes.append(
+                .init(
+                    name: member, type: type, from: key.key, parents: path, format: format, required: keyRequired && type != .json,
+                    evidence: evidence))
+        }
+        return attributes
+    }
+}
