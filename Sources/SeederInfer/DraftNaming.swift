@@ -30,7 +30,8 @@ public enum DraftNaming {
     }
 
     /// `["article", "comments"]` -> `ArticleComment`; a name that would start with a digit
-    /// gets a leading `N`; no words make `Record`.
+    /// gets a leading `N`; no words make `Record`; a name whose table SQLite or seeder reserves
+    /// (`seed_metadata.json`, a key `sqlite_stat1`) gets `Dump` before it.
     public static func entityName(fromWords words: [String]) -> String {
         guard !words.isEmpty else { return "Record" }
         var words = words
@@ -40,7 +41,8 @@ public enum DraftNaming {
         }
         var name = words.map(capitalized).joined()
         if name.first?.isNumber == true { name = "N" + name }
-        return name
+        let table = Naming.snakeCase(name)
+        return table.hasPrefix("seed_") || table.hasPrefix("sqlite_") ? "Dump" + name : name
     }
 
     /// The attribute or relationship name of a JSON key: the key itself when it is an

@@ -48,6 +48,8 @@ package struct DumpObservation {
     private(set) var bytesRead = 0
     /// Records read from sources (embedded ones not counted).
     private(set) var records = 0
+    /// Values read where records were expected that are no object (`[1, 2, 3]`).
+    private(set) var notRecords = 0
     /// Whether a file could not be read (an I/O failure, exit 2).
     private(set) var unreadable = false
     /// The largest object-root file parsed whole (`wholeFileLimit`; tests stream smaller ones).
@@ -143,6 +145,7 @@ package struct DumpObservation {
             case let .lineSyntaxError(error):
                 diagnostics.error(.syntax, error.message, at: SourceLocation(file: file.path, offset: error.offset))
             case let .notARecord(value):
+                notRecords += 1
                 diagnostics.warning(
                     .shape, "a \(Self.kindName(value.kind)) where a record (an object) was expected: infer reads objects only",
                     at: SourceLocation(file: file.path, offset: value.fileOffset))
@@ -281,9 +284,13 @@ package struct DumpObservation {
     /// no records where it has empty arrays).
     package mutating func readRoot(_ file: InputFile, named name: String) throws -> [RecordLayout.Collection] {
         let observer = catalog.observer(named: name)
+        var empty = false
         try JSONReader(source: try file.openBytes()).forEachItem { item in
-            if case let .record(value) = item { observer.observe(value, fromSource: true) }
+            guard case let .record(value) = item else { return }
+            // `{}` as a whole file holds no record, as `[]` holds none (docs/commands.md).
+            if value.count == 0 { empty = true } else { observer.observe(value, fromSource: true) }
         }
+        if empty { return [] }
         records += 1
         return [RecordLayout.Collection(keyPath: [], keyed: false, records: 1)]
     }

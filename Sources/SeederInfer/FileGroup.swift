@@ -70,14 +70,9 @@ package struct FileGroup {
             let words = DraftNaming.words(of: candidate).filter { word in
                 !word.allSatisfy(\.isNumber) && !genericWords.contains(word.lowercased())
             }
-            if !words.isEmpty { return unreserved(DraftNaming.entityName(fromWords: words)) }
+            if !words.isEmpty { return DraftNaming.entityName(fromWords: words) }
         }
         return "Record"
     }
 
-    /// A name whose table SQLite or seeder reserves (`seed_metadata.json`) gets `Dump` before it.
-    package static func unreserved(_ name: String) -> String {
-        let table = Naming.snakeCase(name)
-        return table.hasPrefix("seed_") || table.hasPrefix("sqlite_") ? "Dump" + name : name
-    }
 }

@@ -19,6 +19,8 @@ public struct InferredMapping: Sendable {
         /// `match:`, the pattern that takes the value out of the text (the id of a URL).
         public var match: String?
         public var required = false
+        /// `from: '@rest'`: the record's keys that nothing else reads, as one object (`WideRecords`).
+        public var gathersRest = false
         /// What the type was chosen from: `12,000 records; 3 null`.
         public var evidence: String
     }

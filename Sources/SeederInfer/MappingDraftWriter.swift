@@ -69,6 +69,7 @@ public struct MappingDraftWriter {
     private func value(of attribute: InferredMapping.Attribute) -> String {
         var parts: [String] = []
         if let from = attribute.from { parts.append("from: \(Self.keyPath(attribute.parents + [from]))") }
+        if attribute.gathersRest { parts.append("from: '@rest'") }
         if let match = attribute.match { parts.append("match: '\(match)'") }
         if let format = attribute.format { parts.append("format: \(format)") }
         if attribute.required { parts.append("required: true") }

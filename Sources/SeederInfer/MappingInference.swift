@@ -85,6 +85,7 @@ public struct MappingInference {
         }
         for observer in entities {
             var entity = drafts[observer.name]!
+            WideRecords.gather(&entity)
             EntityDrafting.resolveNames(&entity, keys: observer.keys.map(\.key))
             result.entities.append(entity)
         }

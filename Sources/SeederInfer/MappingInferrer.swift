@@ -120,10 +120,11 @@ public enum MappingInferrer {
         report.files = files.count
         report.inputs = files
         report.records = reader.records
+        // Every diagnostic of the reading placed at its line and column, whatever the outcome.
+        diagnostics.resolveOffsets { name in
+            files.first { $0.path == name }.flatMap { try? $0.openBytes() }
+        }
         if unreadable || reader.unreadable || diagnostics.hasErrors {
-            diagnostics.resolveOffsets { name in
-                files.first { $0.path == name }.flatMap { try? $0.openBytes() }
-            }
             report.diagnostics = diagnostics.takeAll()
             report.outcome = unreadable || reader.unreadable ? .failed : .invalid
             return report
@@ -138,12 +139,17 @@ public enum MappingInferrer {
         mapping.notes = notes + mapping.notes
         guard !mapping.entities.isEmpty else {
             // Dump files that hold no record (`[]`, `{}`, nothing) draft no entity: said as such.
-            diagnostics.error(
-                .noRecord,
-                "found no records in the \(counted(files.count, "dump file")) under \(options.dumps): "
-                    + "nothing to draft a mapping from", at: SourceLocation(file: options.dumps))
+            // Records that hold no key are data, not a failure to read: said as such, status 1.
+            let inFiles = "in the \(counted(files.count, "dump file")) under \(options.dumps)"
+            let why =
+                reader.records > 0
+                ? "the \(counted(reader.records, "record")) \(inFiles) hold no key"
+                : reader.notRecords > 0
+                    ? "the \(counted(reader.notRecords, "value")) \(inFiles) are not objects, and infer drafts records from objects"
+                    : "found no records \(inFiles)"
+            diagnostics.error(.noRecord, why + ": nothing to draft a mapping from", at: SourceLocation(file: options.dumps))
             report.diagnostics = diagnostics.takeAll()
-            report.outcome = .failed
+            report.outcome = reader.records == 0 && reader.notRecords == 0 ? .failed : .invalid
             return report
         }
         let header = [

@@ -72,6 +72,10 @@ final class EntityPlan {
     @exclusivity(unchecked) private var cachedKeyBytes: [UInt8] = []
     @exclusivity(unchecked) private var cachedKeyEnds: [Int] = []
     @exclusivity(unchecked) private(set) var cachedSlotMembers: [Int] = []
+    /// The attribute that reads `@rest`, if any, and the ordinals of the cached layout's members
+    /// it gathers: those nothing else reads (docs/mapping.md, Keys nothing else reads).
+    let restAttribute: Int?
+    @exclusivity(unchecked) private(set) var cachedRestMembers: [Int] = []
     @exclusivity(unchecked) private var hasCache = false
 
     init(entity: Entity, mapping: Mapping) {
@@ -90,6 +94,7 @@ final class EntityPlan {
             keyPathFirstKeys[first, default: []].append(slot)
             return slot
         }
+        restAttribute = entity.attributes.firstIndex { $0.keyPath?.isRest == true }
         attributeKeysAfterFirst = entity.attributes.map { $0.keyPath?.keyListsAfterFirst ?? [] }
         relationshipKeysAfterFirst = entity.relationships.map { $0.keyPath?.keyListsAfterFirst ?? [] }
         attributeKeyPathsPending = attributeKeysAfterFirst.map { !$0.isEmpty }
@@ -214,10 +219,13 @@ final class EntityPlan {
             }
         }
         var unmapped = Set<String>()
+        cachedRestMembers.removeAll(keepingCapacity: true)
         for (ordinal, name) in names.enumerated() where !used.contains(ordinal) && !claimed.contains(name) && ignored[name] == nil {
             unmapped.insert(name)
+            cachedRestMembers.append(ordinal)
         }
-        return unmapped
+        // `@rest` maps them all.
+        return restAttribute == nil ? unmapped : []
     }
 
     // MARK: Keys found

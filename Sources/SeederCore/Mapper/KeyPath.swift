@@ -1,11 +1,12 @@
 /// A key path into a record (docs/mapping.md, Key paths): dotted keys with Key-Value Coding
 /// semantics, optionally ending in a collection operator; or `@file.N`, a text of the record's
-/// file name.
+/// file name; or `@rest`, the record's members that nothing else of its entity reads.
 ///
 ///     try KeyPath(parsing: "thumbnail.path")               // keys ["thumbnail", "path"]
 ///     try KeyPath(parsing: "transactions.@avg.amount")     // keys ["transactions"], @avg over ["amount"]
 ///     try KeyPath(parsing: "data.@last.id")                // keys ["data"], @last's ["id"]
 ///     try KeyPath(parsing: "@file.1")                      // the first `*` of the source's path
+///     try KeyPath(parsing: "@rest")                        // the members nothing else reads
 ///     try KeyPath(parsing: "names.@where(language.name = en).@first.name")   // a filter, then @first
 ///     KeyPath(literal: ["a.b", "c"])                        // keys with dots in them
 public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
@@ -21,6 +22,10 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
     /// The `@where` filters among `keys`, in order, each applied to what the keys before it
     /// (`position` of them) reach; empty for most key paths, which then evaluate as before.
     public var filters: [KeyPathFilter] = []
+    /// `@rest`: the record's members that no other attribute, relationship, selector or `ignore`
+    /// of its entity reads, as one object (docs/mapping.md, Keys nothing else reads). Such a key
+    /// path is nothing else.
+    public var isRest = false
 
     /// A key path of literal keys (a YAML list): no dots split, no operators.
     public init(literal keys: [String]) {
@@ -69,6 +74,12 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
         let written = parts[operatorIndex].dropFirst()
         let name = String(written.prefix { $0 != "(" })
         let rest = Array(parts[(operatorIndex + 1)...])
+        if name == Self.restName, name == written {
+            guard parts.count == 1 else { throw KeyPathError(message: "'@rest' is a key path of its own; '\(text)' has more") }
+            self.init(keys: [], collectionOperator: nil, operatorKeys: [])
+            self.isRest = true
+            return
+        }
         if name == Self.fileName, name == written {
             self.init(fileStar: try Self.fileStar(text, keysBefore: operatorIndex, after: rest))
             return
@@ -76,11 +87,11 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
         if name == Self.whereName {
             throw KeyPathError(message: "'@where' needs a condition in parentheses, as in '@where(language.name = en)'")
         }
-        if name != written, CollectionOperator(rawValue: name) != nil || name == Self.fileName {
+        if name != written, CollectionOperator(rawValue: name) != nil || name == Self.fileName || name == Self.restName {
             throw KeyPathError(message: "'@\(name)' takes no condition in parentheses; '@where' does")
         }
         guard let op = CollectionOperator(rawValue: name) else {
-            let names = CollectionOperator.allCases.map(\.rawValue) + [Self.fileName, Self.whereName]
+            let names = CollectionOperator.allCases.map(\.rawValue) + [Self.fileName, Self.whereName, Self.restName]
             let suggestion = closestMatch(to: name, in: names).map { " (did you mean '@\($0)'?)" } ?? ""
             throw KeyPathError(message: "unknown collection operator '@\(name)' in '\(text)'\(suggestion)")
         }
@@ -162,6 +173,9 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
     /// `file`, as `@file.N` names it.
     static let fileName = "file"
 
+    /// `rest`, as `@rest` names it.
+    static let restName = "rest"
+
     /// `where`, as `@where(K = V)` names it.
     static let whereName = "where"
 
@@ -185,6 +199,7 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
     /// The dotted form, as a mapping would write it.
     public var description: String {
         if let fileStar { return "@\(Self.fileName).\(fileStar)" }
+        if isRest { return "@" + Self.restName }
         var parts = keys
         for filter in filters.reversed() { parts.insert(filter.description, at: filter.position) }
         if let collectionOperator { parts.append("@" + collectionOperator.rawValue) }

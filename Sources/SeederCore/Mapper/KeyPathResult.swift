@@ -31,7 +31,7 @@ extension KeyPath {
     /// an operator, and not `@file.N`. What a loader of key paths meant for `jsonValue(in:)`
     /// checks, to report the others at their node.
     public var reachesJSONValue: Bool {
-        guard fileStar == nil else { return false }
+        guard fileStar == nil, !isRest else { return false }
         return collectionOperator == nil || collectionOperator == .first || collectionOperator == .last
     }
 
@@ -50,6 +50,7 @@ extension KeyPath {
         if let fileStar {
             return .failure(message: "'@file.\(fileStar)' reads a record's file name, not a value of the document", at: nil)
         }
+        if isRest { return .failure(message: "'@rest' gathers a record's members, not a value of the document", at: nil) }
         if let collectionOperator, !reachesJSONValue {
             return .failure(
                 message:

@@ -263,6 +263,7 @@ public final class Mapper {
             if !unmappedHere.isEmpty { unmapped[entity].formUnion(unmappedHere) }
         }
         members.slotMembers = plans[entity].cachedSlotMembers
+        if plans[entity].restAttribute != nil { members.restMembers = plans[entity].cachedRestMembers }
         return members
     }
 
@@ -275,6 +276,7 @@ public final class Mapper {
             do {
                 if let keyPathSlot { return try keyPath.evaluate(firstMember: members.member(keyPathSlot)) }
                 if let star = keyPath.fileStar { return try file.text(star) }
+                if keyPath.isRest { return members.restObject().map(MappedValue.json) ?? .absent }
                 return try keyPath.evaluate(on: value)
             } catch {
                 // About the key path, not an attribute: a missing identity is still reported.

@@ -11,6 +11,8 @@ struct MemberLayout {
     var keys: [Int] = []
     /// Per slot of the entity's plan: the ordinal of the member it reads, or -1.
     var slotMembers: [Int] = []
+    /// The ordinals of the members `@rest` gathers, for an entity that reads it.
+    var restMembers: [Int] = []
 
     /// The layout of `value`, its keys listed in `keys` (emptied first; an array lent by the
     /// mapper, so that its storage serves record after record).
@@ -43,5 +45,26 @@ struct MemberLayout {
     /// A member key's raw text (escapes as written).
     func withKeyBytes<R>(_ ordinal: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         JSONValue(document: value.document, index: keys[ordinal]).withBytes(body)
+    }
+
+    /// `@rest`: the members in `restMembers` as one object, each as written (key, escapes and
+    /// number text alike), in the record's order; `nil` when there are none.
+    func restObject() -> JSONValue? {
+        guard !restMembers.isEmpty else { return nil }
+        let document = value.document
+        var text: [UInt8] = [UInt8(ascii: "{")]
+        for ordinal in restMembers {
+            let key = JSONValue(document: document, index: keys[ordinal])
+            let member = JSONValue(document: document, index: keys[ordinal] + 1)
+            if text.count > 1 { text.append(UInt8(ascii: ",")) }
+            text += document.bytes[Int(key.node.start)..<key.textEnd]
+            text.append(UInt8(ascii: ":"))
+            text += document.bytes[Int(member.node.start)..<member.textEnd]
+        }
+        text.append(UInt8(ascii: "}"))
+        // Pieces of a document already parsed: they parse again.
+        guard let gathered = try? JSONDocument(parsing: text) else { return nil }
+        gathered.fileOffset = value.fileOffset
+        return gathered.root
     }
 }

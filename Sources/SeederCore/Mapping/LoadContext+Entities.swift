@@ -114,6 +114,14 @@ extension LoadContext {
                         draft.attributes.append(attribute)
                     }
                 }
+                // Each member goes to one place: two gatherers would each hold every one.
+                let rests = draft.attributes.filter { $0.attribute.keyPath?.isRest == true }
+                if rests.count > 1, let second = rests.dropFirst().first {
+                    error(
+                        .mappingInvalid,
+                        "entity '\(name)' reads '@rest' twice ('\(rests[0].attribute.name)' and '\(second.attribute.name)'); one attribute holds the members nothing else reads",
+                        at: second.fromNode ?? second.nameNode)
+                }
             } else {
                 error(
                     .mappingInvalid,
@@ -170,6 +178,11 @@ extension LoadContext {
         if let from = fields["from"] {
             draft.attribute.keyPath = keyPath(from.value, key: "from")
             draft.fromNode = from.value
+            if draft.attribute.keyPath?.isRest == true, type != .json {
+                // The members gathered are an object: only json keeps one whole.
+                error(.mappingInvalid, "'@rest' gathers members into an object; '\(name)' must be 'type: json' to hold it", at: from.value)
+                draft.attribute.keyPath = nil
+            }
         }
         if let node = fields["required"] { draft.attribute.isRequired = boolean(node.value, key: "required") ?? false }
         if let node = fields["unique"] { draft.attribute.isUnique = boolean(node.value, key: "unique") ?? false }
@@ -310,6 +323,10 @@ extension LoadContext {
         if let node = fields["from"] {
             draft.keyPath = keyPath(node.value, key: "from")
             draft.fromNode = node.value
+            if draft.keyPath?.isRest == true {
+                error(.mappingInvalid, "a relationship's 'from' cannot read '@rest' (a json attribute's can)", at: node.value)
+                draft.keyPath = nil
+            }
         }
         if let node = fields["inverse"], let inverse = string(node.value, key: "inverse") { draft.inverse = (inverse, node.value) }
         if let node = fields["ordered"] { draft.isOrdered = boolean(node.value, key: "ordered") ?? false }

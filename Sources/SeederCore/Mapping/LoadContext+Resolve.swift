@@ -278,6 +278,13 @@ extension LoadContext {
                 "entity '\(entities[index].name)' stores nothing: with 'identity: none' and no attribute or to-one, its rows "
                     + "would hold no value; give it an attribute, or leave it out", at: drafts[index].nameNode)
         }
+        for (index, columns) in columnsByTable.enumerated() where columns.count > Self.maxColumns {
+            error(
+                .mappingInvalid,
+                "entity '\(entities[index].name)' has \(grouped(columns.count)) columns in table '\(entities[index].table)'; SQLite "
+                    + "allows \(grouped(Self.maxColumns)) a table: keep the keys you need as attributes and gather the others in one "
+                    + "json attribute with 'from: \"@rest\"'", at: drafts[index].nameNode)
+        }
         for (index, columns) in columnsByTable.enumerated() {
             var seen: [String: String] = [:]
             for (column, owner, node) in columns {
@@ -299,6 +306,9 @@ extension LoadContext {
             }
         }
     }
+
+    /// SQLite's limit on a table's columns as built (`SQLITE_MAX_COLUMN`), in the apps' SQLite too.
+    static let maxColumns = 2000
 
     private func checkReserved(_ name: String, what: String, of owner: String, at node: YAMLNode, allowSynthetic: Bool = false) {
         let lower = name.lowercased()

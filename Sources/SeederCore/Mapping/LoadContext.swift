@@ -184,6 +184,12 @@ struct LoadContext {
                 error(.mappingInvalid, "'\(key)' cannot use collection operators", at: node)
                 return nil
             }
+            if !allowOperators, path.isRest {
+                error(
+                    .mappingInvalid, "'\(key)' cannot read '@rest', a record's members nothing else reads (a json attribute's 'from' can)",
+                    at: node)
+                return nil
+            }
             if !allowOperators, path.fileStar != nil {
                 error(
                     .mappingInvalid, "'\(key)' cannot read '@file.N', a text of a record's file name (an attribute's 'from' can)", at: node)
