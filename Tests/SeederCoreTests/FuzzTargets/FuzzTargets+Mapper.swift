@@ -35,6 +35,7 @@ extension FuzzTargets {
               city: { type: string, from: address.city }
               zip: { type: string, from: [address, "zip.code"] }
               org: { type: string, from: "@file.1" }
+              rest: { type: json, from: "@rest" }
             relationships:
               manager: { to: User, onMissing: "null" }
           Project:
