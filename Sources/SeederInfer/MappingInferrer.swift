@@ -74,7 +74,9 @@ public enum MappingInferrer {
             report.outcome = .failed
             return report
         }
-        let groups = FileGroup.groups(of: paths.filter { Source.format(ofFile: $0) != nil }, among: paths)
+        let groups = FileGroup.byFolder(
+            FileGroup.groups(of: paths.filter { Source.format(ofFile: $0) != nil }, among: paths), among: paths
+        ) { path in recordKeys(of: path, root: root, planner: planner) }
         var files: [InputFile] = []
         for path in paths where Source.format(ofFile: path) == nil && InputPlanner.looksCompressed(path) {
             diagnostics.warning(
@@ -166,6 +168,20 @@ public enum MappingInferrer {
         report.mapping = mapping
         report.draft = text
         return report
+    }
+
+    /// The keys of the one record a dump file holds (a root object with an `id`, or holding no
+    /// array of records), read with the layout's bounded scan; `nil` for anything else or a
+    /// file that cannot be read (reading it again reports why).
+    private static func recordKeys(of path: String, root: String, planner: InputPlanner) -> Set<String>? {
+        var unreadable = false
+        guard
+            let file = planner.inputFile(path, root: root, entity: 0, keyPath: [], diagnostics: DiagnosticSink(), unreadable: &unreadable),
+            file.format == .json, (try? JSONReader.firstByte(of: file.openBytes())) == UInt8(ascii: "{"),
+            let layout = try? RecordLayout(reading: JSONReader(source: file.openBytes())),
+            layout.collections.isEmpty, layout.rootHasID || layout.emptyArrays.isEmpty, layout.rootKeys.count <= RecordLayout.maxKeys
+        else { return nil }
+        return Set(layout.rootKeys)
     }
 
     /// A root object with no records but empty arrays (`{"meta": {...}, "data": {"items": []}}`)
