@@ -22,10 +22,11 @@ extension InferRule {
         InferRule(
             name: "numbered-files", stage: "grouping",
             drafts: "numbered files (`page-1.json`, `type/18.json`, `type/18/index.json`) are one source under one glob",
-            corpusCase: "api/mollie", test: "InferServiceTests/folderOfRecordsIsOneEntityNamedForIt"),
+            corpusCase: "pokeapi", test: "InferServiceTests/folderOfRecordsIsOneEntityNamedForIt"),
         InferRule(
             name: "one-record-a-file", stage: "grouping",
-            drafts: "the files of one folder that each hold one record of the same keys are one source and one entity, named for the folder",
+            drafts:
+                "the files of one folder that each hold one record of the same keys are one source and one entity, named for the folder",
             corpusCase: "api/pokeapi", test: "InferServiceTests/filesNamedByTheirRecordsAreOneEntityOfTheFolder"),
         InferRule(
             name: "root-with-id-is-a-record", stage: "layout",

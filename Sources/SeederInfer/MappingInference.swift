@@ -294,6 +294,11 @@ struct IdentityChoice: Sendable {
             }
             guard let stats = observer.keys.first(where: { Naming.lookupKey($0.key) == name }) else { continue }
             guard let values = stats.values else { continue }
+            // Records both detailed (with their `id`) and referenced (`{"name", "url"}`, without
+            // it): a key other than `id` that repeats only between records of other keys is their
+            // identity still (rule `referenced-and-detailed`).
+            let ids = observer.keys.first { Naming.lookupKey($0.key) == "id" }?.present ?? 0
+            let detailed = Naming.lookupKey(stats.key) != "id" && ids > 0 && ids < records ? values.detailedConflicts : 0
             var why: String?
             if stats.present < records {
                 why = "missing in \(counted(records - stats.present, "record"))"
@@ -303,13 +308,13 @@ struct IdentityChoice: Sendable {
                 why = "not always an integer or a string"
             } else if values.overflowed {
                 why = "more than \(grouped(ValueSet.limit)) values, not checked"
-            } else if values.sourceConflicts + values.embeddedConflicts > values.detailedConflicts, values.sourceConflicts > 0 {
+            } else if values.sourceConflicts + values.embeddedConflicts > detailed, values.sourceConflicts > 0 {
                 why = "not unique: \(Self.repeating(values.sourceConflicts))"
             } else if observer.sourceRecords == 0, values.sameKeysConflicts > 0 {
                 // Only ever embedded, and two records of the same keys share a value: unique
                 // within each parent (an order's line 1), not across them. Merging would lose one.
                 why = "unique only within each parent: \(Self.repeating(values.sameKeysConflicts))"
-            } else if stats.key != "id", values.embeddedConflicts > 0, values.sourceConflicts + values.embeddedConflicts > values.detailedConflicts {
+            } else if stats.key != "id", values.embeddedConflicts > 0, values.sourceConflicts + values.embeddedConflicts > detailed {
                 why = Self.repeating(values.embeddedConflicts)
             }
             if let why {
@@ -317,11 +322,12 @@ struct IdentityChoice: Sendable {
                 continue
             }
             key = stats.key
-            conflicts = max(0, values.embeddedConflicts - values.detailedConflicts)
+            // A reference may differ from its record in more than its keys (a stale copy): the
+            // first occurrence wins, as for any embedded copy.
+            conflicts = values.embeddedConflicts
             referencesOnly = stats.soleKey
             self.values = values
             let repeats = records - values.count
-            let detailed = values.detailedConflicts
             if detailed > 0 {
                 rejected.append(
                     "\(counted(detailed, "record")) both detailed and referenced (other keys, same '\(stats.key)'): they merge")
