@@ -24,6 +24,10 @@ extension InferRule {
             drafts: "numbered files (`page-1.json`, `type/18.json`, `type/18/index.json`) are one source under one glob",
             corpusCase: "pokeapi", test: "InferServiceTests/folderOfRecordsIsOneEntityNamedForIt"),
         InferRule(
+            name: "fetched-source", stage: "grouping",
+            drafts: "the files a fetched source wrote (`.seeder-fetch.json`) are one source and one entity, named for the source",
+            corpusCase: "api/pokeapi", test: "InferServiceTests/filesOfOneFetchedSourceAreOneEntity"),
+        InferRule(
             name: "one-record-a-file", stage: "grouping",
             drafts:
                 "the files of one folder that each hold one record of the same keys are one source and one entity, named for the folder",

@@ -74,9 +74,9 @@ public enum MappingInferrer {
             report.outcome = .failed
             return report
         }
-        let groups = FileGroup.byFolder(
-            FileGroup.groups(of: paths.filter { Source.format(ofFile: $0) != nil }, among: paths), among: paths
-        ) { path in recordKeys(of: path, root: root, planner: planner) }
+        let named = FileGroup.groups(of: paths.filter { Source.format(ofFile: $0) != nil }, among: paths)
+        let fetched = FileGroup.byFetchedSource(named, fetched: FetchedSources.read(root: root), among: paths)
+        let groups = FileGroup.byFolder(fetched, among: paths) { path in recordKeys(of: path, root: root, planner: planner) }
         var files: [InputFile] = []
         for path in paths where Source.format(ofFile: path) == nil && InputPlanner.looksCompressed(path) {
             diagnostics.warning(

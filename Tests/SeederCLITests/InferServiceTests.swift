@@ -123,6 +123,37 @@ import Yams
         #expect(rows["Type"] == 3, "\(rows)")
     }
 
+    /// A fetch's manifest says which files each source wrote: they are one source and one
+    /// entity, though their records' keys differ too much for the folder rule; a manifest that
+    /// is not one (not JSON, another shape, a link, paths outside) changes nothing.
+    @Test func filesOfOneFetchedSourceAreOneEntity() throws {
+        let workspace = try Workspace()
+        try workspace.write("dumps/things/a.json", #"{"id": 1, "name": "a", "weight": 3}"#)
+        try workspace.write("dumps/things/b.json", #"{"id": 2, "colour": "red", "size": 4}"#)
+        try workspace.write("dumps/things/c.json", #"{"id": 3, "height": 7, "size": 5}"#)
+        let entry = #"{"source": "things/*.json", "url": "https://api.example/things/x", "sha256": "00", "size": 1}"#
+        let manifest =
+            #"{"format": 1, "files": {"things/a.json": \#(entry), "things/b.json": \#(entry), "things/c.json": \#(entry), "../../etc/passwd": \#(entry)}}"#
+        try workspace.write("dumps/.seeder-fetch.json", manifest)
+        let drafted = try Drafted(workspace.path("dumps"))
+        #expect(drafted.build.status == 0, "\(drafted.build.stderr)")
+        #expect(drafted.paths == ["Thing": ["things/*.json"]], "\(drafted.sources)")
+        #expect(try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite")) == ["Thing": 3])
+
+        // Without a manifest it can read, the three files are three kinds, named by their files.
+        for broken in ["not json", #"{"files": 3}"#, #"{"files": {"things/a.json": {"source": 7}}}"#] {
+            try workspace.write("dumps/.seeder-fetch.json", broken)
+            let fallback = try Drafted(workspace.path("dumps"))
+            #expect(fallback.build.status == 0, "\(fallback.build.stderr)")
+            #expect(fallback.paths.keys.sorted() == ["A", "B", "C"], "\(broken): \(fallback.sources)")
+        }
+        try FileManager.default.removeItem(atPath: workspace.path("dumps/.seeder-fetch.json"))
+        try workspace.write("elsewhere.json", manifest)
+        try FileManager.default.createSymbolicLink(
+            atPath: workspace.path("dumps/.seeder-fetch.json"), withDestinationPath: workspace.path("elsewhere.json"))
+        #expect(try Drafted(workspace.path("dumps")).paths.keys.sorted() == ["A", "B", "C"])
+    }
+
     /// PokéAPI's api-data: a folder a record (`type/18/index.json`) beside the list
     /// (`type/index.json`, `results: [{name, url}]`): one entity, both its sources.
     @Test func folderOfRecordsIsOneEntityNamedForIt() throws {
