@@ -38,8 +38,9 @@ public struct InferReport: Sendable {
 
 /// Drafts a mapping from a directory of dumps (docs/commands.md, `seeder infer`).
 ///
-/// Stages: the dumps directory -> dump files (`InputPlanner`'s listing, numbered files grouped
-/// under one glob) -> each file's records, streamed (`JSONReader`; in a file whose root is an
+/// Stages: the dumps directory -> dump files (`InputPlanner`'s listing) -> `FileGroup`s:
+/// numbered files under one glob, the files of one fetched source (`FetchedSources`), the
+/// one-record files of one folder (`FileGroup.byFolder`) -> each file's records, streamed (`JSONReader`; in a file whose root is an
 /// object, `RecordLayout` finds them first) -> `ShapeObserver`s, one per
 /// kind of record -> `MappingInference` -> `InferredMapping` -> `MappingDraftWriter` -> YAML
 /// text -> `MappingLoader`, which must accept it.
