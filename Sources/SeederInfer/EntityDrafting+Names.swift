@@ -68,7 +68,10 @@ extension EntityDrafting {
             let forms = conventions.map(Naming.lookupKey)
             let matching = keys.filter { forms.contains(Naming.lookupKey($0)) }
             let readFirst = keys.filter { Naming.lookupKey($0) == forms[0] }
-            if matching == [key], readFirst.isEmpty || readFirst == [key] { entity.relationships[index].from = nil }
+            if matching == [key], readFirst.isEmpty || readFirst == [key] {
+                entity.relationships[index].from = nil
+                entity.relationships[index].key = key
+            }
         }
     }
 

@@ -17,7 +17,7 @@ package struct FileGroup {
     /// Words of a file name that name no kind of record.
     package static let genericWords: Set<String> = [
         "page", "pages", "part", "parts", "chunk", "chunks", "batch", "export", "dump", "dumps", "data", "response", "all",
-        "search", "of", "json", "jsonl", "ndjson", "file", "gz", "zst",
+        "search", "of", "json", "jsonl", "ndjson", "file", "gz", "zst", "index",
     ]
 
     /// The groups of `dumps` (sorted by path) in the order of their first file. A glob is used
@@ -42,9 +42,64 @@ package struct FileGroup {
         return groups.sorted { $0.paths[0].utf8.lexicographicallyPrecedes($1.paths[0].utf8) }
     }
 
-    /// The path with each run of digits in its file name made `*`.
+    /// Joins the files of one folder that each hold one record of the same kind into one group,
+    /// named for the folder (`type/bug.json`, `type/fire.json` -> `type/*.json`, `Type`), as a
+    /// fetch with `each` writes a file per record named by it (rule `one-record-a-file`). Files
+    /// are of one kind when their record's keys are the first one's, or nine in ten of them in
+    /// common; `recordKeys` gives a file's keys when it holds one record, else `nil`. Files at
+    /// the top of the dumps directory name their kinds themselves (`labels.json`, `repo.json`).
+    /// When the folder's glob would match other files too, each file stays a source of its own,
+    /// all of them one entity.
+    package static func byFolder(_ groups: [FileGroup], among all: [String], recordKeys: (String) -> Set<String>?) -> [FileGroup] {
+        var singles: [String: [Int]] = [:]
+        var folderOrder: [String] = []
+        for (index, group) in groups.enumerated() where group.paths.count == 1 {
+            guard let slash = group.paths[0].lastIndex(of: "/") else { continue }
+            let folder = String(group.paths[0][..<slash])
+            if singles[folder] == nil { folderOrder.append(folder) }
+            singles[folder, default: []].append(index)
+        }
+        var result = groups
+        var removed = Set<Int>()
+        for folder in folderOrder where singles[folder]!.count > 1 {
+            var kinds: [(keys: Set<String>, members: [Int])] = []
+            for index in singles[folder]! {
+                guard let keys = recordKeys(groups[index].paths[0]), !keys.isEmpty else { continue }
+                if let kind = kinds.firstIndex(where: { Self.oneKind($0.keys, keys) }) {
+                    kinds[kind].members.append(index)
+                } else {
+                    kinds.append((keys, [index]))
+                }
+            }
+            // The kind of the most files is the folder's; other files keep their own names.
+            guard let kind = kinds.max(by: { $0.members.count < $1.members.count }), kind.members.count > 1 else { continue }
+            let paths = kind.members.map { groups[$0].paths[0] }
+            let extensions = Set(paths.map { $0[($0.lastIndex(of: ".") ?? $0.endIndex)...] })
+            let name = entityName(folder + "/*")
+            let pattern = folder + "/*" + (extensions.first ?? "")
+            if extensions.count == 1, all.filter({ InputPlanner.glob(pattern, matches: $0) }) == paths {
+                result[kind.members[0]] = FileGroup(pattern: pattern, paths: paths, name: name)
+                removed.formUnion(kind.members.dropFirst())
+            } else {
+                for index in kind.members { result[index].name = name }
+            }
+        }
+        return result.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+    }
+
+    /// Whether two records' keys are of one kind: the same, or nine in ten in common.
+    static func oneKind(_ one: Set<String>, _ other: Set<String>) -> Bool {
+        one == other || one.intersection(other).count * 10 >= one.union(other).count * 9
+    }
+
+    /// The path with each run of digits in its file name made `*`, and each folder named by a
+    /// number alone too: a folder a record (`type/18/index.json` -> `type/*/index.json`, as
+    /// PokéAPI's api-data lays its answers out).
     package static func numberedPattern(_ path: String) -> String {
         let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let folders = path[..<slash].split(separator: "/", omittingEmptySubsequences: false).dropLast().map { folder in
+            !folder.isEmpty && folder.allSatisfy { $0.isASCII && $0.isNumber } ? "*" : String(folder)
+        }
         var name = ""
         var inDigits = false
         for character in path[slash...] {
@@ -56,7 +111,7 @@ package struct FileGroup {
                 inDigits = false
             }
         }
-        return String(path[..<slash]) + name
+        return folders.map { $0 + "/" }.joined() + name
     }
 
     /// The entity name of a file or glob.

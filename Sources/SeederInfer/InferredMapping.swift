@@ -45,6 +45,9 @@ public struct InferredMapping: Sendable {
         public var inverse: String?
         public var ordered = false
         public var from: String?
+        /// The key of the records it reads, byte for byte, kept when `from` is dropped because
+        /// the name reads it (`resolveNames`): what an attribute made of it must read.
+        public var key: String?
         /// The key of the records in a list envelope under `from` (`data`: `from: subscriptions.data`).
         public var through: String?
         /// The whole key path, when it is longer than `from` (and `through`): then `from` is its

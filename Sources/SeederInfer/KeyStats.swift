@@ -60,11 +60,9 @@ final class KeyStats {
     /// list, not tracks, counted by `entries` (`Track` -> `TrackEntry`), never by `child`.
     var entries: ShapeObserver?
     var wrappedElements = 0
-    /// The singular of the key, when it is a word of its own (`track` for `tracks`).
-    private lazy var entryKey: String? = {
-        let singular = Naming.singular(key)
-        return singular == key ? nil : singular
-    }()
+    /// The singular of the key (`track` for `tracks`; `pokemon` for PokéAPI's `pokemon`, whose
+    /// entries `{"pokemon": {...}, "slot": 1}` wrap one each).
+    private lazy var entryKey: String? = Naming.singular(key)
     /// The records the key's objects (or arrays' objects) are.
     var child: ShapeObserver?
     /// The distinct scalar values (of arrays: of their elements), for keys named like ids.

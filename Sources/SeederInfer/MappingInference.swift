@@ -59,6 +59,7 @@ public struct MappingInference {
         }
         let keyedSources = Set(sourceObservers.filter(\.0.keyed).map { ObjectIdentifier($0.1) })
         catalog.mergeSharedShapes(keyedSources: keyedSources)
+        catalog.mergeReferencesIntoDetailedKinds()
         catalog.mergeSourcesOfOneKind(keyedSources: keyedSources)
         sourceObservers = sourceObservers.map { ($0.0, catalog.observer(named: $0.1.name)) }
         let flattened = FlattenedObjects(catalog: catalog, sources: sourceObservers.map(\.1))
@@ -130,11 +131,11 @@ public struct MappingInference {
                 var entity = entities[index]
                 for relationship in entity.relationships where wrappers.contains(relationship.target) && !relationship.isBackReference {
                     let holds = "its objects hold only other records, nothing of their own to store"
+                    // The key as the records spell it (`damage_relations`), never the name.
+                    let key = relationship.from ?? relationship.key ?? relationship.name
                     entity.attributes.append(
-                        .init(
-                            name: relationship.name, type: .json, from: relationship.from ?? relationship.name,
-                            evidence: relationship.evidence + "; json: " + holds))
-                    entity.notes.append("'\(relationship.from ?? relationship.name)' is json: \(holds)")
+                        .init(name: relationship.name, type: .json, from: key, evidence: relationship.evidence + "; json: " + holds))
+                    entity.notes.append("'\(key)' is json: \(holds)")
                 }
                 entity.relationships.removeAll { wrappers.contains($0.target) }
                 entities[index] = entity
@@ -194,7 +195,11 @@ public struct MappingInference {
             IdentityChoice(of: child, keyed: child.isKeyedRecords).key == nil
         else { return nil }
         let identity = IdentityChoice(of: owner, keyed: owner.isKeyedRecords)
-        guard identity.key != nil, let values = identity.values, owner.records > values.count else { return nil }
+        // Held by no more records than there are identities: the other occurrences are
+        // references without the key (`{"name", "url"}` beside the detailed record), no copies.
+        guard identity.key != nil, let values = identity.values, owner.records > values.count, stats.present > values.count else {
+            return nil
+        }
         return owner.records - values.count
     }
 
@@ -290,6 +295,11 @@ struct IdentityChoice: Sendable {
             }
             guard let stats = observer.keys.first(where: { Naming.lookupKey($0.key) == name }) else { continue }
             guard let values = stats.values else { continue }
+            // Records both detailed (with their `id`) and referenced (`{"name", "url"}`, without
+            // it): a key other than `id` that repeats only between records of other keys is their
+            // identity still (rule `referenced-and-detailed`).
+            let ids = observer.keys.first { Naming.lookupKey($0.key) == "id" }?.present ?? 0
+            let detailed = Naming.lookupKey(stats.key) != "id" && ids > 0 && ids < records ? values.detailedConflicts : 0
             var why: String?
             if stats.present < records {
                 why = "missing in \(counted(records - stats.present, "record"))"
@@ -299,13 +309,13 @@ struct IdentityChoice: Sendable {
                 why = "not always an integer or a string"
             } else if values.overflowed {
                 why = "more than \(grouped(ValueSet.limit)) values, not checked"
-            } else if values.sourceConflicts > 0 {
+            } else if values.sourceConflicts + values.embeddedConflicts > detailed, values.sourceConflicts > 0 {
                 why = "not unique: \(Self.repeating(values.sourceConflicts))"
             } else if observer.sourceRecords == 0, values.sameKeysConflicts > 0 {
                 // Only ever embedded, and two records of the same keys share a value: unique
                 // within each parent (an order's line 1), not across them. Merging would lose one.
                 why = "unique only within each parent: \(Self.repeating(values.sameKeysConflicts))"
-            } else if stats.key != "id", values.embeddedConflicts > 0 {
+            } else if stats.key != "id", values.embeddedConflicts > 0, values.sourceConflicts + values.embeddedConflicts > detailed {
                 why = Self.repeating(values.embeddedConflicts)
             }
             if let why {
@@ -313,10 +323,16 @@ struct IdentityChoice: Sendable {
                 continue
             }
             key = stats.key
+            // A reference may differ from its record in more than its keys (a stale copy): the
+            // first occurrence wins, as for any embedded copy.
             conflicts = values.embeddedConflicts
             referencesOnly = stats.soleKey
             self.values = values
             let repeats = records - values.count
+            if detailed > 0 {
+                rejected.append(
+                    "\(counted(detailed, "record")) both detailed and referenced (other keys, same '\(stats.key)'): they merge")
+            }
             evidence =
                 "'\(stats.key)': \(counted(values.count, "distinct value")) in \(counted(records, "record"))"
                 + (repeats > 0 ? " (\(counted(repeats, "repeated occurrence")) \(repeats == 1 ? "merges" : "merge"))" : "")

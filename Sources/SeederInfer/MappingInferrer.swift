@@ -38,8 +38,9 @@ public struct InferReport: Sendable {
 
 /// Drafts a mapping from a directory of dumps (docs/commands.md, `seeder infer`).
 ///
-/// Stages: the dumps directory -> dump files (`InputPlanner`'s listing, numbered files grouped
-/// under one glob) -> each file's records, streamed (`JSONReader`; in a file whose root is an
+/// Stages: the dumps directory -> dump files (`InputPlanner`'s listing) -> `FileGroup`s:
+/// numbered files under one glob, the files of one fetched source (`FetchedSources`), the
+/// one-record files of one folder (`FileGroup.byFolder`) -> each file's records, streamed (`JSONReader`; in a file whose root is an
 /// object, `RecordLayout` finds them first) -> `ShapeObserver`s, one per
 /// kind of record -> `MappingInference` -> `InferredMapping` -> `MappingDraftWriter` -> YAML
 /// text -> `MappingLoader`, which must accept it.
@@ -74,7 +75,9 @@ public enum MappingInferrer {
             report.outcome = .failed
             return report
         }
-        let groups = FileGroup.groups(of: paths.filter { Source.format(ofFile: $0) != nil }, among: paths)
+        let named = FileGroup.groups(of: paths.filter { Source.format(ofFile: $0) != nil }, among: paths)
+        let fetched = FileGroup.byFetchedSource(named, fetched: FetchedSources.read(root: root), among: paths)
+        let groups = FileGroup.byFolder(fetched, among: paths) { path in recordKeys(of: path, root: root, planner: planner) }
         var files: [InputFile] = []
         for path in paths where Source.format(ofFile: path) == nil && InputPlanner.looksCompressed(path) {
             diagnostics.warning(
@@ -172,6 +175,20 @@ public enum MappingInferrer {
         report.mapping = mapping
         report.draft = text
         return report
+    }
+
+    /// The keys of the one record a dump file holds (a root object with an `id`, or holding no
+    /// array of records), read with the layout's bounded scan; `nil` for anything else or a
+    /// file that cannot be read (reading it again reports why).
+    private static func recordKeys(of path: String, root: String, planner: InputPlanner) -> Set<String>? {
+        var unreadable = false
+        guard
+            let file = planner.inputFile(path, root: root, entity: 0, keyPath: [], diagnostics: DiagnosticSink(), unreadable: &unreadable),
+            file.format == .json, (try? JSONReader.firstByte(of: file.openBytes())) == UInt8(ascii: "{"),
+            let layout = try? RecordLayout(reading: JSONReader(source: file.openBytes())),
+            layout.collections.isEmpty, layout.rootHasID || layout.emptyArrays.isEmpty, layout.rootKeys.count <= RecordLayout.maxKeys
+        else { return nil }
+        return Set(layout.rootKeys)
     }
 
     /// A root object with no records but empty arrays (`{"meta": {...}, "data": {"items": []}}`)

@@ -3,12 +3,12 @@ import SeederFiles
 
 /// Where the records of a dump whose root is an object are (docs/commands.md, `seeder infer`):
 ///
+/// - when the root has an `id` of its own, the object is one record (a saved `GET /users/1`,
+///   whose arrays and objects are its fields);
 /// - objects keyed by their records under the root (a Firebase export: `{"users": {"blake": {...},
 ///   "rachit": {...}}, "comments": {...}}`): each one, with the root's arrays of records, is a
 ///   source of its own; HAL's `_links` (`{"self": {"href": ...}, "next": {...}}`) never is;
 /// - else the root itself keyed by its records (`{"-Kx1": {...}, "-Kx2": {...}}`);
-/// - else, when the root has an `id` of its own, the object is one record (a saved
-///   `GET /users/1`, whose arrays are its fields);
 /// - else the array of objects that holds the most records, up to three keys deep
 ///   (`data.results`, `items`, `result`): the page's records; when the object holding it holds
 ///   no value of its own, only arrays and objects (`{"users": [...], "projects": [...]}`), each of
@@ -229,6 +229,10 @@ public struct RecordLayout: Sendable, Equatable {
 
         /// The places found once the document has been read, and the arrays of objects left out.
         func layout() -> (found: [Collection], leftOut: [Collection]) {
+            // The root is one record: its arrays and objects are its fields, read through its
+            // relationships, even objects that look keyed by records (PokéAPI's move
+            // `contest_combos: {"normal": {...}, "super": {...}}`).
+            if rootHasID { return ([], []) }
             if !keyed.isEmpty {
                 // The root's keyed objects and arrays, in the file's order.
                 let order = root?.keys ?? []
@@ -241,8 +245,6 @@ public struct RecordLayout: Sendable, Equatable {
             if let root, root.members.areRecords {
                 return ([Collection(keyPath: [], keyed: true, records: root.count)], [])
             }
-            // The root is one record: its arrays are its fields, read through its relationships.
-            if rootHasID { return ([], []) }
             guard let largest = arrays.max(by: { $0.records < $1.records }) else { return ([], []) }
             // The arrays beside it, in one object: each its own kind of record.
             let parent = Array(largest.keyPath.dropLast())

@@ -86,10 +86,9 @@ public final class ShapeObserver {
                 if let found = index[key] {
                     stats = keys[found]
                 } else {
+                    // `name` is kept even beside `id`: references to these records
+                    // (`{"name", "url"}`) may lack the `id` and merge by name.
                     stats = KeyStats(key: key)
-                    // `name` is an identity candidate only where there is no `id`: its
-                    // values (most often all distinct) are not kept for nothing.
-                    if stats.values != nil, key.lowercased() == "name", index["id"] != nil { stats.values = nil }
                     index[key] = keys.count
                     keys.append(stats)
                 }

@@ -130,7 +130,7 @@ extension ShapeCatalog {
     }
 
     /// Makes `survivor` hold `other`'s records and stand wherever it stood.
-    private func replace(_ other: ShapeObserver, by survivor: ShapeObserver, asCopies: Bool = false) {
+    func replace(_ other: ShapeObserver, by survivor: ShapeObserver, asCopies: Bool = false) {
         survivor.absorb(other, asCopies: asCopies)
         for observer in observers {
             for stats in observer.keys where stats.child === other { stats.child = survivor }
@@ -160,7 +160,7 @@ extension ShapeCatalog {
     }
 
     /// The keys whose objects (or arrays' objects) `observer` counted, in first-seen order.
-    private func embeddingKeys(_ observer: ShapeObserver) -> [String] {
+    func embeddingKeys(_ observer: ShapeObserver) -> [String] {
         observers.flatMap { parent in parent.keys.filter { $0.child === observer }.map(\.key) }
     }
 }

@@ -27,6 +27,10 @@ struct ValueSet {
     /// Of those, the ones whose two records have the same keys: two records, not a full record
     /// and a partial or stale copy of it (an order's line 1 and another order's line 1).
     private(set) var sameKeysConflicts = 0
+    /// Of the conflicts, those between a source's record and a record of other keys: one record
+    /// both detailed (its own file) and referenced (`{"name": "steel", "url": ".../type/9/"}` in
+    /// another, or a list page's entry), which merge by this identity rather than conflict.
+    private(set) var detailedConflicts = 0
     /// Whether values were left out past `limit`.
     private(set) var overflowed = false
 
@@ -37,6 +41,9 @@ struct ValueSet {
         let tagged = (record & ~1) | (fromSource ? 1 : 0)
         if let earlier = contents[hash] {
             guard earlier & ~1 != tagged & ~1 else { return }
+            if earlier & 1 == 1 || fromSource, earlier & JSONValue.keysHashMask != tagged & JSONValue.keysHashMask {
+                detailedConflicts += 1
+            }
             if earlier & 1 == 1, fromSource {
                 sourceConflicts += 1
             } else {
@@ -60,6 +67,7 @@ struct ValueSet {
         sourceConflicts += other.sourceConflicts
         embeddedConflicts += other.embeddedConflicts
         sameKeysConflicts += other.sameKeysConflicts
+        detailedConflicts += other.detailedConflicts
         overflowed = overflowed || other.overflowed
         for (hash, tagged) in other.contents { insert(hash, record: tagged, fromSource: !asCopies && tagged & 1 == 1) }
     }

@@ -23,6 +23,9 @@ struct NamingTests {
         ("keys", "key"), ("databases", "database"), ("news", "news"), ("friends", "friend"), ("tags", "tag"),
         ("relatedPeople", "relatedPerson"), ("related_products", "related_product"), ("Images", "Image"),
         ("status", "status"), ("product", "product"), ("menus", "menu"), ("data", "datum"), ("axes", "axis"),
+        // The folders of a service fetched a file a record (PokéAPI): the entity each names.
+        ("abilities", "ability"), ("species", "species"), ("types", "type"), ("moves", "move"), ("berries", "berry"),
+        ("pokemon", "pokemon"), ("indices", "index"), ("pokemon-species", "pokemon-species"),
     ]
 
     @Test(arguments: singulars)

@@ -58,13 +58,14 @@ public enum Naming {
         return word
     }
 
-    /// Splits `relatedPeople` into (`related`, `People`) and `related_people` into (`related_`, `people`).
+    /// Splits `relatedPeople` into (`related`, `People`), `related_people` into (`related_`,
+    /// `people`) and `pokemon-species` into (`pokemon-`, `species`).
     private static func splitLastWord(_ word: String) -> (String, String) {
         let characters = Array(word)
         var index = characters.count - 1
         while index > 0 {
             let character = characters[index]
-            if character == "_" { index += 1; break }
+            if character == "_" || character == "-" { index += 1; break }
             if character.isUppercase, characters[index - 1].isLowercase || characters[index - 1].isNumber { break }
             index -= 1
         }

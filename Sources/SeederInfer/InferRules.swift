@@ -1,0 +1,77 @@
+/// One of `seeder infer`'s heuristics: what it drafts, the recorded service that needs it (a
+/// folder of `Tests/SeederCLITests/Fixtures/`), and the test that pins it (docs/commands.md,
+/// `seeder infer`, Rules). A new service that drafts wrongly adds a rule and a case here, with
+/// its test, rather than a branch nobody can name.
+public struct InferRule: Sendable, Equatable {
+    /// The rule's name, as docs/commands.md and the draft's comments use it.
+    public let name: String
+    /// The stage that applies it: `grouping`, `layout`, `identity`, `relationship` or `naming`.
+    public let stage: String
+    /// What it drafts, in a line.
+    public let drafts: String
+    /// The corpus case that needs it, a folder under `Tests/SeederCLITests/Fixtures/`.
+    public let corpusCase: String
+    /// The test that pins it, `Suite/function`.
+    public let test: String
+}
+
+extension InferRule {
+    /// The rules, in the order infer applies them: grouping the files, finding the records in
+    /// each, merging one kind seen in several places, choosing identities, then relationships.
+    public static let all: [InferRule] = [
+        InferRule(
+            name: "numbered-files", stage: "grouping",
+            drafts: "numbered files (`page-1.json`, `type/18.json`, `type/18/index.json`) are one source under one glob",
+            corpusCase: "pokeapi", test: "InferServiceTests/folderOfRecordsIsOneEntityNamedForIt"),
+        InferRule(
+            name: "fetched-source", stage: "grouping",
+            drafts: "the files a fetched source wrote (`.seeder-fetch.json`) are one source and one entity, named for the source",
+            corpusCase: "api/pokeapi", test: "InferServiceTests/filesOfOneFetchedSourceAreOneEntity"),
+        InferRule(
+            name: "one-record-a-file", stage: "grouping",
+            drafts:
+                "the files of one folder that each hold one record of the same keys are one source and one entity, named for the folder",
+            corpusCase: "api/pokeapi", test: "InferServiceTests/filesNamedByTheirRecordsAreOneEntityOfTheFolder"),
+        InferRule(
+            name: "root-with-id-is-a-record", stage: "layout",
+            drafts: "a root object with an `id` of its own is one record, whatever objects it holds",
+            corpusCase: "api/pokeapi", test: "InferServiceTests/pokeAPIDraftBuildsOneRowPerRecord"),
+        InferRule(
+            name: "keyed-export", stage: "layout",
+            drafts: "objects keyed by their records (a Firebase export) are sources, `keyedBy` their keys",
+            corpusCase: "api/firebase", test: "InferTests/firebaseExportKeyedById"),
+        InferRule(
+            name: "json-api", stage: "layout",
+            drafts: "JSON:API documents: an entity per resource `type`, relationships from their linkage",
+            corpusCase: "api/appstoreconnect", test: "InferJSONAPITests"),
+        InferRule(
+            name: "shared-shape", stage: "identity",
+            drafts: "one kind of record under several keys (`user`, `owner`, `assignee`) is one entity",
+            corpusCase: "api/github", test: "InferCorpusTests/theDraftOfOneReleaseBuildsBothAndTheDiffIsTheirChanges"),
+        InferRule(
+            name: "reference-to-detailed-kind", stage: "relationship",
+            drafts: "`{name, url}` objects whose URLs end in ids of a folder's records are those records: "
+                + "a relationship to the folder's entity, merged by identity",
+            corpusCase: "api/pokeapi", test: "InferServiceTests/referencesToAFolderAreRelationshipsToItsEntity"),
+        InferRule(
+            name: "identity-by-name", stage: "identity",
+            drafts: "`id`, the entity's own id keys, the id in the record's own URL, then `uuid` ... `name`",
+            corpusCase: "api/stripe", test: "InferTests/identityFallsBackToAnotherUniqueKey"),
+        InferRule(
+            name: "referenced-and-detailed", stage: "identity",
+            drafts: "a key that repeats only between a record and references to it (other keys) is still the identity",
+            corpusCase: "api/pokeapi", test: "InferServiceTests/aRecordReferencedAndDetailedKeepsItsIdentity"),
+        InferRule(
+            name: "url-reference", stage: "relationship",
+            drafts: "a key of URLs ending in ids of another entity is a relationship with `match: '/(\\d+)/?$'`",
+            corpusCase: "pokeapi", test: "InferURLIdentityTests/draftsMatchForIdsInURLs"),
+        InferRule(
+            name: "id-reference", stage: "relationship",
+            drafts: "a `*_id` or `*_ids` key whose values are all identities of an entity is a relationship to it",
+            corpusCase: "api/stripe", test: "InferTests/idKeysThatMatchIdentitiesAreRelationships"),
+        InferRule(
+            name: "wrapper-is-json", stage: "relationship",
+            drafts: "an object with no identity holding only arrays of other records is `json`, read from its key as written",
+            corpusCase: "api/pokeapi", test: "InferServiceTests/everyFromIsAKeyOfTheRecords"),
+    ]
+}

@@ -1,0 +1,172 @@
+import Foundation
+import GRDB
+import SeederTestSupport
+import Testing
+import Yams
+
+/// `seeder infer` on a service fetched one record a file, a folder a kind (`Fixtures/api/pokeapi`,
+/// PokéAPI as `seeder fetch` with `each` writes it): an entity per folder, named for it;
+/// `{name, url}` references are relationships to those entities; the draft builds with no
+/// warning and one row per record (docs/commands.md, `seeder infer`, Rules).
+@Suite struct InferServiceTests {
+    static let pokeAPI = repository + "/Tests/SeederCLITests/Fixtures/api/pokeapi/release-1"
+
+    /// The draft of `dumps`, its entities as YAML, and the seed it builds, with the build's output.
+    struct Drafted {
+        let workspace: Workspace
+        let text: String
+        let entities: [String: [String: Any]]
+        let sources: [[String: Any]]
+        let build: (status: Int32, stdout: String, stderr: String)
+
+        init(_ dumps: String) throws {
+            workspace = try Workspace()
+            let infer = try seeder(["infer", dumps, "-o", workspace.path("draft.yaml")])
+            try #require(infer.status == 0, "\(infer.stderr)")
+            text = try String(contentsOfFile: workspace.path("draft.yaml"), encoding: .utf8)
+            let yaml = try #require(try Yams.load(yaml: text) as? [String: Any])
+            entities = (yaml["entities"] as? [String: Any] ?? [:]).compactMapValues { $0 as? [String: Any] }
+            sources = yaml["sources"] as? [[String: Any]] ?? []
+            let built = try seeder([
+                "build", workspace.path("draft.yaml"), dumps, "-o", workspace.path("seed.sqlite"), "--progress", "never",
+            ])
+            build = (built.status, built.stdout, built.stderr)
+        }
+
+        func relationship(_ name: String, of entity: String) -> [String: Any]? {
+            (entities[entity]?["relationships"] as? [String: Any])?[name] as? [String: Any]
+        }
+
+        func attribute(_ name: String, of entity: String) -> Any? {
+            (entities[entity]?["attributes"] as? [String: Any])?[name]
+        }
+
+        /// The sources' paths, by the entity each reads.
+        var paths: [String: [String]] {
+            Dictionary(
+                grouping: sources.compactMap { source in (source["entity"] as? String).map { ($0, source["path"] as? String ?? "") } }
+            ) {
+                $0.0
+            }.mapValues { $0.map(\.1) }
+        }
+    }
+
+    @Test func pokeAPIDraftBuildsOneRowPerRecord() throws {
+        let drafted = try Drafted(Self.pokeAPI)
+        try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
+        #expect(!drafted.build.stderr.contains("warning:"), "\(drafted.build.stderr)")
+        #expect(
+            drafted.paths["Type"] == ["type/*.json"] && drafted.paths["Move"] == ["move/*.json"]
+                && drafted.paths["Ability"] == ["ability/*.json"] && drafted.paths["Berry"] == ["berry/*.json"],
+            "\(drafted.sources)")
+        #expect(drafted.sources.count == 4, "\(drafted.sources)")
+        let rows = try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
+        #expect(rows["Type"] == 8 && rows["Move"] == 8 && rows["Ability"] == 6 && rows["Berry"] == 6, "\(rows)")
+    }
+
+    @Test func referencesToAFolderAreRelationshipsToItsEntity() throws {
+        let drafted = try Drafted(Self.pokeAPI)
+        try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
+        // `"type": {"name": "normal", "url": "/api/v2/type/1/"}` of a move, of a berry under
+        // `natural_gift_type`; `"moves": [{"name", "url"}]` of a type.
+        #expect(drafted.relationship("type", of: "Move")?["to"] as? String == "Type", "\(drafted.text)")
+        #expect(drafted.relationship("naturalGiftType", of: "Berry")?["to"] as? String == "Type", "\(drafted.text)")
+        let moves = drafted.relationship("moves", of: "Type")
+        #expect(moves?["to"] as? String == "Move" && moves?["many"] as? Bool == true, "\(drafted.text)")
+        #expect(drafted.entities.keys.filter { $0.hasSuffix("DamageFrom") || $0.hasSuffix("GiftType") }.isEmpty, "\(drafted.text)")
+        // Each move links the type its file names.
+        let links = try sqliteRows(drafted.workspace.path("seed.sqlite"), "SELECT name || '=' || type_id FROM move ORDER BY id")
+        #expect(
+            links == [
+                "pound=normal", "karate-chop=fighting", "double-slap=normal", "comet-punch=normal", "mega-punch=normal",
+                "pay-day=normal", "scratch=normal", "vice-grip=normal",
+            ], "\(links)")
+    }
+
+    @Test func aRecordReferencedAndDetailedKeepsItsIdentity() throws {
+        let drafted = try Drafted(Self.pokeAPI)
+        // Type is referenced 105 times and detailed 8 times: `name` repeats only between them.
+        #expect(drafted.entities["Type"]?["identity"] as? String == "name", "\(drafted.text)")
+        #expect(drafted.text.contains("8 records both detailed and referenced (other keys, same 'name'): they merge"), "\(drafted.text)")
+        let rows = try sqliteRows(
+            drafted.workspace.path("seed.sqlite"), "SELECT name || ' ' || id || ' ' || ifnull(url, '-') FROM type ORDER BY id")
+        #expect(rows.first == "normal 1 /api/v2/type/1/" && rows.count == 8, "\(rows)")
+    }
+
+    @Test func everyFromIsAKeyOfTheRecords() throws {
+        let drafted = try Drafted(Self.pokeAPI)
+        // `damage_relations` holds only arrays of references: json, read from the key as written.
+        let damage = drafted.attribute("damageRelations", of: "Type") as? [String: Any]
+        #expect(damage?["from"] as? String == "damage_relations", "\(drafted.text)")
+        #expect(!drafted.build.stderr.contains("matched no key"), "\(drafted.build.stderr)")
+        let stored = try sqliteRows(
+            drafted.workspace.path("seed.sqlite"), "SELECT CAST(count(*) AS TEXT) FROM type WHERE damage_relations IS NOT NULL")
+        #expect(stored == ["8"])
+    }
+
+    /// Files named by their records (`type/bug.json`, as a fetch with `each` over names writes
+    /// them) are one entity named for their folder; files at the top name their own kinds.
+    @Test func filesNamedByTheirRecordsAreOneEntityOfTheFolder() throws {
+        let workspace = try Workspace()
+        let names = ["1": "normal", "2": "fighting", "7": "bug"]
+        for (id, name) in names {
+            try workspace.write("dumps/type/\(name).json", try Data(contentsOf: URL(fileURLWithPath: Self.pokeAPI + "/type/\(id).json")))
+        }
+        try workspace.write("dumps/labels.json", #"[{"id": 1, "name": "bug"}]"#)
+        try workspace.write("dumps/repo.json", #"{"id": 7, "full_name": "a/b"}"#)
+        let drafted = try Drafted(workspace.path("dumps"))
+        #expect(drafted.build.status == 0, "\(drafted.build.stderr)")
+        #expect(drafted.paths["Type"] == ["type/*.json"], "\(drafted.sources)")
+        #expect(drafted.paths["Label"] == ["labels.json"] && drafted.paths["Repo"] == ["repo.json"], "\(drafted.sources)")
+        #expect(drafted.entities["Bug"] == nil && drafted.entities["Normal"] == nil, "\(drafted.text)")
+        let rows = try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
+        #expect(rows["Type"] == 3, "\(rows)")
+    }
+
+    /// A fetch's manifest says which files each source wrote: they are one source and one
+    /// entity, though their records' keys differ too much for the folder rule; a manifest that
+    /// is not one (not JSON, another shape, a link, paths outside) changes nothing.
+    @Test func filesOfOneFetchedSourceAreOneEntity() throws {
+        let workspace = try Workspace()
+        try workspace.write("dumps/things/a.json", #"{"id": 1, "name": "a", "weight": 3}"#)
+        try workspace.write("dumps/things/b.json", #"{"id": 2, "colour": "red", "size": 4}"#)
+        try workspace.write("dumps/things/c.json", #"{"id": 3, "height": 7, "size": 5}"#)
+        let entry = #"{"source": "things/*.json", "url": "https://api.example/things/x", "sha256": "00", "size": 1}"#
+        let manifest =
+            #"{"format": 1, "files": {"things/a.json": \#(entry), "things/b.json": \#(entry), "things/c.json": \#(entry), "../../etc/passwd": \#(entry)}}"#
+        try workspace.write("dumps/.seeder-fetch.json", manifest)
+        let drafted = try Drafted(workspace.path("dumps"))
+        #expect(drafted.build.status == 0, "\(drafted.build.stderr)")
+        #expect(drafted.paths == ["Thing": ["things/*.json"]], "\(drafted.sources)")
+        #expect(try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite")) == ["Thing": 3])
+
+        // Without a manifest it can read, the three files are three kinds, named by their files.
+        for broken in ["not json", #"{"files": 3}"#, #"{"files": {"things/a.json": {"source": 7}}}"#] {
+            try workspace.write("dumps/.seeder-fetch.json", broken)
+            let fallback = try Drafted(workspace.path("dumps"))
+            #expect(fallback.build.status == 0, "\(fallback.build.stderr)")
+            #expect(fallback.paths.keys.sorted() == ["A", "B", "C"], "\(broken): \(fallback.sources)")
+        }
+        try FileManager.default.removeItem(atPath: workspace.path("dumps/.seeder-fetch.json"))
+        try workspace.write("elsewhere.json", manifest)
+        try FileManager.default.createSymbolicLink(
+            atPath: workspace.path("dumps/.seeder-fetch.json"), withDestinationPath: workspace.path("elsewhere.json"))
+        #expect(try Drafted(workspace.path("dumps")).paths.keys.sorted() == ["A", "B", "C"])
+    }
+
+    /// PokéAPI's api-data: a folder a record (`type/18/index.json`) beside the list
+    /// (`type/index.json`, `results: [{name, url}]`): one entity, both its sources.
+    @Test func folderOfRecordsIsOneEntityNamedForIt() throws {
+        let drafted = try Drafted(repository + "/Tests/SeederCLITests/Fixtures/pokeapi/release-1")
+        try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
+        #expect(drafted.paths["Type"] == ["type/*/index.json", "type/index.json"], "\(drafted.sources)")
+        #expect(drafted.entities["Index"] == nil, "\(drafted.text)")
+        let rows = try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
+        #expect(rows["Type"] == 3, "\(rows)")
+    }
+}
+
+/// The first column of each row `sql` selects, as text.
+func sqliteRows(_ seed: String, _ sql: String) throws -> [String] {
+    try DatabaseQueue(path: seed).read { db in try String.fetchAll(db, sql: sql) }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import SeederInfer
+import Testing
+
+/// `InferRule.all`, the list docs/commands.md (`seeder infer`, Rules) tabulates.
+@Suite struct InferRulesTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// Every rule has a corpus case that exists, a test that exists, and a row in docs/commands.md.
+    @Test func everyRuleHasItsCaseItsTestAndItsRowInTheDocs() throws {
+        let docs = try String(contentsOfFile: Self.repository + "/docs/commands.md", encoding: .utf8)
+        let tests = try FileManager.default.subpathsOfDirectory(atPath: Self.repository + "/Tests").filter { $0.hasSuffix(".swift") }
+            .map { try String(contentsOfFile: Self.repository + "/Tests/" + $0, encoding: .utf8) }.joined()
+        for rule in InferRule.all {
+            #expect(
+                FileManager.default.fileExists(atPath: Self.repository + "/Tests/SeederCLITests/Fixtures/" + rule.corpusCase),
+                "\(rule.name)")
+            let parts = rule.test.split(separator: "/")
+            #expect(tests.contains("struct \(parts[0])"), "\(rule.name): \(rule.test)")
+            if parts.count > 1 { #expect(tests.contains("func \(parts[1])("), "\(rule.name): \(rule.test)") }
+            #expect(docs.contains("| `\(rule.name)` |"), "\(rule.name) is not in docs/commands.md")
+        }
+        #expect(Set(InferRule.all.map(\.name)).count == InferRule.all.count)
+    }
+}
