@@ -58,7 +58,8 @@ public enum SeedSources {
         let table = "\(SQLText.quote(schema)).\"seed_source\""
         let columns = try layout(db, schema: schema)
         guard let columns else { return [] }
-        let scope: SourceRow.Scope = columns.hasFiles && !(try perFile(db, schema: schema)) ? .source : .file
+        let perFile = try !columns.hasFiles || perFile(db, schema: schema)
+        let scope: SourceRow.Scope = perFile ? .file : .source
         let files = columns.hasFiles ? "files" : "1"
         return try CheckedRow.fetchAll(
             db, "SELECT path, sha256, bytes, records, \(files) FROM \(table) ORDER BY path", path: path, table: "seed_source",
