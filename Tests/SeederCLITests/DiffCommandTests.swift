@@ -39,8 +39,8 @@ struct DiffCommandTests {
             run.stdout == """
                 metadata
                   ~ inputs_sha256: 63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83 -> 3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6
-                  ~ source task_list.json: sha256 8aa8562fb678 -> 4b0b8690f033, bytes 1260 -> 1353
-                  ~ source users.json: sha256 d4e9998af523 -> 8a9d7ca92160, bytes 188 -> 255, records 3 -> 4
+                  ~ source task_list.json: sha256 771a0f185ecd -> 34adfee9ce26, bytes 1260 -> 1353
+                  ~ source users.json: sha256 60e43f58cfa8 -> 6111aed8a30c, bytes 188 -> 255, records 3 -> 4
 
                 entity   added  removed  changed  unchanged
                 User         1        0        1          2
@@ -93,7 +93,7 @@ struct DiffCommandTests {
                 {"seeder":"\(SeedBuilder.version)","format":1,"command":"diff","old":"v1.sqlite","new":"v2.sqlite","same":false,
                 "schema":[],
                 "metadata":[{"key":"inputs_sha256","old":"63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83","new":"3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6"}],
-                "sources":[{"path":"task_list.json","old":{"sha256":"8aa8562fb67859f09a9784e29fc85b7167d44cfca5e3e432982e1512319b0e42","bytes":1260,"records":3},"new":{"sha256":"4b0b8690f03351b562711215da856c1975d3a0acc195f5c6cb2845930675cdfb","bytes":1353,"records":3}},{"path":"users.json","old":{"sha256":"d4e9998af5230ae5dca2b625e1d3725c965d117230147b83e4d4a9e2df2474b6","bytes":188,"records":3},"new":{"sha256":"8a9d7ca92160e0c793068c96a00801c6d3801518017647be7f0c1e05367a3ca7","bytes":255,"records":4}}],
+                "sources":[{"path":"task_list.json","old":{"sha256":"771a0f185ecd2abda31ec69afcdb472fc9550ccbd4020d49eb9f678424ef1710","bytes":1260,"records":3},"new":{"sha256":"34adfee9ce26825b748e5a891524a7ba98d8c996266ee1e5a55273864b12cd0e","bytes":1353,"records":3}},{"path":"users.json","old":{"sha256":"60e43f58cfa80bb58d47c10a905770d8c5020ba392e6d2916dccae2b94186859","bytes":188,"records":3},"new":{"sha256":"6111aed8a30cbed65cd73f9c0f3d71c5ce72e16af3f351972e8eee931b4a614b","bytes":255,"records":4}}],
                 "tables":[
                 {"table":"task","name":"Task","role":"entity","pairing":"identity","reason":null,"key":["id"],"added":1,"removed":1,"changed":2,"unchanged":4,"records":[
                 {"change":"changed","key":[5],"fields":{"completed":{"old":0,"new":1}}},
@@ -132,8 +132,8 @@ struct DiffCommandTests {
                 **Metadata**
 
                 - `inputs_sha256`: `63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83 -> 3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6`
-                - `~ source task_list.json: sha256 8aa8562fb678 -> 4b0b8690f033, bytes 1260 -> 1353`
-                - `~ source users.json: sha256 d4e9998af523 -> 8a9d7ca92160, bytes 188 -> 255, records 3 -> 4`
+                - `~ source task_list.json: sha256 771a0f185ecd -> 34adfee9ce26, bytes 1260 -> 1353`
+                - `~ source users.json: sha256 60e43f58cfa8 -> 6111aed8a30c, bytes 188 -> 255, records 3 -> 4`
 
                 <details><summary>User: 1 added, 1 changed</summary>
 
