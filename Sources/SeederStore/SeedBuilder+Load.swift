@@ -69,8 +69,8 @@ extension SeedBuilder {
             let total = loaded.totalBytes
             let read = try readDumps(inputs, totalBytes: total, mapper: mapper, into: store, options: options, diagnostics: diagnostics)
             loaded.sources = read.sources
-            let load = try store.finishLoad()
             options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records))
+            let load = try store.finishLoad()
             if publication.syncsRowsFile, !diagnostics.hasErrors {
                 // The pages the cache holds go to the file first, so that the sync writes them.
                 try RawSQLite.flushCache(db)
@@ -79,7 +79,10 @@ extension SeedBuilder {
             // References are checked through the seed's indexes where it gets them (`Publication`).
             let resolution = try ReferenceResolver(
                 tables: store, load: load, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
-                indexes: publication.indexes
+                indexes: publication.indexes,
+                beginning: { stage in
+                    options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records, step: stage))
+                }
             ).resolve()
             try db.execute(sql: "COMMIT")
             // The rows the resolver made are the seed's too.
