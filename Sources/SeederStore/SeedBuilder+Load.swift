@@ -62,7 +62,7 @@ extension SeedBuilder {
         let counts: [EntityCounts] = try seed.inDatabase { db in
             loaded.sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
             try db.execute(sql: "BEGIN")
-            try layout.createTables(db)
+            try layout.createTables(db, for: publication)
             let store = try RowStore(
                 db: db, mapping: mapping, layouts: layout.layouts, links: layout.links, files: inputs.map(\.path),
                 spillPath: files.spill, spillBytes: options.sideRowBytesInMemory)
@@ -81,7 +81,8 @@ extension SeedBuilder {
                 tables: store, load: load, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
                 indexes: publication.indexes,
                 beginning: { stage in
-                    options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records, step: stage))
+                    options.progress?(
+                        BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records, step: stage))
                 }
             ).resolve()
             try db.execute(sql: "COMMIT")

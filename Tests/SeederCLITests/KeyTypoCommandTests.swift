@@ -134,7 +134,9 @@ struct KeyTypoCommandTests {
         let docs = try String(contentsOfFile: repository + "/docs/mapping.md", encoding: .utf8)
         let example = try #require(docs.components(separatedBy: "one of which dropped `past_stats`").dropFirst().first)
         let mapping = try WhereCommandTests.block("yaml", in: example)
-        let printed = try WhereCommandTests.block("", in: example)
+        // The block after the mapping's: past its closing fence.
+        let rest = try #require(example.components(separatedBy: mapping).last)
+        let printed = try WhereCommandTests.block("", in: String(rest[try #require(rest.range(of: "\n```\n")).upperBound...]))
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("mapping.yaml", mapping)
         try scratch.write("dumps/players.json", #"[{"id": 1, "name": "Ada", "stats": "9"}, {"id": 2, "name": "Bo", "stats": "7"}]"#)

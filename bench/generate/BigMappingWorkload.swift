@@ -3,7 +3,8 @@ import Foundation
 // MARK: bigmapping
 
 /// A mapping as big as `seeder infer` drafts for a large service (1,041 entities and 31,811
-/// relationships in the case that prompted it), with a small dump per source so that `build`
+/// relationships, 5.7 MB of YAML in the case that prompted it; each line here carries a comment
+/// as a draft's do), with a small dump per source so that `build`
 /// runs end to end: `DIR/mapping.yaml` and `DIR/dumps/kNNNNN.json`.
 ///
 /// N entities `K00000`...; each has five attributes and 20-40 relationships (30 on average) to
@@ -43,12 +44,21 @@ func generateBigMapping(count: Int, directory: String) throws {
         mapping.write("    relationships:\n")
         for (index, link) in relationships[entity].enumerated() {
             let target = entityName(link.target)
+            // Padded and commented as a draft's lines are (infer's evidence), for a draft's bytes.
+            let line: String
             switch link.kind {
-            case 0: mapping.write("      r\(index): { to: \(target), from: r\(index)_id }\n")
-            case 1: mapping.write("      r\(index): { to: \(target), many: true, from: r\(index)_ids }\n")
-            case 2: mapping.write("      r\(index): { to: \(target) }\n")
-            default: mapping.write("      r\(index): { to: \(target), many: true }\n")
+            case 0: line = "      r\(index): { to: \(target), from: r\(index)_id }"
+            case 1: line = "      r\(index): { to: \(target), many: true, from: r\(index)_ids }"
+            case 2: line = "      r\(index): { to: \(target) }"
+            default: line = "      r\(index): { to: \(target), many: true }"
             }
+            let evidence = [
+                "by key, every value a \(target) id", "by keys, every value a \(target) id", "embedded, keyed by id",
+                "embedded, keyed by id",
+            ]
+            mapping.write(
+                line + String(repeating: " ", count: max(1, 60 - line.count)) + "# \(recordsPerEntity) of \(recordsPerEntity); "
+                    + evidence[link.kind] + "\n")
         }
     }
     mapping.write("sources:\n")
