@@ -16,13 +16,17 @@ extension SeedBuilder {
         let total = loaded.totalBytes
         // The dumps' records, as the reading and resolving phases count them.
         let records = loaded.sources.reduce(0) { $0 + $1.records }
-        options.progress?(BuildProgress(phase: .writing, bytesRead: total, totalBytes: total, records: records))
+        func begin(_ phase: BuildProgress.Phase) {
+            options.progress?(BuildProgress(phase: phase, bytesRead: total, totalBytes: total, records: records))
+        }
+        begin(.writing)
         let metadata = metadata(
             mapping: mapping, fit: publication.fit, sources: loaded.sources, sqliteVersion: loaded.sqliteVersion, options: options)
         var file = try seed.inDatabase { db in
             try SeedFinisher(layout: layout).finish(
                 db, metadata: metadata, sources: loaded.sourceRows,
-                indexes: publication.indexes.filter { !loaded.indexesBuilt.contains($0.name) })
+                indexes: publication.indexes.filter { !loaded.indexesBuilt.contains($0.name) }, beforeIndexes: { begin(.indexing) })
+            begin(.finishing)
             return try FinishedFile.compact(
                 db, at: files.seed, spare: files.vacuum, checking: publication.rowsFileIsFinal, after: loaded.earlySync)
         }

@@ -65,7 +65,7 @@ extension SeedBuilder {
         let counts: [EntityCounts] = try seed.inDatabase { db in
             loaded.sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
             try db.execute(sql: "BEGIN")
-            try layout.createTables(db)
+            try layout.createTables(db, for: publication)
             let store = try RowStore(
                 db: db, mapping: mapping, layouts: layout.layouts, links: layout.links, files: inputs.map(\.path),
                 spillPath: files.spill, spillBytes: options.sideRowBytesInMemory)
@@ -74,8 +74,8 @@ extension SeedBuilder {
             loaded.sources = read.sources
             loaded.sourceRows = SeedSource.rows(
                 mapping.provenance, inputs: inputs, files: read.sources, recordsByInput: read.recordsByInput)
-            let load = try store.finishLoad()
             options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records))
+            let load = try store.finishLoad()
             if publication.syncsRowsFile, !diagnostics.hasErrors {
                 // The pages the cache holds go to the file first, so that the sync writes them.
                 try RawSQLite.flushCache(db)
@@ -84,7 +84,11 @@ extension SeedBuilder {
             // References are checked through the seed's indexes where it gets them (`Publication`).
             let resolution = try ReferenceResolver(
                 tables: store, load: load, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
-                indexes: publication.indexes
+                indexes: publication.indexes,
+                beginning: { stage in
+                    options.progress?(
+                        BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records, step: stage))
+                }
             ).resolve()
             try db.execute(sql: "COMMIT")
             // The rows the resolver made are the seed's too.

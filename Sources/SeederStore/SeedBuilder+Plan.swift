@@ -22,9 +22,16 @@ extension SeedBuilder {
                 at: SourceLocation(file: options.mapping))
             throw Stop(outcome: .failed)
         }
+        options.progress?(.before(.loading, "\(options.mapping), \(counted(bytes.count, "byte"))"))
         guard var mapping = MappingLoader().load(bytes: bytes, file: options.mapping, diagnostics: diagnostics) else {
             throw Stop(outcome: .invalid)
         }
+        let relationships = mapping.entities.reduce(0) { $0 + $1.relationships.count }
+        options.progress?(
+            .before(
+                .planning,
+                "\(counted(mapping.entities.count, "entity", plural: "entities")), \(counted(relationships, "relationship")), "
+                    + counted(mapping.sources?.count ?? 0, "source")))
         if let policy = options.onConflict {
             for index in mapping.entities.indices { mapping.entities[index].onConflict = policy }
         }

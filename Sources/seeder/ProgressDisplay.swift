@@ -35,6 +35,7 @@ final class ProgressDisplay: @unchecked Sendable {
     private let write: (String) -> Void
     private let lock = NSLock()
     private var phase: BuildProgress.Phase?
+    private var step: String?
     /// When the current rate's window began, and the records counted then.
     private var windowStart = (time: 0.0, records: 0)
     private var rate: Int?
@@ -70,9 +71,10 @@ final class ProgressDisplay: @unchecked Sendable {
         defer { lock.unlock() }
         let now = clock()
         let window = style == .line ? Self.lineWindow : Self.plainInterval
-        let newPhase = progress.phase != phase
+        // A resolving stage is a phase of its own for the plain lines: each gets a line.
+        let newPhase = progress.phase != phase || progress.step != step
         if newPhase {
-            phase = progress.phase
+            (phase, step) = (progress.phase, progress.step)
             windowStart = (now, progress.records)
             rate = nil
         } else if now - windowStart.time >= window {
@@ -98,15 +100,22 @@ final class ProgressDisplay: @unchecked Sendable {
         shown = false
     }
 
-    /// `reading: 120 MB of 523 MB (23%), 1,204,000 records, 210,000 records/s`.
+    /// `reading: 120 MB of 523 MB (23%), 1,204,000 records, 210,000 records/s`; `resolving: 523
+    /// MB of 523 MB (100%), 1,204,000 records, inverse links`; before any dump is read, the
+    /// phase and what it works on: `loading: mapping.yaml, 5724 kB`.
     static func text(_ progress: BuildProgress, rate: Int?) -> String {
-        let percent = progress.totalBytes > 0 ? progress.bytesRead * 100 / progress.totalBytes : 100
-        return "\(progress.phase.rawValue): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(percent)%), "
-            + counted(progress.records, "record")
-            + (rate.map { ", \(counted($0, "record"))/s" } ?? "")
+        switch progress.phase {
+        case .loading, .planning:
+            return "\(progress.phase.rawValue): \(progress.step ?? "")"
+        case .reading, .resolving, .indexing, .writing, .finishing:
+            let percent = progress.totalBytes > 0 ? progress.bytesRead * 100 / progress.totalBytes : 100
+            return "\(progress.phase.rawValue): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(percent)%), "
+                + counted(progress.records, "record")
+                + (rate.map { ", \(counted($0, "record"))/s" } ?? "") + (progress.step.map { ", " + $0 } ?? "")
+        }
     }
 
-    private static func megabytes(_ bytes: Int) -> String {
+    static func megabytes(_ bytes: Int) -> String {
         bytes < 10_000_000 ? "\(bytes / 1000) kB" : "\(bytes / 1_000_000) MB"
     }
 }

@@ -126,4 +126,40 @@ struct KeyTypoCommandTests {
 
                 """)
     }
+
+    /// docs/mapping.md's example of an `ignore:` entry no record has: one near no key the records
+    /// have is a note that `--strict` keeps a note (a key of another release of the service), one
+    /// near a key is a typo's warning that `--strict` makes an error.
+    @Test func anIgnoredKeyNoRecordHasIsANoteUnlessItIsNearAKey() throws {
+        let docs = try String(contentsOfFile: repository + "/docs/mapping.md", encoding: .utf8)
+        let example = try #require(docs.components(separatedBy: "one of which dropped `past_stats`").dropFirst().first)
+        let mapping = try WhereCommandTests.block("yaml", in: example)
+        // The block after the mapping's: past its closing fence.
+        let rest = try #require(example.components(separatedBy: mapping).last)
+        let printed = try WhereCommandTests.block("", in: String(rest[try #require(rest.range(of: "\n```\n")).upperBound...]))
+        let scratch = try Workspace(directories: ["dumps"])
+        try scratch.write("mapping.yaml", mapping)
+        try scratch.write("dumps/players.json", #"[{"id": 1, "name": "Ada", "stats": "9"}, {"id": 2, "name": "Bo", "stats": "7"}]"#)
+        func locatedLines(_ text: String) -> String {
+            text.split(separator: "\n").filter { $0.hasPrefix("mapping.yaml:") }.joined(separator: "\n")
+        }
+
+        let relaxed = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: scratch.root)
+        #expect(relaxed.status == 0)
+        #expect(locatedLines(relaxed.stderr) == printed)
+        let strict = try seeder(["build", "mapping.yaml", "dumps", "-o", "strict.sqlite", "--strict"], in: scratch.root)
+        #expect(strict.status == 1)
+        #expect(locatedLines(strict.stderr) == printed.replacingOccurrences(of: ": warning: ", with: ": error: "))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("strict.sqlite")))
+
+        // The typo fixed, `--strict` passes with the note still said, on GitHub as a notice.
+        try scratch.write("mapping.yaml", mapping.replacingOccurrences(of: "[past_stats, stat]", with: "[past_stats]"))
+        let fixed = try seeder(["build", "mapping.yaml", "dumps", "-o", "strict.sqlite", "--strict", "--quiet"], in: scratch.root)
+        #expect(fixed.status == 0)
+        #expect(locatedLines(fixed.stderr) == "mapping.yaml:4:14: note: Player: ignored key 'past_stats' occurs in no record")
+        let annotated = try seeder(
+            ["validate", "mapping.yaml", "dumps", "--strict", "--diagnostics", "github"], in: scratch.root)
+        #expect(annotated.status == 0)
+        #expect(annotated.stdout.contains("::notice file=mapping.yaml,line=4,col=14"))
+    }
 }

@@ -33,7 +33,8 @@ struct StoreHarness {
         let queue = try DatabaseQueue(path: workspace.path("seed.sqlite"), configuration: configuration)
         return try queue.inDatabase { db in
             try db.execute(sql: "ATTACH DATABASE ? AS \"work\"", arguments: [workspace.path("work.sqlite")])
-            try SeedLayout(mapping: mapping).createTables(db)
+            let layout = SeedLayout(mapping: mapping)
+            try layout.createTables(db, for: Publication(layout: layout, fit: nil, writesOutput: true))
             try prepare(db)
             let store = try RowStore(
                 db: db, mapping: mapping, layouts: RowLayout.all(for: mapping), links: LinkLayout.all(for: mapping),

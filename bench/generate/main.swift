@@ -9,6 +9,8 @@ import SeederCore
 //   seeder-bench regex N                        the regex engines `match:` could use, on N URLs
 //   seeder-bench generate pages N DIR              DIR/characters/page-NNNNN.json, 100 characters a page
 //   seeder-bench generate languages N DIR          DIR/species.json: N records of 30 descriptions, one a language
+//   seeder-bench generate bigmapping N DIR         DIR/mapping.yaml of N entities, ~30 relationships each, DIR/dumps/
+//   seeder-bench generate service N DIR            DIR/<kind>/<id>.json: ~N one-record files of 8 kinds linked by {name, url}
 //   seeder-bench read FILE [--lines] [--key-path a.b] [--repeat K]
 //   seeder-bench map FILE [--lines] [--repeat K]   read and map with the flat Pod mapping
 //   seeder-bench install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort]
@@ -318,7 +320,7 @@ func peakRSSMegabytes() -> Double {
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 || arguments.first == "serve" else {
     print(
-        "usage: seeder-bench generate flat|graph|graph-urls|pages|languages N DIR [--variant] | read FILE [--lines] [--key-path a.b] [--repeat K]"
+        "usage: seeder-bench generate flat|graph|graph-urls|pages|languages|bigmapping|service N DIR [--variant] | read FILE [--lines] [--key-path a.b] [--repeat K]"
             + " | map FILE | regex N | install SEED COPY [--changeset FILE]... [--on-conflict seed|app|abort] | serve [--pages P] [--records R] [--port N]"
     )
     exit(64)
@@ -335,6 +337,8 @@ case "generate":
     case "graph-urls": generateGraph(count: count, directory: directory, variant: arguments.contains("--variant"), urls: true)
     case "pages": generatePages(count: count, directory: directory)
     case "languages": generateLanguages(count: count, directory: directory)
+    case "bigmapping": try generateBigMapping(count: count, directory: directory)
+    case "service": try generateService(count: count, directory: directory)
     default: print("unknown workload \(arguments[1])"); exit(64)
     }
 case "read", "map":

@@ -30,7 +30,8 @@ public func grouped(_ number: Int) -> String {
 }
 
 /// `counted(1, "record")` -> `1 record`, `counted(12000, "record")` -> `12,000 records`: with the
-/// thousands grouped, as a draft's comments and progress lines say them.
-public func counted(_ number: Int, _ noun: String) -> String {
-    "\(grouped(number)) \(number == 1 ? noun : noun + "s")"
+/// thousands grouped, as a draft's comments and progress lines say them; `plural:` for a noun
+/// that does not take an s.
+public func counted(_ number: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(grouped(number)) \(number == 1 ? noun : plural ?? noun + "s")"
 }

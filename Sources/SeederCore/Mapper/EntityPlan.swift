@@ -46,6 +46,9 @@ final class EntityPlan {
     private(set) var foundSlots: [Bool] = []
     /// Per key of `ignore:`: `true` once a layout had it.
     private(set) var ignoredKeysSeen: [Bool] = []
+    /// Every key a layout had, gathered only for an entity with `ignore:`: an ignored key that
+    /// occurs nowhere is a likely typo only when one of these is near it.
+    private(set) var seenKeys: Set<String> = []
     /// Per attribute and per relationship: `true` while it has a key path that a layout cannot
     /// settle (keys after the first, or an operator's) and no record has had all its keys.
     @exclusivity(unchecked) private(set) var attributeKeyPathsPending: [Bool] = []
@@ -78,7 +81,8 @@ final class EntityPlan {
     @exclusivity(unchecked) private(set) var cachedRestMembers: [Int] = []
     @exclusivity(unchecked) private var hasCache = false
 
-    init(entity: Entity, mapping: Mapping) {
+    /// `selectorKeys`: the keys selectors read in this entity's records (`selectorKeys(in:)`).
+    init(entity: Entity, selectorKeys: Set<String>) {
         func addSlot(name: String?, lookup: String) -> Int {
             let slot = slotCount
             slotCount += 1
@@ -137,18 +141,24 @@ final class EntityPlan {
             }
         }
         foundSlots = [Bool](repeating: false, count: slotCount)
-        claimed.formUnion(Self.selectorKeys(of: entity, in: mapping))
+        claimed.formUnion(selectorKeys)
     }
 
-    /// The keys selectors read in this entity's records, which count as mapped (docs/mapping.md,
+    /// Per entity, the keys selectors read in its records, which count as mapped (docs/mapping.md,
     /// Polymorphism): in the records of each entity a selector can choose, and, for a bare id,
-    /// in the record that holds a relationship to a selector.
-    private static func selectorKeys(of entity: Entity, in mapping: Mapping) -> Set<String> {
-        guard let index = mapping.entityIndex(named: entity.name) else { return [] }
-        var selectors = entity.relationships.compactMap(\.selector)
-        selectors += mapping.entities.flatMap(\.relationships).compactMap(\.selector).filter { $0.entities.contains(index) }
-        selectors += (mapping.sources ?? []).compactMap(\.selector).filter { $0.entities.contains(index) }
-        return Set(selectors.compactMap(\.by.keys.first))
+    /// in the record that holds a relationship to a selector. One pass over every relationship:
+    /// asking it of each entity in turn was quadratic in a big mapping (bench/README.md).
+    static func selectorKeys(in mapping: Mapping) -> [Set<String>] {
+        var keys = [Set<String>](repeating: [], count: mapping.entities.count)
+        func add(_ selector: EntitySelector, to entities: [Int]) {
+            guard let key = selector.by.keys.first else { return }
+            for entity in entities { keys[entity].insert(key) }
+        }
+        for (owner, entity) in mapping.entities.enumerated() {
+            for selector in entity.relationships.lazy.compactMap(\.selector) { add(selector, to: [owner] + selector.entities) }
+        }
+        for selector in (mapping.sources ?? []).lazy.compactMap(\.selector) { add(selector, to: selector.entities) }
+        return keys
     }
 
     /// `true` when the record's keys are byte for byte those of the cached layout.
@@ -208,6 +218,7 @@ final class EntityPlan {
         for slot in 0..<slotCount where cachedSlotMembers[slot] >= 0 { foundSlots[slot] = true }
         if !ignored.isEmpty {
             for name in names { if let index = ignored[name] { ignoredKeysSeen[index] = true } }
+            seenKeys.formUnion(names)
         }
         var used = Set<Int>()
         for slot in 0..<slotCount where cachedSlotMembers[slot] >= 0 && !conventionSlots.contains(slot) {

@@ -47,7 +47,7 @@ public final class Mapper {
             entity.attributes.contains { $0.keyPath?.fileStar != nil } || entity.relationships.contains { $0.keyPath?.fileStar != nil }
         }
         self.entities = mapping.entities.map(EntityReference.init)
-        self.plans = mapping.entities.map { EntityPlan(entity: $0, mapping: mapping) }
+        self.plans = zip(mapping.entities, EntityPlan.selectorKeys(in: mapping)).map { EntityPlan(entity: $0, selectorKeys: $1) }
         self.unmapped = mapping.entities.map { _ in [] }
         self.batchSizes = mapping.entities.map { _ in 1 }
         self.identityKeys = mapping.entities.map { entity in

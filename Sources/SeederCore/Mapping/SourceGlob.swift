@@ -46,6 +46,13 @@ public struct SourceGlob: Sendable, Hashable {
         return count
     }
 
+    /// The one path a glob without `*`, `?` or `[` matches (its segments joined by `/`), which a
+    /// planner looks up rather than matching every file against it; `nil` for any other glob.
+    public var literalPath: String? {
+        guard !pattern.unicodeScalars.contains(where: { $0 == "*" || $0 == "?" || $0 == "[" }) else { return nil }
+        return segments(of: pattern).joined(separator: "/")
+    }
+
     /// `true` when `path` (relative, `/`-separated) matches.
     public func matches(_ path: String) -> Bool {
         Self.match(segments(of: pattern), segments(of: path), capturing: false) != nil

@@ -1,19 +1,40 @@
 /// How far a build is (docs/commands.md, Progress).
 public struct BuildProgress: Sendable {
-    /// What the build is doing.
+    /// What the build is doing, in the order a build does it. Each is reported as it begins, so
+    /// that a long one is named while it lasts.
     public enum Phase: String, Sendable {
-        case reading, resolving, writing
+        /// The mapping read and checked (YAML -> `Mapping`).
+        case loading
+        /// The mapper's plans, the dump files, the output claimed, the tables laid out.
+        case planning
+        case reading, resolving
+        /// The seed's indexes made.
+        case indexing
+        /// Join rows, metadata and constraints.
+        case writing
+        /// The file compacted and checked, search or the app's schema filled, the rename.
+        case finishing
     }
 
     public var phase: Phase
     public var bytesRead: Int
     public var totalBytes: Int
     public var records: Int
+    /// What the phase is at, where it has parts (a resolving stage: `inverse links`), or what it
+    /// works on before any dump is read (`mapping.yaml, 5724 kB`).
+    public var step: String?
 
-    public init(phase: Phase, bytesRead: Int, totalBytes: Int, records: Int) {
+    public init(phase: Phase, bytesRead: Int, totalBytes: Int, records: Int, step: String? = nil) {
         self.phase = phase
         self.bytesRead = bytesRead
         self.totalBytes = totalBytes
         self.records = records
+        self.step = step
+    }
+
+    /// A phase before any dump is read, which has no bytes or records to count: `step` says
+    /// what it works on.
+    public static func before(_ phase: Phase, _ step: String) -> BuildProgress {
+        BuildProgress(phase: phase, bytesRead: 0, totalBytes: 0, records: 0, step: step)
     }
 }

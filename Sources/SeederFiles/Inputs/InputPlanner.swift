@@ -41,11 +41,16 @@ public struct InputPlanner {
         var planned: [InputFile] = []
         var read = Set<String>()
         if let sources = mapping.sources {
+            // A source naming one file finds it here: matching every file against every source
+            // was quadratic for a mapping of a thousand sources (bench/README.md).
+            let named = Set(files)
             for source in sources {
                 // Each match with what the glob's stars matched in it, for `@file.N`: a path per
                 // file, not per record.
                 let glob = SourceGlob(source.path)
-                let matches = files.compactMap { path in glob.stars(in: path).map { (path: path, stars: $0) } }
+                let matches =
+                    glob.literalPath.map { named.contains($0) ? [(path: $0, stars: [String]())] : [] }
+                    ?? files.compactMap { path in glob.stars(in: path).map { (path: path, stars: $0) } }
                 guard let entity = source.entity else {
                     // Fetched only to drive another source's `each`: never read, never unread
                     // (docs/mapping.md, Sources).

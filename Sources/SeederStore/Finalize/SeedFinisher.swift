@@ -13,7 +13,9 @@ struct SeedFinisher {
     /// attached as `work`), in one transaction: join-table rows, `metadata` and `sources`
     /// (`seed_source`: path, files, sha256, bytes, records), the full schema, `indexes` (those the
     /// resolver did not build); then commits and detaches `work`.
-    func finish(_ db: Database, metadata: [(String, String)], sources: [SourceRow], indexes: [SeedSchema.Index]) throws {
+    func finish(
+        _ db: Database, metadata: [(String, String)], sources: [SourceRow], indexes: [SeedSchema.Index], beforeIndexes: () -> Void = {}
+    ) throws {
         try db.execute(sql: "BEGIN")
         for link in layout.links.flatMap({ $0 }).compactMap({ $0 }) {
             guard case let .joinTable(join) = link.relationship.storage else { continue }
@@ -39,6 +41,7 @@ struct SeedFinisher {
             try source.execute(arguments: [row.path, row.files, row.sha256, row.bytes, row.records])
         }
         try constrain(db)
+        beforeIndexes()
         try Self.createIndexes(indexes, in: db)
         try db.execute(sql: "PRAGMA user_version = \(layout.mapping.schemaVersion)")
         try db.execute(sql: "PRAGMA application_id = \(Self.applicationID)")

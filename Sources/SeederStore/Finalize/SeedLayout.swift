@@ -21,9 +21,12 @@ struct SeedLayout {
     /// Creates the seed's tables in `db`'s main database, in mapping order. `NOT NULL` waits for
     /// the finish (`SeedFinisher`): a first occurrence may lack what a later one or a link
     /// supplies, and a row that still lacks it is an error that no seed is written with
-    /// (`ReferenceResolver`).
-    func createTables(_ db: Database) throws {
-        for statement in SeedSchema.metadataTables + schema.tables.map({ SeedSchema.createTable($0, constrained: false) }) {
+    /// (`ReferenceResolver`). A run that never assembles the seed (`publication`: a validation)
+    /// makes no join table, which only the finish fills: each table made costs SQLite a pass
+    /// over the whole schema, and a big mapping has thousands (bench/README.md, Big mappings).
+    func createTables(_ db: Database, for publication: Publication) throws {
+        let tables = publication.assembles ? schema.tables : schema.entityTables.map { schema.tables[$0] }
+        for statement in SeedSchema.metadataTables + tables.map({ SeedSchema.createTable($0, constrained: false) }) {
             try db.execute(sql: statement)
         }
     }

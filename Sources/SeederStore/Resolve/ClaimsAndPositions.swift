@@ -12,17 +12,18 @@ extension ReferenceResolver {
     func restoreClaimsAndRenumberLinks(_ links: [LinkLayout]) throws -> [LinkLayout] {
         // Claims taken at insert go back into their link table when anything else could change
         // them: another link, or an owner whose occurrences' children are renumbered.
-        var withRows = links.filter { load[link: $0].hasLinkRows }
+        // By name, a set: a big mapping has tens of thousands of links (bench/README.md).
+        var withRows = Set(links.lazy.filter { load[link: $0].hasLinkRows }.map(\.name))
         for layout in links where load[link: layout].claimsAtInsert {
             guard load[link: layout].hasLinkRows || load[link: layout].needsRenumbering else { continue }
             try restoreClaims(layout)
-            if !withRows.contains(where: { $0.name == layout.name }) { withRows.append(layout) }
+            withRows.insert(layout.name)
         }
         for layout in links where load[link: layout].needsRenumbering {
             try renumberLinks(layout)
         }
         // In the order of `links`, as the inverse links apply them.
-        return links.filter { link in withRows.contains { $0.name == link.name } }
+        return links.filter { withRows.contains($0.name) }
     }
 
     /// Renumbers the children with `identity: none` of the ordered one-to-manys that need it,

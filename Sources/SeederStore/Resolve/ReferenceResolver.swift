@@ -34,10 +34,12 @@ struct ReferenceResolver {
     let indexes: [SeedSchema.Index]
     /// Messages about missing references, until their stage reports them (`reportMissing()`).
     let missingReferences = GatheredMessages()
+    /// Told each stage's name as it begins, for the progress line (docs/commands.md, Progress).
+    let beginning: (String) -> Void
 
     init(
         tables: any LoadedTables, load: LoadSummary, diagnostics: DiagnosticSink, pointers: PointerLocator,
-        indexes: [SeedSchema.Index] = []
+        indexes: [SeedSchema.Index] = [], beginning: @escaping (String) -> Void = { _ in }
     ) {
         self.tables = tables
         tally = ResolutionTally(entities: tables.layouts.count)
@@ -45,6 +47,7 @@ struct ReferenceResolver {
         self.diagnostics = diagnostics
         self.pointers = pointers
         self.indexes = indexes
+        self.beginning = beginning
     }
 
     /// Runs every stage; returns what they did.
@@ -53,12 +56,17 @@ struct ReferenceResolver {
         // The links of a relationship to a selector, per entity it chose (`LinkLayout.cases`),
         // for every stage that reads the target's table.
         let views = links.flatMap { $0.cases(in: tables.mapping) }
+        beginning("created rows")
         try createMissingRows(views)
+        beginning("claims and positions")
         let linked = try restoreClaimsAndRenumberLinks(links)
+        beginning("inverse links")
         try applyInverseLinks(linked.flatMap { $0.cases(in: tables.mapping) })
         // (A selector's children all have link rows, renumbered across its entities.)
         try renumberChildren(views.filter { !$0.isCaseView })
+        beginning("reference checks")
         try checkReferences(views)
+        beginning("row finishing and unique checks")
         for layout in tables.layouts {
             try finishRows(layout)
             try checkUnique(layout)

@@ -58,10 +58,12 @@ final class RowLayout: Sendable {
 
     /// The layout of every entity, in mapping order.
     static func all(for mapping: Mapping) -> [RowLayout] {
-        mapping.entities.indices.map { RowLayout(entityIndex: $0, mapping: mapping) }
+        let reaching = mapping.relationshipsByTarget()
+        return mapping.entities.indices.map { RowLayout(entityIndex: $0, mapping: mapping, reachedBy: reaching[$0]) }
     }
 
-    init(entityIndex: Int, mapping: Mapping) {
+    /// `reachedBy`: the relationships that can reach the entity (`Mapping.relationshipsByTarget`).
+    init(entityIndex: Int, mapping: Mapping, reachedBy: [(owner: Int, relationship: Int)]) {
         self.entityIndex = entityIndex
         self.entity = mapping.entities[entityIndex]
         self.table = "\"main\"." + SQLText.quote(entity.table)
@@ -89,13 +91,10 @@ final class RowLayout: Sendable {
         hasAnySelector = hasSelector.contains(true)
         toMany = entity.relationships.map(\.isToMany)
         ordered = entity.relationships.map(\.isOrdered)
-        var positions: [(Int, Int, String)] = []
-        for (owner, ownerEntity) in mapping.entities.enumerated() {
-            for (index, relationship) in ownerEntity.relationships.enumerated() where relationship.targets.contains(entityIndex) {
-                if case let .inverse(positionColumn: column?) = relationship.storage { positions.append((owner, index, column)) }
-            }
+        positionColumns = reachedBy.compactMap { owner, index in
+            guard case let .inverse(positionColumn: column?) = mapping.entities[owner].relationships[index].storage else { return nil }
+            return (owner, index, column)
         }
-        positionColumns = positions
     }
 
     /// The slot of an attribute or relationship in the presence masks.
