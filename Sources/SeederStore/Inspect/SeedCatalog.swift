@@ -64,6 +64,8 @@ public struct SeedCatalog: Sendable {
         public var sha256: String
         public var bytes: Int
         public var records: Int
+        /// How many files the row stands for: 1 for a row per file.
+        public var files = 1
     }
 
     /// The file's path as given.
