@@ -7,8 +7,9 @@ import Testing
 /// list is bounded, and the markdown fits its budget.
 @Suite(.serialized)
 struct DiffReviewTests {
-    /// Two releases of 2,800 files in 28 folders (`items/07/0712.json`): in the second, 2,728
-    /// files differ in their bytes only, 700 of those also change a record's note, 3 are gone.
+    /// Two releases of 2,800 files in 28 folders named by letters (`items/h/0712.json`: a source a
+    /// folder): in the second, 2,728 files differ in their bytes only, 700 of those also change a
+    /// record's note, 3 are gone.
     nonisolated(unsafe) static let releases: Workspace = {
         let scratch = try! Workspace(directories: ["v1/items", "v2/items"])
         try! scratch.write(
@@ -21,7 +22,7 @@ struct DiffReviewTests {
               - { path: items/*/*.json, entity: Item }
             """)
         for id in 0..<2_800 {
-            let folder = String(format: "items/%02d", id / 100), file = String(format: "%04d.json", id)
+            let folder = "items/" + Self.folder(id / 100), file = String(format: "%04d.json", id)
             for release in ["v1", "v2"] {
                 try! FileManager.default.createDirectory(atPath: scratch.path("\(release)/\(folder)"), withIntermediateDirectories: true)
             }
@@ -39,6 +40,12 @@ struct DiffReviewTests {
         }
         return scratch
     }()
+
+    /// `a` ... `z`, `za`, `zb`.
+    static func folder(_ index: Int) -> String {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz").map(String.init)
+        return index < 26 ? letters[index] : "z" + letters[index - 26]
+    }
 
     /// The markdown comment: within its budget, the first record change early, the cut list
     /// ending with the count it left out, a line per folder of files, and the note of the cut last.
@@ -60,9 +67,12 @@ struct DiffReviewTests {
         // Sources after the records: a line a folder, none a file.
         let sources = try #require(run.stdout.range(of: "\n**Sources**\n"))
         #expect(firstChange.lowerBound < sources.lowerBound)
-        #expect(run.stdout.contains("- `~ items/00/*.json: 100 files changed; bytes 4,970 -> 21,270`\n"))
-        #expect(run.stdout.contains("- `~ items/27/*.json: 28 files changed, 3 removed; bytes 5,600 -> 5,460, records 100 -> 97`\n"))
+        #expect(run.stdout.contains("- `~ items/a/*.json: 100 files changed; bytes 4,970 -> 21,270`\n"))
+        #expect(run.stdout.contains("- `~ items/zb/*.json: 28 files changed, 3 removed; bytes 5,600 -> 5,460, records 100 -> 97`\n"))
         #expect(!run.stdout.contains("0001.json"))
+        // docs/commands.md's example of the line.
+        let docs = try String(contentsOfFile: repository + "/docs/commands.md", encoding: .utf8)
+        #expect(docs.contains("`~ items/zb/*.json: 28 files changed, 3 removed; bytes 5,600 -> 5,460, records 100 -> 97`"))
         #expect(
             run.stdout.hasSuffix(
                 "\n*Shortened to fit \(budget == 60_000 ? "60,000" : "20,000") bytes (`--max-bytes`): `seeder diff OLD NEW` prints the whole diff; "
@@ -84,11 +94,11 @@ struct DiffReviewTests {
         // --limit bounds the sources as it bounds the records.
         #expect(
             run.stdout[sources.upperBound..<metadata.lowerBound] == """
-                  ~ items/00/*.json: 100 files changed; bytes 4,970 -> 21,270
-                  ~ items/01/*.json: 100 files changed; bytes 5,300 -> 21,600
-                  ~ items/02/*.json: 100 files changed; bytes 5,300 -> 21,600
-                  ~ items/03/*.json: 100 files changed; bytes 5,300 -> 21,600
-                  ~ items/04/*.json: 100 files changed; bytes 5,300 -> 21,600
+                  ~ items/a/*.json: 100 files changed; bytes 4,970 -> 21,270
+                  ~ items/b/*.json: 100 files changed; bytes 5,300 -> 21,600
+                  ~ items/c/*.json: 100 files changed; bytes 5,300 -> 21,600
+                  ~ items/d/*.json: 100 files changed; bytes 5,300 -> 21,600
+                  ~ items/e/*.json: 100 files changed; bytes 5,300 -> 21,600
                   … 23 more not listed (--limit)
 
                 """)
@@ -101,7 +111,7 @@ struct DiffReviewTests {
         #expect(run.status == 1, "\(run.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let sources = try #require(document["sources"] as? [[String: Any]])
-        #expect(sources.map { $0["path"] as? String } == ["items/00/*.json", "items/01/*.json"])
+        #expect(sources.map { $0["path"] as? String } == ["items/a/*.json", "items/b/*.json"])
         #expect(sources[0]["files"] as? [String: Int] == ["changed": 100, "added": 0, "removed": 0])
         #expect(document["sourcesNotListed"] as? Int == 26)
     }
@@ -111,7 +121,7 @@ struct DiffReviewTests {
         let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--entity", "Item", "--limit", "1"], in: Self.releases.root)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stdout.contains("\nsources: 28 changed, not listed with --entity (sources are the whole seed's)\n"))
-        #expect(!run.stdout.contains("items/00/*.json"))
+        #expect(!run.stdout.contains("items/a/*.json"))
     }
 
     /// --max-bytes is a positive number of at least 2,000, for markdown only: else status 64.
@@ -126,7 +136,7 @@ struct DiffReviewTests {
     @Test func inspectListsALineASource() throws {
         let run = try seeder(["inspect", "v2.sqlite"], in: Self.releases.root)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("\n  items/00/*.json    100  21,270      100\n"))
+        #expect(run.stdout.contains("\n  items/a/*.json     100  21,270      100\n"))
         #expect(!run.stdout.contains("0001.json"))
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let start = try #require(lines.firstIndex(of: "sources"))

@@ -1,3 +1,4 @@
+import Foundation
 import SeederCore
 import Testing
 
@@ -37,13 +38,19 @@ struct SourceChangeTests {
         #expect(SeedDiffWriter.textLine(changes[1]) == "~ users.json: contents changed; bytes 3 -> 4, records 1 -> 2")
     }
 
-    @Test func sourceRowsCompareByTheirTotals() {
+    @Test func sourceRowsCompareByTheirTotals() throws {
         let old = [Self.sourceRow("items/*.json", Self.files(3))]
         let new = [Self.sourceRow("items/*.json", Self.files(4, salt: "2"))]
         let changes = SourceChange.changes(old: old, new: new)
         #expect(changes.count == 1)
         #expect(changes[0].files == nil)
-        #expect(SeedDiffWriter.textLine(changes[0]) == "~ items/*.json: contents changed; files 3 -> 4, bytes 30 -> 40, records 3 -> 4")
+        let line = "~ items/*.json: contents changed; files 3 -> 4, bytes 30 -> 40, records 3 -> 4"
+        #expect(SeedDiffWriter.textLine(changes[0]) == line)
+        // docs/commands.md's example of the line.
+        let docs = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/commands.md"),
+            encoding: .utf8)
+        #expect(docs.contains("`\(line)`"))
         #expect(SourceChange.changes(old: old, new: old).isEmpty)
     }
 
@@ -61,6 +68,14 @@ struct SourceChangeTests {
         #expect(changes.map(\.path) == ["data/*/*.json"])
         #expect(changes[0].contentsChanged)
         #expect(SeedDiffWriter.textLine(changes[0]) == "~ data/*/*.json: contents changed")
+    }
+
+    /// Named files stand alone; many files named by a slug in one folder are one source.
+    @Test func namedFilesStandAloneAndSlugFoldersGroup() {
+        let named = ["users.json", "task_list.json"].map { Source(path: $0, sha256: "a", bytes: 1, records: 1) }
+        let slugs = (0..<11).map { Source(path: "comics/name-\(Character(UnicodeScalar(97 + $0)!)).json", sha256: "a", bytes: 1, records: 1) }
+        #expect(SourceChange.sources(named + slugs).map(\.path) == ["comics/*.json", "task_list.json", "users.json"])
+        #expect(SourceChange.sources(named + slugs.prefix(10)).count == 12)
     }
 
     @Test func inspectGroupsOneSeedsRows() {

@@ -36,7 +36,7 @@ extension SeedDiffWriter {
 
     func writeMarkdown(_ diff: SeedDiff) throws {
         let total = maxBytes ?? Self.commentBytes
-        let note = Self.shortenedNote(total)
+        let note = shortenedNote.map { "\n*\($0)*\n" } ?? Self.shortenedNote(total)
         // 200 bytes spare for the cut lines and headings a list may end with past its room.
         var room = CommentRoom(left: total - note.utf8.count - 200, limit: limit)
         func emit(_ text: String) throws {

@@ -53,6 +53,10 @@ public final class SeedDiffWriter {
     /// The fewest `--max-bytes`: room for the heading, a count table and the note of a cut.
     public static let minimumBytes = 2_000
 
+    /// Markdown: what the last line says when a list was cut to fit `maxBytes`, instead of the
+    /// default (`shortenedNote(_:)`): the step summary names its own limit.
+    public var shortenedNote: String?
+
     /// The `--changeset` file written and what it holds, for the JSON document.
     public var changeset: (path: String, SeedChangeset)?
 

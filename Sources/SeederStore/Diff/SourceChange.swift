@@ -5,8 +5,8 @@ import SeederCore
 ///
 /// A seed's `seed_source` holds a row per source (its glob, `items/*.json`) or, in seeds built
 /// before and with `provenance: files`, a row per file. `changes(old:new:)` puts both on one
-/// footing: files go under the glob of a source row that matches them, else under their folder and
-/// extension (`items/*.json`) when that pattern holds more than one file, else they stand alone.
+/// footing: files go under the glob of a source row that matches them, else into groups of
+/// their own (`filePatterns`).
 public struct SourceChange: Sendable, Hashable {
     /// One side's source: its files, and their digest, bytes and records.
     public struct Side: Sendable, Hashable {
@@ -39,21 +39,14 @@ public struct SourceChange: Sendable, Hashable {
     /// The sources that differ between `old`'s and `new`'s `seed_source` rows, by path.
     public static func changes(old: [SeedCatalog.Source], new: [SeedCatalog.Source]) -> [SourceChange] {
         let globs = (new + old).filter(isSourceRow).map { SourceGlob($0.path) }
+        let pattern = filePatterns(Set((old + new).filter { !isSourceRow($0) }.map(\.path)))
         func group(_ row: SeedCatalog.Source) -> String {
             if isSourceRow(row) { return row.path }
-            return globs.first { $0.matches(row.path) }?.pattern ?? folderPattern(row.path)
+            return globs.first { $0.matches(row.path) }?.pattern ?? pattern[row.path]!
         }
         var groups: [String: (old: [SeedCatalog.Source], new: [SeedCatalog.Source])] = [:]
         for row in old { groups[group(row), default: ([], [])].old.append(row) }
         for row in new { groups[group(row), default: ([], [])].new.append(row) }
-        // A folder pattern that holds one file is that file: `users.json`, not `*.json`.
-        for (key, rows) in groups where !globs.contains(where: { $0.pattern == key }) {
-            let paths = Set((rows.old + rows.new).map(\.path))
-            if paths.count == 1, let only = paths.first, only != key, !isSourceRow((rows.old + rows.new)[0]) {
-                groups[key] = nil
-                groups[only] = rows
-            }
-        }
         return groups.keys.sorted().compactMap { key in
             let rows = groups[key]!
             let change = SourceChange(
@@ -73,7 +66,40 @@ public struct SourceChange: Sendable, Hashable {
         row.files != 1 || row.path.contains { "*?[".contains($0) }
     }
 
-    /// `items/12.json` -> `items/*.json`; `README` -> `*`.
+    /// The group of each file that no source row's glob takes: files whose paths differ only in
+    /// their numbers are one (`items/07/0712.json` -> `items/*/*.json`); of the files left alone,
+    /// more than `folderFiles` of one extension in one folder are one (`items/*.json`: pages named
+    /// by a slug); any other file stands alone (`users.json`).
+    static func filePatterns(_ paths: Set<String>) -> [String: String] {
+        let numbered = Dictionary(grouping: paths, by: numberPattern)
+        var pattern: [String: String] = [:]
+        var alone: [String] = []
+        for (key, members) in numbered {
+            if members.count > 1 { for path in members { pattern[path] = key } } else { alone.append(members[0]) }
+        }
+        for (key, members) in Dictionary(grouping: alone, by: folderPattern) {
+            for path in members { pattern[path] = members.count > folderFiles ? key : path }
+        }
+        return pattern
+    }
+
+    /// How many files of one folder and extension, each alone by its numbers, make a source.
+    static let folderFiles = 10
+
+    /// `items/07/0712.json` -> `items/*/*.json`: each run of digits a star.
+    static func numberPattern(_ path: String) -> String {
+        var text = ""
+        for character in path {
+            if character.isASCII, character.isNumber {
+                if text.last != "*" { text.append("*") }
+            } else {
+                text.append(character)
+            }
+        }
+        return text
+    }
+
+    /// `items/abc.json` -> `items/*.json`; `README` -> `*`.
     static func folderPattern(_ path: String) -> String {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""

@@ -86,8 +86,11 @@ struct Diff: ParsableCommand {
             scratch.map { _ = close($0) }
         }
         var summary = try scratch.map {
-            try SeedDiffWriter(
+            // The summary's own budget, so that a cut falls between two items, not inside one.
+            let writer = try SeedDiffWriter(
                 format: .markdown, limit: limit ?? GitHubActions.diffSummaryLimit, maxBytes: GitHubActions.summaryBytes, descriptor: $0)
+            writer.shortenedNote = GitHubActions.diffCutNote
+            return writer
         }
         let report = run.compare(after: report) { table, change in
             try writer.add(table, change)
