@@ -125,7 +125,9 @@ struct DiffReviewTests {
     }
 
     /// --max-bytes is a positive number of at least 2,000, for markdown only: else status 64.
-    @Test(arguments: [["--max-bytes", "1999", "--format", "markdown"], ["--max-bytes", "0"], ["--max-bytes", "x"], ["--max-bytes", "30000"]])
+    @Test(arguments: [
+        ["--max-bytes", "1999", "--format", "markdown"], ["--max-bytes", "0"], ["--max-bytes", "x"], ["--max-bytes", "30000"],
+    ])
     func maxBytesIsValidated(_ arguments: [String]) throws {
         let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"] + arguments, in: Self.releases.root)
         #expect(run.status == 64, "\(run.stderr)")

@@ -73,13 +73,16 @@ struct SourceChangeTests {
     /// Named files stand alone; many files named by a slug in one folder are one source.
     @Test func namedFilesStandAloneAndSlugFoldersGroup() {
         let named = ["users.json", "task_list.json"].map { Source(path: $0, sha256: "a", bytes: 1, records: 1) }
-        let slugs = (0..<11).map { Source(path: "comics/name-\(Character(UnicodeScalar(97 + $0)!)).json", sha256: "a", bytes: 1, records: 1) }
+        let slugs = (0..<11).map {
+            Source(path: "comics/name-\(Character(UnicodeScalar(97 + $0)!)).json", sha256: "a", bytes: 1, records: 1)
+        }
         #expect(SourceChange.sources(named + slugs).map(\.path) == ["comics/*.json", "task_list.json", "users.json"])
         #expect(SourceChange.sources(named + slugs.prefix(10)).count == 12)
     }
 
     @Test func inspectGroupsOneSeedsRows() {
-        let summary = SourceChange.sources(Self.files(3) + Self.files(2, folder: "tags") + [Source(path: "a.json", sha256: "x", bytes: 2, records: 2)])
+        let summary = SourceChange.sources(
+            Self.files(3) + Self.files(2, folder: "tags") + [Source(path: "a.json", sha256: "x", bytes: 2, records: 2)])
         #expect(summary.map(\.path) == ["a.json", "items/*.json", "tags/*.json"])
         #expect(summary.map(\.totals.files) == [1, 3, 2])
     }

@@ -143,6 +143,7 @@ extension SeedDiffWriter {
         if change.files == nil, old.files != new.files { totals.append("files \(grouped(old.files)) -> \(grouped(new.files))") }
         if old.bytes != new.bytes { totals.append("bytes \(grouped(old.bytes)) -> \(grouped(new.bytes))") }
         if old.records != new.records { totals.append("records \(grouped(old.records)) -> \(grouped(new.records))") }
-        return "~ \(change.path): " + [what.joined(separator: ", "), totals.joined(separator: ", ")].filter { !$0.isEmpty }.joined(separator: "; ")
+        return "~ \(change.path): "
+            + [what.joined(separator: ", "), totals.joined(separator: ", ")].filter { !$0.isEmpty }.joined(separator: "; ")
     }
 }

@@ -33,7 +33,10 @@ struct Diff: ParsableCommand {
     @Option(help: ArgumentHelp("Compare only this entity (or table); repeatable. Its join tables come with it.", valueName: "name"))
     var entity: [String] = []
 
-    @Option(help: "List at most this many items of each list (records per entity, sources, schema and metadata changes), then a count of the rest.")
+    @Option(
+        help:
+            "List at most this many items of each list (records per entity, sources, schema and metadata changes), then a count of the rest."
+    )
     var limit: Int?
 
     @Option(
