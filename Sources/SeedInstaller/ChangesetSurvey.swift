@@ -12,6 +12,9 @@ struct ChangesetSurvey {
     var skipped: Set<String> = []
     /// The first table it writes that does not fit the working copy, and why.
     var misfit: (table: String, reason: String)?
+    /// Its `seed_source` rows have today's layout and the working copy's table the first one:
+    /// the patch upgrades the table first (`SourceLayout`).
+    var upgradesSources = false
 
     /// Reads `changeset` to its end, or to its first table that does not fit `shapes`. A changeset
     /// truncated or corrupt after its head throws.
@@ -29,7 +32,11 @@ struct ChangesetSurvey {
                 survey.skipped.insert(change.table)
                 return true
             }
-            guard let columns = shapes.tables[change.table] else {
+            if change.table == SourceLayout.table, shapes.upgradesSources(to: change.columns) {
+                survey.upgradesSources = true
+            }
+            let fitted = survey.upgradesSources ? shapes.withUpgradedSources() : shapes
+            guard let columns = fitted.tables[change.table] else {
                 survey.misfit = (change.table, "the working copy has no such table")
                 return false
             }

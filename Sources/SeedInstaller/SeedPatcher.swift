@@ -7,7 +7,7 @@ struct SeedPatcher {
     let changeset: ChangesetFile
     /// What `install()` learned of the changeset, read whole before anything is written.
     let survey: ChangesetSurvey
-    /// The working copy's tables.
+    /// The working copy's tables, as the patch leaves them.
     let shapes: TableShapes
     let workingCopy: String
     /// The bundled seed's identity, which the copy must have once the changeset is applied.
@@ -23,11 +23,13 @@ struct SeedPatcher {
         changeset: ChangesetFile, survey: ChangesetSurvey, shapes: TableShapes, seedShapes: TableShapes?, workingCopy: String,
         target: SeedIdentity, policy: SeedInstaller.ConflictPolicy
     ) throws(SeedInstallError) {
-        if let misfit = seedShapes.flatMap({ shapes.misfit($0) }) ?? survey.misfit {
+        // The copy as the patch leaves it: `seed_source` upgraded when the changeset asks.
+        let patched = survey.upgradesSources ? shapes.withUpgradedSources() : shapes
+        if let misfit = seedShapes.flatMap({ patched.misfit($0) }) ?? survey.misfit {
             throw .changesetDoesNotFit(changeset: changeset.path, table: misfit.table, reason: misfit.reason)
         }
         (self.changeset, self.survey, self.shapes, self.workingCopy, self.target, self.policy) = (
-            changeset, survey, shapes, workingCopy, target, policy
+            changeset, survey, patched, workingCopy, target, policy
         )
     }
 
@@ -79,6 +81,9 @@ struct SeedPatcher {
     /// Applies the changes under the conflict policy and returns what it met. A conflict the
     /// policy aborts on throws; rows left pointing at nothing are kept, for the caller to find.
     private func applyChanges(on connection: SQLiteConnection) throws(SeedInstallError) -> ConflictLog {
+        if survey.upgradesSources {
+            try connection.execute(SourceLayout.upgradeInPlace, doing: "upgrade seed_source in")
+        }
         let log = ConflictLog(policy: policy, columns: shapes.tables.mapValues { $0.map(\.name) }, skipped: survey.skipped)
         let code = sqlite3changeset_apply_v2_strm(
             connection.handle, ChangesetFile.input, changeset.rewound(), ConflictLog.filter, ConflictLog.handler,

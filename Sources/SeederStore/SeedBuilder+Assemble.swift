@@ -21,7 +21,7 @@ extension SeedBuilder {
             mapping: mapping, fit: publication.fit, sources: loaded.sources, sqliteVersion: loaded.sqliteVersion, options: options)
         var file = try seed.inDatabase { db in
             try SeedFinisher(layout: layout).finish(
-                db, metadata: metadata, sources: loaded.sources,
+                db, metadata: metadata, sources: loaded.sourceRows,
                 indexes: publication.indexes.filter { !loaded.indexesBuilt.contains($0.name) })
             return try FinishedFile.compact(
                 db, at: files.seed, spare: files.vacuum, checking: publication.rowsFileIsFinal, after: loaded.earlySync)

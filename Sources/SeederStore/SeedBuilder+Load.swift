@@ -12,8 +12,11 @@ extension SeedBuilder {
         var entities: [BuildReport.EntitySummary]
         /// Per entity: the rows inserted, which are the seed's rows (none is ever deleted).
         var rowsInserted: [Int]
-        /// The `seed_source` rows, in the order files were first read.
+        /// Each dump file read, once, in the order files were first read: what `inputs_sha256`
+        /// and the report's `files` list.
         var sources: [SeedSource]
+        /// The `seed_source` rows, as the mapping's `provenance:` has them.
+        var sourceRows: [SourceRow] = []
         var sqliteVersion: String
         /// The dump files' bytes, as progress counts them (a file two sources read, twice).
         var totalBytes: Int
@@ -69,6 +72,8 @@ extension SeedBuilder {
             let total = loaded.totalBytes
             let read = try readDumps(inputs, totalBytes: total, mapper: mapper, into: store, options: options, diagnostics: diagnostics)
             loaded.sources = read.sources
+            loaded.sourceRows = SeedSource.rows(
+                mapping.provenance, inputs: inputs, files: read.sources, recordsByInput: read.recordsByInput)
             let load = try store.finishLoad()
             options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records))
             if publication.syncsRowsFile, !diagnostics.hasErrors {
@@ -97,8 +102,10 @@ extension SeedBuilder {
 
     /// What reading the dumps found besides rows.
     struct DumpsRead {
-        /// The `seed_source` rows, a file read by several sources once, with all its records.
+        /// The files read, a file read by several sources once, with all its records.
         var sources: [SeedSource] = []
+        /// The records of each input of the plan, by its index.
+        var recordsByInput: [Int] = []
         /// Records the dump files held.
         var records = 0
     }
@@ -119,7 +126,7 @@ extension SeedBuilder {
         // The phase begins with nothing read: a plain progress line says so even for small dumps.
         options.progress?(BuildProgress(phase: .reading, bytesRead: 0, totalBytes: total, records: 0))
         reader.start()
-        var read = DumpsRead()
+        var read = DumpsRead(recordsByInput: Array(repeating: 0, count: inputs.count))
         // Each path's row in `read.sources`: a search through them cost pages, 2,000 files, a
         // quarter of a billion instructions (bench/README.md).
         var sourceRows: [String: Int] = [:]
@@ -141,6 +148,7 @@ extension SeedBuilder {
                     case let .fileDone(index, digest, records):
                         let file = inputs[index]
                         read.records += records
+                        read.recordsByInput[index] = records
                         if let existing = sourceRows[file.relativePath] {
                             read.sources[existing].records += records
                         } else {

@@ -97,6 +97,9 @@ public enum SeedBuilder {
             let loaded = try load(
                 state.inputs, with: layout, as: publication, into: seed, files: files, options: options, diagnostics: diagnostics)
             state.report.entities = loaded.entities
+            state.report.files = loaded.sources.map {
+                BuildReport.FileSummary(path: $0.path, sha256: $0.digest.hex, bytes: $0.bytes, records: $0.records)
+            }
             // Every warning is one by now: with --strict each is an error, and nothing is written.
             if options.strict { diagnostics.promoteWarnings() }
             // A validation fills the app's schema too: its own UNIQUE or CHECK may refuse a row.

@@ -39,6 +39,18 @@ enum ReportWriter {
             json.member("exitStatus", report.outcome.rawValue)
             json.member("output", report.output)
             json.member("inputs") { $0.array(report.inputs) }
+            json.member("files") { json in
+                json.array { json in
+                    for file in report.files {
+                        json.object { json in
+                            json.member("path", file.path)
+                            json.member("sha256", file.sha256)
+                            json.member("bytes", file.bytes)
+                            json.member("records", file.records)
+                        }
+                    }
+                }
+            }
             json.member("entities") { json in
                 json.array { json in
                     for entity in report.entities { write(entity, to: &json) }

@@ -51,8 +51,13 @@ struct CompressedExampleTests {
         #expect(!files.isEmpty)
         let environment = ["SOURCE_DATE_EPOCH": "1700000000"]
         let plain = try seeder(
-            ["build", "mappings/\(name).yaml", "seeds/\(name)", "-o", scratch.path("plain.sqlite")], environment: environment)
-        let twin = try seeder(["build", "\(name).yaml", "dumps", "-o", "twin.sqlite"], in: scratch.root, environment: environment)
+            [
+                "build", "mappings/\(name).yaml", "seeds/\(name)", "-o", scratch.path("plain.sqlite"), "--report",
+                scratch.path("plain.json"),
+            ],
+            environment: environment)
+        let twin = try seeder(
+            ["build", "\(name).yaml", "dumps", "-o", "twin.sqlite", "--report", "twin.json"], in: scratch.root, environment: environment)
         #expect(plain.status == 0 && twin.status == 0, "\(plain.stderr)\(twin.stderr)")
         #expect(twin.stderr == "")
         #expect(twin.stdout == plain.stdout.replacingOccurrences(of: scratch.path("plain.sqlite"), with: "twin.sqlite"))
@@ -60,7 +65,7 @@ struct CompressedExampleTests {
         #expect(try Self.contents(of: scratch.path("twin.sqlite")) == expected)
         #expect(expected.count > 10)
 
-        // seed_source: the same records, each file as stored.
+        // seed_source: the same sources and records, each glob with its suffix.
         let sources = { (path: String) in
             try DatabaseQueue(path: path).read { db in try Row.fetchAll(db, sql: "SELECT * FROM seed_source ORDER BY path") }
         }
@@ -68,10 +73,18 @@ struct CompressedExampleTests {
         let twinSources = try sources(scratch.path("twin.sqlite"))
         #expect(twinSources.map { $0["path"] as String } == plainSources.map { ($0["path"] as String) + compressor.suffix })
         #expect(twinSources.map { $0["records"] as Int } == plainSources.map { $0["records"] as Int })
-        for source in twinSources {
-            let stored = try Data(contentsOf: URL(fileURLWithPath: scratch.path("dumps/" + (source["path"] as String))))
-            #expect(source["bytes"] as Int == stored.count)
-            #expect(source["sha256"] as String == SHA256.hex(stored))
+        // The report's files: the same records, each file as stored.
+        let reportFiles = { (path: String) throws -> [[String: Any]] in
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+            return try #require((report as? [String: Any])?["files"] as? [[String: Any]])
+        }
+        let plainFiles = try reportFiles(scratch.path("plain.json")), twinFiles = try reportFiles(scratch.path("twin.json"))
+        #expect(twinFiles.map { $0["path"] as? String } == plainFiles.map { ($0["path"] as? String).map { $0 + compressor.suffix } })
+        #expect(twinFiles.map { $0["records"] as? Int } == plainFiles.map { $0["records"] as? Int })
+        for file in twinFiles {
+            let stored = try Data(contentsOf: URL(fileURLWithPath: scratch.path("dumps/" + (file["path"] as? String ?? ""))))
+            #expect(file["bytes"] as? Int == stored.count)
+            #expect(file["sha256"] as? String == SHA256.hex(stored))
         }
     }
 }

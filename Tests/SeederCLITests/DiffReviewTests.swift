@@ -7,20 +7,20 @@ import Testing
 /// list is bounded, and the markdown fits its budget.
 @Suite(.serialized)
 struct DiffReviewTests {
-    /// Two releases of 2,800 files in 28 folders named by letters (`items/h/0712.json`: a source a
-    /// folder): in the second, 2,728 files differ in their bytes only, 700 of those also change a
-    /// record's note, 3 are gone.
+    /// Two releases of 2,800 files in 28 folders named by letters (`items/h/0712.json`): in the
+    /// second, 2,728 files differ in their bytes only, 700 of those also change a record's note, 3
+    /// are gone. `v1` and `v2` keep a row per file (`provenance: files`: a source a folder, by the
+    /// diff's grouping); `v1-sources` and `v2-sources` a row per source, `items/*/*.json`.
     nonisolated(unsafe) static let releases: Workspace = {
         let scratch = try! Workspace(directories: ["v1/items", "v2/items"])
-        try! scratch.write(
-            "app.yaml",
-            """
-            seeder: 1
+        let mapping = """
             entities:
               Item: { attributes: { id: integer, name: string, note: string } }
             sources:
               - { path: items/*/*.json, entity: Item }
-            """)
+            """
+        try! scratch.write("files.yaml", "seeder: 1\nprovenance: files\n" + mapping)
+        try! scratch.write("sources.yaml", "seeder: 1\n" + mapping)
         for id in 0..<2_800 {
             let folder = "items/" + Self.folder(id / 100), file = String(format: "%04d.json", id)
             for release in ["v1", "v2"] {
@@ -35,8 +35,10 @@ struct DiffReviewTests {
             try! scratch.write("v2/\(folder)/\(file)", #"[{"id": \#(id), "name": "item \#(id)", "note": "\#(changed)"}]\#(spacing)"#)
         }
         for release in ["v1", "v2"] {
-            let run = try! seeder(["build", "app.yaml", release, "-o", "\(release).sqlite", "--quiet"], in: scratch.root)
-            precondition(run.status == 0, run.stderr)
+            for (mapping, seed) in [("files.yaml", release), ("sources.yaml", release + "-sources")] {
+                let run = try! seeder(["build", mapping, release, "-o", "\(seed).sqlite", "--quiet"], in: scratch.root)
+                precondition(run.status == 0, run.stderr)
+            }
         }
         return scratch
     }()
@@ -132,6 +134,28 @@ struct DiffReviewTests {
         let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"] + arguments, in: Self.releases.root)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stdout == "")
+    }
+
+    /// A row per source on both sides: one line for the source, its totals, no file counts.
+    @Test func perSourceSeedsShowALineASource() throws {
+        let run = try seeder(["diff", "v1-sources.sqlite", "v2-sources.sqlite"], in: Self.releases.root)
+        #expect(run.status == 1, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").filter { $0.contains("items/") }
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("  ~ items/*/*.json: contents changed; files 2,800 -> 2,797, bytes ") == true)
+        #expect(lines.first?.hasSuffix(", records 2,800 -> 2,797") == true)
+    }
+
+    /// An old seed of a row per file against a new one of a row per source: the same files read
+    /// as the same source (no line); other files as the per-source seeds' line.
+    @Test func perFileAgainstPerSourceReadsTheSameFilesAsTheSameSource() throws {
+        let same = try seeder(["diff", "v1.sqlite", "v1-sources.sqlite"], in: Self.releases.root)
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(!same.stdout.contains("sources"), "\(same.stdout)")
+        let mixed = try seeder(["diff", "v1.sqlite", "v2-sources.sqlite"], in: Self.releases.root)
+        let perSource = try seeder(["diff", "v1-sources.sqlite", "v2-sources.sqlite"], in: Self.releases.root)
+        let sourceLines = { (run: Run) in run.stdout.split(separator: "\n").filter { $0.contains("items/") } }
+        #expect(sourceLines(mixed).count == 1 && sourceLines(mixed) == sourceLines(perSource))
     }
 
     /// inspect: a line a source, not a file.

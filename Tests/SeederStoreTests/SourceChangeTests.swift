@@ -23,8 +23,8 @@ struct SourceChangeTests {
         var digest = SHA256()
         for file in files { digest.update("\(file.path)\n\(file.sha256)\n".utf8) }
         return Source(
-            path: glob, sha256: digest.finalizeHex(), bytes: files.reduce(0) { $0 + $1.bytes },
-            records: files.reduce(0) { $0 + $1.records }, files: files.count)
+            path: glob, files: files.count, sha256: digest.finalizeHex(), bytes: files.reduce(0) { $0 + $1.bytes },
+            records: files.reduce(0) { $0 + $1.records }, scope: .source)
     }
 
     @Test func filesOfAFolderGroupAsOneSource() {

@@ -61,6 +61,8 @@ struct LoadContext {
             )
         }
         let compatibility = fields["compatibility"].flatMap { self.compatibility($0.value) } ?? .defaultFloor
+        let provenance =
+            fields["provenance"].flatMap { choice($0.value, key: "provenance", Provenance.self, all: Provenance.allCases) } ?? .sources
         let fetch = fields["fetch"].map { fetchDefaults($0.value) } ?? FetchDefaults()
 
         let defaults = EntityDefaults(
@@ -89,6 +91,7 @@ struct LoadContext {
             file: file, output: output, schemaVersion: schemaVersion, naming: naming, dates: dates,
             timeZone: timeZone, entities: entities, sources: sources, compatibility: compatibility, schema: schema)
         mapping.fetch = fetch
+        mapping.provenance = provenance
         return mapping
     }
 

@@ -27,6 +27,8 @@ public struct Mapping: Sendable {
     public var compatibility = SQLiteVersion.defaultFloor
     /// The app's own schema the seed fits (`schema:`), if any.
     public var schema: SchemaSource? = nil
+    /// What a `seed_source` row stands for (`provenance:`, default a source).
+    public var provenance = Provenance.sources
     /// What every source's `fetch:` starts from (the document's `fetch:`); read only by `seeder fetch`.
     public var fetch = FetchDefaults()
 
@@ -402,6 +404,14 @@ public enum DateFormat: Sendable, Hashable {
 
     /// The names a mapping may give besides a pattern.
     public static let names = ["iso8601", "unix", "unix_ms", "unix_us", "unix_ns"]
+}
+
+/// What one row of the seed's `seed_source` stands for (`provenance:`, docs/seed.md).
+public enum Provenance: String, Sendable, CaseIterable {
+    /// A row per source of the mapping, by its glob, with its files' sums (default).
+    case sources
+    /// A row per dump file read.
+    case files
 }
 
 /// What a conflict between two occurrences of one identity does (`onConflict:`).

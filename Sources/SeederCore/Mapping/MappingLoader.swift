@@ -20,6 +20,7 @@ public struct MappingLoader {
         public static let document = [
             "seeder", "output", "schemaVersion", "naming", "dates", "timeZone", "onConflict",
             "nulls", "emptyAsNull", "onMissing", "entities", "sources", "schema", "compatibility", "fetch",
+            "provenance",
         ]
         public static let naming = ["database"]
         public static let entity = [

@@ -77,9 +77,11 @@ public struct SeedChangeset: Sendable {
             if newCatalog.mapping?.schemaMode == SchemaFit.Mode.coreData.rawValue { throw SeedChangesetError.coreDataStore }
             try db.execute(sql: "ATTACH DATABASE ? AS \(attached)", arguments: [SeedFile.readOnlyName(old)])
             defer { try? db.execute(sql: "DETACH DATABASE \(attached)") }
+            let sources = try sourcesCompared(db)
+            defer { if sources != attached { try? db.execute(sql: "DROP TABLE \(sources).\"seed_source\"") } }
             var made = try make(
                 db, tables: try tables(db, catalog: newCatalog, order: plan.tables.map(\.table)),
-                search: try searchTables(db, catalog: newCatalog))
+                search: try searchTables(db, catalog: newCatalog), sourcesFrom: sources)
             let numbered = rowNumberTables(newCatalog.mapping)
             made.1.tablesKeyedByRowNumber = made.1.tables.map(\.table).filter(numbered.contains)
             return made
@@ -97,6 +99,24 @@ public struct SeedChangeset: Sendable {
 
     /// The schema name of the old seed on the new seed's connection.
     private static let attached = "seeder_old"
+
+    /// The schema whose `seed_source` the new seed's is compared with: the old seed's, or, when
+    /// the old seed has the first layout (a row per file, four columns) and the new one today's,
+    /// a temporary copy of the old rows in today's layout, each a file's (`SourceLayout`; the
+    /// `temp` schema, the one a read-only connection may write): the
+    /// changeset then deletes them and inserts the new rows, and an installer upgrades its table
+    /// before applying it (docs/guides/updating-an-installed-seed.md). A new seed of the first
+    /// layout after an old one of today's cannot be written as rows of the old one's table.
+    private static func sourcesCompared(_ db: Database) throws -> String {
+        guard let new = try SeedSources.layout(db, schema: "main"), let old = try SeedSources.layout(db, schema: attached),
+            new.columns != old.columns
+        else { return attached }
+        guard SourceLayout.isFileLayout(old.columns), new.columns == SourceLayout.columns else {
+            throw SeedChangesetError.sourceLayoutChanged(old: old.columns, new: new.columns)
+        }
+        try db.execute(sql: SourceLayout.upgradedCopy(in: "temp", from: "\(attached).\"seed_source\""))
+        return "temp"
+    }
 
     /// The tables the changeset covers, in its order: the metadata first, then every other table
     /// both seeds hold, in `diff`'s `order` (entities in mapping order, join tables, the others
@@ -173,7 +193,7 @@ public struct SeedChangeset: Sendable {
     }
 
     /// Runs the session's diff over `tables` and returns the changeset's bytes and what it does.
-    private static func make(_ db: Database, tables: [String], search: [Search]) throws -> ([UInt8], SeedChangeset) {
+    private static func make(_ db: Database, tables: [String], search: [Search], sourcesFrom: String) throws -> ([UInt8], SeedChangeset) {
         guard let connection = db.sqliteConnection else { throw SeedChangesetError.sqlite("no connection") }
         // A search table that holds its own text cannot be rebuilt: its index must not differ.
         for table in search where table.contentTable == nil {
@@ -181,7 +201,7 @@ public struct SeedChangeset: Sendable {
             defer { session.close() }
             if !session.isEmpty { throw SeedChangesetError.searchTableHoldsText(table.name) }
         }
-        let session = try Session(connection, tables: tables)
+        let session = try Session(connection, tables: tables, from: { $0 == SourceLayout.table ? sourcesFrom : attached })
         defer { session.close() }
         var bytes = try session.changeset()
         if tables.first == "seed_metadata" { bytes = try StartingSeedPin.pinned(bytes, db: db) }
@@ -266,7 +286,9 @@ public struct SeedChangeset: Sendable {
 private struct Session {
     private let session: OpaquePointer
 
-    init(_ connection: OpaquePointer, tables: [String]) throws {
+    /// A session on `tables`, each diffed against the table of the same name in the schema
+    /// `from` gives (the old seed's, by default).
+    init(_ connection: OpaquePointer, tables: [String], from schema: (String) -> String = { _ in "seeder_old" }) throws {
         var session: OpaquePointer?
         var code = sqlite3session_create(connection, "main", &session)
         guard code == SQLITE_OK, let session else { throw SeedChangesetError.sqlite(String(cString: sqlite3_errstr(code))) }
@@ -274,7 +296,7 @@ private struct Session {
         for table in tables {
             code = sqlite3session_attach(session, table)
             var message: UnsafeMutablePointer<CChar>?
-            if code == SQLITE_OK { code = sqlite3session_diff(session, "seeder_old", table, &message) }
+            if code == SQLITE_OK { code = sqlite3session_diff(session, schema(table), table, &message) }
             guard code == SQLITE_OK else {
                 let reason = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
                 sqlite3_free(message)
@@ -313,6 +335,9 @@ public enum SeedChangesetError: Error, CustomStringConvertible {
     case storageClassChanged(String, rows: Int)
     /// The seeds are Core Data stores, which are installed whole.
     case coreDataStore
+    /// The new seed's `seed_source` has the first layout and the old one's today's
+    /// (`SourceLayout`): its rows cannot be written into the old one's table.
+    case sourceLayoutChanged(old: [String], new: [String])
     /// SQLite's session extension failed.
     case sqlite(String)
 
@@ -334,6 +359,10 @@ public enum SeedChangesetError: Error, CustomStringConvertible {
         case .coreDataStore:
             return "cannot write a changeset: the seeds are Core Data stores, and Core Data keeps its own counters (Z_PRIMARYKEY) "
                 + "that a patch would change behind its back; ship the new seed whole"
+        case let .sourceLayoutChanged(old, new):
+            return "cannot write a changeset: the old seed's seed_source has columns (\(old.joined(separator: ", "))), "
+                + "the new seed's (\(new.joined(separator: ", "))), an older layout; build the new seed with this seeder, "
+                + "or ship it whole"
         case let .sqlite(message):
             return "cannot write a changeset: \(message)"
         }

@@ -11,8 +11,8 @@ public struct SourceChange: Sendable, Hashable {
     /// One side's source: its files, and their digest, bytes and records.
     public struct Side: Sendable, Hashable {
         public var files: Int
-        /// A source row's digest, or one recomputed from per-file rows the same way: SHA-256 over
-        /// "path\nsha256\n" of each file in order, so that an unchanged source reads as unchanged
+        /// A source row's digest, or one recomputed from per-file rows as the build makes it:
+        /// SHA-256 over "path\nsha256\n" of each file in path order (the order files are read), so that an unchanged source reads as unchanged
         /// whichever layout each seed has.
         public var sha256: String
         public var bytes: Int
@@ -61,9 +61,9 @@ public struct SourceChange: Sendable, Hashable {
         changes(old: [], new: rows).map { ($0.path, $0.new!) }
     }
 
-    /// Whether a row stands for a whole source: more (or fewer) files than one, or a glob.
+    /// Whether a row stands for a whole source, not one file (`SourceRow.Scope`).
     private static func isSourceRow(_ row: SeedCatalog.Source) -> Bool {
-        row.files != 1 || row.path.contains { "*?[".contains($0) }
+        row.scope == .source
     }
 
     /// The group of each file that no source row's glob takes: files whose paths differ only in

@@ -48,6 +48,7 @@ enum MappingDescription {
                 ("schemaVersion", .int(mapping.schemaVersion)),
                 ("naming", .string(mapping.naming.rawValue)),
                 ("dates", .string(mapping.dates.rawValue)),
+            ] + provenance(of: mapping) + [
                 (
                     "entities",
                     .array(
@@ -107,9 +108,15 @@ enum MappingDescription {
                                     ),
                                 ] + search(of: entity))
                         })
-                ),
+                )
             ])
         return value.text
+    }
+
+    /// `provenance`, only when a `seed_source` row is a file (so that other seeds' descriptions
+    /// stay as they were): what tells `SeedSources` which layout a seed's rows have.
+    private static func provenance(of mapping: Mapping) -> [(String, Value)] {
+        mapping.provenance == .files ? [("provenance", .string(Provenance.files.rawValue))] : []
     }
 
     /// `schema`, only for a seed fitted to the app's own schema (so that other seeds'

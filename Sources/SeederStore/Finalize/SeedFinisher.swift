@@ -11,9 +11,9 @@ struct SeedFinisher {
 
     /// Finishes the seed in `db` (the connection that built its rows, with the working database
     /// attached as `work`), in one transaction: join-table rows, `metadata` and `sources`
-    /// (`seed_source`: path, sha256, bytes, records), the full schema, `indexes` (those the
+    /// (`seed_source`: path, files, sha256, bytes, records), the full schema, `indexes` (those the
     /// resolver did not build); then commits and detaches `work`.
-    func finish(_ db: Database, metadata: [(String, String)], sources: [SeedSource], indexes: [SeedSchema.Index]) throws {
+    func finish(_ db: Database, metadata: [(String, String)], sources: [SourceRow], indexes: [SeedSchema.Index]) throws {
         try db.execute(sql: "BEGIN")
         for link in layout.links.flatMap({ $0 }).compactMap({ $0 }) {
             guard case let .joinTable(join) = link.relationship.storage else { continue }
@@ -32,10 +32,11 @@ struct SeedFinisher {
         for (key, value) in metadata {
             try db.execute(sql: "INSERT INTO \"seed_metadata\" (\"key\", \"value\") VALUES (?, ?)", arguments: [key, value])
         }
-        // Prepared once: a pages dump has a file per hundred records.
-        let source = try db.makeStatement(sql: #"INSERT INTO "seed_source" ("path", "sha256", "bytes", "records") VALUES (?, ?, ?, ?)"#)
+        // Prepared once: with `provenance: files`, a pages dump has a row per hundred records.
+        let source = try db.makeStatement(
+            sql: #"INSERT INTO "seed_source" ("path", "files", "sha256", "bytes", "records") VALUES (?, ?, ?, ?, ?)"#)
         for row in sources {
-            try source.execute(arguments: [row.path, row.digest.hex, row.bytes, row.records])
+            try source.execute(arguments: [row.path, row.files, row.sha256, row.bytes, row.records])
         }
         try constrain(db)
         try Self.createIndexes(indexes, in: db)

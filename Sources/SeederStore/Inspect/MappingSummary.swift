@@ -84,6 +84,9 @@ public struct MappingSummary: Sendable, Hashable {
     /// How the seed's schema was made: `template`, `room` or `core data` when it is the app's
     /// own (docs/seed.md); `nil` for the schema seeder generates.
     public var schemaMode: String?
+    /// `provenance:` when the mapping gives one other than the default (`files`: a
+    /// `seed_source` row per dump file); `nil` for a row per source.
+    public var provenance: String?
     /// The column of each app table that holds its rows' numbers (`Z_PK`, an auto-generated id).
     public var rowNumbers: [String: String] = [:]
     /// By app table, the columns that hold the same bookkeeping value on every row (Core Data's
@@ -98,6 +101,7 @@ public struct MappingSummary: Sendable, Hashable {
             entities.kind == .array, document.root["format"]?.numberText == "1"
         else { return nil }
         schemaVersion = document.root["schemaVersion"]?.numberText.flatMap { Int($0) } ?? 0
+        provenance = document.root["provenance"]?.string
         self.entities = []
         joinTables = []
         if let schema = document.root["schema"] {

@@ -58,15 +58,8 @@ public struct SeedCatalog: Sendable {
         public var sql: String
     }
 
-    /// A `seed_source` row: one dump file read.
-    public struct Source: Sendable, Hashable {
-        public var path: String
-        public var sha256: String
-        public var bytes: Int
-        public var records: Int
-        /// How many files the row stands for: 1 for a row per file.
-        public var files = 1
-    }
+    /// A `seed_source` row, of either layout (`SeedSources`).
+    public typealias Source = SourceRow
 
     /// The file's path as given.
     public var path: String
@@ -164,18 +157,7 @@ public struct SeedCatalog: Sendable {
             )
             .map { row throws(SeedFileError) in (key: try row.text(0, "key") ?? "", value: try row.text(1, "value") ?? "") }
         }
-        var sources: [Source] = []
-        if hasSources {
-            sources = try CheckedRow.fetchAll(
-                db, "SELECT path, sha256, bytes, records FROM seed_source ORDER BY path", path: path, table: "seed_source",
-                keyColumn: (0, "path")
-            )
-            .map { row throws(SeedFileError) in
-                Source(
-                    path: try row.text(0, "path") ?? "", sha256: try row.text(1, "sha256") ?? "", bytes: try row.integer(2, "bytes") ?? 0,
-                    records: try row.integer(3, "records") ?? 0)
-            }
-        }
+        let sources = hasSources ? try SeedSources.read(db, path: path) : []
         // The file's size, not a link's that leads to it (stat, not lstat).
         var info = stat()
         let size = stat(path, &info) == 0 ? Int(info.st_size) : 0

@@ -1,3 +1,4 @@
+import SeedInstaller
 import SeederCore
 import SeederFiles
 
@@ -199,8 +200,7 @@ public struct SeedSchema: Sendable {
     /// The metadata tables of docs/seed.md.
     public static let metadataTables = [
         "CREATE TABLE \"seed_metadata\" (\n  \"key\" TEXT PRIMARY KEY NOT NULL,\n  \"value\" TEXT NOT NULL\n)",
-        "CREATE TABLE \"seed_source\" (\n  \"path\" TEXT PRIMARY KEY NOT NULL,\n  \"sha256\" TEXT NOT NULL,\n"
-            + "  \"bytes\" INTEGER NOT NULL,\n  \"records\" INTEGER NOT NULL\n)",
+        SourceLayout.createTable,
     ]
 
     /// Every statement that creates the schema, tables first, indexes last.
