@@ -58,7 +58,7 @@ extension SeedDiffWriter {
         // Sources and metadata come last but keep up to a quarter of what is left, so that the
         // records crowd them out no further.
         var whole = CommentRoom(left: .max, limit: limit)
-        let kept = min(sourcesAndMetadata(diff, room: &whole, within: .max).utf8.count, room.left / 4)
+        let kept = max(0, min(sourcesAndMetadata(diff, room: &whole, within: .max).utf8.count, room.left / 4))
         if !diff.schema.isEmpty {
             let lines = diff.schema.map { "- " + Self.code(Self.textLine($0)) + "\n" }
             try emit("\n**Schema**\n\n" + room.fitted(lines, within: (room.left - kept) / 2, more: CommentRoom.more))

@@ -11,9 +11,9 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two seeds record by record, keyed by identity.",
         discussion: """
-            Reports schema changes, metadata changes, per-entity counts, then every changed record \
-            with its changed fields, every added and removed record and every join-table link added \
-            or removed. Any SQLite file can be compared: tables are then keyed by their primary key. \
+            Reports schema changes, per-entity counts, then every changed record with its changed \
+            fields, every added and removed record and every join-table link added or removed, then a \
+            line per source whose files changed and the metadata changes. Any SQLite file can be compared: tables are then keyed by their primary key. \
             Exit status: 0 the seeds hold the same records, 1 they differ, 2 they could not be compared.
             """
     )
