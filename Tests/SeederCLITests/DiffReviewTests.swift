@@ -136,6 +136,14 @@ struct DiffReviewTests {
         #expect(run.stdout == "")
     }
 
+    /// The least --max-bytes is taken, and kept.
+    @Test func theLeastMaxBytesIsKept() throws {
+        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--max-bytes", "2000"], in: Self.releases.root)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stdout.utf8.count <= 2_000 && run.stdout.hasSuffix("the run's summary holds more.*\n"))
+        #expect(run.stdout.components(separatedBy: "<details>").count == run.stdout.components(separatedBy: "</details>").count)
+    }
+
     /// A row per source on both sides: one line for the source, its totals, no file counts.
     @Test func perSourceSeedsShowALineASource() throws {
         let run = try seeder(["diff", "v1-sources.sqlite", "v2-sources.sqlite"], in: Self.releases.root)
@@ -160,6 +168,10 @@ struct DiffReviewTests {
 
     /// inspect: a line a source, not a file.
     @Test func inspectListsALineASource() throws {
+        let sources = try seeder(["inspect", "v2-sources.sqlite"], in: Self.releases.root)
+        #expect(
+            sources.stdout.contains("\nsources\n  source          files    bytes  records\n  items/*/*.json  2,797  269,430    2,797\n"),
+            "\(sources.stdout)")
         let run = try seeder(["inspect", "v2.sqlite"], in: Self.releases.root)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("\n  items/a/*.json     100  21,270      100\n"))
