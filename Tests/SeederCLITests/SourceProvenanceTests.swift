@@ -190,4 +190,36 @@ struct SourceProvenanceTests {
                 == "error: cannot write a changeset: the old seed's seed_source has columns (path, files, sha256, bytes, records), "
                 + "the new seed's (path, sha256, bytes, records), an older layout; build the new seed with this seeder, or ship it whole\n")
     }
+
+    /// Two sources with one glob (a file read twice, at two key paths) share a row: each file
+    /// counted once, the records of both; its digest is what docs/seed.md's shell lines print.
+    @Test func sourcesWithOneGlobShareARowWhoseDigestTheDocsRecompute() throws {
+        let workspace = try Workspace()
+        // The tags are in the items' files, each under `tag`.
+        let mapping = Self.mapping.replacingOccurrences(
+            of: "  - path: tags.json\n    entity: Tag", with: "  - path: items/*.json\n    entity: Tag\n    keyPath: tag")
+        #expect(mapping != Self.mapping)
+        try workspace.write("mapping.yaml", mapping)
+        for id in 1...2 {
+            try workspace.write(
+                "dumps/items/\(id).json", #"{"id": \#(id), "name": "item \#(id)", "tag": {"id": \#(id), "label": "t\#(id)"}}"#)
+        }
+        let run = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: workspace.root)
+        try #require(run.status == 0, "\(run.stderr)")
+        let docs = try String(contentsOfFile: repository + "/docs/seed.md", encoding: .utf8)
+        // The two lines of the example, `$ ` and the line break taken out.
+        let lines = docs.split(separator: "\n", omittingEmptySubsequences: false)
+        let first = try #require(lines.firstIndex { $0.hasPrefix("$ printf 'items/1.json") })
+        let command = lines[first].dropFirst(2).dropLast() + lines[first + 1]
+        let shell = try program("/bin/sh", ["-c", String(command)], in: workspace.root)
+        #expect(shell.status == 0, "\(shell.stderr)")
+        let digest = String(shell.stdout.prefix(64))
+        let bytes = try ["1", "2"].reduce(0) { total, id in
+            total + (try Data(contentsOf: URL(fileURLWithPath: workspace.path("dumps/items/\(id).json")))).count
+        }
+        #expect(
+            try Self.sources(workspace.path("seed.sqlite")) == [
+                [.text("items/*.json"), .integer(2), .text(digest), .integer(Int64(bytes)), .integer(4)]
+            ])
+    }
 }

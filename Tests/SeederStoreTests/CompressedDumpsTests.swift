@@ -46,12 +46,14 @@ struct CompressedDumpsTests {
         #expect(report.messages(workspace) == ["dumps/notes.json\(suffix): warning: no source reads this dump file"])
         #expect(try workspace.rows("SELECT * FROM user") == [#"[id:1 name:"Ann"]"#, #"[id:2 name:"Bo"]"#])
         #expect(try workspace.rows("SELECT * FROM article_comment") == [#"[id:1 body_text:"a"]"#, #"[id:2 body_text:"b"]"#])
-        // As stored: the compressed file's digest and size (docs/seed.md).
+        // As stored: the compressed file's digest and size (docs/seed.md), each file its own source.
+        let digest = { (path: String, bytes: Data) in SHA256.hex(Array("\(path)\n\(Self.sha256(bytes))\n".utf8)) }
         #expect(
             try workspace.rows("SELECT * FROM seed_source ORDER BY path") == [
-                #"[path:"article_comments.ndjson\#(suffix)" sha256:"\#(Self.sha256(comments))" bytes:\#(comments.count) records:2]"#,
-                #"[path:"users.json\#(suffix)" sha256:"\#(Self.sha256(users))" bytes:\#(users.count) records:2]"#,
+                #"[path:"article_comments.ndjson\#(suffix)" files:1 sha256:"\#(digest("article_comments.ndjson" + suffix, comments))" bytes:\#(comments.count) records:2]"#,
+                #"[path:"users.json\#(suffix)" files:1 sha256:"\#(digest("users.json" + suffix, users))" bytes:\#(users.count) records:2]"#,
             ])
+        #expect(report.files.map(\.sha256) == [Self.sha256(comments), Self.sha256(users)])
     }
 
     @Test(arguments: Compressor.allCases)

@@ -128,11 +128,14 @@ struct SeedBuilderTests {
             #expect(metadata["format"] == "1")
             #expect(metadata["mapping_sha256"] == SHA256.hex(Array(Self.tasklist.utf8)))
             #expect(metadata["mapping"]?.hasPrefix(#"{"dates":"iso8601","entities":[{"attributes":[{"column":"id""#) == true)
-            let sources = try Row.fetchAll(db, sql: "SELECT path, sha256, bytes, records FROM seed_source ORDER BY path").map(\.description)
+            // Without `sources:`, each file is its own source: its digest is over its path and its
+            // bytes' digest (docs/seed.md, Metadata).
+            let digest = { (path: String, text: String) in SHA256.hex(Array("\(path)\n\(SHA256.hex(Array(text.utf8)))\n".utf8)) }
+            let sources = try Row.fetchAll(db, sql: "SELECT * FROM seed_source ORDER BY path").map(\.description)
             #expect(
                 sources == [
-                    "[path:\"task_list.json\" sha256:\"\(SHA256.hex(Array(Self.taskList.utf8)))\" bytes:\(Self.taskList.utf8.count) records:2]",
-                    "[path:\"users.json\" sha256:\"\(SHA256.hex(Array(Self.users.utf8)))\" bytes:\(Self.users.utf8.count) records:2]",
+                    "[path:\"task_list.json\" files:1 sha256:\"\(digest("task_list.json", Self.taskList))\" bytes:\(Self.taskList.utf8.count) records:2]",
+                    "[path:\"users.json\" files:1 sha256:\"\(digest("users.json", Self.users))\" bytes:\(Self.users.utf8.count) records:2]",
                 ])
         }
     }
@@ -146,6 +149,7 @@ struct SeedBuilderTests {
             "mapping.yaml",
             """
             seeder: 1
+            provenance: files
             entities:
               Pod:
                 attributes: { id: integer, name: string }

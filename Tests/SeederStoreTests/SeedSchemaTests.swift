@@ -44,7 +44,7 @@ struct SeedSchemaTests {
         #expect(
             schema.statements == [
                 "CREATE TABLE \"seed_metadata\" (\n  \"key\" TEXT PRIMARY KEY NOT NULL,\n  \"value\" TEXT NOT NULL\n)",
-                "CREATE TABLE \"seed_source\" (\n  \"path\" TEXT PRIMARY KEY NOT NULL,\n  \"sha256\" TEXT NOT NULL,\n  \"bytes\" INTEGER NOT NULL,\n  \"records\" INTEGER NOT NULL\n)",
+                "CREATE TABLE \"seed_source\" (\n  \"path\" TEXT PRIMARY KEY NOT NULL,\n  \"files\" INTEGER NOT NULL,\n  \"sha256\" TEXT NOT NULL,\n  \"bytes\" INTEGER NOT NULL,\n  \"records\" INTEGER NOT NULL\n)",
                 """
                 CREATE TABLE "user" (
                   "id" INTEGER PRIMARY KEY,
