@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeedInstaller
+import SeederStore
 import SeederTestSupport
 import Testing
 
@@ -44,6 +45,11 @@ struct SourceLayoutInstallTests {
         try Self.makeFirstLayout(old)
         #expect(try Self.sourceTable(old) == ["path", "sha256", "bytes", "records"])
         let new = try fixture.seed(edition: 2)
+        // One reader for both: the old rows are files, the new ones sources (each file named after
+        // its entity is one).
+        let oldRows = try SeedSources.read(old), newRows = try SeedSources.read(new)
+        #expect(oldRows.map(\.path) == ["author.json", "book.json"] && oldRows.allSatisfy { $0.scope == .file && $0.files == 1 })
+        #expect(newRows.map(\.path) == ["author.json", "book.json"] && newRows.allSatisfy { $0.scope == .source && $0.files == 1 })
         let changeset = try fixture.changeset(from: old, to: new)
         let copy = fixture.workspace.path("copy.sqlite")
         #expect(try SeedInstaller(seed: old, workingCopy: copy).install() == .installed)

@@ -80,10 +80,6 @@ public enum SeedSources {
         return (columns, columns.contains("files"))
     }
 
-    /// The four columns every layout has, in the order the first layout declared them: what a
-    /// row of one layout shares with a row of the other.
-    static let sharedColumns = ["path", "sha256", "bytes", "records"]
-
     /// `true` when the seed's mapping description says `provenance: files` (docs/mapping.md).
     private static func perFile(_ db: Database, schema: String) throws -> Bool {
         let exists =
