@@ -105,6 +105,9 @@ enum GitHubActions {
         return descriptor
     }
 
+    /// The last line of a diff cut to fit the step summary.
+    static let diffCutNote = "The diff is cut here: GitHub takes at most 1 MiB of summary a step. `seeder diff` prints it whole."
+
     /// The most a command appends to the step summary, the note of a cut included: GitHub takes
     /// 1 MiB a step, and rejects a larger summary whole.
     static let summaryBytes = 900_000
@@ -145,7 +148,7 @@ enum GitHubActions {
         bytes.removeSubrange(read...)
         bytes = cut(
             bytes, total: size, limit: limit,
-            note: "The diff is cut here: GitHub takes at most 1 MiB of summary a step. `seeder diff` prints it whole.")
+            note: diffCutNote)
         let failure = bytes.withUnsafeBytes { writeAll(summary, $0) }
         if failure != 0 { StandardError.write("warning: cannot write the step summary: \(String(cString: strerror(failure)))\n") }
     }

@@ -37,11 +37,6 @@ struct DiffCommandTests {
         #expect(run.stderr == "")
         #expect(
             run.stdout == """
-                metadata
-                  ~ inputs_sha256: 63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83 -> 3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6
-                  ~ source task_list.json: sha256 771a0f185ecd -> 34adfee9ce26, bytes 1260 -> 1353
-                  ~ source users.json: sha256 60e43f58cfa8 -> 6111aed8a30c, bytes 188 -> 255, records 3 -> 4
-
                 entity   added  removed  changed  unchanged
                 User         1        0        1          2
                 Project      0        0        3          0
@@ -69,6 +64,13 @@ struct DiffCommandTests {
                       assigned_user_id: 2 -> 4
                   + Task 11: name "Buy shampoo", due_at "2011-08-01T00:00:00.000Z", completed 0, …
 
+                sources
+                  ~ task_list.json: contents changed; bytes 1,260 -> 1,353
+                  ~ users.json: contents changed; bytes 188 -> 255, records 3 -> 4
+
+                metadata
+                  ~ inputs_sha256: 63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83 -> 3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6
+
                 the seeds differ: 2 added, 1 removed, 6 changed records
 
                 """)
@@ -91,9 +93,9 @@ struct DiffCommandTests {
         #expect(
             run.stdout == """
                 {"seeder":"\(SeedBuilder.version)","format":1,"command":"diff","old":"v1.sqlite","new":"v2.sqlite","same":false,
-                "schema":[],
-                "metadata":[{"key":"inputs_sha256","old":"63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83","new":"3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6"}],
-                "sources":[{"path":"task_list.json","old":{"sha256":"771a0f185ecd2abda31ec69afcdb472fc9550ccbd4020d49eb9f678424ef1710","bytes":1260,"records":3},"new":{"sha256":"34adfee9ce26825b748e5a891524a7ba98d8c996266ee1e5a55273864b12cd0e","bytes":1353,"records":3}},{"path":"users.json","old":{"sha256":"60e43f58cfa80bb58d47c10a905770d8c5020ba392e6d2916dccae2b94186859","bytes":188,"records":3},"new":{"sha256":"6111aed8a30cbed65cd73f9c0f3d71c5ce72e16af3f351972e8eee931b4a614b","bytes":255,"records":4}}],
+                "schema":[],"schemaNotListed":0,
+                "metadata":[{"key":"inputs_sha256","old":"63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83","new":"3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6"}],"metadataNotListed":0,
+                "sources":[],"sourcesNotListed":2,
                 "tables":[
                 {"table":"task","name":"Task","role":"entity","pairing":"identity","reason":null,"key":["id"],"added":1,"removed":1,"changed":2,"unchanged":4,"records":[
                 {"change":"changed","key":[5],"fields":{"completed":{"old":0,"new":1}}},
@@ -129,25 +131,27 @@ struct DiffCommandTests {
                 | User | 1 | 0 | 1 | 2 |
                 | Project | 0 | 0 | 3 | 0 |
 
-                **Metadata**
-
-                - `inputs_sha256`: `63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83 -> 3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6`
-                - `~ source task_list.json: sha256 771a0f185ecd -> 34adfee9ce26, bytes 1260 -> 1353`
-                - `~ source users.json: sha256 60e43f58cfa8 -> 6111aed8a30c, bytes 188 -> 255, records 3 -> 4`
-
                 <details><summary>User: 1 added, 1 changed</summary>
 
                 - changed User `3` (`name` `"Rachit Shukla"`): `email` `null` → `"rachit@restkit.org"`
-                - … 1 more not listed (`--limit`)
+                - … 1 more not listed
 
                 </details>
 
                 <details><summary>Project: 3 changed</summary>
 
                 - changed Project `123` (`name` `"Produce RestKit Sample Code"`): `task_count` `4` → `3`
-                - … 2 more not listed (`--limit`)
+                - … 2 more not listed
 
                 </details>
+
+                **Sources**
+
+                2 changed, not listed with --entity (sources are the whole seed's)
+
+                **Metadata**
+
+                - `inputs_sha256`: `63cc717b8791c222f5c2ea51283f84c3efa8915360c9d9426fed73d029d2ae83 -> 3d8c3f4aa30e074721487852e50608109e958384e595009afe9fb04b1e3423c6`
 
                 """)
     }
@@ -161,13 +165,13 @@ struct DiffCommandTests {
         #expect(run.status == 0)
         #expect(
             run.stdout == """
-                metadata
-                  ~ built_at: 2023-11-14T22:13:20Z -> 2027-01-15T08:00:00Z
-
                 entity   added  removed  changed  unchanged
                 User         0        0        0          3
                 Project      0        0        0          3
                 Task         0        0        0          7
+
+                metadata
+                  ~ built_at: 2023-11-14T22:13:20Z -> 2027-01-15T08:00:00Z
 
                 the seeds hold the same records
 
@@ -179,7 +183,7 @@ struct DiffCommandTests {
             json.status == 0
                 && json.stdout.hasPrefix(
                     #"{"seeder":"\#(SeedBuilder.version)","format":1,"command":"diff","old":"v1.sqlite","new":"v1.sqlite","same":true,"#
-                        + "\n\"schema\":[],\n\"metadata\":[],")
+                        + "\n\"schema\":[],\"schemaNotListed\":0,\n\"metadata\":[],")
         )
     }
 

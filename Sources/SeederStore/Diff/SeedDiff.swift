@@ -12,11 +12,14 @@ public struct SeedDiff: Sendable {
     public var schema: [SchemaChange]
     /// `seed_metadata` keys whose values differ (digests, versions), by key.
     public var metadata: [MetadataChange]
-    /// `seed_source` rows added, removed or changed, by path.
+    /// The sources whose files differ, by path (`SourceChange.changes`).
     public var sources: [SourceChange]
     /// The tables compared, entities first in the new seed's mapping order, then links, then
     /// any other table by name.
     public var tables: [TableDiff]
+    /// `--entity`: the names the comparison was narrowed to; empty for the whole seed. Sources
+    /// describe the whole seed, so a narrowed diff does not list them (docs/commands.md, diff).
+    public var entities: [String] = []
 
     /// `true` when both seeds hold the same records under the same schema (docs/commands.md: exit
     /// 0), even if their metadata or bytes differ.
@@ -50,13 +53,6 @@ public struct MetadataChange: Sendable, Hashable {
     public var key: String
     public var old: String?
     public var new: String?
-}
-
-/// A dump file whose `seed_source` row differs; `nil` on the side that lacks it.
-public struct SourceChange: Sendable, Hashable {
-    public var path: String
-    public var old: SeedCatalog.Source?
-    public var new: SeedCatalog.Source?
 }
 
 /// How many records of a table were added, removed, changed and left as they were.

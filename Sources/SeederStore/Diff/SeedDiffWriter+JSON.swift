@@ -43,9 +43,10 @@ extension SeedDiffWriter {
         json.member("new", diff.new.path)
         json.member("same", diff.holdsSameRecords)
         json.lineBreak()
+        let schema = bounded(diff.schema)
         json.member("schema") { json in
             json.array { json in
-                for change in diff.schema {
+                for change in schema.items {
                     json.object { json in
                         json.member("change", change.kind.rawValue)
                         json.member("table", change.table)
@@ -56,10 +57,12 @@ extension SeedDiffWriter {
                 }
             }
         }
+        json.member("schemaNotListed", schema.notListed)
         json.lineBreak()
+        let metadata = bounded(diff.metadata)
         json.member("metadata") { json in
             json.array { json in
-                for change in diff.metadata {
+                for change in metadata.items {
                     json.object { json in
                         json.member("key", change.key)
                         json.member("old", change.old)
@@ -68,18 +71,29 @@ extension SeedDiffWriter {
                 }
             }
         }
+        json.member("metadataNotListed", metadata.notListed)
         json.lineBreak()
+        let sources = bounded(Self.listedSources(diff))
         json.member("sources") { json in
             json.array { json in
-                for source in diff.sources {
+                for source in sources.items {
                     json.object { json in
                         json.member("path", source.path)
                         json.member("old") { Self.write(source.old, to: &$0) }
                         json.member("new") { Self.write(source.new, to: &$0) }
+                        json.member("files") { json in
+                            guard let files = source.files else { return json.null() }
+                            json.object { json in
+                                json.member("changed", files.changed)
+                                json.member("added", files.added)
+                                json.member("removed", files.removed)
+                            }
+                        }
                     }
                 }
             }
         }
+        json.member("sourcesNotListed", diff.sources.count - sources.items.count)
         json.lineBreak()
         json.key("tables")
         json.beginArray()
@@ -92,7 +106,7 @@ extension SeedDiffWriter {
             // The records are in the spool already, each with its comma.
             try write(bytes: json.bytes)
             json.removeBytes()
-            try writeRecords(of: table)
+            _ = try writeRecords(of: table)
             json.endArray()
             json.member("notListed", notListed(table))
             json.endObject()
@@ -158,9 +172,10 @@ extension SeedDiffWriter {
         json.member("unchanged", counts.unchanged)
     }
 
-    private static func write(_ source: SeedCatalog.Source?, to json: inout JSONStreamWriter) {
+    private static func write(_ source: SourceChange.Side?, to json: inout JSONStreamWriter) {
         guard let source else { return json.null() }
         json.object { json in
+            json.member("files", source.files)
             json.member("sha256", source.sha256)
             json.member("bytes", source.bytes)
             json.member("records", source.records)

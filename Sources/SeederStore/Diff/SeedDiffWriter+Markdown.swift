@@ -1,8 +1,10 @@
 import SeederCore
 import SeederFiles
 
-/// `--format markdown`: a heading with the verdict, the count table, schema and metadata lists,
-/// then one collapsed `<details>` per table that differs. GitHub-flavoured, for a PR comment.
+/// `--format markdown`: a heading with the verdict, the count table, the schema list, one
+/// collapsed `<details>` per table that differs, then the sources and metadata lists.
+/// GitHub-flavoured, for a PR comment: at most `maxBytes`, each list cut between two items, never
+/// inside one (docs/commands.md, diff: Markdown).
 extension SeedDiffWriter {
     func markdownRecord(_ table: TableDiff, _ change: RecordChange) -> String {
         if case let .links(join) = table.role {
@@ -33,31 +35,80 @@ extension SeedDiffWriter {
     }
 
     func writeMarkdown(_ diff: SeedDiff) throws {
-        var text = "### seeder diff: \(Self.verdict(diff))\n\n\(Self.code(diff.old.path)) → \(Self.code(diff.new.path))\n\n"
-        text += "| entity | added | removed | changed | unchanged |\n|:--|--:|--:|--:|--:|\n"
-        for table in diff.tables {
+        let total = maxBytes ?? Self.commentBytes
+        let note = shortenedNote.map { "\n*\($0)*\n" } ?? Self.shortenedNote(total)
+        // 200 bytes spare for the cut lines and headings a list may end with past its room.
+        var room = CommentRoom(left: total - note.utf8.count - 200, limit: limit)
+        func emit(_ text: String) throws {
+            try write(text)
+            room.left -= text.utf8.count
+        }
+
+        let paths = [diff.old.path, diff.new.path].map { Self.code(Self.shortened($0)) }
+        try emit("### seeder diff: \(Self.verdict(diff))\n\n\(paths[0]) → \(paths[1])\n\n")
+        try emit("| entity | added | removed | changed | unchanged |\n|:--|--:|--:|--:|--:|\n")
+        let rows = diff.tables.map { table in
             let counts = table.counts
-            text += "| \(PrintedText.cell(table.name)) | \(counts.added) | \(counts.removed) | \(counts.changed) | \(counts.unchanged) |\n"
+            return "| \(PrintedText.cell(table.name)) | \(counts.added) | \(counts.removed) | \(counts.changed) | \(counts.unchanged) |\n"
         }
+        // The count table is the diff's summary, no list --limit bounds; it fits the room too, a
+        // cut after it a paragraph of its own.
+        try emit(room.fitted(rows, within: room.left, limited: false) { "\n… \(grouped($0)) more tables not listed\n" })
+
+        // Sources and metadata come last but keep up to a quarter of what is left, so that the
+        // records crowd them out no further.
+        var whole = CommentRoom(left: .max, limit: limit)
+        let kept = max(0, min(sourcesAndMetadata(diff, room: &whole, within: .max).utf8.count, room.left / 4))
         if !diff.schema.isEmpty {
-            text += "\n**Schema**\n\n" + diff.schema.map { "- " + Self.code(Self.textLine($0)) + "\n" }.joined()
+            let lines = diff.schema.map { "- " + Self.code(Self.textLine($0)) + "\n" }
+            try emit("\n**Schema**\n\n" + room.fitted(lines, within: (room.left - kept) / 2, more: CommentRoom.more))
         }
-        if !diff.metadata.isEmpty || !diff.sources.isEmpty {
-            text += "\n**Metadata**\n\n"
-            for change in diff.metadata {
-                text += "- \(Self.code(change.key)): " + Self.code(Self.valueChange(change)) + "\n"
-            }
-            text += diff.sources.map { "- " + Self.code(Self.textLine($0)) + "\n" }.joined()
-        }
-        try write(text)
         for table in diff.tables where !table.counts.isUnchanged {
             var summary = "\(table.name): \(Self.countsText(table.counts))"
             if case let .rows(reason) = table.pairing { summary += " (compared as whole rows: \(reason))" }
-            try write("\n<details><summary>\(PrintedText.html(summary))</summary>\n\n")
-            try writeRecords(of: table)
-            let rest = notListed(table)
-            try write((rest > 0 ? "- … \(rest) more not listed (`--limit`)\n" : "") + "\n</details>\n")
+            let open = "\n<details><summary>\(PrintedText.html(summary))</summary>\n\n"
+            let close = CommentRoom.more(table.counts.differing) + "\n</details>\n"
+            let budget = room.left - kept - open.utf8.count - close.utf8.count
+            guard budget >= 0 else {
+                // No room for even the table's heading: its counts are in the table above.
+                room.cut = true
+                continue
+            }
+            try emit(open)
+            let records = try writeRecords(of: table, within: budget)
+            room.left -= records.bytes
+            if records.shortened { room.cut = true }
+            try emit((records.notListed > 0 ? CommentRoom.more(records.notListed) : "") + "\n</details>\n")
         }
+        try emit(sourcesAndMetadata(diff, room: &room, within: room.left))
+        if room.cut { try write(note) }
+    }
+
+    /// The sources and metadata lists, as much of them as fits in `budget`.
+    private func sourcesAndMetadata(_ diff: SeedDiff, room: inout CommentRoom, within budget: Int) -> String {
+        var text = ""
+        func left(after heading: String) -> Int { budget == .max ? .max : budget - text.utf8.count - heading.utf8.count }
+        if !diff.sources.isEmpty {
+            let heading = "\n**Sources**\n\n"
+            if diff.entities.isEmpty {
+                let lines = diff.sources.map { "- " + Self.code(Self.textLine($0)) + "\n" }
+                text += heading + room.fitted(lines, within: left(after: heading), more: CommentRoom.more)
+            } else {
+                text += heading + Self.sourcesLeftOut(diff) + "\n"
+            }
+        }
+        if !diff.metadata.isEmpty {
+            let heading = "\n**Metadata**\n\n"
+            let lines = diff.metadata.map { change in "- \(Self.code(change.key)): " + Self.code(Self.valueChange(change)) + "\n" }
+            text += heading + room.fitted(lines, within: left(after: heading), more: CommentRoom.more)
+        }
+        return text
+    }
+
+    /// The last line of a comment cut to fit: that it was, and where the whole diff is.
+    static func shortenedNote(_ bytes: Int) -> String {
+        "\n*Shortened to fit \(grouped(bytes)) bytes (`--max-bytes`): `seeder diff OLD NEW` prints the whole diff; "
+            + "in GitHub Actions, the run's summary holds more.*\n"
     }
 
     /// `` `name` `"old"` → `"new"` ``, for each field of a change.
@@ -72,5 +123,35 @@ extension SeedDiffWriter {
     /// markdown is one, so that no name or value ends the markup around it.
     static func code(_ text: String) -> String {
         PrintedText.codeSpan(text)
+    }
+}
+
+/// A markdown comment's bytes as they are spent (docs/commands.md, diff: Markdown): what is left,
+/// and whether a list lost items for want of room, which the comment's last line then says.
+private struct CommentRoom {
+    var left: Int
+    let limit: Int?
+    var cut = false
+
+    /// How a cut list ends.
+    static func more(_ count: Int) -> String {
+        "- … \(grouped(count)) more not listed\n"
+    }
+
+    /// Whole lines of a list, at most `--limit` of them (unless not `limited`) and as many as fit
+    /// in `budget`, ending with the count left out (`more`).
+    mutating func fitted(_ lines: [String], within budget: Int, limited: Bool = true, more: (Int) -> String) -> String {
+        let shown = limited ? lines.prefix(limit ?? lines.count) : lines[...]
+        var text = "", used = 0, count = 0
+        for line in shown {
+            let rest = lines.count - count - 1
+            if used + line.utf8.count + (rest > 0 ? more(rest).utf8.count : 0) > budget { break }
+            text += line
+            used += line.utf8.count
+            count += 1
+        }
+        if count < shown.count { cut = true }
+        let rest = lines.count - count
+        return text + (rest > 0 ? more(rest) : "")
     }
 }

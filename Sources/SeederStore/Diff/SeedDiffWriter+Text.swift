@@ -39,29 +39,48 @@ extension SeedDiffWriter {
         }
     }
 
+    /// Schema, counts and records first, what a reviewer reads first; then a line per source
+    /// whose files changed and the metadata (docs/commands.md, diff: Output order).
     func writeText(_ diff: SeedDiff) throws {
         if !diff.schema.isEmpty {
-            try write("schema\n" + diff.schema.map { "  " + Self.textLine($0) + "\n" }.joined() + "\n")
-        }
-        if !diff.metadata.isEmpty || !diff.sources.isEmpty {
-            var text = "metadata\n"
-            for change in diff.metadata {
-                let mark = change.old == nil ? "+" : change.new == nil ? "-" : "~"
-                text += "  \(mark) \(PrintedText.escaped(change.key)): \(PrintedText.escaped(Self.valueChange(change)))\n"
-            }
-            for change in diff.sources { text += "  " + Self.textLine(change) + "\n" }
-            try write(text + "\n")
+            try write("schema\n" + textList(diff.schema.map(Self.textLine)) + "\n")
         }
         try write(Self.countTable(diff.tables) + "\n")
         for table in diff.tables where !table.counts.isUnchanged {
             var heading = "\(PrintedText.escaped(table.name)): \(Self.countsText(table.counts))"
             if case let .rows(reason) = table.pairing { heading += " (compared as whole rows: \(reason))" }
             try write(heading + "\n")
-            try writeRecords(of: table)
-            let rest = notListed(table)
-            try write((rest > 0 ? "  … \(rest) more not listed (--limit)\n" : "") + "\n")
+            let rest = try writeRecords(of: table).notListed
+            try write((rest > 0 ? "  … \(grouped(rest)) more not listed (--limit)\n" : "") + "\n")
+        }
+        if !diff.sources.isEmpty {
+            if diff.entities.isEmpty {
+                try write("sources\n" + textList(diff.sources.map(Self.textLine)) + "\n")
+            } else {
+                try write("sources: \(Self.sourcesLeftOut(diff))\n\n")
+            }
+        }
+        if !diff.metadata.isEmpty {
+            try write("metadata\n" + textList(diff.metadata.map(Self.textLine)) + "\n")
         }
         try write((diff.holdsSameRecords ? "" : "the seeds differ: ") + Self.verdict(diff) + "\n")
+    }
+
+    /// Lines of a section, indented, at most `--limit` of them, then how many were left out.
+    private func textList(_ lines: [String]) -> String {
+        let (shown, rest) = bounded(lines)
+        return shown.map { "  \($0)\n" }.joined() + (rest > 0 ? "  … \(grouped(rest)) more not listed (--limit)\n" : "")
+    }
+
+    /// What a diff narrowed by `--entity` says of the sources it does not list.
+    static func sourcesLeftOut(_ diff: SeedDiff) -> String {
+        "\(grouped(diff.sources.count)) changed, not listed with --entity (sources are the whole seed's)"
+    }
+
+    /// A metadata change as one line: `~ inputs_sha256: 63cc… -> 3d8c…`, escaped.
+    static func textLine(_ change: MetadataChange) -> String {
+        let mark = change.old == nil ? "+" : change.new == nil ? "-" : "~"
+        return "\(mark) \(PrintedText.escaped(change.key)): \(PrintedText.escaped(valueChange(change)))"
     }
 
     /// The per-table counts as an aligned table.
@@ -99,22 +118,32 @@ extension SeedDiffWriter {
         }
     }
 
-    /// A source change as one line: `~ source users.json: sha256 1a2b… -> 3c4d…, records 6 -> 7`,
-    /// its path escaped.
+    /// A source change as one line, its path escaped: `~ items/*.json: 2,728 files changed, 3
+    /// removed; records 2,800 -> 2,797`, `~ users.json: contents changed; bytes 188 -> 255`,
+    /// `+ tags/*.json: 3 files, 1,204 bytes, 9 records`.
     static func textLine(_ change: SourceChange) -> String {
         PrintedText.escaped(unescapedLine(change))
     }
 
     private static func unescapedLine(_ change: SourceChange) -> String {
-        func describe(_ source: SeedCatalog.Source) -> String {
-            "sha256 \(source.sha256.prefix(12)), \(source.bytes) bytes, \(source.records) records"
+        func describe(_ side: SourceChange.Side) -> String {
+            "\(counted(side.files, "file")), \(counted(side.bytes, "byte")), \(counted(side.records, "record"))"
         }
-        guard let old = change.old else { return "+ source \(change.path) (\(describe(change.new!)))" }
-        guard let new = change.new else { return "- source \(change.path) (\(describe(old)))" }
-        var parts: [String] = []
-        if old.sha256 != new.sha256 { parts.append("sha256 \(old.sha256.prefix(12)) -> \(new.sha256.prefix(12))") }
-        if old.bytes != new.bytes { parts.append("bytes \(old.bytes) -> \(new.bytes)") }
-        if old.records != new.records { parts.append("records \(old.records) -> \(new.records)") }
-        return "~ source \(change.path): " + parts.joined(separator: ", ")
+        guard let old = change.old else { return "+ \(change.path): \(describe(change.new!))" }
+        guard let new = change.new else { return "- \(change.path): \(describe(old))" }
+        var what: [String] = []
+        if let files = change.files, files.changed + files.added + files.removed > 0, old.files + new.files > 2 {
+            for (count, verb) in [(files.changed, "changed"), (files.added, "added"), (files.removed, "removed")] where count > 0 {
+                what.append(what.isEmpty ? "\(counted(count, "file")) \(verb)" : "\(grouped(count)) \(verb)")
+            }
+        } else if change.contentsChanged {
+            what.append("contents changed")
+        }
+        var totals: [String] = []
+        if change.files == nil, old.files != new.files { totals.append("files \(grouped(old.files)) -> \(grouped(new.files))") }
+        if old.bytes != new.bytes { totals.append("bytes \(grouped(old.bytes)) -> \(grouped(new.bytes))") }
+        if old.records != new.records { totals.append("records \(grouped(old.records)) -> \(grouped(new.records))") }
+        return "~ \(change.path): "
+            + [what.joined(separator: ", "), totals.joined(separator: ", ")].filter { !$0.isEmpty }.joined(separator: "; ")
     }
 }

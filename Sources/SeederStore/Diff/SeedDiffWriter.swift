@@ -16,7 +16,9 @@ public enum DiffFormat: String, CaseIterable, Sendable {
 ///
 /// The summary comes first but is known last, so each record is formatted when it arrives and
 /// appended to an anonymous spool file; `finish` writes the summary, then each table's part of
-/// the spool. At most `limit` records are listed per table, the rest counted.
+/// the spool. At most `limit` items of each list are listed, the rest counted; markdown also fits
+/// in `maxBytes` (docs/commands.md, diff: Markdown), so a table's records past that many bytes
+/// are only counted, never spooled.
 ///
 /// ```swift
 /// let writer = try SeedDiffWriter(format: .markdown, limit: 50)
@@ -26,6 +28,8 @@ public enum DiffFormat: String, CaseIterable, Sendable {
 public final class SeedDiffWriter {
     let format: DiffFormat
     let limit: Int?
+    /// Markdown's most bytes, the note of a cut included; `nil` for text and JSON.
+    let maxBytes: Int?
     private let output: ByteSink
     private let spool: ByteSink
     /// Per table index: its bytes in the spool and how many records were listed or left out.
@@ -37,15 +41,31 @@ public final class SeedDiffWriter {
         var range: Range<Int>
         var listed = 0
         var notListed = 0
+        /// Markdown: records past `maxBytes`, which no comment could list.
+        var pastBytes = 0
+        /// Markdown: where each listed record ends in the spool, so that a cut falls between two.
+        var ends: [Int] = []
     }
+
+    /// A markdown comment's most bytes unless `--max-bytes` says otherwise: GitHub takes 65,536
+    /// characters a comment.
+    public static let commentBytes = 60_000
+    /// The fewest `--max-bytes`: room for the heading, a count table and the note of a cut.
+    public static let minimumBytes = 2_000
+
+    /// Markdown: what the last line says when a list was cut to fit `maxBytes`, instead of the
+    /// default (`shortenedNote(_:)`): the step summary names its own limit.
+    public var shortenedNote: String?
 
     /// The `--changeset` file written and what it holds, for the JSON document.
     public var changeset: (path: String, SeedChangeset)?
 
-    /// A writer to the file descriptor `descriptor` (standard output by default).
-    public init(format: DiffFormat, limit: Int? = nil, descriptor: Int32 = STDOUT_FILENO) throws {
+    /// A writer to the file descriptor `descriptor` (standard output by default); `maxBytes` for
+    /// markdown, `commentBytes` by default.
+    public init(format: DiffFormat, limit: Int? = nil, maxBytes: Int? = nil, descriptor: Int32 = STDOUT_FILENO) throws {
         self.format = format
         self.limit = limit
+        self.maxBytes = format == .markdown ? max(maxBytes ?? Self.commentBytes, Self.minimumBytes) : nil
         output = ByteSink(descriptor: descriptor)
         spool = try ByteSink(spoolIn: NSTemporaryDirectory())
     }
@@ -55,6 +75,9 @@ public final class SeedDiffWriter {
         var part = parts[table.index] ?? Part(range: spool.count..<spool.count)
         if let limit, part.listed >= limit {
             part.notListed += 1
+        } else if let maxBytes, part.range.count >= maxBytes {
+            // More than a comment holds: only counted.
+            part.pastBytes += 1
         } else {
             switch format {
             case .text: try spool.write(textRecord(table, change))
@@ -65,6 +88,7 @@ public final class SeedDiffWriter {
             }
             part.listed += 1
             part.range = part.range.lowerBound..<spool.count
+            if maxBytes != nil { part.ends.append(spool.count) }
         }
         parts[table.index] = part
     }
@@ -79,14 +103,36 @@ public final class SeedDiffWriter {
         try output.flush()
     }
 
-    /// Writes a table's spooled records.
-    func writeRecords(of table: TableDiff) throws {
-        if let part = parts[table.index] { try spool.copy(part.range, to: output) }
+    /// Writes a table's spooled records: all of them, or as many whole ones as fit in `bytes`.
+    /// Returns the bytes written, how many records were left out (by the limit or for want of
+    /// room), and whether room left any out.
+    func writeRecords(of table: TableDiff, within bytes: Int = .max) throws -> (bytes: Int, notListed: Int, shortened: Bool) {
+        guard let part = parts[table.index] else { return (0, 0, false) }
+        var end = part.range.upperBound, listed = part.listed
+        if part.range.count > bytes {
+            listed = part.ends.lastIndex { $0 - part.range.lowerBound <= bytes }.map { $0 + 1 } ?? 0
+            end = listed == 0 ? part.range.lowerBound : part.ends[listed - 1]
+        }
+        try spool.copy(part.range.lowerBound..<end, to: output)
+        let shortened = listed < part.listed || part.pastBytes > 0
+        return (end - part.range.lowerBound, part.notListed + part.pastBytes + part.listed - listed, shortened)
     }
 
-    /// How many of the table's records were left out by the limit.
+    /// How many of the table's records were left out by the limit (or, in markdown, by `maxBytes`).
     func notListed(_ table: TableDiff) -> Int {
-        parts[table.index]?.notListed ?? 0
+        parts[table.index].map { $0.notListed + $0.pastBytes } ?? 0
+    }
+
+    /// `items` bounded by `--limit`, and how many it left out.
+    func bounded<Item>(_ items: [Item]) -> (items: ArraySlice<Item>, notListed: Int) {
+        let shown = items.prefix(limit ?? items.count)
+        return (shown, items.count - shown.count)
+    }
+
+    /// The sources a diff lists: none when it was narrowed to entities, which sources are not
+    /// kept by (docs/commands.md, diff); then all are counted as left out.
+    static func listedSources(_ diff: SeedDiff) -> [SourceChange] {
+        diff.entities.isEmpty ? diff.sources : []
     }
 
     func write(_ text: String) throws {

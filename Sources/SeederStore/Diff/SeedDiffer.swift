@@ -88,8 +88,8 @@ public struct SeedDiffer: Sendable {
             schema.append(SchemaChange(kind: .userVersionChanged, old: String(old.userVersion), new: String(new.userVersion)))
         }
         return SeedDiff(
-            old: old, new: new, schema: schema, metadata: metadataChanges(old, new), sources: sourceChanges(old, new),
-            tables: tables)
+            old: old, new: new, schema: schema, metadata: metadataChanges(old, new),
+            sources: SourceChange.changes(old: old.sources, new: new.sources), tables: tables, entities: entities)
     }
 
     /// The tables `entities` selects, or all of them.
@@ -178,14 +178,6 @@ public struct SeedDiffer: Sendable {
         return keys.compactMap { key in
             let before = old.metadata(key), after = new.metadata(key)
             return before == after ? nil : MetadataChange(key: key, old: before, new: after)
-        }
-    }
-
-    private func sourceChanges(_ old: SeedCatalog, _ new: SeedCatalog) -> [SourceChange] {
-        let oldSources = Dictionary(old.sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        let newSources = Dictionary(new.sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        return Set(oldSources.keys).union(newSources.keys).sorted().compactMap { path in
-            oldSources[path] == newSources[path] ? nil : SourceChange(path: path, old: oldSources[path], new: newSources[path])
         }
     }
 

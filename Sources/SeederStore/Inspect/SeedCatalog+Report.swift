@@ -11,10 +11,10 @@ extension SeedCatalog {
         text +=
             "\nsources\n"
             + TextTable.render(
-                [["  path", "sha256", "bytes", "records"]]
-                    + sources.map {
-                        ["  " + $0.path, String($0.sha256.prefix(12)), String($0.bytes), String($0.records)]
-                    }, rightAligned: [2, 3])
+                [["  source", "files", "bytes", "records"]]
+                    + SourceChange.sources(sources).map {
+                        ["  " + $0.path, grouped($0.totals.files), grouped($0.totals.bytes), grouped($0.totals.records)]
+                    }, rightAligned: [1, 2, 3])
         text +=
             "\ntables\n"
             + TextTable.render(
@@ -54,6 +54,7 @@ extension SeedCatalog {
                     for source in sources {
                         json.object { json in
                             json.member("path", source.path)
+                            json.member("files", source.files)
                             json.member("sha256", source.sha256)
                             json.member("bytes", source.bytes)
                             json.member("records", source.records)

@@ -11,9 +11,9 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two seeds record by record, keyed by identity.",
         discussion: """
-            Reports schema changes, metadata changes, per-entity counts, then every changed record \
-            with its changed fields, every added and removed record and every join-table link added \
-            or removed. Any SQLite file can be compared: tables are then keyed by their primary key. \
+            Reports schema changes, per-entity counts, then every changed record with its changed \
+            fields, every added and removed record and every join-table link added or removed, then a \
+            line per source whose files changed and the metadata changes. Any SQLite file can be compared: tables are then keyed by their primary key. \
             Exit status: 0 the seeds hold the same records, 1 they differ, 2 they could not be compared.
             """
     )
@@ -33,8 +33,17 @@ struct Diff: ParsableCommand {
     @Option(help: ArgumentHelp("Compare only this entity (or table); repeatable. Its join tables come with it.", valueName: "name"))
     var entity: [String] = []
 
-    @Option(help: "List at most this many records per entity, then a count of the rest.")
+    @Option(
+        help:
+            "List at most this many items of each list (records per entity, sources, schema and metadata changes), then a count of the rest."
+    )
     var limit: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --format markdown: write at most this many bytes (60000 by default, at least \(SeedDiffWriter.minimumBytes)), cutting lists to fit.",
+            valueName: "n"))
+    var maxBytes: Int?
 
     @Option(
         help: ArgumentHelp(
@@ -49,6 +58,12 @@ struct Diff: ParsableCommand {
         }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit).") }
         if json, let format, format != .json { throw ValidationError("--json prints JSON; it cannot go with --format \(format).") }
+        if let maxBytes {
+            if maxBytes < SeedDiffWriter.minimumBytes {
+                throw ValidationError("--max-bytes must be at least \(SeedDiffWriter.minimumBytes), not \(maxBytes).")
+            }
+            if json || (format ?? .text) != .markdown { throw ValidationError("--max-bytes bounds --format markdown only.") }
+        }
     }
 
     func run() throws {
@@ -63,7 +78,7 @@ struct Diff: ParsableCommand {
     /// Runs the comparison, printing the diff as it goes, and its step summary in a GitHub Actions
     /// step.
     private func compare(_ run: SeedDiffRun, after report: DiffReport) throws -> DiffReport {
-        let writer = try SeedDiffWriter(format: json ? .json : format ?? .text, limit: limit)
+        let writer = try SeedDiffWriter(format: json ? .json : format ?? .text, limit: limit, maxBytes: maxBytes)
         writer.changeset = report.changeset
         // The markdown for a GitHub Actions step summary, when the run has one (docs/ci.md):
         // written to a scratch file first, so that what is appended can be cut to GitHub's size.
@@ -74,7 +89,11 @@ struct Diff: ParsableCommand {
             scratch.map { _ = close($0) }
         }
         var summary = try scratch.map {
-            try SeedDiffWriter(format: .markdown, limit: limit ?? GitHubActions.diffSummaryLimit, descriptor: $0)
+            // The summary's own budget, so that a cut falls between two items, not inside one.
+            let writer = try SeedDiffWriter(
+                format: .markdown, limit: limit ?? GitHubActions.diffSummaryLimit, maxBytes: GitHubActions.summaryBytes, descriptor: $0)
+            writer.shortenedNote = GitHubActions.diffCutNote
+            return writer
         }
         let report = run.compare(after: report) { table, change in
             try writer.add(table, change)
