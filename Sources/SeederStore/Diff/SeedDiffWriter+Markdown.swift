@@ -49,7 +49,8 @@ extension SeedDiffWriter {
         try emit("| entity | added | removed | changed | unchanged |\n|:--|--:|--:|--:|--:|\n")
         let rows = diff.tables.map { table in
             let counts = table.counts
-            return "| \(PrintedText.cell(table.name)) | \(counts.added) | \(counts.removed) | \(counts.changed) | \(counts.unchanged) |\n"
+            let numbers = [counts.added, counts.removed, counts.changed, counts.unchanged].map(grouped)
+            return "| \(PrintedText.cell(table.name)) | " + numbers.joined(separator: " | ") + " |\n"
         }
         // The count table is the diff's summary, no list --limit bounds; it fits the room too, a
         // cut after it a paragraph of its own.
@@ -63,14 +64,20 @@ extension SeedDiffWriter {
             let lines = diff.schema.map { "- " + Self.code(Self.textLine($0)) + "\n" }
             try emit("\n**Schema**\n\n" + room.fitted(lines, within: (room.left - kept) / 2, more: CommentRoom.more))
         }
-        for table in diff.tables where !table.counts.isUnchanged {
+        let differing = diff.tables.filter { !$0.counts.isUnchanged }
+        var tablesLeftOut = 0
+        for (position, table) in differing.enumerated() {
             var summary = "\(table.name): \(Self.countsText(table.counts))"
             if case let .rows(reason) = table.pairing { summary += " (compared as whole rows: \(reason))" }
             let open = "\n<details><summary>\(PrintedText.html(summary))</summary>\n\n"
             let close = CommentRoom.more(table.counts.differing) + "\n</details>\n"
-            let budget = room.left - kept - open.utf8.count - close.utf8.count
+            // An equal share of the room for each table still to come, so that one table's records
+            // never crowd the others out; what a table leaves of its share goes to the next.
+            let share = (room.left - kept) / (differing.count - position)
+            let budget = share - open.utf8.count - close.utf8.count
             guard budget >= 0 else {
                 // No room for even the table's heading: its counts are in the table above.
+                tablesLeftOut += 1
                 room.cut = true
                 continue
             }
@@ -79,6 +86,9 @@ extension SeedDiffWriter {
             room.left -= records.bytes
             if records.shortened { room.cut = true }
             try emit((records.notListed > 0 ? CommentRoom.more(records.notListed) : "") + "\n</details>\n")
+        }
+        if tablesLeftOut > 0 {
+            try emit("\n… \(grouped(tablesLeftOut)) more tables with changes not listed: their counts are in the table above\n")
         }
         try emit(sourcesAndMetadata(diff, room: &room, within: room.left))
         if room.cut { try write(note) }

@@ -1,0 +1,46 @@
+import Foundation
+import SeederTestSupport
+import Testing
+
+/// How `diff --format markdown` shares its bytes among the tables that changed (docs/commands.md,
+/// `seeder diff`, Markdown): each gets its heading before one table's records fill the comment,
+/// and a table left out for want of room is counted.
+struct DiffBudgetTests {
+    /// Two releases of `entities` entities, each of `records[i]` records, every record's name
+    /// changed in the second.
+    static func releases(_ records: [Int]) throws -> Workspace {
+        let scratch = try Workspace(directories: ["v1", "v2"])
+        var mapping = "seeder: 1\nentities:\n"
+        for index in records.indices { mapping += "  E\(index):\n    attributes: { id: integer, name: string }\n" }
+        try scratch.write("mapping.yaml", mapping)
+        for (release, word) in [("v1", "old"), ("v2", "new")] {
+            for (index, count) in records.enumerated() {
+                let rows = (1...count).map { #"{"id": \#($0), "name": "\#(word) name of record \#($0)"}"# }
+                try scratch.write("\(release)/e\(index).json", "[" + rows.joined(separator: ",\n") + "]")
+            }
+            let built = try seeder(["build", "mapping.yaml", release, "-o", "\(release).sqlite"], in: scratch.root)
+            #expect(built.status == 0, "\(built.stderr)")
+        }
+        return scratch
+    }
+
+    @Test func oneTableFullOfChangesLeavesTheOthersTheirSections() throws {
+        let scratch = try Self.releases([3000, 5])
+        let diff = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--max-bytes", "20000"], in: scratch.root)
+        #expect(diff.status == 1)
+        #expect(diff.stdout.utf8.count <= 20000)
+        #expect(diff.stdout.contains("<details><summary>E0: 3,000 changed</summary>"))
+        #expect(diff.stdout.contains("<details><summary>E1: 5 changed</summary>"))
+        #expect(diff.stdout.contains("| E0 | 0 | 0 | 3,000 | 0 |"))
+    }
+
+    @Test func tablesLeftOutForWantOfRoomAreCounted() throws {
+        let scratch = try Self.releases(Array(repeating: 2, count: 40))
+        let diff = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--max-bytes", "4000"], in: scratch.root)
+        #expect(diff.stdout.utf8.count <= 4000)
+        let sections = diff.stdout.components(separatedBy: "<details>").count - 1
+        let line = try #require(diff.stdout.components(separatedBy: "\n").first { $0.contains("more tables with changes not listed") })
+        #expect(line == "… \(40 - sections) more tables with changes not listed: their counts are in the table above")
+        #expect(sections < 40)
+    }
+}
