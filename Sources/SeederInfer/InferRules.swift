@@ -18,9 +18,11 @@ public struct InferRule: Sendable, Equatable {
 extension InferRule {
     /// The rules, in the order infer applies them: grouping the files, finding the records in
     /// each, merging one kind seen in several places, choosing identities, then relationships.
-    /// The identity rules are the ones `IdentityChoice` runs, so this list and the code are one.
+    /// The identity and member rules are the ones `IdentityChoice` and `EntityDrafting` run, so
+    /// this list and the code are one.
     public static let all: [InferRule] =
-        grouping + layout + merging + IdentityChoice.rules.map(\.rule) + IdentityChoice.allowances.map(\.rule) + relationship
+        grouping + layout + merging + IdentityChoice.rules.map(\.rule) + IdentityChoice.allowances.map(\.rule)
+        + EntityDrafting.rules.map(\.rule) + folding
 
     static let grouping: [InferRule] = [
         InferRule(
@@ -65,18 +67,11 @@ extension InferRule {
             corpusCase: "api/pokeapi", test: "InferServiceTests/referencesToAFolderAreRelationshipsToItsEntity"),
     ]
 
-    static let relationship: [InferRule] = [
-        InferRule(
-            name: "url-reference", stage: "relationship",
-            drafts: "a key of URLs ending in ids of another entity is a relationship with `match: '/(\\d+)/?$'`",
-            corpusCase: "pokeapi", test: "InferURLIdentityTests/draftsMatchForIdsInURLs"),
-        InferRule(
-            name: "id-reference", stage: "relationship",
-            drafts: "a `*_id` or `*_ids` key whose values are all identities of an entity is a relationship to it",
-            corpusCase: "api/stripe", test: "InferTests/idKeysThatMatchIdentitiesAreRelationships"),
+    /// Rules of the relationship stage that run after the member rules, over the drafted entities.
+    static let folding: [InferRule] = [
         InferRule(
             name: "wrapper-is-json", stage: "relationship",
             drafts: "an object with no identity holding only arrays of other records is `json`, read from its key as written",
-            corpusCase: "api/pokeapi", test: "InferServiceTests/everyFromIsAKeyOfTheRecords"),
+            corpusCase: "api/pokeapi", test: "InferServiceTests/everyFromIsAKeyOfTheRecords")
     ]
 }

@@ -25,7 +25,8 @@ import Testing
     }
 
     /// The docs' table is `InferRule.all`, row for row, in its order and with its stages: the
-    /// identity rules among them are the ones `seeder infer` runs, in the order it tries them.
+    /// identity and relationship rules among them are the ones `seeder infer` runs, in the order
+    /// it tries them.
     @Test func theDocsTableIsTheListTheCodeRuns() throws {
         let docs = try String(contentsOfFile: Self.repository + "/docs/commands.md", encoding: .utf8)
         let rows = docs.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.contains("` | ") }.compactMap { line -> String? in
@@ -37,6 +38,11 @@ import Testing
         #expect(
             InferRule.all.filter { $0.stage == "identity" }.map(\.name) == [
                 "record-keys", "id-keys", "id-in-own-url", "identity-by-name", "referenced-and-detailed",
+            ])
+        #expect(
+            InferRule.all.filter { $0.stage == "relationship" }.map(\.name) == [
+                "records-keyed-by-data", "object-without-identity-is-columns", "wide-objects-are-json", "embedded-records",
+                "url-reference", "id-reference", "json-fallback", "scalar-attribute", "wrapper-is-json",
             ])
     }
 }
