@@ -20,8 +20,8 @@ struct EntityDrafting {
         entity.onConflictFirst = identity.conflicts > 0
         entity.keyAttribute = identity.attribute
         if let note = observer.mergeNote { entity.notes.append(note) }
-        // Keys that never held a value: `json`, which takes the first one whatever it is.
-        var valueless: [String] = []
+        // What the member rules draft (`EntityDrafting+Rules.swift`), key after key.
+        var members = DraftedMembers(entity: entity)
         for stats in observer.keys {
             if stats.key == ShapeObserver.recordKey {
                 guard !identity.attributeIsField, let name = identity.attribute else { continue }
@@ -31,130 +31,62 @@ struct EntityDrafting {
                 } else {
                     type = .string
                 }
-                entity.attributes.append(
+                members.entity.attributes.append(
                     Attribute(name: name, type: type, from: nil, evidence: "the keys of the object, \(grouped(stats.present))"))
-                if identity.key != nil { entity.identity = name }
+                if identity.key != nil { members.entity.identity = name }
                 continue
             }
-            var evidence = "\(grouped(stats.present)) of \(grouped(records))" + (stats.nulls > 0 ? "; \(grouped(stats.nulls)) null" : "")
+            let evidence = "\(grouped(stats.present)) of \(grouped(records))" + (stats.nulls > 0 ? "; \(grouped(stats.nulls)) null" : "")
             if identity.fromURL, stats.key == identity.key {
                 // The identity is the id the record's own URL ends in (docs/mapping.md, Values
                 // inside text); the URL itself is what it holds, so the key is read for it only.
-                entity.attributes.append(
+                members.entity.attributes.append(
                     Attribute(
                         name: "id", type: .integer, from: stats.key, match: URLIdentities.pattern,
                         evidence: evidence + "; the id at the end of each URL"))
                 continue
             }
-            let name = DraftNaming.memberName(fromKey: stats.key)
-            let required = stats.present == records && stats.nulls == 0 && stats.key != identity.key
-            if case .object = stats.shape, let keyed = stats.child?.keyedData {
-                draft(keyed, stats: stats, name: name, evidence: evidence, into: &entity)
-                continue
-            }
-            if flattened.flattens(stats) {
-                let attributes = flattened.attributes(of: stats, name: name, path: [stats.key], required: required)
-                entity.attributes += attributes
-                entity.notes.append(
-                    "'\(stats.key)' has no identity: its keys are columns here (\(attributes.map(\.name).joined(separator: ", "))), "
-                        + "not rows of a table of their own")
-                continue
-            }
-            if let copies = MappingInference.repeatedCopies(of: stats, in: observer) {
-                let why =
-                    "its objects have no identity, and \(counted(copies, "record")) of \(observer.name) \(copies == 1 ? "repeats" : "repeat") "
-                    + "another: rows of them would be there once per copy"
-                entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: " + why))
-                entity.notes.append("'\(stats.key)' is json: " + why)
-                continue
-            }
-            switch stats.shape {
-            case .object, .arrayOfObjects:
-                guard let child = MappingInference.nestedEntity(stats) else {
-                    // Past `maxKeys`, keys are no longer counted (`ShapeObserver.walk`).
-                    let count = stats.child?.keys.count ?? 0
-                    let keys =
-                        count > MappingInference.maxKeys
-                        ? "more than \(MappingInference.maxKeys) different keys" : counted(count, "different key")
-                    entity.attributes.append(
-                        Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: \(keys), data rather than fields")
-                    )
-                    entity.notes.append("'\(stats.key)' is json: its objects hold \(keys)")
-                    continue
-                }
-                let target = identities[child.name]!
-                var relationship = Relationship(name: name, target: child.name, from: stats.key, evidence: evidence)
-                relationship.onMissingCreate = target.referencesOnly > 0 && child.keys.count > 1
-                if case .arrayOfObjects = stats.shape {
-                    relationship.many = true
-                    relationship.through = stats.envelopeKey
-                    if let through = stats.envelopeKey {
-                        relationship.evidence += "; \(counted(stats.elementObjects, "object")) in list envelopes, under '\(through)'"
-                        entity.notes.append(
-                            "'\(stats.key)' is a list envelope: its records are under '\(through)', and its other keys, "
-                                + "which say how the list was paged, are left out")
-                    } else {
-                        relationship.evidence += "; \(counted(stats.elementObjects, "object")) in arrays"
-                    }
-                    if target.key == nil {
-                        relationship.inverse = backReferenceName(in: child)
-                        relationship.ordered = true
-                        relationship.evidence += ", each its own (identity: none)"
-                    }
-                } else if target.key == nil {
-                    relationship.evidence += "; embedded, no identity"
-                }
-                if relationship.onMissingCreate {
-                    let holds = target.referencesOnly == 1 ? "holds" : "hold"
-                    relationship.evidence += "; \(grouped(target.referencesOnly)) \(holds) only the identity: onMissing: create"
-                }
-                entity.relationships.append(relationship)
-            case .arrayOfScalars:
-                if let (target, urls) = urlReferenceTarget(stats) {
-                    var relationship = Relationship(
-                        name: name, target: target, many: true, from: stats.key,
-                        evidence: evidence + "; \(counted(urls.count, "distinct id")) at the end of URLs, all identities of \(target)")
-                    relationship.match = URLIdentities.pattern
-                    entity.relationships.append(relationship)
-                } else if let (target, stem) = referenceTarget(stats, plural: true) {
-                    let name = DraftNaming.plural(DraftNaming.memberName(fromKey: stem))
-                    entity.relationships.append(
-                        Relationship(
-                            name: name, target: target, many: true, from: stats.key,
-                            evidence: evidence + "; \(counted(stats.values!.count, "distinct id")), all identities of \(target)"))
-                } else {
-                    entity.attributes.append(
-                        Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: arrays of scalars"))
-                }
-            case let .json(reason):
-                entity.attributes.append(Attribute(name: name, type: .json, from: stats.key, evidence: evidence + "; json: " + reason))
-                if stats.neverHeldAValue { valueless.append(stats.key) } else { entity.notes.append("'\(stats.key)' is json: \(reason)") }
-            case let .scalar(type, format, reason):
-                // A URL, or a path from the host's root (`/api/v2/type/18/`), that `urlIDs` kept.
-                if stats.key != identity.key, type == .url || type == .string, let (target, urls) = urlReferenceTarget(stats) {
-                    var relationship = Relationship(
-                        name: name, target: target, from: stats.key,
-                        evidence: evidence + "; \(counted(urls.count, "distinct id")) at the end of URLs, all identities of \(target)")
-                    relationship.match = URLIdentities.pattern
-                    entity.relationships.append(relationship)
-                    continue
-                }
-                if stats.key != identity.key, type == .integer || type == .string,
-                    let (target, stem) = referenceTarget(stats, plural: false)
-                {
-                    entity.relationships.append(
-                        Relationship(
-                            name: DraftNaming.memberName(fromKey: stem), target: target, from: stats.key,
-                            evidence: evidence + "; \(counted(stats.values!.count, "distinct value")), all identities of \(target)"))
-                    continue
-                }
-                if !reason.isEmpty { evidence += "; " + reason }
-                entity.attributes.append(
-                    Attribute(name: name, type: type, from: stats.key, format: format, required: required, evidence: evidence))
-            }
+            let key = DraftedKey(
+                name: DraftNaming.memberName(fromKey: stats.key), evidence: evidence,
+                required: stats.present == records && stats.nulls == 0 && stats.key != identity.key, identity: identity)
+            // The first rule that drafts the key wins.
+            for rule in Self.rules where rule.draft(self, stats, key, &members) { break }
         }
-        if let note = Self.valuelessNote(valueless) { entity.notes.append(note) }
-        return entity
+        if let note = Self.valuelessNote(members.valueless) { members.entity.notes.append(note) }
+        return members.entity
+    }
+
+    /// Drafts the relationship to `child`, the records under a key of objects or arrays of
+    /// objects (rule `embedded-records`): to-one, or to-many through a list envelope, ordered with
+    /// a back reference when the records have no identity; created when some are references only.
+    func embed(_ child: ShapeObserver, stats: KeyStats, key: DraftedKey, into entity: inout Entity) {
+        let target = identities[child.name]!
+        var relationship = Relationship(name: key.name, target: child.name, from: stats.key, evidence: key.evidence)
+        relationship.onMissingCreate = target.referencesOnly > 0 && child.keys.count > 1
+        if case .arrayOfObjects = stats.shape {
+            relationship.many = true
+            relationship.through = stats.envelopeKey
+            if let through = stats.envelopeKey {
+                relationship.evidence += "; \(counted(stats.elementObjects, "object")) in list envelopes, under '\(through)'"
+                entity.notes.append(
+                    "'\(stats.key)' is a list envelope: its records are under '\(through)', and its other keys, "
+                        + "which say how the list was paged, are left out")
+            } else {
+                relationship.evidence += "; \(counted(stats.elementObjects, "object")) in arrays"
+            }
+            if target.key == nil {
+                relationship.inverse = backReferenceName(in: child)
+                relationship.ordered = true
+                relationship.evidence += ", each its own (identity: none)"
+            }
+        } else if target.key == nil {
+            relationship.evidence += "; embedded, no identity"
+        }
+        if relationship.onMissingCreate {
+            let holds = target.referencesOnly == 1 ? "holds" : "hold"
+            relationship.evidence += "; \(grouped(target.referencesOnly)) \(holds) only the identity: onMissing: create"
+        }
+        entity.relationships.append(relationship)
     }
 
     /// The entity's note on keys that never held a value (`valueless`, as they are to be named),

@@ -5,7 +5,7 @@
 public struct InferRule: Sendable, Equatable {
     /// The rule's name, as docs/commands.md and the draft's comments use it.
     public let name: String
-    /// The stage that applies it: `grouping`, `layout`, `identity`, `relationship` or `naming`.
+    /// The stage that applies it: `grouping`, `layout`, `merging`, `identity` or `relationship`.
     public let stage: String
     /// What it drafts, in a line.
     public let drafts: String
@@ -18,7 +18,13 @@ public struct InferRule: Sendable, Equatable {
 extension InferRule {
     /// The rules, in the order infer applies them: grouping the files, finding the records in
     /// each, merging one kind seen in several places, choosing identities, then relationships.
-    public static let all: [InferRule] = [
+    /// The identity and member rules are the ones `IdentityChoice` and `EntityDrafting` run, so
+    /// this list and the code are one.
+    public static let all: [InferRule] =
+        grouping + layout + merging + IdentityChoice.rules.map(\.rule) + IdentityChoice.allowances.map(\.rule)
+        + EntityDrafting.rules.map(\.rule) + folding
+
+    static let grouping: [InferRule] = [
         InferRule(
             name: "numbered-files", stage: "grouping",
             drafts: "numbered files (`page-1.json`, `type/18.json`, `type/18/index.json`) are one source under one glob",
@@ -32,6 +38,9 @@ extension InferRule {
             drafts:
                 "the files of one folder that each hold one record of the same keys are one source and one entity, named for the folder",
             corpusCase: "api/pokeapi", test: "InferServiceTests/filesNamedByTheirRecordsAreOneEntityOfTheFolder"),
+    ]
+
+    static let layout: [InferRule] = [
         InferRule(
             name: "root-with-id-is-a-record", stage: "layout",
             drafts: "a root object with an `id` of its own is one record, whatever objects it holds",
@@ -44,34 +53,25 @@ extension InferRule {
             name: "json-api", stage: "layout",
             drafts: "JSON:API documents: an entity per resource `type`, relationships from their linkage",
             corpusCase: "api/appstoreconnect", test: "InferJSONAPITests"),
+    ]
+
+    static let merging: [InferRule] = [
         InferRule(
-            name: "shared-shape", stage: "identity",
+            name: "shared-shape", stage: "merging",
             drafts: "one kind of record under several keys (`user`, `owner`, `assignee`) is one entity",
             corpusCase: "api/github", test: "InferCorpusTests/theDraftOfOneReleaseBuildsBothAndTheDiffIsTheirChanges"),
         InferRule(
-            name: "reference-to-detailed-kind", stage: "relationship",
+            name: "reference-to-detailed-kind", stage: "merging",
             drafts: "`{name, url}` objects whose URLs end in ids of a folder's records are those records: "
                 + "a relationship to the folder's entity, merged by identity",
             corpusCase: "api/pokeapi", test: "InferServiceTests/referencesToAFolderAreRelationshipsToItsEntity"),
-        InferRule(
-            name: "identity-by-name", stage: "identity",
-            drafts: "`id`, the entity's own id keys, the id in the record's own URL, then `uuid` ... `name`",
-            corpusCase: "api/stripe", test: "InferTests/identityFallsBackToAnotherUniqueKey"),
-        InferRule(
-            name: "referenced-and-detailed", stage: "identity",
-            drafts: "a key that repeats only between a record and references to it (other keys) is still the identity",
-            corpusCase: "api/pokeapi", test: "InferServiceTests/aRecordReferencedAndDetailedKeepsItsIdentity"),
-        InferRule(
-            name: "url-reference", stage: "relationship",
-            drafts: "a key of URLs ending in ids of another entity is a relationship with `match: '/(\\d+)/?$'`",
-            corpusCase: "pokeapi", test: "InferURLIdentityTests/draftsMatchForIdsInURLs"),
-        InferRule(
-            name: "id-reference", stage: "relationship",
-            drafts: "a `*_id` or `*_ids` key whose values are all identities of an entity is a relationship to it",
-            corpusCase: "api/stripe", test: "InferTests/idKeysThatMatchIdentitiesAreRelationships"),
+    ]
+
+    /// Rules of the relationship stage that run after the member rules, over the drafted entities.
+    static let folding: [InferRule] = [
         InferRule(
             name: "wrapper-is-json", stage: "relationship",
             drafts: "an object with no identity holding only arrays of other records is `json`, read from its key as written",
-            corpusCase: "api/pokeapi", test: "InferServiceTests/everyFromIsAKeyOfTheRecords"),
+            corpusCase: "api/pokeapi", test: "InferServiceTests/everyFromIsAKeyOfTheRecords")
     ]
 }

@@ -84,7 +84,7 @@ final class KeyStats {
     /// Keys named like identities or references: their values are kept (`ValueSet`).
     static func isIdentityLike(_ key: String) -> Bool {
         let lower = key.lowercased()
-        if ["id", "uuid", "guid", "key", "slug", "handle", "username", "login", "name"].contains(lower) { return true }
+        if lower == "id" || IdentityChoice.names.contains(lower) { return true }
         return lower.hasSuffix("_id") || lower.hasSuffix("_ids") || key.hasSuffix("Id") || key.hasSuffix("ID")
             || key.hasSuffix("Ids") || key.hasSuffix("IDs") || lower.hasSuffix("uuid") || lower.hasSuffix("_key") || key.hasSuffix("Key")
     }

@@ -23,4 +23,26 @@ import Testing
         }
         #expect(Set(InferRule.all.map(\.name)).count == InferRule.all.count)
     }
+
+    /// The docs' table is `InferRule.all`, row for row, in its order and with its stages: the
+    /// identity and relationship rules among them are the ones `seeder infer` runs, in the order
+    /// it tries them.
+    @Test func theDocsTableIsTheListTheCodeRuns() throws {
+        let docs = try String(contentsOfFile: Self.repository + "/docs/commands.md", encoding: .utf8)
+        let rows = docs.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.contains("` | ") }.compactMap { line -> String? in
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 4, ["grouping", "layout", "merging", "identity", "relationship"].contains(cells[1]) else { return nil }
+            return cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`")) + " " + cells[1]
+        }
+        #expect(rows == InferRule.all.map { "\($0.name) \($0.stage)" })
+        #expect(
+            InferRule.all.filter { $0.stage == "identity" }.map(\.name) == [
+                "record-keys", "id-keys", "id-in-own-url", "identity-by-name", "referenced-and-detailed",
+            ])
+        #expect(
+            InferRule.all.filter { $0.stage == "relationship" }.map(\.name) == [
+                "records-keyed-by-data", "object-without-identity-is-columns", "wide-objects-are-json", "embedded-records",
+                "url-reference", "id-reference", "json-fallback", "scalar-attribute", "wrapper-is-json",
+            ])
+    }
 }
