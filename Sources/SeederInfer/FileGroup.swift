@@ -117,7 +117,9 @@ package struct FileGroup {
     /// The entity name of a file or glob.
     package static func entityName(_ path: String) -> String {
         var components = path.split(separator: "/").map(String.init)
-        var base = String(DumpCompression.of(file: components.removeLast()).stripped)
+        // A glob of nothing but slashes (a manifest's `"/"`) names nothing.
+        guard let last = components.popLast() else { return "Record" }
+        var base = String(DumpCompression.of(file: last).stripped)
         for suffix in [".json", ".jsonl", ".ndjson"] where base.lowercased().hasSuffix(suffix) {
             base = String(base.dropLast(suffix.count))
         }

@@ -40,4 +40,19 @@ struct SourceGlobTests {
         }
         #expect(counts == [0, 1, 2, 2, 2, 0, 0])
     }
+
+    /// Patterns are data too (a manifest's source, a seed's `seed_source` row): a reversed range
+    /// holds no character, and stars cost the product of the lengths, never a power of them.
+    @Test func hostilePatternsNeitherTrapNorBacktrackWithoutEnd() {
+        #expect(SourceGlob("[z-a].json").matches("q.json") == false)
+        #expect(SourceGlob("[z-a0-9].json").stars(in: "7.json") == [])
+        let clock = ContinuousClock()
+        let started = clock.now
+        let name = String(repeating: "a", count: 60) + ".json"
+        #expect(SourceGlob("*a*a*a*a*a*a*a*a*a*a*a*ab").matches(name) == false)
+        #expect(SourceGlob("*a*a*a*a*a*a*a*a*a*a*a*a.json").stars(in: name)?.count == 12)
+        let deep = (1...12).map { "d\($0)" }.joined(separator: "/") + "/y"
+        #expect(SourceGlob(Array(repeating: "**", count: 13).joined(separator: "/") + "/x").matches(deep) == false)
+        #expect(clock.now - started < .seconds(2))
+    }
 }

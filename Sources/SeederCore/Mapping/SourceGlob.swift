@@ -55,7 +55,8 @@ public struct SourceGlob: Sendable, Hashable {
 
     /// `true` when `path` (relative, `/`-separated) matches.
     public func matches(_ path: String) -> Bool {
-        Self.match(segments(of: pattern), segments(of: path), capturing: false) != nil
+        var failed = Failures()
+        return Self.match(segments(of: pattern), segments(of: path), capturing: false, failed: &failed) != nil
     }
 
     /// The text each star matched in `path`, in order; `nil` when `path` does not match. Where a
@@ -63,7 +64,17 @@ public struct SourceGlob: Sendable, Hashable {
     /// from the left (`*-*.json` on `a-b-c.json`: `a`, then `b-c`); a `**` takes its segments
     /// joined by `/` (empty for none).
     public func stars(in path: String) -> [String]? {
-        Self.match(segments(of: pattern), segments(of: path), capturing: true)
+        var failed = Failures()
+        return Self.match(segments(of: pattern), segments(of: path), capturing: true, failed: &failed)
+    }
+
+    /// The places (a pattern's position, the text's) already tried and found not to match: each
+    /// is tried once, so that stars (`*a*a*a*b`, `**/**/**`) cost the product of the lengths, not
+    /// a power of them. Trying in the same order keeps the same first match.
+    private struct Failures {
+        var segments = Set<Int64>()
+        var scalars = Set<Int64>()
+        static func key(_ pattern: Int, _ text: Int) -> Int64 { Int64(pattern) << 32 | Int64(text) }
     }
 
     private func segments(of text: String) -> ArraySlice<String> {
@@ -72,39 +83,55 @@ public struct SourceGlob: Sendable, Hashable {
 
     /// The stars' texts when `path` matches (none when not `capturing`: an empty array, which
     /// allocates nothing), else `nil`.
-    private static func match(_ pattern: ArraySlice<String>, _ path: ArraySlice<String>, capturing: Bool) -> [String]? {
+    private static func match(
+        _ pattern: ArraySlice<String>, _ path: ArraySlice<String>, capturing: Bool, failed: inout Failures
+    ) -> [String]? {
         guard let first = pattern.first else { return path.isEmpty ? [] : nil }
+        let key = Failures.key(pattern.startIndex, path.startIndex)
+        guard !failed.segments.contains(key) else { return nil }
         if first == "**" {
             for skip in 0...path.count {
-                guard let rest = match(pattern.dropFirst(), path.dropFirst(skip), capturing: capturing) else { continue }
+                guard let rest = match(pattern.dropFirst(), path.dropFirst(skip), capturing: capturing, failed: &failed) else { continue }
                 return capturing ? [path.prefix(skip).joined(separator: "/")] + rest : rest
             }
+            failed.segments.insert(key)
             return nil
         }
+        // Each segment's own places: a pattern segment is tried on many path segments.
+        var inSegment = Failures()
         guard let segment = path.first,
-            let here = matchSegment(Array(first.unicodeScalars)[...], Array(segment.unicodeScalars)[...], capturing: capturing),
-            let rest = match(pattern.dropFirst(), path.dropFirst(), capturing: capturing)
-        else { return nil }
+            let here = matchSegment(
+                Array(first.unicodeScalars)[...], Array(segment.unicodeScalars)[...], capturing: capturing, failed: &inSegment),
+            let rest = match(pattern.dropFirst(), path.dropFirst(), capturing: capturing, failed: &failed)
+        else {
+            failed.segments.insert(key)
+            return nil
+        }
         return capturing ? here + rest : rest
     }
 
     private static func matchSegment(
-        _ pattern: ArraySlice<Unicode.Scalar>, _ text: ArraySlice<Unicode.Scalar>, capturing: Bool
+        _ pattern: ArraySlice<Unicode.Scalar>, _ text: ArraySlice<Unicode.Scalar>, capturing: Bool, failed: inout Failures
     ) -> [String]? {
         guard let head = pattern.first else { return text.isEmpty ? [] : nil }
         switch head {
         case "*":
+            let key = Failures.key(pattern.startIndex, text.startIndex)
+            guard !failed.scalars.contains(key) else { return nil }
             for skip in 0...text.count {
-                guard let rest = matchSegment(pattern.dropFirst(), text.dropFirst(skip), capturing: capturing) else { continue }
+                guard let rest = matchSegment(pattern.dropFirst(), text.dropFirst(skip), capturing: capturing, failed: &failed) else {
+                    continue
+                }
                 guard capturing else { return rest }
                 var star = String.UnicodeScalarView()
                 star.append(contentsOf: text.prefix(skip))
                 return [String(star)] + rest
             }
+            failed.scalars.insert(key)
             return nil
         case "?":
             guard !text.isEmpty else { return nil }
-            return matchSegment(pattern.dropFirst(), text.dropFirst(), capturing: capturing)
+            return matchSegment(pattern.dropFirst(), text.dropFirst(), capturing: capturing, failed: &failed)
         case "[":
             guard let close = pattern.dropFirst().firstIndex(of: "]"), let character = text.first else { return nil }
             var set = pattern[(pattern.startIndex + 1)..<close]
@@ -114,7 +141,8 @@ public struct SourceGlob: Sendable, Hashable {
             var index = set.startIndex
             while index < set.endIndex {
                 if index + 2 < set.endIndex, set[index + 1] == "-" {
-                    if (set[index]...set[index + 2]).contains(character) { matched = true }
+                    // A reversed range (`[z-a]`) holds no character.
+                    if set[index] <= set[index + 2], (set[index]...set[index + 2]).contains(character) { matched = true }
                     index += 3
                 } else {
                     if set[index] == character { matched = true }
@@ -122,10 +150,10 @@ public struct SourceGlob: Sendable, Hashable {
                 }
             }
             guard matched != negated else { return nil }
-            return matchSegment(pattern[(close + 1)...], text.dropFirst(), capturing: capturing)
+            return matchSegment(pattern[(close + 1)...], text.dropFirst(), capturing: capturing, failed: &failed)
         default:
             guard text.first == head else { return nil }
-            return matchSegment(pattern.dropFirst(), text.dropFirst(), capturing: capturing)
+            return matchSegment(pattern.dropFirst(), text.dropFirst(), capturing: capturing, failed: &failed)
         }
     }
 }

@@ -117,8 +117,8 @@ public struct SourceChange: Sendable, Hashable {
         var digest = SHA256()
         for row in rows { digest.update("\(row.path)\n\(row.sha256)\n".utf8) }
         return Side(
-            files: rows.count, sha256: digest.finalizeHex(), bytes: rows.reduce(0) { $0 + $1.bytes },
-            records: rows.reduce(0) { $0 + $1.records })
+            files: rows.count, sha256: digest.finalizeHex(), bytes: rows.reduce(0) { sum($0, $1.bytes) },
+            records: rows.reduce(0) { sum($0, $1.records) })
     }
 
     /// Files changed, added and removed, when neither side is a source row.
@@ -138,4 +138,11 @@ public struct SourceChange: Sendable, Hashable {
         counts.removed = before.keys.filter { !seen.contains($0) }.count
         return counts
     }
+}
+
+/// `a + b`, held at the nearest bound where it would overflow: a seed's counts are data, and a
+/// hostile one's (`9223372036854775807` bytes twice) must not stop the command.
+private func sum(_ a: Int, _ b: Int) -> Int {
+    let (total, overflow) = a.addingReportingOverflow(b)
+    return overflow ? (b > 0 ? .max : .min) : total
 }
