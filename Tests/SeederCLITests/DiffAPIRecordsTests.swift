@@ -115,9 +115,9 @@ struct DiffAPIRecordsTests {
         #expect(
             run.stdout.contains(
                 """
-                - changed Issue `10` (`title` `"Found a bug"`): `body` `"… eiusmod tempor labore"` → `"… eiusmod tempor labour"`
-                - removed Issue `11`: `title` `"Docs are out of date"`, `number` `2`, `body` `"See the README"`, …
-                - added Issue `12`: `title` `"Add a dark theme"`, `number` `3`, `user_id` `3`, …
+                - changed `Issue` `10` (`title` `"Found a bug"`): `body` `"… eiusmod tempor labore"` → `"… eiusmod tempor labour"`
+                - removed `Issue` `11`: `title` `"Docs are out of date"`, `number` `2`, `body` `"See the README"`, …
+                - added `Issue` `12`: `title` `"Add a dark theme"`, `number` `3`, `user_id` `3`, …
 
                 </details>
 
@@ -211,7 +211,7 @@ struct DiffAPIRecordsTests {
         let markdown = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown"], in: scratch.root)
         #expect(
             markdown.stdout.contains(
-                #"- changed Issue `1` (`title` `"Crash"`): `milestone` `null` → `{"id":7,"title":"v1.0"}`, "#
+                #"- changed `Issue` `1` (`title` `"Crash"`): `milestone` `null` → `{"id":7,"title":"v1.0"}`, "#
                     + #"`closed_at` `null` → `"2021-10-05T16:03:49Z"`"#), "\(markdown.stdout)")
         let json = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "json"], in: scratch.root)
         #expect(json.stdout.contains(#""milestone":{"old":null,"new":"{\"id\":7,\"title\":\"v1.0\"}"}"#), "\(json.stdout)")

@@ -128,19 +128,19 @@ struct DiffCommandTests {
 
                 | entity | added | removed | changed | unchanged |
                 |:--|--:|--:|--:|--:|
-                | User | 1 | 0 | 1 | 2 |
-                | Project | 0 | 0 | 3 | 0 |
+                | `User` | 1 | 0 | 1 | 2 |
+                | `Project` | 0 | 0 | 3 | 0 |
 
-                <details><summary>User: 1 added, 1 changed</summary>
+                <details><summary><code>User</code>: 1 added, 1 changed</summary>
 
-                - changed User `3` (`name` `"Rachit Shukla"`): `email` `null` → `"rachit@restkit.org"`
+                - changed `User` `3` (`name` `"Rachit Shukla"`): `email` `null` → `"rachit@restkit.org"`
                 - … 1 more not listed
 
                 </details>
 
-                <details><summary>Project: 3 changed</summary>
+                <details><summary><code>Project</code>: 3 changed</summary>
 
-                - changed Project `123` (`name` `"Produce RestKit Sample Code"`): `task_count` `4` → `3`
+                - changed `Project` `123` (`name` `"Produce RestKit Sample Code"`): `task_count` `4` → `3`
                 - … 2 more not listed
 
                 </details>

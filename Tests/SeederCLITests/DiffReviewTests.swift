@@ -60,10 +60,10 @@ struct DiffReviewTests {
         #expect(run.status == 1, "\(run.stderr)")
         let bytes = run.stdout.utf8.count
         #expect(bytes <= budget && bytes > budget - 2_000, "\(bytes) bytes")
-        let firstChange = try #require(run.stdout.range(of: "- changed Item `0`"))
+        let firstChange = try #require(run.stdout.range(of: "- changed `Item` `0`"))
         #expect(run.stdout.utf8.distance(from: run.stdout.startIndex, to: firstChange.lowerBound) < 2_000)
         // Listed and left out make the 700 changed and 3 removed records.
-        let listed = run.stdout.split(separator: "\n").filter { $0.hasPrefix("- changed Item ") || $0.hasPrefix("- removed Item ") }
+        let listed = run.stdout.split(separator: "\n").filter { $0.hasPrefix("- changed `Item` ") || $0.hasPrefix("- removed `Item` ") }
         let more = try #require(run.stdout.firstMatch(of: #/\n- … ([0-9,]+) more not listed\n\n</details>\n/#))
         #expect(listed.count + Int(more.1.replacingOccurrences(of: ",", with: ""))! == 703)
         // Sources after the records: a line a folder, none a file.

@@ -3,8 +3,9 @@ import GRDB
 import SeederTestSupport
 import Testing
 
-/// What a hostile seed's `seed_source` and a hostile manifest do to
-/// `inspect`, `diff` and `infer` (docs/trust.md): nothing stops the command.
+/// What a hostile seed's `seed_source`, a hostile manifest and hostile table names do to
+/// `inspect`, `diff` and `infer` (docs/trust.md): nothing stops the command, nothing becomes
+/// markup.
 struct HostileSourcesTests {
     func base(_ scratch: Workspace) throws -> String {
         let built = try seeder(
@@ -49,5 +50,26 @@ struct HostileSourcesTests {
             let built = try seeder(["build", "draft.yaml", "dumps", "-o", "seed.sqlite", "--strict"], in: scratch.root)
             #expect(built.status == 0, "\(source): \(built.stderr)")
         }
+    }
+
+    @Test func tableNamesInTheMarkdownDiffAreCodeNotMarkup() throws {
+        let scratch = try Workspace()
+        let name = "[click](https://evil.example/p) ![i](https://evil.example/t.png) @everyone **b** :+1:"
+        for (file, value) in [("old.sqlite", 1), ("new.sqlite", 2)] {
+            try DatabaseQueue(path: scratch.path(file)).write { db in
+                try db.execute(sql: "CREATE TABLE \"\(name)\" (id INTEGER PRIMARY KEY, v)")
+                try db.execute(sql: "INSERT INTO \"\(name)\" VALUES (1, \(value))")
+            }
+        }
+        let diff = try seeder(["diff", "old.sqlite", "new.sqlite", "--format", "markdown"], in: scratch.root)
+        #expect(diff.status == 1)
+        #expect(diff.stdout.contains("| `\(name)` | 0 | 0 | 1 | 0 |"), "\(diff.stdout)")
+        #expect(diff.stdout.contains("<details><summary><code>\(name)</code>: 1 changed</summary>"))
+        #expect(diff.stdout.contains("- changed `\(name)` `1`: "))
+        // Outside code spans and code elements, the name's markup never stands.
+        let outside = diff.stdout.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 0 }.map(\.element).joined()
+            .replacingOccurrences(of: #"<code>[^<]*</code>"#, with: "", options: .regularExpression)
+        #expect(!outside.contains("](https://evil.example"))
+        #expect(!outside.contains("@everyone"))
     }
 }

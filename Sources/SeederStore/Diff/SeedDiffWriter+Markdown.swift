@@ -18,7 +18,7 @@ extension SeedDiffWriter {
                     + Self.markdownFields(change, in: table) + "\n"
             }
         }
-        let subject = change.key.isEmpty ? "row" : "\(PrintedText.html(table.name)) \(Self.code(Self.identity(change.key)))"
+        let subject = change.key.isEmpty ? "row" : "\(Self.code(table.name)) \(Self.code(Self.identity(change.key)))"
         switch change.kind {
         case .changed:
             let naming =
@@ -50,7 +50,7 @@ extension SeedDiffWriter {
         let rows = diff.tables.map { table in
             let counts = table.counts
             let numbers = [counts.added, counts.removed, counts.changed, counts.unchanged].map(grouped)
-            return "| \(PrintedText.cell(table.name)) | " + numbers.joined(separator: " | ") + " |\n"
+            return "| \(Self.cellCode(table.name)) | " + numbers.joined(separator: " | ") + " |\n"
         }
         // The count table is the diff's summary, no list --limit bounds; it fits the room too, a
         // cut after it a paragraph of its own.
@@ -67,9 +67,12 @@ extension SeedDiffWriter {
         let differing = diff.tables.filter { !$0.counts.isUnchanged }
         var tablesLeftOut = 0
         for (position, table) in differing.enumerated() {
-            var summary = "\(table.name): \(Self.countsText(table.counts))"
+            var summary = Self.countsText(table.counts)
             if case let .rows(reason) = table.pairing { summary += " (compared as whole rows: \(reason))" }
-            let open = "\n<details><summary>\(PrintedText.html(summary))</summary>\n\n"
+            // Names as code, an element here and code spans below: GitHub makes no link, image,
+            // mention or emphasis of what a name holds there (docs/trust.md).
+            let name = "<code>\(PrintedText.html(table.name))</code>"
+            let open = "\n<details><summary>\(name): \(PrintedText.html(summary))</summary>\n\n"
             let close = CommentRoom.more(table.counts.differing) + "\n</details>\n"
             // An equal share of the room for each table still to come, so that one table's records
             // never crowd the others out; what a table leaves of its share goes to the next.
@@ -133,6 +136,12 @@ extension SeedDiffWriter {
     /// markdown is one, so that no name or value ends the markup around it.
     static func code(_ text: String) -> String {
         PrintedText.codeSpan(text)
+    }
+
+    /// `text` as a code span in a table's cell, where a `|` ends the cell even inside code
+    /// unless escaped (GitHub's tables).
+    static func cellCode(_ text: String) -> String {
+        code(text).replacingOccurrences(of: "|", with: "\\|")
     }
 }
 
