@@ -51,11 +51,10 @@ extension SeedBuilder {
     ) -> [(
         String, String
     )] {
-        // inputs_sha256: one digest over every input's path and digest, in source order.
-        let inputs = sources.map { "\($0.path)\n\($0.digest.hex)\n" }.joined()
         var rows: [(String, String)] = [
             ("format", "1"),
-            ("inputs_sha256", SHA256.hex(Array(inputs.utf8))),
+            // One digest over every input's path and digest, in source order.
+            ("inputs_sha256", SeedSource.digest(sources.map { ($0.path, $0.digest.hex) })),
             ("mapping", MappingDescription.json(fit?.described ?? mapping.mapping, fit: fit)),
             ("mapping_sha256", SHA256.hex(mapping.bytes)),
             ("seeder_version", version),

@@ -114,10 +114,8 @@ public struct SourceChange: Sendable, Hashable {
         if rows.count == 1, isSourceRow(first) {
             return Side(files: first.files, sha256: first.sha256, bytes: first.bytes, records: first.records)
         }
-        var digest = SHA256()
-        for row in rows { digest.update("\(row.path)\n\(row.sha256)\n".utf8) }
         return Side(
-            files: rows.count, sha256: digest.finalizeHex(), bytes: rows.reduce(0) { sum($0, $1.bytes) },
+            files: rows.count, sha256: SeedSource.digest(rows.map { ($0.path, $0.sha256) }), bytes: rows.reduce(0) { sum($0, $1.bytes) },
             records: rows.reduce(0) { sum($0, $1.records) })
     }
 

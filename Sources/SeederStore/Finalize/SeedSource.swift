@@ -27,25 +27,35 @@ struct SeedSource {
         case .sources:
             let digests = Dictionary(files.map { ($0.path, $0.digest.hex) }, uniquingKeysWith: { first, _ in first })
             var order: [String] = []
-            var groups: [String: (row: SourceRow, text: String, paths: Set<String>)] = [:]
+            var groups: [String: (row: SourceRow, files: [(path: String, sha256: String)], paths: Set<String>)] = [:]
             for (index, input) in inputs.enumerated() {
                 let key = input.glob ?? input.relativePath
                 var group =
-                    groups[key] ?? (SourceRow(path: key, files: 0, sha256: "", bytes: 0, records: 0, scope: .source), "", [])
+                    groups[key] ?? (SourceRow(path: key, files: 0, sha256: "", bytes: 0, records: 0, scope: .source), [], [])
                 if groups[key] == nil { order.append(key) }
                 if group.paths.insert(input.relativePath).inserted {
                     group.row.files += 1
                     group.row.bytes += input.size
-                    group.text += "\(input.relativePath)\n\(digests[input.relativePath] ?? "")\n"
+                    group.files.append((input.relativePath, digests[input.relativePath] ?? ""))
                 }
                 group.row.records += recordsByInput[index]
                 groups[key] = group
             }
             return order.map { key in
                 var row = groups[key]!.row
-                row.sha256 = SHA256.hex(Array(groups[key]!.text.utf8))
+                row.sha256 = digest(groups[key]!.files)
                 return row
             }
         }
+    }
+
+    /// The digest of files by their paths and digests, in order (docs/seed.md, Metadata): the
+    /// SHA-256 of the text made, for each file, of its path, a line feed, its SHA-256 in hex, a
+    /// line feed. `inputs_sha256` and a source row's `sha256` both; the diff recomputes a source's
+    /// from per-file rows with it.
+    static func digest(_ files: [(path: String, sha256: String)]) -> String {
+        var hasher = SHA256()
+        for file in files { hasher.update("\(file.path)\n\(file.sha256)\n".utf8) }
+        return hasher.finalizeHex()
     }
 }
