@@ -21,7 +21,8 @@ struct CheckOptions: ParsableArguments {
     @Flag(help: "Print one JSON document (findings and summary) on standard output and nothing else there.")
     var json = false
 
-    @Option(help: "Report at most this many errors, then a count of the rest.")
+    // `.unconditional`: `--max-errors -1` is a value to refuse with its reason, not a missing one.
+    @Option(parsing: .unconditional, help: "Report at most this many errors, then a count of the rest.")
     var maxErrors = 100
 
     @Flag(help: "Treat warnings as errors.")

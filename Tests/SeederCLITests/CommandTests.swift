@@ -23,6 +23,15 @@ struct CommandTests {
         #expect(try seeder(["build", "m.yaml", "d", "--on-conflict", "sometimes"]).status == 64)
         let negative = try seeder(["validate", "m.yaml", "d", "--max-errors=-1"])
         #expect(negative.status == 64 && negative.stderr.contains("--max-errors must be 0 or more, not -1"), "\(negative.stderr)")
+        // A negative count after a space is the value, refused with its reason (not "Missing value").
+        for (arguments, reason) in [
+            (["validate", "m.yaml", "d", "--max-errors", "-1"], "--max-errors must be 0 or more, not -1"),
+            (["diff", "a.sqlite", "b.sqlite", "--limit", "-1"], "--limit must be 0 or more, not -1."),
+            (["diff", "a.sqlite", "b.sqlite", "--format", "markdown", "--max-bytes", "-1"], "--max-bytes must be at least"),
+        ] {
+            let run = try seeder(arguments)
+            #expect(run.status == 64 && run.stderr.contains(reason), "\(arguments): \(run.stderr)")
+        }
     }
 
     /// `validate`'s last line counts dump files, each once however many sources read it (a page

@@ -38,6 +38,31 @@ struct HostileSourcesTests {
         }
     }
 
+    /// A `seed_source` of the first layout without its key, a path twice: a located error of
+    /// the seed, for `inspect`, `diff` and a changeset alike, never SQLite's constraint message.
+    @Test func aPathTwiceInSeedSourceIsPlaced() throws {
+        let scratch = try Workspace()
+        let base = try base(scratch)
+        try FileManager.default.copyItem(atPath: base, toPath: scratch.path("twice.sqlite"))
+        try DatabaseQueue(path: scratch.path("twice.sqlite")).write { db in
+            try db.execute(sql: "DROP TABLE seed_source")
+            try db.execute(sql: "CREATE TABLE seed_source(path, sha256, bytes, records)")
+            try db.execute(
+                sql: "INSERT INTO seed_source VALUES ('users.json', 'aa', 1, 1), ('task_list.json', 'bb', 2, 2), ('users.json', 'cc', 3, 3)"
+            )
+        }
+        let message = "twice.sqlite: error: seed_source, row 3 (path \"users.json\"): the same path as row 2\n"
+        for arguments in [
+            ["inspect", "twice.sqlite"], ["diff", "twice.sqlite", "base.sqlite"],
+            ["diff", "twice.sqlite", "base.sqlite", "--changeset", "c.changeset"],
+        ] {
+            let run = try seeder(arguments, in: scratch.root)
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            #expect(run.stderr == message, "\(arguments)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("c.changeset")))
+    }
+
     @Test func aManifestSourceOfSlashesOrAReversedRangeDraftsAsFolders() throws {
         for source in ["/", "//", "[z-a]/*.json"] {
             let scratch = try Workspace(directories: ["dumps/a"])

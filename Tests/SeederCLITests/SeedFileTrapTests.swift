@@ -28,7 +28,20 @@ struct SeedFileTrapTests {
         Case(
             update: "UPDATE seed_source SET sha256 = x'12' WHERE path = 'users.json'",
             message: "seed_source, row 2 (path \"users.json\"), column sha256: expected text, found a blob (1 byte)"),
+        // A table of the same columns without their types and NOT NULL (another tool's copy):
+        // a NULL is placed, never read as 0 or "".
+        Case(
+            update: untyped + "; UPDATE seed_source SET bytes = NULL WHERE path = 'users.json'",
+            message: "seed_source, row 2 (path \"users.json\"), column bytes: expected an integer, found NULL"),
+        Case(
+            update: untyped + "; UPDATE seed_source SET sha256 = NULL WHERE path = 'task_list.json'",
+            message: "seed_source, row 1 (path \"task_list.json\"), column sha256: expected text, found NULL"),
     ]
+
+    /// `seed_source` made again without column types or constraints, its rows kept.
+    static let untyped =
+        "ALTER TABLE seed_source RENAME TO typed; CREATE TABLE seed_source(path, files, sha256, bytes, records); "
+        + "INSERT INTO seed_source SELECT * FROM typed; DROP TABLE typed"
 
     @Test(arguments: cases)
     func inspectAndDiffPlaceAValueOfAnotherType(_ mutation: Case) throws {
@@ -36,7 +49,8 @@ struct SeedFileTrapTests {
             ("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
             ("bad", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
         ])
-        try RawDatabase(scratch.path("bad.sqlite")).execute(mutation.update)
+        let bad = try RawDatabase(scratch.path("bad.sqlite"))
+        for statement in mutation.update.split(separator: "; ") { try bad.execute(String(statement)) }
         for arguments in [
             ["inspect", "bad.sqlite"], ["inspect", "bad.sqlite", "--json"], ["inspect", "bad.sqlite", "--format", "mermaid"],
             ["diff", "v1.sqlite", "bad.sqlite"], ["diff", "bad.sqlite", "v1.sqlite", "--format", "json"],

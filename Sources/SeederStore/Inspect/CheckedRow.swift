@@ -50,6 +50,12 @@ struct CheckedRow {
         return text
     }
 
+    /// The integer in column `index`, which must be there.
+    func requiredInteger(_ index: Int, _ column: String) throws(SeedFileError) -> Int {
+        guard let number = try integer(index, column) else { throw mismatch(index, column, expected: "an integer") }
+        return number
+    }
+
     private func value(_ index: Int) -> DatabaseValue {
         row[index] as DatabaseValue
     }

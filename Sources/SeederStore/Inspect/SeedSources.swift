@@ -61,14 +61,24 @@ public enum SeedSources {
         let perFile = try !columns.hasFiles || perFile(db, schema: schema)
         let scope: SourceRow.Scope = perFile ? .file : .source
         let files = columns.hasFiles ? "files" : "1"
-        return try CheckedRow.fetchAll(
+        let rows = try CheckedRow.fetchAll(
             db, "SELECT path, sha256, bytes, records, \(files) FROM \(table) ORDER BY path", path: path, table: "seed_source",
             keyColumn: (0, "path")
         )
-        .map { row throws(SeedFileError) in
-            SourceRow(
-                path: try row.text(0, "path") ?? "", files: try row.integer(4, "files") ?? 0, sha256: try row.text(1, "sha256") ?? "",
-                bytes: try row.integer(2, "bytes") ?? 0, records: try row.integer(3, "records") ?? 0, scope: scope)
+        return try rows.indices.map { index throws(SeedFileError) in
+            let row = rows[index]
+            // A NULL is an error as a wrong type is: seeder writes every column NOT NULL, and a
+            // count or digest read as 0 or "" would be a difference that is not there.
+            let source = SourceRow(
+                path: try row.requiredText(0, "path"), files: try row.requiredInteger(4, "files"),
+                sha256: try row.requiredText(1, "sha256"), bytes: try row.requiredInteger(2, "bytes"),
+                records: try row.requiredInteger(3, "records"), scope: scope)
+            // A path is the table's key: a table that holds one twice (not seeder's) names no
+            // one source, and could be neither compared nor upgraded.
+            if index > 0, try rows[index - 1].requiredText(0, "path") == source.path {
+                throw SeedFileError(path: path, reason: "seed_source, \(row.name): the same path as row \(index)")
+            }
+            return source
         }
     }
 

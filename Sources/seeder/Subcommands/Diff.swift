@@ -33,13 +33,17 @@ struct Diff: ParsableCommand {
     @Option(help: ArgumentHelp("Compare only this entity (or table); repeatable. Its join tables come with it.", valueName: "name"))
     var entity: [String] = []
 
+    // `.unconditional` (both counts): `--limit -1` is a value to refuse with its reason, not a
+    // missing one.
     @Option(
+        parsing: .unconditional,
         help:
             "List at most this many items of each list (records per entity, sources, schema and metadata changes), then a count of the rest."
     )
     var limit: Int?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "With --format markdown: write at most this many bytes (60000 by default, at least \(SeedDiffWriter.minimumBytes)), cutting lists to fit.",
             valueName: "n"))
