@@ -28,7 +28,8 @@ extension FetchRun {
             }
         }
         var records: [ParentRecord] = []
-        var folders: Set<String> = []
+        // Each folder and the record that named it first.
+        var folders: [String: ParentRecord] = [:]
         // With `url: "{K}"`, each file name's URL and the record that gave it first.
         var detailURLs: [String: ParentRecord] = [:]
         let base = mapping.fetch.base.map { variables.expand($0) }
@@ -85,8 +86,22 @@ extension FetchRun {
                     detailURLs[detail.fileName] = record
                 } else {
                     record.folderName = folderField.map { Self.folderName(values[$0.description]!) } ?? ""
+                    if let first = folders[record.folderName] {
+                        // The same values again (a record on two pages) are fetched once; other
+                        // values in one folder would be one fetch's files overwritten by another's.
+                        guard first.fields == values else {
+                            let differing = fields.map(\.description).filter { first.fields[$0] != values[$0] }
+                            throw FetchFailure.data(
+                                .shape,
+                                "two records of '\(parent.path)' give the folder '\(record.folderName)' (\(first.place!)) but differ in "
+                                    + differing.map { "'{\($0)}'" }.joined(separator: ", ")
+                                    + "; one folder cannot hold both fetches: make the URL's first '{K}' a key that tells the records apart",
+                                at: place, jsonPath: record.pointer)
+                        }
+                        continue
+                    }
                 }
-                guard folders.insert(record.folderName).inserted else { continue }
+                guard folders.updateValue(record, forKey: record.folderName) == nil else { continue }
                 records.append(record)
             }
         }

@@ -229,6 +229,38 @@ struct FetchFeatureTests {
         }
     }
 
+    /// The folder is the URL's first `{K}`: parents that give the same folder with other values
+    /// (`repos/{owner}/{name}/issues`, two repositories of one owner) are an error at the second,
+    /// never one fetch's files overwritten by the other's or one left out; the same values twice
+    /// (a record on two pages) are fetched once.
+    @Test func parentsThatShareAFolderButNotTheirValues() async throws {
+        let repositories = #"[{"owner": "octo", "name": "a"}, {"owner": "octo", "name": "a"},\#n {"owner": "octo", "name": "b"}]"#
+        let handler: TestHTTPServer.Handler = { request in
+            request.path == "/repos" ? .json(repositories) : .json(#"[{"id": 1}]"#)
+        }
+        try await TestHTTPServer.with(handler) { server in
+            let harness = try FetchHarness(
+                mapping: """
+                    seeder: 1
+                    entities:
+                      Issue: { attributes: { id: integer } }
+                    sources:
+                      - { path: repos.json, fetch: { url: "\(server.url("repos"))" } }
+                      - { path: issues/*.json, entity: Issue, fetch: { url: "\(server.url("repos/{owner}/{name}/issues"))", each: repos.json } }
+                    """)
+            let run = try await harness.fetch()
+            #expect(run.status == 1)
+            #expect(
+                run.stderr.hasPrefix(
+                    "dumps/repos.json:2:2: error: two records of 'repos.json' give the folder 'octo' (dumps/repos.json:1:2) but differ in "
+                        + "'{name}'; one folder cannot hold both fetches: make the URL's first '{K}' a key that tells the records apart  [/2]"
+                ),
+                "\(run.stderr)")
+            #expect(!server.requests.contains { $0.path.hasSuffix("/issues") })
+            #expect(try harness.besideDumps() == ["mapping.yaml"])
+        }
+    }
+
     /// A parent record without the key `{K}` needs is an error at its place in the parent's file;
     /// so is one whose value is the empty string, said as such.
     @Test(arguments: [("{\"name\": \"no id\"}", "missing"), ("{\"id\": \"\"}", "an empty string")])
