@@ -26,7 +26,7 @@ struct DiffCommandTests {
         try seeds([
             ("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
             ("v1-again", "mappings/tasklist.yaml", "seeds/tasklist", "1800000000"),
-            ("v2", "mappings/tasklist.yaml", fixtures + "/tasklist-v2", "1700000000"),
+            ("v2", "mappings/tasklist.yaml", "seeds/tasklist-v2", "1700000000"),
         ])
     }
 
@@ -81,7 +81,7 @@ struct DiffCommandTests {
     /// are what the command prints.
     static func documentedOutput(of command: String) throws -> String {
         let docs = try String(contentsOfFile: repository + "/docs/commands.md", encoding: .utf8)
-        let start = try #require(docs.range(of: "```\n$ \(command)\n"), "no example of '\(command)'").upperBound
+        let start = try #require(docs.range(of: "```console\n$ \(command)\n"), "no example of '\(command)'").upperBound
         let end = try #require(docs.range(of: "\n```\n", range: start..<docs.endIndex)).lowerBound
         return String(docs[start..<end]) + "\n"
     }
