@@ -146,7 +146,9 @@ public enum FetchResponseFuzzing {
         var problems: [String] = []
         if failure.diagnostic.message.isEmpty { problems.append("\(stage): a failure without a message") }
         if failure.diagnostic.severity != .error { problems.append("\(stage): a failure that is no error: \(failure.diagnostic)") }
-        if ![1, 2].contains(failure.exitStatus) { problems.append("\(stage): exit status \(failure.exitStatus): \(failure.diagnostic)") }
+        if ![.invalid, .failed].contains(failure.outcome) {
+            problems.append("\(stage): outcome \(failure.outcome.name): \(failure.diagnostic)")
+        }
         return problems
     }
 

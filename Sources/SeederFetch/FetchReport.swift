@@ -2,8 +2,9 @@ import SeederCore
 
 /// What a fetch did, for the command to print (docs/commands.md, fetch; docs/json.md).
 public struct FetchReport: Sendable {
-    /// 0 success, 1 a body or the mapping is not what fetch reads, 2 the service or a file failed.
-    public var exitStatus: Int32 = 0
+    /// `invalid`: a body or the mapping is not what fetch reads; `failed`: the service or a file
+    /// failed.
+    public var outcome: RunOutcome = .success
     public var diagnostics: [Diagnostic] = []
     public var sources: [SourceSummary] = []
     /// The dumps directory, as given.

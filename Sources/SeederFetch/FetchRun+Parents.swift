@@ -37,7 +37,7 @@ extension FetchRun {
             guard let bytes = DumpEncoder.decode(file: file.absolute, as: Source.compression(ofFile: file.relative)),
                 let document = try? JSONDocument(parsing: bytes)
             else {
-                throw FetchFailure(.io, "cannot read the parent source's file \(file.relative) as JSON", at: location, exitStatus: 2)
+                throw FetchFailure(.io, "cannot read the parent source's file \(file.relative) as JSON", at: location, outcome: .failed)
             }
             var value = document.root
             for key in parent.keyPath { value = value[key] ?? value }

@@ -233,7 +233,7 @@ final class FetchRun: @unchecked Sendable {
         }
         var sent = request
         do { sent.bodyFile = try staging.newBodyFile() } catch {
-            throw FetchFailure(.io, "cannot fetch \(path): \(error.path): \(error.reason)", at: spec.location, exitStatus: 2)
+            throw FetchFailure(.io, "cannot fetch \(path): \(error.path): \(error.reason)", at: spec.location, outcome: .failed)
         }
         defer { unlink(sent.bodyFile!) }
         let answer = try await sender.send(sent, conditional: conditional, limits: limits, location: spec.location)
@@ -264,7 +264,7 @@ final class FetchRun: @unchecked Sendable {
                 secret = try variables.secret(inFile: file)
                 located = try FileByteSource(path: file)
             } catch {
-                throw FetchFailure(.io, "cannot read the body of \(described): \(error)", at: spec.location, exitStatus: 2)
+                throw FetchFailure(.io, "cannot read the body of \(described): \(error)", at: spec.location, outcome: .failed)
             }
         } else {
             secret = variables.secret(in: answer.body)
@@ -282,7 +282,7 @@ final class FetchRun: @unchecked Sendable {
                     + "(send it in a header, or ask the service not to echo it)", at: spec.location)
         }
         func cannotWrite(_ error: InputError) -> FetchFailure {
-            FetchFailure(.io, "cannot write \(path) (for \(described)): \(error.reason)", at: spec.location, exitStatus: 2)
+            FetchFailure(.io, "cannot write \(path) (for \(described)): \(error.reason)", at: spec.location, outcome: .failed)
         }
         let digest: String
         let size: Int

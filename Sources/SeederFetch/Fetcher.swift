@@ -42,12 +42,12 @@ public enum Fetcher {
                     .io, "cannot read the mapping file: \((error as? InputError)?.reason ?? "\(error)")",
                     at: SourceLocation(file: options.mapping))
             ]
-            report.exitStatus = 2
+            report.outcome = .failed
             return report
         }
         guard let mapping = MappingLoader().load(contentsOf: options.mapping, diagnostics: diagnostics) else {
             report.diagnostics = diagnostics.diagnostics
-            report.exitStatus = diagnostics.diagnostics.contains { $0.code == .io } ? 2 : 1
+            report.outcome = diagnostics.diagnostics.contains { $0.code == .io } ? .failed : .invalid
             return report
         }
         let sources = mapping.sources ?? []
@@ -77,7 +77,7 @@ public enum Fetcher {
         }
         guard !diagnostics.hasErrors else {
             report.diagnostics = diagnostics.diagnostics
-            report.exitStatus = diagnostics.diagnostics.contains { $0.code == .io } ? 2 : 1
+            report.outcome = diagnostics.diagnostics.contains { $0.code == .io } ? .failed : .invalid
             return report
         }
         let staging: StagingArea
@@ -85,7 +85,7 @@ public enum Fetcher {
             staging = try StagingArea(dumps: options.dumps)
         } catch {
             report.diagnostics = [.error(.io, "cannot fetch into \(options.dumps): \(error.reason)", at: nil)]
-            report.exitStatus = 2
+            report.outcome = .failed
             return report
         }
         let transport: any HTTPTransport
@@ -97,7 +97,7 @@ public enum Fetcher {
             } catch {
                 staging.remove()
                 report.diagnostics = [.error(.io, error.description, at: nil)]
-                report.exitStatus = 2
+                report.outcome = .failed
                 return report
             }
         }
@@ -122,7 +122,7 @@ public enum Fetcher {
         report.diagnostics += Self.inMappingOrder(run.warnings) + Self.inMappingOrder(run.failures.map(\.diagnostic))
         if !run.failures.isEmpty {
             staging.remove()
-            report.exitStatus = run.failures.contains { $0.exitStatus == 2 } ? 2 : 1
+            report.outcome = run.failures.contains { $0.outcome == .failed } ? .failed : .invalid
             return report
         }
         do {
@@ -131,7 +131,7 @@ public enum Fetcher {
         } catch {
             staging.remove()
             report.diagnostics.append(.error(.io, "\(error.path): \(error.reason); the dumps were not updated"))
-            report.exitStatus = 2
+            report.outcome = .failed
         }
         return report
     }

@@ -43,7 +43,7 @@ extension PageBody {
             } catch let failure as FetchFailure {
                 throw failure
             } catch {
-                throw FetchFailure(.io, "\(described): cannot read the body: \(error)", at: location, exitStatus: 2)
+                throw FetchFailure(.io, "\(described): cannot read the body: \(error)", at: location, outcome: .failed)
             }
         }
 

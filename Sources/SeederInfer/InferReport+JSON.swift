@@ -9,7 +9,7 @@ extension InferReport {
         var json = JSONStreamWriter()
         json.object { json in
             JSONDocumentKind.infer.writeHeader(to: &json)
-            json.member("outcome", ["success", "invalid", "failed"][outcome.rawValue])
+            json.member("outcome", outcome.name)
             json.member("exitStatus", outcome.rawValue)
             json.member("output", output)
             json.member("dumps", dumps)

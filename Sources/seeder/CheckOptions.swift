@@ -73,6 +73,6 @@ struct CheckOptions: ParsableArguments {
             throw OutputError(error.code, error.message + written)
         }
         if reportFailure != nil { throw ExitCode(2) }
-        if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
+        try report.outcome.end()
     }
 }

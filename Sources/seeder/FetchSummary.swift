@@ -33,8 +33,8 @@ enum FetchSummary {
         var json = JSONStreamWriter()
         json.object { json in
             JSONDocumentKind.fetch.writeHeader(to: &json)
-            json.member("outcome", report.exitStatus == 0 ? "success" : report.exitStatus == 1 ? "invalid" : "failed")
-            json.member("exitStatus", Int(report.exitStatus))
+            json.member("outcome", report.outcome.name)
+            json.member("exitStatus", report.outcome.rawValue)
             json.member("dumps", report.dumps)
             json.member("changed", report.changedDumps)
             json.member("sources") { json in
@@ -67,7 +67,7 @@ enum FetchSummary {
     /// The step summary's markdown.
     static func markdown(_ report: FetchReport) -> String {
         var text = "### seeder fetch\n\n"
-        if report.exitStatus != 0 {
+        if report.outcome != .success {
             text += "**Failed** (\(counting(report.errorCount, "error"))); the dumps were not changed.\n\n"
             for diagnostic in report.diagnostics.prefix(20) { text += "- \(PrintedText.codeSpan(diagnostic.description))\n" }
             return text

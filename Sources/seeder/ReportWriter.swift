@@ -35,7 +35,7 @@ enum ReportWriter {
         var json = JSONStreamWriter()
         json.object { json in
             command.writeHeader(to: &json)
-            json.member("outcome", ["success", "invalid", "failed"][report.outcome.rawValue])
+            json.member("outcome", report.outcome.name)
             json.member("exitStatus", report.outcome.rawValue)
             json.member("output", report.output)
             json.member("inputs") { $0.array(report.inputs) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SeederCore
 import SeederFiles
 import SeederStore
 
@@ -20,8 +21,9 @@ struct SeederCommand: ParsableCommand {
     )
 
     /// Runs the command as swift-argument-parser does, but for a file the command could not
-    /// write (`OutputError`): the message, and exit status 2, the same for every command.
-    static func main() {
+    /// write (`OutputError`): the message, and exit status 2, the same for every command. `fetch`
+    /// is async (HTTP transfers run as tasks); the others run on the main thread as they are.
+    static func main() async {
         StandardOutput.reserveClosedDescriptors()
         StandardOutput.ignoreWriteSignals()
         var command: any ParsableCommand
@@ -31,12 +33,23 @@ struct SeederCommand: ParsableCommand {
             exit(withError: error)
         }
         do {
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch let error as OutputError {
             StandardError.write(line: "error: \(error.message)")
             Foundation.exit(2)
         } catch {
             exit(withError: error)
         }
+    }
+}
+
+extension RunOutcome {
+    /// Ends a command with this outcome: returns on success, else exits with its status.
+    func end() throws {
+        if self != .success { throw ExitCode(exitStatus) }
     }
 }

@@ -113,7 +113,7 @@ struct FetchPartsTests {
             _ = try Self.body("<html>\n<body>Sign in</body></html>")
             Issue.record("HTML read as JSON")
         } catch let error as FetchFailure {
-            #expect(error.exitStatus == 1)
+            #expect(error.outcome == .invalid)
             #expect(error.diagnostic.code == .syntax)
             #expect(error.diagnostic.message.hasPrefix("GET x: the body is not JSON: "))
             #expect(error.diagnostic.message.contains("at line 1, column 1; it begins \"<html> <body>Sign in</body></html>\""))

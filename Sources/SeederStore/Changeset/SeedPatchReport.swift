@@ -1,20 +1,13 @@
 import SeedInstaller
+import SeederCore
 import SeederFiles
 
 /// What a `seeder patch` came to (docs/commands.md, patch): the patch applied, or why not.
 /// `SeedPatchRun` makes it, so that the command only prints it and maps its outcome to the exit
 /// status.
 public struct SeedPatchReport: Sendable {
-    /// How a patch ended; the raw value is the exit status (docs/commands.md, Exit status).
-    public enum Outcome: Int, Sendable {
-        /// The output was written: the seed the changeset leads to.
-        case patched = 0
-        /// The changeset does not lead from the seed, or does not apply to its rows (a conflict,
-        /// rows left pointing at nothing): nothing was written.
-        case notApplied = 1
-        /// A file could not be read or written, or may not be: nothing was written.
-        case failed = 2
-    }
+    /// How a patch ended (`RunOutcome`, in patch's words: `patched`, `notApplied`).
+    public typealias Outcome = RunOutcome
 
     public var outcome: Outcome
     /// What the changeset did, when it was applied.
@@ -33,4 +26,12 @@ public struct SeedPatchReport: Sendable {
         self.outcome = outcome
         self.message = message
     }
+}
+
+extension RunOutcome {
+    /// `patch`: the output was written, the seed the changeset leads to (status 0).
+    public static var patched: RunOutcome { .success }
+    /// `patch`: the changeset does not lead from the seed, or does not apply to its rows (a
+    /// conflict, rows left pointing at nothing): nothing was written (status 1).
+    public static var notApplied: RunOutcome { .invalid }
 }

@@ -15,7 +15,7 @@ import SeederFiles
 ///
 /// ```swift
 /// let report = SeedPatchRun(seed: "release.sqlite", changeset: "release.changeset", output: "next.sqlite").run()
-/// exit(Int32(report.outcome.rawValue))
+/// exit(report.outcome.exitStatus)
 /// ```
 public struct SeedPatchRun: Sendable {
     public var seed: String

@@ -1,21 +1,12 @@
+import SeederCore
 import SeederFiles
 
 /// What a `seeder diff` came to (docs/commands.md, diff): the changeset written, the comparison,
 /// and, when the run stopped short, why. `SeedDiffRun` makes it, so that the command only prints
 /// it and maps its outcome to the exit status.
 public struct DiffReport: Sendable {
-    /// How a diff ended; the raw value is the exit status (docs/commands.md, Exit status).
-    public enum Outcome: Int, Sendable {
-        /// The seeds hold the same records.
-        case sameRecords = 0
-        /// They differ.
-        case differ = 1
-        /// They could not be compared: a seed could not be read, or the changeset or the output
-        /// could not be written.
-        case failed = 2
-        /// Bad usage seen only once the seeds are open: an `--entity` that names nothing in either.
-        case badUsage = 64
-    }
+    /// How a diff ended (`RunOutcome`, in diff's words: `sameRecords`, `differ`).
+    public typealias Outcome = RunOutcome
 
     /// Why a run stopped short.
     public struct Failure: Sendable {
@@ -37,4 +28,11 @@ public struct DiffReport: Sendable {
         if let failure { return failure.outcome }
         return diff?.holdsSameRecords == false ? .differ : .sameRecords
     }
+}
+
+extension RunOutcome {
+    /// `diff`: the seeds hold the same records (status 0).
+    public static var sameRecords: RunOutcome { .success }
+    /// `diff`: the seeds differ (status 1).
+    public static var differ: RunOutcome { .invalid }
 }

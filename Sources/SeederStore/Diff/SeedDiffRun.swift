@@ -9,7 +9,7 @@ import SeederFiles
 /// let run = SeedDiffRun(old: "release.sqlite", new: "seed.sqlite", changeset: "release.changeset")
 /// var report = run.writeChangeset()
 /// if report.failure == nil { report = run.compare(after: report, writer.add) }
-/// exit(Int32(report.outcome.rawValue))
+/// exit(report.outcome.exitStatus)
 /// ```
 public struct SeedDiffRun: Sendable {
     public var differ: SeedDiffer

@@ -76,7 +76,7 @@ struct Diff: ParsableCommand {
         if let (path, written) = report.changeset { StandardError.write(Self.describe(written, path: path)) }
         if report.failure == nil { report = try compare(run, after: report) }
         if let failure = report.failure { StandardError.write(line: failure.message) }
-        if report.outcome != .sameRecords { throw ExitCode(Int32(report.outcome.rawValue)) }
+        try report.outcome.end()
     }
 
     /// Runs the comparison, printing the diff as it goes, and its step summary in a GitHub Actions

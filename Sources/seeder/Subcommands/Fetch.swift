@@ -7,7 +7,7 @@ import SeederStore
 
 /// `seeder fetch`: the dump files of the mapping's `fetch:` sources, from the web service, only
 /// what changed, into DUMPS all at once or not at all (docs/commands.md, fetch).
-struct Fetch: ParsableCommand {
+struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Fetch the dump files of the mapping's 'fetch:' sources from the web service.",
         discussion: """
@@ -32,7 +32,7 @@ struct Fetch: ParsableCommand {
 
     @OptionGroup var reporting: ReportingOptions
 
-    func run() throws {
+    func run() async throws {
         var options = FetchOptions(mapping: mapping, dumps: dumps)
         options.only = only
         let display = FetchProgressDisplay(mode: reporting.progress)
@@ -45,8 +45,7 @@ struct Fetch: ParsableCommand {
             }
         }
         FetchInterruption.install()
-        let fetchOptions = options
-        let report = Self.wait { await Fetcher.fetch(fetchOptions) }
+        let report = await Fetcher.fetch(options)
         display?.finish()
         let console = Console()
         console.print(report.diagnostics, suppressed: 0, mapping: mapping)
@@ -54,28 +53,12 @@ struct Fetch: ParsableCommand {
         GitHubActions.appendStepSummary(FetchSummary.markdown(report))
         if json {
             try StandardOutput.write(FetchSummary.json(report) + "\n")
-            if report.exitStatus != 0 { StandardError.write(FetchSummary.failureLine(report)) }
-        } else if report.exitStatus == 0 {
+            if report.outcome != .success { StandardError.write(FetchSummary.failureLine(report)) }
+        } else if report.outcome == .success {
             try StandardOutput.write(FetchSummary.table(report))
         } else {
             StandardError.write(FetchSummary.failureLine(report))
         }
-        if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
+        try report.outcome.end()
     }
-
-    /// Runs async work to its end from the synchronous command.
-    static func wait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
-        let semaphore = DispatchSemaphore(value: 0)
-        let box = ResultBox<T>()
-        Task {
-            box.value = await work()
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return box.value!
-    }
-}
-
-private final class ResultBox<T>: @unchecked Sendable {
-    var value: T?
 }

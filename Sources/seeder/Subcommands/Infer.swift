@@ -73,6 +73,6 @@ struct Infer: ParsableCommand {
         } else if report.outcome == .success, written == nil, let draft = report.draft {
             try StandardOutput.write(draft)
         }
-        if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
+        try report.outcome.end()
     }
 }

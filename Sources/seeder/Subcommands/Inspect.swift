@@ -43,6 +43,6 @@ struct Inspect: ParsableCommand {
             case .mermaid: try StandardOutput.write(SeedDiagram.mermaid(catalog))
             }
         }
-        if report.outcome != .success { throw ExitCode(Int32(report.outcome.rawValue)) }
+        try report.outcome.end()
     }
 }

@@ -36,6 +36,6 @@ struct Patch: ParsableCommand {
             .run(willCreate: Interruption.removeOnInterrupt)
         if let patch = report.patch { StandardError.write(line: "wrote \(output): \(patch)") }
         if let message = report.message { StandardError.write(line: message) }
-        if report.outcome != .patched { throw ExitCode(Int32(report.outcome.rawValue)) }
+        try report.outcome.end()
     }
 }
