@@ -26,27 +26,15 @@ extension SeedBuilder {
         var earlySync: FileSync?
     }
 
-    /// Opens one connection: the seed being built as `main`, the working database as `work`,
-    /// 16 MiB of cache each, which keeps a build within its memory target (bench/README.md).
+    /// Opens one connection (`WritingConnection`, no journal): the seed being built as `main`,
+    /// the working database as `work`.
     static func openDatabase(_ files: BuildFiles) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = false
-        configuration.journalMode = .default
-        // A failed build leaves its transaction open: with the journal off there is nothing to
-        // roll back to, and its files go.
-        configuration.allowsUnsafeTransactions = true
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA page_size = 4096")
-            try db.execute(sql: "PRAGMA journal_mode = OFF")
-            try db.execute(sql: "PRAGMA synchronous = OFF")
-            try db.execute(sql: "PRAGMA cache_size = -16384")
-            try db.execute(sql: "ATTACH DATABASE ? AS \"work\"", arguments: [files.work])
+        let work = files.work
+        let configuration = WritingConnection.configuration(journal: .off, pageSize: 4096) { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS \"work\"", arguments: [work])
             // Big pages: side and link tables are appended to and read back in order
             // (bench/README.md).
-            try db.execute(sql: "PRAGMA \"work\".page_size = 65536")
-            try db.execute(sql: "PRAGMA \"work\".journal_mode = OFF")
-            try db.execute(sql: "PRAGMA \"work\".synchronous = OFF")
-            try db.execute(sql: "PRAGMA \"work\".cache_size = -16384")
+            try WritingConnection.prepare(db, schema: "work", journal: .off, pageSize: 65536)
         }
         return try DatabaseQueue(path: files.seed, configuration: configuration)
     }

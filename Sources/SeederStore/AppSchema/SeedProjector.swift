@@ -18,17 +18,10 @@ struct SeedProjector {
         guard FileManager.default.createFile(atPath: path, contents: Data(fit.bytes)) else {
             throw OutputError.cannot("write", path, error: errno)
         }
-        let queue = try DatabaseQueue(path: path, configuration: Self.configuration)
+        // The copy is a temporary file until it is renamed; a failed fill is rolled back in
+        // memory, and the copy removed.
+        let queue = try DatabaseQueue(path: path, configuration: WritingConnection.configuration(journal: .memory))
         let finished = try queue.inDatabase { db -> FinishedFile in
-            try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            // The copy is a temporary file until it is renamed: no journal beside it for a killed
-            // build to leave behind; a failed fill is rolled back in memory, and the copy removed.
-            try db.execute(sql: "PRAGMA journal_mode = MEMORY")
-            // Synced once, beside its checks (`SeedChecks.check`), not also by the commit.
-            try db.execute(sql: "PRAGMA synchronous = OFF")
-            // The load's cache (`SeedBuilder.openDatabase`): the app's indexes are kept in step
-            // row by row, and with SQLite's default 2 MiB they outgrow it (bench/README.md).
-            try db.execute(sql: "PRAGMA cache_size = -16384")
             db.add(function: Self.uuidBytes)
             try db.execute(sql: "ATTACH DATABASE ? AS \"built\"", arguments: [built.path])
             // The app's triggers would fill its logs and indexes once more (docs/mapping.md).
@@ -119,12 +112,6 @@ struct SeedProjector {
     private static func text(_ value: DatabaseValue) -> String {
         if case let .string(string) = value.storage { return string }
         return value.description
-    }
-
-    private static var configuration: Configuration {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = false
-        return configuration
     }
 
     private func builtTable(_ entity: Int) -> String {

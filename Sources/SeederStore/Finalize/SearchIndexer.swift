@@ -27,7 +27,7 @@ struct SearchIndexer {
     /// (`FinishedFile.compact`): vacuumed into `spare` if the index freed pages, the copy's
     /// rowids checked against the file's.
     func index(_ built: FinishedFile, spare: String) throws -> FinishedFile {
-        let seed = try DatabaseQueue(path: built.path, configuration: Self.configuration)
+        let seed = try DatabaseQueue(path: built.path, configuration: WritingConnection.configuration(journal: .off))
         let finished = try seed.inDatabase { db in
             try db.execute(sql: "BEGIN")
             for table in tables {
@@ -60,19 +60,5 @@ struct SearchIndexer {
         guard kept == rows else {
             throw AssemblyError(message: "VACUUM moved the rowids of table '\(table)', which its search table names")
         }
-    }
-
-    /// Writes as the build's own connection does: no journal (a failed build's files go) and
-    /// no syncs (`SeedChecks.check` syncs the finished file once).
-    private static var configuration: Configuration {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = false
-        configuration.allowsUnsafeTransactions = true
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = OFF")
-            try db.execute(sql: "PRAGMA synchronous = OFF")
-            try db.execute(sql: "PRAGMA cache_size = -16384")
-        }
-        return configuration
     }
 }
