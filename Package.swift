@@ -71,9 +71,6 @@ let package = Package(
         // `sqlite3_db_config`, variadic in C and so out of Swift's reach: the switch that keeps an
         // app's triggers from running while seeder fills its tables.
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
-        // The signal handler that removes an interrupted build's temporary files: C, so that it
-        // calls nothing but async-signal-safe functions.
-        .target(name: "CSeederSignals"),
         // `seeder fetch`: a mapping's `fetch:` blocks -> the dump files its sources read (HTTP,
         // paginators, the manifest). Its own module, so the builder never links an HTTP client.
         .target(
@@ -95,7 +92,6 @@ let package = Package(
                 "SeederInfer",
                 "SeederStore",
                 "SeederFetch",
-                "CSeederSignals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

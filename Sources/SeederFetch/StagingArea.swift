@@ -24,7 +24,6 @@ final class StagingArea: @unchecked Sendable {
     /// process's end.
     private static let lock = NSLock()
     nonisolated(unsafe) private static var live: [StagingArea] = []
-    nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
     nonisolated(unsafe) private static var dumpsNote = "the dumps are as they were"
 
     /// Makes the folder beside `dumps` (same file system: renames are atomic).
@@ -45,27 +44,17 @@ final class StagingArea: @unchecked Sendable {
         Self.locked { Self.live.append(self) }
     }
 
-    /// SIGINT and SIGTERM remove every live staging folder, then end the process as the signal
-    /// would (status 128 + the signal). Handled on a dispatch queue, not in a signal handler:
-    /// removing a folder is not async-signal-safe.
-    static func removeOnSignals() {
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                // Kept to the end: a page about to make a file here waits until `exit`, and each
-                // area is closed before its folder goes, so nothing is made in it again.
-                lock.lock()
-                for area in live {
-                    area.closed = true
-                    try? FileManager.default.removeItem(atPath: area.root)
-                }
-                FileHandle.standardError.write(Data("fetch: interrupted; \(dumpsNote)\n".utf8))
-                exit(128 + signalNumber)
-            }
-            source.resume()
-            signalSources.append(source)
+    /// Removes every live staging folder, each area closed first so that nothing is made in it
+    /// again, and returns what became of DUMPS. Takes `lock` and keeps it: a page about to make
+    /// a file waits, and a commit under way ends first. For the signal handler, which ends the
+    /// process next.
+    static func removeLiveFolders() -> String {
+        lock.lock()
+        for area in live {
+            area.closed = true
+            try? FileManager.default.removeItem(atPath: area.root)
         }
+        return dumpsNote
     }
 
     /// `body`, under `lock`.
@@ -245,7 +234,9 @@ final class StagingArea: @unchecked Sendable {
     }
 }
 
-/// What the command calls before a fetch: SIGINT and SIGTERM then remove the staging folder.
+/// What the command's signal handler calls during a fetch.
 public enum SeederFetchSignals {
-    public static func install() { StagingArea.removeOnSignals() }
+    /// Removes the fetch's staging folders (after a commit under way) and returns what became
+    /// of DUMPS: `the dumps are as they were`, or `the dumps were updated`.
+    public static func removeStagingFolders() -> String { StagingArea.removeLiveFolders() }
 }

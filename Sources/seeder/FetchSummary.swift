@@ -136,8 +136,3 @@ final class FetchProgressDisplay: @unchecked Sendable {
     }
 
 }
-
-/// SIGINT and SIGTERM during a fetch remove its temporary folder; DUMPS is left as it was.
-enum FetchInterruption {
-    static func install() { SeederFetchSignals.install() }
-}

@@ -44,7 +44,7 @@ struct Fetch: AsyncParsableCommand {
                 if let display { display.note(text) } else { StandardError.write(line: "fetch: " + text) }
             }
         }
-        FetchInterruption.install()
+        Interruption.removeFetchStaging()
         let report = await Fetcher.fetch(options)
         display?.finish()
         let console = Console()
