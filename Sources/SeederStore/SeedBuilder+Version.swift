@@ -3,5 +3,5 @@ import SeederFiles
 
 extension SeedBuilder {
     /// The version of seeder (`SeederVersion`).
-    public static let version = SeederVersion.current
+    package static let version = SeederVersion.current
 }

@@ -27,9 +27,9 @@ import SeederFiles
 ///     var options = BuildOptions(mapping: "mappings/tasklist.yaml", dumps: "seeds/tasklist")
 ///     let report = SeedBuilder.build(options)
 ///     print(report.outcome, report.output ?? "-")
-public enum SeedBuilder {
+package enum SeedBuilder {
     /// Runs a build (or a validation) and reports what happened; never throws.
-    public static func build(_ options: BuildOptions) -> BuildReport {
+    package static func build(_ options: BuildOptions) -> BuildReport {
         let diagnostics = DiagnosticSink(maxErrors: options.maxErrors)
         var run = Run()
         run.report.outcome = self.run(options, diagnostics: diagnostics, state: &run)

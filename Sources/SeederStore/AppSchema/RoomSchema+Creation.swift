@@ -8,7 +8,7 @@ extension RoomSchema {
     /// then its indices' `CREATE INDEX`, or for an FTS entity its `CREATE VIRTUAL TABLE` then its
     /// content sync triggers; an FTS entity after its external content table; then each view's
     /// `CREATE VIEW`; then `setupQueries` (`room_master_table` and the identity hash).
-    public var createStatements: [String] {
+    package var createStatements: [String] {
         var statements: [String] = []
         for entity in entitiesInCreationOrder {
             statements.append(entity.createTableSQL)
@@ -33,7 +33,7 @@ extension RoomSchema {
     ///
     /// The statements run where they can do no more than that (`RoomSQLSandbox`), and `db` is
     /// given a copy of the database they made.
-    public func createDatabase(_ db: Database) throws {
+    package func createDatabase(_ db: Database) throws {
         try RawSQLite.deserialize(try createdDatabase(), into: db)
     }
 

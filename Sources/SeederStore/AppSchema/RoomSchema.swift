@@ -17,128 +17,128 @@ import SeederFiles
 /// // ... fill the tables ...
 /// let differences = try schema.differences(in: db)  // [] when Room will open the seed
 /// ```
-public struct RoomSchema: Sendable, Hashable {
+package struct RoomSchema: Sendable, Hashable {
     /// The export's format; seeder reads format 1, the only one Room writes.
-    public var formatVersion: Int
+    package var formatVersion: Int
     /// `database.version`: the `@Database(version:)` the schema belongs to.
-    public var version: Int
+    package var version: Int
     /// `database.identityHash`: what Room expects in `room_master_table`.
-    public var identityHash: String
+    package var identityHash: String
     /// `database.entities`, in the file's order.
-    public var entities: [Entity]
+    package var entities: [Entity]
     /// `database.views` (absent in exports older than Room 2.1: empty).
-    public var views: [View]
+    package var views: [View]
     /// `database.setupQueries`: they create `room_master_table` and insert the identity hash.
-    public var setupQueries: [String]
+    package var setupQueries: [String]
 
     /// One `@Entity` (a table) or `@Fts3`/`@Fts4` entity (a virtual table).
-    public struct Entity: Sendable, Hashable {
+    package struct Entity: Sendable, Hashable {
         /// The table's name.
-        public var tableName: String
+        package var tableName: String
         /// `CREATE TABLE` (or `CREATE VIRTUAL TABLE`) with `${TABLE_NAME}` for the name.
-        public var createSql: String
+        package var createSql: String
         /// The columns, in the table's order.
-        public var fields: [Field]
+        package var fields: [Field]
         /// The primary key (for an FTS entity, `rowid` or nothing).
-        public var primaryKey: PrimaryKey
+        package var primaryKey: PrimaryKey
         /// The entity's indices (none for an FTS entity).
-        public var indices: [Index]
+        package var indices: [Index]
         /// The entity's foreign keys.
-        public var foreignKeys: [ForeignKey]
+        package var foreignKeys: [ForeignKey]
         /// What an FTS entity has besides; `nil` for a plain table.
-        public var fts: FTS?
+        package var fts: FTS?
 
         /// `createSql` with the table's name in place.
-        public var createTableSQL: String { RoomSchema.replacingTableName(in: createSql, with: tableName) }
+        package var createTableSQL: String { RoomSchema.replacingTableName(in: createSql, with: tableName) }
     }
 
     /// One column of an entity.
-    public struct Field: Sendable, Hashable {
+    package struct Field: Sendable, Hashable {
         /// The property the column stores (`address.zipcode`).
-        public var fieldPath: String
+        package var fieldPath: String
         /// The column's name.
-        public var columnName: String
+        package var columnName: String
         /// The column's declared type: `INTEGER`, `TEXT`, `REAL` or `BLOB`.
-        public var affinity: String
+        package var affinity: String
         /// `NOT NULL` (absent in exports older than Room 1.0 final: `false`).
-        public var notNull: Bool
+        package var notNull: Bool
         /// The column's `DEFAULT` as SQL text (`0`, `'Unknown'`), if it has one.
-        public var defaultValue: String?
+        package var defaultValue: String?
     }
 
     /// An entity's primary key.
-    public struct PrimaryKey: Sendable, Hashable {
+    package struct PrimaryKey: Sendable, Hashable {
         /// The key's columns, in key order.
-        public var columnNames: [String]
+        package var columnNames: [String]
         /// `true` for an `autoGenerate` key (`INTEGER PRIMARY KEY AUTOINCREMENT`).
-        public var autoGenerate: Bool
+        package var autoGenerate: Bool
     }
 
     /// An index of an entity.
-    public struct Index: Sendable, Hashable {
+    package struct Index: Sendable, Hashable {
         /// The index's name (Room's own start with `index_`).
-        public var name: String
+        package var name: String
         /// `true` for a unique index.
-        public var unique: Bool
+        package var unique: Bool
         /// The indexed columns, in order.
-        public var columnNames: [String]
+        package var columnNames: [String]
         /// `ASC`/`DESC` per column; empty when the export has none (every column `ASC`).
-        public var orders: [String]
+        package var orders: [String]
         /// `CREATE INDEX` with `${TABLE_NAME}` for the table's name.
-        public var createSql: String
+        package var createSql: String
     }
 
     /// A foreign key of an entity.
-    public struct ForeignKey: Sendable, Hashable {
+    package struct ForeignKey: Sendable, Hashable {
         /// The parent table.
-        public var table: String
+        package var table: String
         /// `NO ACTION`, `RESTRICT`, `SET NULL`, `SET DEFAULT` or `CASCADE`.
-        public var onDelete: String
+        package var onDelete: String
         /// As `onDelete`.
-        public var onUpdate: String
+        package var onUpdate: String
         /// The child columns, in key order.
-        public var columns: [String]
+        package var columns: [String]
         /// The parent columns they reference, in the same order.
-        public var referencedColumns: [String]
+        package var referencedColumns: [String]
     }
 
     /// What an `@Fts3`/`@Fts4` entity has besides its fields.
-    public struct FTS: Sendable, Hashable {
+    package struct FTS: Sendable, Hashable {
         /// `FTS3` or `FTS4`.
-        public var ftsVersion: String
+        package var ftsVersion: String
         /// The options the entity was declared with.
-        public var ftsOptions: FTSOptions
+        package var ftsOptions: FTSOptions
         /// The triggers that keep an external-content table's index in step with its table.
-        public var contentSyncTriggers: [String]
+        package var contentSyncTriggers: [String]
     }
 
     /// `ftsOptions` of an FTS entity, as exported.
-    public struct FTSOptions: Sendable, Hashable {
-        public var tokenizer: String
-        public var tokenizerArgs: [String]
+    package struct FTSOptions: Sendable, Hashable {
+        package var tokenizer: String
+        package var tokenizerArgs: [String]
         /// The external content table, or `""`.
-        public var contentTable: String
+        package var contentTable: String
         /// The language id column, or `""`: a hidden column, not one Room checks.
-        public var languageIdColumnName: String
-        public var matchInfo: String
-        public var notIndexedColumns: [String]
-        public var prefixSizes: [Int]
-        public var preferredOrder: String
+        package var languageIdColumnName: String
+        package var matchInfo: String
+        package var notIndexedColumns: [String]
+        package var prefixSizes: [Int]
+        package var preferredOrder: String
     }
 
     /// A `@DatabaseView`.
-    public struct View: Sendable, Hashable {
+    package struct View: Sendable, Hashable {
         /// The view's name.
-        public var viewName: String
+        package var viewName: String
         /// `CREATE VIEW` with `${VIEW_NAME}` for the name.
-        public var createSql: String
+        package var createSql: String
 
         /// `createSql` with the view's name in place.
-        public var createViewSQL: String { createSql.replacingOccurrences(of: "${VIEW_NAME}", with: viewName) }
+        package var createViewSQL: String { createSql.replacingOccurrences(of: "${VIEW_NAME}", with: viewName) }
     }
 
     /// A schema from its parts.
-    public init(
+    package init(
         formatVersion: Int = 1, version: Int, identityHash: String, entities: [Entity], views: [View] = [], setupQueries: [String]
     ) {
         self.formatVersion = formatVersion
@@ -154,7 +154,7 @@ public struct RoomSchema: Sendable, Hashable {
     /// Errors (`RoomSchemaError`) name the file, the line and column, and what is wrong: JSON
     /// that does not parse, a `formatVersion` other than 1, a key that is missing or has the
     /// wrong type, by its JSON Pointer (`/database/entities/2/fields/0/affinity`).
-    public static func load(path: String) throws -> RoomSchema {
+    package static func load(path: String) throws -> RoomSchema {
         let bytes: [UInt8]
         do {
             bytes = try FileByteSource(path: path).readAll(atMost: AppSchemaFile.sizeLimit)
@@ -165,7 +165,7 @@ public struct RoomSchema: Sendable, Hashable {
     }
 
     /// Parses the text of an exported schema; `path` names it in errors.
-    public init(json bytes: [UInt8], path: String) throws {
+    package init(json bytes: [UInt8], path: String) throws {
         let document: JSONDocument
         do {
             document = try JSONDocument(parsing: bytes)

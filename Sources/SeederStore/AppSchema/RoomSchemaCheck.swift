@@ -2,9 +2,9 @@ import GRDB
 import SeederFiles
 
 /// One way a database differs from what Room will check when it opens it, in words.
-public struct RoomSchemaDifference: Sendable, Hashable, CustomStringConvertible {
+package struct RoomSchemaDifference: Sendable, Hashable, CustomStringConvertible {
     /// What the difference is about.
-    public enum Subject: Sendable, Hashable {
+    package enum Subject: Sendable, Hashable {
         /// An entity's table (`TableInfo`).
         case table(String)
         /// An FTS entity's virtual table (`FtsTableInfo`).
@@ -18,12 +18,12 @@ public struct RoomSchemaDifference: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// What the difference is about.
-    public var subject: Subject
+    package var subject: Subject
     /// The whole sentence: `table 'Song': column 'duration': Room expects affinity INTEGER
     /// (declared type 'INTEGER'), the seed has TEXT (declared type 'TEXT')`.
-    public var message: String
+    package var message: String
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 extension RoomSchema {
@@ -36,7 +36,7 @@ extension RoomSchema {
     /// Room stops at the first table that differs and prints both descriptions whole; this names
     /// every difference, one sentence each. Tables Room does not know are not looked at, as Room
     /// does not look at them.
-    public func differences(in db: Database) throws -> [RoomSchemaDifference] {
+    package func differences(in db: Database) throws -> [RoomSchemaDifference] {
         var differences: [RoomSchemaDifference] = []
         for entity in entities {
             if entity.fts != nil {

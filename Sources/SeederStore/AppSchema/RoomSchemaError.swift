@@ -2,17 +2,17 @@ import SeederCore
 import SeederFiles
 
 /// A Room schema file that seeder cannot use: which file, where in it, and what is wrong.
-public struct RoomSchemaError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct RoomSchemaError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The schema file, as given.
-    public var path: String
+    package var path: String
     /// 1-based line and column of the problem; `nil` when it concerns the file as a whole.
-    public var line: Int?
-    public var column: Int?
+    package var line: Int?
+    package var column: Int?
     /// What is wrong (`/database/entities/2/fields/0/affinity is missing`).
-    public var message: String
+    package var message: String
 
     /// A problem with the file as a whole (it cannot be read).
-    public init(path: String, message: String) {
+    package init(path: String, message: String) {
         self.path = path
         self.message = message
     }
@@ -28,7 +28,7 @@ public struct RoomSchemaError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// `path:line:col: message`, as a compiler says it.
-    public var description: String {
+    package var description: String {
         guard let line, let column else { return "\(path): \(message)" }
         return "\(path):\(line):\(column): \(message)"
     }

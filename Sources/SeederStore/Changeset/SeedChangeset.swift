@@ -28,34 +28,34 @@ import SeederFiles
 ///
 /// The session holds every change in memory until the file is written: memory grows with the
 /// difference, not with the seeds.
-public struct SeedChangeset: Sendable {
+package struct SeedChangeset: Sendable {
     /// What the changeset does to one table.
-    public struct TableChanges: Sendable, Hashable {
-        public var table: String
-        public var inserts = 0
-        public var updates = 0
-        public var deletes = 0
+    package struct TableChanges: Sendable, Hashable {
+        package var table: String
+        package var inserts = 0
+        package var updates = 0
+        package var deletes = 0
 
         /// Rows inserted, updated or deleted.
-        public var changes: Int { inserts + updates + deletes }
+        package var changes: Int { inserts + updates + deletes }
     }
 
     /// The changeset's size in bytes (0 when the seeds hold the same rows).
-    public var bytes: Int
+    package var bytes: Int
     /// The tables it changes, in its order, `seed_metadata` first.
-    public var tables: [TableChanges]
+    package var tables: [TableChanges]
     /// The search tables whose content tables it changes: the app rebuilds them after applying
     /// it (`INSERT INTO s(s) VALUES('rebuild')`).
-    public var searchTablesToRebuild: [String]
+    package var searchTablesToRebuild: [String]
 
     /// The tables it changes whose rows are keyed by row numbers, not by the records' identities
     /// (`identity: none`'s source order, the app schema's auto-numbered keys): it rewrites them by
     /// number, so an app that writes to them loses its rows or has them taken over
     /// (docs/guides/updating-an-installed-seed.md, Limits).
-    public var tablesKeyedByRowNumber: [String] = []
+    package var tablesKeyedByRowNumber: [String] = []
 
     /// Rows inserted, updated or deleted, in all tables.
-    public var changes: Int { tables.reduce(0) { $0 + $1.changes } }
+    package var changes: Int { tables.reduce(0) { $0 + $1.changes } }
 
     /// Writes the changeset that turns the seed at `old` into the seed at `new` to `path`,
     /// atomically (`AtomicFile`). `willCreate` is called with the temporary file's path first.
@@ -63,7 +63,7 @@ public struct SeedChangeset: Sendable {
     /// Throws `SeedChangesetError` when the difference cannot be a changeset (a schema change,
     /// rows that differ in a table without a primary key, a search table that holds its own
     /// text) or `path` may not be written, and `SeedFileError` when a seed cannot be read.
-    public static func write(old: String, new: String, to path: String, willCreate: ([String]) -> Void = { _ in }) throws -> SeedChangeset {
+    package static func write(old: String, new: String, to path: String, willCreate: ([String]) -> Void = { _ in }) throws -> SeedChangeset {
         try checkDestination(path, old: old, new: new)
         let oldQueue = try SeedFile.open(old), newQueue = try SeedFile.open(new)
         let oldCatalog = try oldQueue.read { try SeedCatalog.read($0, path: old) }
@@ -322,7 +322,7 @@ private struct Session {
 }
 
 /// Why two seeds' difference cannot be written as a changeset (`diff --changeset`: exit 2).
-public enum SeedChangesetError: Error, CustomStringConvertible {
+package enum SeedChangesetError: Error, CustomStringConvertible {
     /// Tables, columns, keys, indexes, search tables or `user_version` differ: a changeset holds
     /// rows only.
     case schemaChanged([SchemaChange])
@@ -341,7 +341,7 @@ public enum SeedChangesetError: Error, CustomStringConvertible {
     /// SQLite's session extension failed.
     case sqlite(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .schemaChanged(changes):
             let shown = changes.prefix(3).map { SeedDiffWriter.textLine($0) }.joined(separator: "; ")

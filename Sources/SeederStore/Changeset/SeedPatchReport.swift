@@ -5,15 +5,15 @@ import SeederFiles
 /// What a `seeder patch` came to (docs/commands.md, patch): the patch applied, or why not.
 /// `SeedPatchRun` makes it, so that the command only prints it and maps its outcome to the exit
 /// status.
-public struct SeedPatchReport: Sendable {
+package struct SeedPatchReport: Sendable {
     /// How a patch ended (`RunOutcome`, in patch's words: `patched`, `notApplied`).
-    public typealias Outcome = RunOutcome
+    package typealias Outcome = RunOutcome
 
-    public var outcome: Outcome
+    package var outcome: Outcome
     /// What the changeset did, when it was applied.
-    public var patch: SeedInstallation.PatchReport?
+    package var patch: SeedInstallation.PatchReport?
     /// Why it stopped short: the whole line for standard error, without its newline.
-    public var message: String?
+    package var message: String?
 
     /// A report of an applied patch.
     init(_ patch: SeedInstallation.PatchReport) {
@@ -30,8 +30,8 @@ public struct SeedPatchReport: Sendable {
 
 extension RunOutcome {
     /// `patch`: the output was written, the seed the changeset leads to (status 0).
-    public static var patched: RunOutcome { .success }
+    package static var patched: RunOutcome { .success }
     /// `patch`: the changeset does not lead from the seed, or does not apply to its rows (a
     /// conflict, rows left pointing at nothing): nothing was written (status 1).
-    public static var notApplied: RunOutcome { .invalid }
+    package static var notApplied: RunOutcome { .invalid }
 }

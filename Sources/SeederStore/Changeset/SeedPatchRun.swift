@@ -17,14 +17,14 @@ import SeederFiles
 /// let report = SeedPatchRun(seed: "release.sqlite", changeset: "release.changeset", output: "next.sqlite").run()
 /// exit(report.outcome.exitStatus)
 /// ```
-public struct SeedPatchRun: Sendable {
-    public var seed: String
-    public var changeset: String
-    public var output: String
+package struct SeedPatchRun: Sendable {
+    package var seed: String
+    package var changeset: String
+    package var output: String
     /// `--force`: replace an existing output that is not a seed.
-    public var force = false
+    package var force = false
 
-    public init(seed: String, changeset: String, output: String, force: Bool = false) {
+    package init(seed: String, changeset: String, output: String, force: Bool = false) {
         self.seed = seed
         self.changeset = changeset
         self.output = output
@@ -33,7 +33,7 @@ public struct SeedPatchRun: Sendable {
 
     /// Checks the files, copies the seed, applies the changeset and publishes the copy;
     /// `willCreate` is called with the temporary file's path before it is made.
-    public func run(willCreate: ([String]) -> Void = { _ in }) -> SeedPatchReport {
+    package func run(willCreate: ([String]) -> Void = { _ in }) -> SeedPatchReport {
         do {
             try checkSeed()
             try checkChangeset()

@@ -4,27 +4,27 @@ import SeederFiles
 /// What a `seeder diff` came to (docs/commands.md, diff): the changeset written, the comparison,
 /// and, when the run stopped short, why. `SeedDiffRun` makes it, so that the command only prints
 /// it and maps its outcome to the exit status.
-public struct DiffReport: Sendable {
+package struct DiffReport: Sendable {
     /// How a diff ended (`RunOutcome`, in diff's words: `sameRecords`, `differ`).
-    public typealias Outcome = RunOutcome
+    package typealias Outcome = RunOutcome
 
     /// Why a run stopped short.
-    public struct Failure: Sendable {
-        public var outcome: Outcome
+    package struct Failure: Sendable {
+        package var outcome: Outcome
         /// The whole line for standard error, without its newline
         /// (`release.sqlite: error: not an SQLite database`).
-        public var message: String
+        package var message: String
     }
 
     /// The `--changeset` file written, and what it holds.
-    public var changeset: (path: String, SeedChangeset)?
+    package var changeset: (path: String, SeedChangeset)?
     /// The comparison, when it ran to its end.
-    public var diff: SeedDiff?
+    package var diff: SeedDiff?
     /// Why the run stopped short, when it did: then there is no `diff`.
-    public var failure: Failure?
+    package var failure: Failure?
 
     /// The failure's outcome, else what the comparison found; `sameRecords` until it has run.
-    public var outcome: Outcome {
+    package var outcome: Outcome {
         if let failure { return failure.outcome }
         return diff?.holdsSameRecords == false ? .differ : .sameRecords
     }
@@ -32,7 +32,7 @@ public struct DiffReport: Sendable {
 
 extension RunOutcome {
     /// `diff`: the seeds hold the same records (status 0).
-    public static var sameRecords: RunOutcome { .success }
+    package static var sameRecords: RunOutcome { .success }
     /// `diff`: the seeds differ (status 1).
-    public static var differ: RunOutcome { .invalid }
+    package static var differ: RunOutcome { .invalid }
 }

@@ -11,12 +11,12 @@ import SeederFiles
 /// if report.failure == nil { report = run.compare(after: report, writer.add) }
 /// exit(report.outcome.exitStatus)
 /// ```
-public struct SeedDiffRun: Sendable {
-    public var differ: SeedDiffer
+package struct SeedDiffRun: Sendable {
+    package var differ: SeedDiffer
     /// `--changeset`: where to write the changeset, if anywhere.
-    public var changesetPath: String?
+    package var changesetPath: String?
 
-    public init(old: String, new: String, entities: [String] = [], changeset: String? = nil) {
+    package init(old: String, new: String, entities: [String] = [], changeset: String? = nil) {
         differ = SeedDiffer(old: old, new: new, entities: entities)
         changesetPath = changeset
     }
@@ -25,7 +25,7 @@ public struct SeedDiffRun: Sendable {
     /// called with the temporary file's path first. A seed that cannot be read, a difference no
     /// changeset can hold, a file that may not be written and any other error (a database
     /// failure mid-read) are the report's failure: never status 1, "they differ".
-    public func writeChangeset(willCreate: ([String]) -> Void = { _ in }) -> DiffReport {
+    package func writeChangeset(willCreate: ([String]) -> Void = { _ in }) -> DiffReport {
         var report = DiffReport()
         guard let path = changesetPath else { return report }
         do {
@@ -42,7 +42,7 @@ public struct SeedDiffRun: Sendable {
     /// Compares the seeds, handing `onChange` every record added, removed or changed
     /// (`SeedDiffer.diff`); `report` is `writeChangeset`'s. An error `onChange` throws (the
     /// output could not be written) is a failure as the differ's own are.
-    public func compare(after report: DiffReport, _ onChange: (TableDiff, RecordChange) throws -> Void) -> DiffReport {
+    package func compare(after report: DiffReport, _ onChange: (TableDiff, RecordChange) throws -> Void) -> DiffReport {
         var report = report
         do {
             report.diff = try differ.diff(onChange)

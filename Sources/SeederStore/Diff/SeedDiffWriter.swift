@@ -3,7 +3,7 @@ import SeederCore
 import SeederFiles
 
 /// The forms `seeder diff` prints.
-public enum DiffFormat: String, CaseIterable, Sendable {
+package enum DiffFormat: String, CaseIterable, Sendable {
     /// For people at a terminal.
     case text
     /// One JSON document, keys in a fixed order, for tools.
@@ -25,7 +25,7 @@ public enum DiffFormat: String, CaseIterable, Sendable {
 /// let diff = try SeedDiffer(old: a, new: b).diff(writer.add)
 /// try writer.finish(diff)
 /// ```
-public final class SeedDiffWriter {
+package final class SeedDiffWriter {
     let format: DiffFormat
     let limit: Int?
     /// Markdown's most bytes, the note of a cut included; `nil` for text and JSON.
@@ -49,20 +49,20 @@ public final class SeedDiffWriter {
 
     /// A markdown comment's most bytes unless `--max-bytes` says otherwise: GitHub takes 65,536
     /// characters a comment.
-    public static let commentBytes = 60_000
+    package static let commentBytes = 60_000
     /// The fewest `--max-bytes`: room for the heading, a count table and the note of a cut.
-    public static let minimumBytes = 2_000
+    package static let minimumBytes = 2_000
 
     /// Markdown: what the last line says when a list was cut to fit `maxBytes`, instead of the
     /// default (`shortenedNote(_:)`): the step summary names its own limit.
-    public var shortenedNote: String?
+    package var shortenedNote: String?
 
     /// The `--changeset` file written and what it holds, for the JSON document.
-    public var changeset: (path: String, SeedChangeset)?
+    package var changeset: (path: String, SeedChangeset)?
 
     /// A writer to the file descriptor `descriptor` (standard output by default); `maxBytes` for
     /// markdown, `commentBytes` by default.
-    public init(format: DiffFormat, limit: Int? = nil, maxBytes: Int? = nil, descriptor: Int32 = STDOUT_FILENO) throws {
+    package init(format: DiffFormat, limit: Int? = nil, maxBytes: Int? = nil, descriptor: Int32 = STDOUT_FILENO) throws {
         self.format = format
         self.limit = limit
         self.maxBytes = format == .markdown ? max(maxBytes ?? Self.commentBytes, Self.minimumBytes) : nil
@@ -71,7 +71,7 @@ public final class SeedDiffWriter {
     }
 
     /// Takes one record that differs: formats it into the spool, or counts it past the limit.
-    public func add(_ table: TableDiff, _ change: RecordChange) throws {
+    package func add(_ table: TableDiff, _ change: RecordChange) throws {
         var part = parts[table.index] ?? Part(range: spool.count..<spool.count)
         if let limit, part.listed >= limit {
             part.notListed += 1
@@ -94,7 +94,7 @@ public final class SeedDiffWriter {
     }
 
     /// Writes the whole diff: schema, metadata, counts, then each table's records.
-    public func finish(_ diff: SeedDiff) throws {
+    package func finish(_ diff: SeedDiff) throws {
         switch format {
         case .text: try writeText(diff)
         case .json: try writeJSON(diff)

@@ -20,16 +20,16 @@ import SeederFiles
 /// without one, an entity with `identity: none` (whose `_pk` is only source order) and a table
 /// whose key changed are compared as multisets of rows. Only the columns both seeds have are
 /// compared; added and removed columns are schema changes.
-public struct SeedDiffer: Sendable {
+package struct SeedDiffer: Sendable {
     /// The seed released before.
-    public var oldPath: String
+    package var oldPath: String
     /// The seed to compare with it.
-    public var newPath: String
+    package var newPath: String
     /// Entity or table names to compare; empty for all. A join table goes with its owner.
-    public var entities: [String]
+    package var entities: [String]
 
     /// A differ of two SQLite files.
-    public init(old: String, new: String, entities: [String] = []) {
+    package init(old: String, new: String, entities: [String] = []) {
         oldPath = old
         newPath = new
         self.entities = entities
@@ -37,7 +37,7 @@ public struct SeedDiffer: Sendable {
 
     /// Compares the seeds; `onChange` receives every record added, removed or changed, table by
     /// table in `SeedDiff.tables` order, records in key order.
-    public func diff(_ onChange: (TableDiff, RecordChange) throws -> Void) throws -> SeedDiff {
+    package func diff(_ onChange: (TableDiff, RecordChange) throws -> Void) throws -> SeedDiff {
         let oldQueue = try SeedFile.open(oldPath), newQueue = try SeedFile.open(newPath)
         do {
             return try oldQueue.read { oldDB in
@@ -334,11 +334,11 @@ public struct SeedDiffer: Sendable {
 }
 
 /// A `diff` that cannot start for a reason other than an unreadable file.
-public enum SeedDiffError: Error, CustomStringConvertible {
+package enum SeedDiffError: Error, CustomStringConvertible {
     /// `--entity` names nothing in either seed.
     case unknownEntity(String, suggestion: String?)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unknownEntity(name, suggestion):
             return "no entity or table named '\(name)' in either seed" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")

@@ -7,37 +7,37 @@ import SeederCore
 /// before and with `provenance: files`, a row per file. `changes(old:new:)` puts both on one
 /// footing: files go under the glob of a source row that matches them, else into groups of
 /// their own (`filePatterns`).
-public struct SourceChange: Sendable, Hashable {
+package struct SourceChange: Sendable, Hashable {
     /// One side's source: its files, and their digest, bytes and records.
-    public struct Side: Sendable, Hashable {
-        public var files: Int
+    package struct Side: Sendable, Hashable {
+        package var files: Int
         /// A source row's digest, or one recomputed from per-file rows as the build makes it:
         /// SHA-256 over "path\nsha256\n" of each file in path order (the order files are read), so that an unchanged source reads as unchanged
         /// whichever layout each seed has.
-        public var sha256: String
-        public var bytes: Int
-        public var records: Int
+        package var sha256: String
+        package var bytes: Int
+        package var records: Int
     }
 
     /// Files changed, added and removed, when both seeds list the source's files one by one.
-    public struct FileCounts: Sendable, Hashable {
-        public var changed = 0
-        public var added = 0
-        public var removed = 0
+    package struct FileCounts: Sendable, Hashable {
+        package var changed = 0
+        package var added = 0
+        package var removed = 0
     }
 
     /// The source's glob, or a file's path when it stands alone.
-    public var path: String
-    public var old: Side?
-    public var new: Side?
+    package var path: String
+    package var old: Side?
+    package var new: Side?
     /// `nil` when a side has only the source's row, which does not name its files.
-    public var files: FileCounts?
+    package var files: FileCounts?
 
     /// Whether the source's files hold other bytes (or other files).
-    public var contentsChanged: Bool { old?.sha256 != new?.sha256 }
+    package var contentsChanged: Bool { old?.sha256 != new?.sha256 }
 
     /// The sources that differ between `old`'s and `new`'s `seed_source` rows, by path.
-    public static func changes(old: [SeedCatalog.Source], new: [SeedCatalog.Source]) -> [SourceChange] {
+    package static func changes(old: [SeedCatalog.Source], new: [SeedCatalog.Source]) -> [SourceChange] {
         let globs = (new + old).filter(isSourceRow).map { SourceGlob($0.path) }
         let pattern = filePatterns(Set((old + new).filter { !isSourceRow($0) }.map(\.path)))
         func group(_ row: SeedCatalog.Source) -> String {
@@ -57,7 +57,7 @@ public struct SourceChange: Sendable, Hashable {
     }
 
     /// One seed's sources, grouped as `changes` groups them: what `inspect` lists, a line a source.
-    public static func sources(_ rows: [SeedCatalog.Source]) -> [(path: String, totals: Side)] {
+    package static func sources(_ rows: [SeedCatalog.Source]) -> [(path: String, totals: Side)] {
         changes(old: [], new: rows).map { ($0.path, $0.new!) }
     }
 

@@ -3,16 +3,16 @@ import SeederFiles
 
 /// What `seeder inspect` found (docs/commands.md, inspect): the seed's catalog, or why there is
 /// none to show, so that the command only prints it and maps its outcome to the exit status.
-public struct InspectReport: Sendable {
+package struct InspectReport: Sendable {
     /// `success`, or `failed`: the file is missing, not SQLite, or not a seed.
-    public var outcome: BuildReport.Outcome
+    package var outcome: BuildReport.Outcome
     /// The seed's catalog with row counts, when the file is a seed.
-    public var catalog: SeedCatalog?
+    package var catalog: SeedCatalog?
     /// Why there is no catalog: the whole line for standard error, without its newline.
-    public var failure: String?
+    package var failure: String?
 
     /// Reads the catalog of the seed at `path`, counting each table's rows.
-    public init(seed path: String) {
+    package init(seed path: String) {
         let catalog: SeedCatalog
         do {
             catalog = try SeedCatalog.read(path, countingRows: true)

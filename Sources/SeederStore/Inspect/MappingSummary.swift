@@ -3,97 +3,97 @@ import SeederFiles
 
 /// What `diff` and `inspect` read back from a seed's `mapping` metadata (`MappingDescription`):
 /// which table holds which entity, keyed by which columns, and which tables hold links.
-public struct MappingSummary: Sendable, Hashable {
+package struct MappingSummary: Sendable, Hashable {
     /// An entity and its table.
-    public struct Entity: Sendable, Hashable {
-        public var name: String
-        public var table: String
+    package struct Entity: Sendable, Hashable {
+        package var name: String
+        package var table: String
         /// The primary-key columns (the identity's, or `_pk`).
-        public var primaryKey: [String]
+        package var primaryKey: [String]
         /// `false` for `identity: none`, whose `_pk` is only the source order.
-        public var hasIdentity: Bool
+        package var hasIdentity: Bool
         /// Its search table (`search:`), if any.
-        public var search: Search? = nil
+        package var search: Search? = nil
         /// The columns of its `json` attributes, which hold JSON text.
-        public var jsonColumns: Set<String> = []
+        package var jsonColumns: Set<String> = []
     }
 
     /// An entity's search table: its name and FTS module (docs/seed.md, Search).
-    public struct Search: Sendable, Hashable {
-        public var table: String
-        public var engine: String
+    package struct Search: Sendable, Hashable {
+        package var table: String
+        package var engine: String
         /// `tokenize=` as the mapping wrote it, and whether triggers keep it in step.
-        public var tokenizer: String? = nil
-        public var triggers = false
+        package var tokenizer: String? = nil
+        package var triggers = false
 
         /// `fts5`, then the tokenizer and the triggers when there are: `fts5, porter unicode61, triggers`.
-        public var description: String {
+        package var description: String {
             ([engine] + [tokenizer].compactMap { $0 } + (triggers ? ["triggers"] : [])).joined(separator: ", ")
         }
     }
 
     /// A many-to-many relationship's join table.
-    public struct JoinTable: Sendable, Hashable {
-        public var table: String
+    package struct JoinTable: Sendable, Hashable {
+        package var table: String
         /// The entity that declares the relationship, and the relationship's name.
-        public var owner: String
-        public var relationship: String
+        package var owner: String
+        package var relationship: String
         /// The entity it points to; through a selector, the entities it can choose: `Photo | Video`.
-        public var target: String
-        public var ownerColumns: [String]
+        package var target: String
+        package var ownerColumns: [String]
         /// The target's key; through a selector, then the chosen entity's name.
-        public var targetColumns: [String]
-        public var position: String?
+        package var targetColumns: [String]
+        package var position: String?
         /// The target is chosen by a selector (docs/mapping.md, Polymorphism).
-        public var isSelector = false
+        package var isSelector = false
     }
 
     /// Columns that name a row of the entity a selector chose, which seeder checks because
     /// SQLite cannot declare a key to several tables: a to-one's, or a join table's target.
-    public struct SelectorColumns: Sendable, Hashable {
-        public var table: String
+    package struct SelectorColumns: Sendable, Hashable {
+        package var table: String
         /// `User.pinned`.
-        public var relationship: String
+        package var relationship: String
         /// The id columns, then the one holding the entity's name.
-        public var columns: [String]
+        package var columns: [String]
         /// `Photo | Video (by type)`.
-        public var targets: String
+        package var targets: String
     }
 
     /// A to-one stored in its entity's table: columns that hold the target's key (in the app's
     /// schema, maybe its row number).
-    public struct ToOneColumns: Sendable, Hashable {
-        public var table: String
+    package struct ToOneColumns: Sendable, Hashable {
+        package var table: String
         /// `Task.project`.
-        public var relationship: String
-        public var columns: [String]
+        package var relationship: String
+        package var columns: [String]
         /// The target entity.
-        public var target: String
+        package var target: String
     }
 
     /// The mapping's `schemaVersion`.
-    public var schemaVersion: Int
+    package var schemaVersion: Int
     /// Entities in mapping order.
-    public var entities: [Entity]
+    package var entities: [Entity]
     /// Join tables in mapping order.
-    public var joinTables: [JoinTable]
+    package var joinTables: [JoinTable]
     /// Columns of selectors, in mapping order.
-    public var selectorColumns: [SelectorColumns] = []
+    package var selectorColumns: [SelectorColumns] = []
     /// The to-ones to one entity, in mapping order.
-    public var toOnes: [ToOneColumns] = []
+    package var toOnes: [ToOneColumns] = []
     /// How the seed's schema was made: `template`, `room` or `core data` when it is the app's
     /// own (docs/seed.md); `nil` for the schema seeder generates.
-    public var schemaMode: String?
+    package var schemaMode: String?
     /// `provenance:` when the mapping gives one other than the default (`files`: a
     /// `seed_source` row per dump file); `nil` for a row per source.
-    public var provenance: String?
+    package var provenance: String?
     /// The column of each app table that holds its rows' numbers (`Z_PK`, an auto-generated id).
-    public var rowNumbers: [String: String] = [:]
+    package var rowNumbers: [String: String] = [:]
     /// By app table, the columns that hold the same bookkeeping value on every row (Core Data's
     /// `Z_ENT`, `Z_OPT`); a table with none listed is bookkeeping as a whole (`Z_PRIMARYKEY`).
-    public var bookkeeping: [String: [String]] = [:]
+    package var bookkeeping: [String: [String]] = [:]
     /// By app table, its columns that hold another table's row numbers, with that table.
-    public var rowNumberReferences: [String: [String: String]] = [:]
+    package var rowNumberReferences: [String: [String: String]] = [:]
 
     /// Reads the description; `nil` when it is not JSON of the shape `MappingDescription` writes.
     init?(json: String) {
@@ -190,17 +190,17 @@ public struct MappingSummary: Sendable, Hashable {
     }
 
     /// The entity stored in `table`.
-    public func entity(table: String) -> Entity? {
+    package func entity(table: String) -> Entity? {
         entities.first { $0.table == table }
     }
 
     /// The entity whose search table is `table`.
-    public func searchOwner(_ table: String) -> Entity? {
+    package func searchOwner(_ table: String) -> Entity? {
         entities.first { $0.search?.table == table }
     }
 
     /// The join table named `table`.
-    public func joinTable(_ table: String) -> JoinTable? {
+    package func joinTable(_ table: String) -> JoinTable? {
         joinTables.first { $0.table == table }
     }
 

@@ -4,7 +4,7 @@ import SeederFiles
 /// What `seeder inspect` prints: the catalog of a seed as text for people or as one JSON document.
 extension SeedCatalog {
     /// The seed described for people: file, metadata, sources, tables with row counts.
-    public var text: String {
+    package var text: String {
         var text = "\(PrintedText.escaped(path)): \(fileSize) bytes, schema version \(userVersion), \(counting(listed.count, "table"))\n"
         text += "schema: \(schemaDescription)\n"
         text += "\nmetadata\n" + TextTable.render(metadata.map { ["  " + $0.key, SeedDiffWriter.shortened($0.value)] }, rightAligned: [])
@@ -34,7 +34,7 @@ extension SeedCatalog {
     }
 
     /// The seed as one JSON document, keys in a fixed order; `mapping` is the description itself.
-    public var json: String {
+    package var json: String {
         var json = JSONStreamWriter()
         json.object { json in
             JSONDocumentKind.inspect.writeHeader(to: &json)

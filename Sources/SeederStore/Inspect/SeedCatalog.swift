@@ -6,93 +6,93 @@ import SeederFiles
 /// What `inspect` and `diff` know of one SQLite file: its pragmas, its tables with columns and
 /// primary keys, its indexes and, for a seed, the metadata, the sources and the mapping
 /// description (docs/seed.md, Metadata). Any SQLite file can be read; `isSeed` tells a seed.
-public struct SeedCatalog: Sendable {
+package struct SeedCatalog: Sendable {
     /// A table of the file, as `sqlite_master` and `PRAGMA table_info` describe it.
-    public struct Table: Sendable, Hashable {
-        public var name: String
-        public var columns: [Column]
+    package struct Table: Sendable, Hashable {
+        package var name: String
+        package var columns: [Column]
         /// The declared primary key's columns in key order; empty when there is none (a plain
         /// rowid table, whose rowid is no identity).
-        public var primaryKey: [String]
+        package var primaryKey: [String]
         /// The number of rows, when the catalog was read with `countingRows`.
-        public var rows: Int?
+        package var rows: Int?
         /// The foreign keys the table declares (`REFERENCES`), in declaration order.
-        public var foreignKeys: [ForeignKey] = []
+        package var foreignKeys: [ForeignKey] = []
     }
 
     /// A declared foreign key: `columns` of a table refer to `targetColumns` of `target` (empty
     /// for its primary key).
-    public struct ForeignKey: Sendable, Hashable {
-        public var columns: [String]
-        public var target: String
-        public var targetColumns: [String]
+    package struct ForeignKey: Sendable, Hashable {
+        package var columns: [String]
+        package var target: String
+        package var targetColumns: [String]
     }
 
     /// A full-text table (`CREATE VIRTUAL TABLE ... USING fts5(...)`, fts4, fts3): shown once,
     /// as what it indexes; its shadow tables hold the index, not records (docs/commands.md).
-    public struct SearchTable: Sendable, Hashable {
-        public var name: String
+    package struct SearchTable: Sendable, Hashable {
+        package var name: String
         /// The module, lowercased: `fts5`.
-        public var engine: String
+        package var engine: String
         /// The number of rows it indexes, when the catalog was read with `countingRows`.
-        public var rows: Int?
+        package var rows: Int?
         /// Its `CREATE VIRTUAL TABLE` and the triggers named after it, which `diff` compares.
-        public var definition = ""
+        package var definition = ""
         /// Its columns, in order.
-        public var columns: [String] = []
+        package var columns: [String] = []
     }
 
     /// A column with its declared type.
-    public struct Column: Sendable, Hashable {
-        public var name: String
+    package struct Column: Sendable, Hashable {
+        package var name: String
         /// The declared type as written (`INTEGER`, `TEXT`; empty for none).
-        public var type: String
+        package var type: String
         /// Declared `NOT NULL`.
-        public var notNull = false
+        package var notNull = false
     }
 
     /// An index, by its SQL text (automatic indexes have none and are left out).
-    public struct Index: Sendable, Hashable {
-        public var name: String
-        public var table: String
-        public var sql: String
+    package struct Index: Sendable, Hashable {
+        package var name: String
+        package var table: String
+        package var sql: String
     }
 
     /// A `seed_source` row, of either layout (`SeedSources`).
-    public typealias Source = SourceRow
+    package typealias Source = SourceRow
 
     /// The file's path as given.
-    public var path: String
+    package var path: String
     /// Its size in bytes.
-    public var fileSize: Int
+    package var fileSize: Int
     /// `PRAGMA user_version`: a seed's `schemaVersion`.
-    public var userVersion: Int
+    package var userVersion: Int
     /// `PRAGMA application_id`: `0x53454544` for a seed.
-    public var applicationID: Int
+    package var applicationID: Int
     /// The data tables, sorted by name: every table but SQLite's own and the two metadata tables.
-    public var tables: [Table]
+    package var tables: [Table]
     /// Full-text tables, sorted by name; neither they nor their shadow tables are in `tables`.
-    public var searchTables: [SearchTable] = []
+    package var searchTables: [SearchTable] = []
     /// Indexes with SQL text, sorted by name.
-    public var indexes: [Index]
+    package var indexes: [Index]
     /// `seed_metadata`, sorted by key; empty for a file that is no seed.
-    public var metadata: [(key: String, value: String)]
+    package var metadata: [(key: String, value: String)]
     /// `seed_source`, sorted by path.
-    public var sources: [Source]
+    package var sources: [Source]
     /// The entities of the `mapping` metadata, when there is one that this version reads.
-    public var mapping: MappingSummary?
+    package var mapping: MappingSummary?
 
     /// The application id a seed carries ("SEED").
-    public static let seedApplicationID = 0x5345_4544
+    package static let seedApplicationID = 0x5345_4544
     /// The tables that describe a seed rather than hold its records.
-    public static let metadataTables: Set<String> = ["seed_metadata", "seed_source"]
+    package static let metadataTables: Set<String> = ["seed_metadata", "seed_source"]
 
     /// `true` when the file has a `seed_metadata` table and carries the seed application id, or
     /// the app's own (a seed built on the app's schema keeps its `application_id`, docs/seed.md).
-    public var isSeed: Bool { !metadata.isEmpty && (applicationID == Self.seedApplicationID || mapping?.schemaMode != nil) }
+    package var isSeed: Bool { !metadata.isEmpty && (applicationID == Self.seedApplicationID || mapping?.schemaMode != nil) }
 
     /// The value of a metadata key.
-    public func metadata(_ key: String) -> String? {
+    package func metadata(_ key: String) -> String? {
         metadata.first { $0.key == key }?.value
     }
 
@@ -100,7 +100,7 @@ public struct SeedCatalog: Sendable {
     /// table's row count too.
     ///
     /// Throws `SeedFileError` when the file is missing, unreadable or not an SQLite database.
-    public static func read(_ path: String, countingRows: Bool = false) throws(SeedFileError) -> SeedCatalog {
+    package static func read(_ path: String, countingRows: Bool = false) throws(SeedFileError) -> SeedCatalog {
         let queue = try SeedFile.open(path)
         do {
             return try queue.read { db in
@@ -226,11 +226,11 @@ public struct SeedCatalog: Sendable {
 }
 
 /// A seed file that cannot be read: missing, unreadable, or not SQLite.
-public struct SeedFileError: Error, CustomStringConvertible {
+package struct SeedFileError: Error, CustomStringConvertible {
     /// The file.
-    public var path: String
+    package var path: String
     /// What went wrong, for people.
-    public var reason: String
+    package var reason: String
 
     init(path: String, reason: String) {
         self.path = path
@@ -250,5 +250,5 @@ public struct SeedFileError: Error, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(path): error: \(reason)" }
+    package var description: String { "\(path): error: \(reason)" }
 }

@@ -6,7 +6,7 @@ import SeederFiles
 /// The references are what the mapping stored (to-ones, join tables, row numbers, selectors)
 /// and what the tables declare (`REFERENCES`), once each; a search table is linked to the table
 /// it indexes. seeder's own `seed_metadata` and `seed_source` are left out.
-public enum SeedDiagram {
+package enum SeedDiagram {
     /// Columns of `table` that name a row of `target`.
     struct Reference: Hashable {
         var table: String
@@ -17,7 +17,7 @@ public enum SeedDiagram {
         var isSelector = false
     }
 
-    public static func mermaid(_ catalog: SeedCatalog) -> String {
+    package static func mermaid(_ catalog: SeedCatalog) -> String {
         let references = references(catalog)
         var lines = ["erDiagram"]
         for table in catalog.tables {

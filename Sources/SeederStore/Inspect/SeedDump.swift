@@ -6,10 +6,10 @@ import SeederFiles
 /// A seed as stable text, for golden files and review: pragmas, then every table sorted by
 /// name with its schema and its rows sorted by primary key (GRDB's `dump` idea), values as SQL
 /// literals. The same seed always gives the same text.
-public enum SeedDump {
+package enum SeedDump {
     /// The text of the seed at `path`. `masking` replaces metadata values by key (a value that
     /// depends on the machine, such as `sqlite_version`).
-    public static func text(ofSeedAt path: String, masking: Set<String> = []) throws -> String {
+    package static func text(ofSeedAt path: String, masking: Set<String> = []) throws -> String {
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: path, configuration: configuration)

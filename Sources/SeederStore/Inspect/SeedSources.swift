@@ -2,9 +2,9 @@ import GRDB
 
 /// A `seed_source` row (docs/seed.md, Metadata): one source of the mapping, by its glob, or one
 /// dump file, by its path in the dumps directory, as the seed's layout has it.
-public struct SourceRow: Sendable, Hashable {
+package struct SourceRow: Sendable, Hashable {
     /// What one row stands for.
-    public enum Scope: String, Sendable, Hashable {
+    package enum Scope: String, Sendable, Hashable {
         /// One source of the mapping: `path` is its glob, the other columns its files' sums.
         case source
         /// One dump file: a seed built with `provenance: files`, or before sources had rows.
@@ -12,16 +12,16 @@ public struct SourceRow: Sendable, Hashable {
     }
 
     /// The source's glob as written in the mapping, or the file's path in the dumps directory.
-    public var path: String
+    package var path: String
     /// How many files the row covers: 1 for a file.
-    public var files: Int
+    package var files: Int
     /// The file's SHA-256, or the source's digest over its files' paths and digests.
-    public var sha256: String
-    public var bytes: Int
-    public var records: Int
-    public var scope: Scope
+    package var sha256: String
+    package var bytes: Int
+    package var records: Int
+    package var scope: Scope
 
-    public init(path: String, files: Int = 1, sha256: String, bytes: Int, records: Int, scope: Scope = .file) {
+    package init(path: String, files: Int = 1, sha256: String, bytes: Int, records: Int, scope: Scope = .file) {
         self.path = path
         self.files = files
         self.sha256 = sha256
@@ -35,12 +35,12 @@ public struct SourceRow: Sendable, Hashable {
 /// (`path, files, sha256, bytes, records`), or a row per file, with or without `files` (seeds
 /// built before sources had rows have four columns). Every reader of the table goes through here,
 /// so that a seed already shipped reads as it did.
-public enum SeedSources {
+package enum SeedSources {
     /// The rows of the seed at `path`, sorted by path; empty when it has no `seed_source`.
     ///
     /// Throws `SeedFileError` when the file cannot be opened or a value has another type than
     /// its column's (`seed_source, row 2 (path "a.json"), column bytes: expected an integer, ...`).
-    public static func read(_ path: String) throws(SeedFileError) -> [SourceRow] {
+    package static func read(_ path: String) throws(SeedFileError) -> [SourceRow] {
         let queue = try SeedFile.open(path)
         do {
             return try queue.read { db in try read(db, path: path) }

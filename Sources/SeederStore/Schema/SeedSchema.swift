@@ -8,52 +8,52 @@ import SeederFiles
 /// columns for `ordered`, unique and plain indexes, and the two metadata tables.
 ///
 /// Only SQL that SQLite 3.22 reads (Android 9, iOS 12): no `STRICT`, no generated columns.
-public struct SeedSchema: Sendable {
+package struct SeedSchema: Sendable {
     /// One table of the seed.
-    public struct Table: Sendable, Hashable {
+    package struct Table: Sendable, Hashable {
         /// The table's name.
-        public var name: String
+        package var name: String
         /// Its columns in order.
-        public var columns: [Column]
+        package var columns: [Column]
         /// The primary key's columns.
-        public var primaryKey: [String]
+        package var primaryKey: [String]
         /// Foreign keys: columns -> (table, columns).
-        public var foreignKeys: [ForeignKey]
+        package var foreignKeys: [ForeignKey]
         /// `true` for a single `INTEGER PRIMARY KEY` (a rowid alias).
-        public var hasIntegerPrimaryKey: Bool
+        package var hasIntegerPrimaryKey: Bool
     }
 
     /// A column.
-    public struct Column: Sendable, Hashable {
-        public var name: String
-        public var type: String
-        public var notNull: Bool
+    package struct Column: Sendable, Hashable {
+        package var name: String
+        package var type: String
+        package var notNull: Bool
     }
 
     /// A foreign key.
-    public struct ForeignKey: Sendable, Hashable {
-        public var columns: [String]
-        public var table: String
-        public var targetColumns: [String]
+    package struct ForeignKey: Sendable, Hashable {
+        package var columns: [String]
+        package var table: String
+        package var targetColumns: [String]
     }
 
     /// An index.
-    public struct Index: Sendable, Hashable {
-        public var name: String
-        public var table: String
-        public var columns: [String]
-        public var isUnique: Bool
+    package struct Index: Sendable, Hashable {
+        package var name: String
+        package var table: String
+        package var columns: [String]
+        package var isUnique: Bool
     }
 
     /// Entity tables in mapping order, then join tables in mapping order.
-    public private(set) var tables: [Table] = []
+    package private(set) var tables: [Table] = []
     /// Indexes, created after the load.
-    public private(set) var indexes: [Index] = []
+    package private(set) var indexes: [Index] = []
     /// The table of each entity, by entity index.
-    public private(set) var entityTables: [Int] = []
+    package private(set) var entityTables: [Int] = []
 
     /// The schema of `mapping`.
-    public init(mapping: Mapping) {
+    package init(mapping: Mapping) {
         let entities = mapping.entities
         // Position columns that ordered one-to-many relationships put on their children.
         var positions: [Int: [String]] = [:]
@@ -170,7 +170,7 @@ public struct SeedSchema: Sendable {
 
     /// `CREATE TABLE` for a table; identifiers quoted by seeder. Unconstrained, the columns
     /// take no `NOT NULL` (what a build loads rows into, `SeedLayout.createTables`).
-    public static func createTable(_ table: Table, constrained: Bool = true) -> String {
+    package static func createTable(_ table: Table, constrained: Bool = true) -> String {
         var lines: [String] = []
         for column in table.columns {
             var line = "\(SQLText.quote(column.name)) \(column.type)"
@@ -192,19 +192,19 @@ public struct SeedSchema: Sendable {
     }
 
     /// `CREATE [UNIQUE] INDEX` for an index.
-    public static func createIndex(_ index: Index) -> String {
+    package static func createIndex(_ index: Index) -> String {
         let kind = index.isUnique ? "UNIQUE INDEX" : "INDEX"
         return "CREATE \(kind) \(SQLText.quote(index.name)) ON \(SQLText.quote(index.table))(\(SQLText.list(index.columns)))"
     }
 
     /// The metadata tables of docs/seed.md.
-    public static let metadataTables = [
+    package static let metadataTables = [
         "CREATE TABLE \"seed_metadata\" (\n  \"key\" TEXT PRIMARY KEY NOT NULL,\n  \"value\" TEXT NOT NULL\n)",
         SourceLayout.createTable,
     ]
 
     /// Every statement that creates the schema, tables first, indexes last.
-    public var statements: [String] {
+    package var statements: [String] {
         Self.metadataTables + tables.map { Self.createTable($0) } + indexes.map(Self.createIndex)
     }
 }

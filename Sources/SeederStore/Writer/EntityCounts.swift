@@ -2,26 +2,26 @@ import SeederFiles
 
 /// The counts a build reports per entity (docs/commands.md: records read, rows written, occurrences
 /// merged, conflicts resolved, references resolved, dropped, rows created).
-public struct EntityCounts: Sendable, Hashable, Codable {
+package struct EntityCounts: Sendable, Hashable, Codable {
     /// Occurrences mapped, embedded ones included.
-    public var recordsRead = 0
+    package var recordsRead = 0
     /// Rows in the seed.
-    public var rowsWritten = 0
+    package var rowsWritten = 0
     /// Occurrences that merged into a row seen before.
-    public var occurrencesMerged = 0
+    package var occurrencesMerged = 0
     /// Conflicts `onConflict: first|last` settled.
-    public var conflictsResolved = 0
+    package var conflictsResolved = 0
     /// References whose target was found.
-    public var referencesResolved = 0
+    package var referencesResolved = 0
     /// References dropped by `onMissing: null`.
-    public var referencesDropped = 0
+    package var referencesDropped = 0
     /// Rows `onMissing: create` made for identities that references named and no record provided
     /// (counted in `rowsWritten` too).
-    public var rowsCreated = 0
+    package var rowsCreated = 0
     /// `null`s skipped where a record was expected.
-    public var nullsSkipped = 0
+    package var nullsSkipped = 0
     /// Elements skipped because they lack their source's key path.
-    public var elementsSkipped = 0
+    package var elementsSkipped = 0
 
     /// These counts and `other`'s, field by field: the load's and the resolver's (`Resolution`).
     func adding(_ other: EntityCounts) -> EntityCounts {
