@@ -303,6 +303,68 @@ struct OwnedRowsCommandTests {
         #expect(patched.stdout.hasSuffix("the seeds hold the same records\n"), "\(patched.stdout)")
     }
 
+    /// The same rows in an app's own schema (a GRDB migrator's) whose tables are keyed by row
+    /// numbers: the owner's key stored is the pokemon's `id`, not its name, and a second release
+    /// that puts a pokemon first (every row number after it moves) still diffs by owner and slot,
+    /// and patches to the new seed.
+    @Test func anAppSchemaOfRowNumbersKeepsTheOwnersIdentity() throws {
+        let scratch = try Workspace(directories: ["dumps"])
+        try DatabaseQueue(path: scratch.path("app.sqlite")).write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE pokemon (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE, height INTEGER);
+                    CREATE TABLE type (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE, url TEXT);
+                    CREATE TABLE pokemon_type (id INTEGER PRIMARY KEY AUTOINCREMENT, pokemon_id INTEGER NOT NULL REFERENCES pokemon(id),
+                                               slot INTEGER NOT NULL, type_id INTEGER REFERENCES type(id), UNIQUE (pokemon_id, slot));
+                    """)
+        }
+        try scratch.write(
+            "mapping.yaml",
+            Self.pokemonMapping.replacingOccurrences(of: "seeder: 1\n", with: "seeder: 1\nschema: { template: app.sqlite }\n"))
+        try scratch.write("dumps/pokemon.json", Self.pokemon)
+        let first = try seeder(["build", "mapping.yaml", "dumps", "-o", "v1.sqlite", "--quiet"], in: scratch.root)
+        #expect(first.status == 0 && first.stderr == "", "\(first.stderr)")
+        #expect(
+            try rows(
+                "SELECT p.name, t.slot, y.name FROM pokemon_type t JOIN pokemon p ON p.id = t.pokemon_id JOIN type y ON y.id = t.type_id ORDER BY t.id",
+                in: scratch.path("v1.sqlite"))
+                == [
+                    #"[name:"bulbasaur" slot:1 name:"grass"]"#, #"[name:"bulbasaur" slot:2 name:"poison"]"#,
+                    #"[name:"charmander" slot:1 name:"fire"]"#,
+                ])
+
+        try scratch.write(
+            "dumps/pokemon.json",
+            Self.pokemon.replacingOccurrences(
+                of: "[\n  {\"name\": \"bulbasaur\"",
+                with:
+                    "[\n  {\"name\": \"aardvark\", \"height\": 3, \"types\": [{\"slot\": 1, \"type\": {\"name\": \"grass\", \"url\": \"https://pokeapi.co/api/v2/type/12/\"}}]},\n  {\"name\": \"bulbasaur\""
+            ).replacingOccurrences(
+                of: #"{"name": "poison", "url": "https://pokeapi.co/api/v2/type/4/"}"#,
+                with: #"{"name": "fire", "url": "https://pokeapi.co/api/v2/type/10/"}"#))
+        let second = try seeder(["build", "mapping.yaml", "dumps", "-o", "v2.sqlite", "--quiet"], in: scratch.root)
+        #expect(second.status == 0, "\(second.stderr)")
+        let diff = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--entity", "PokemonType"], in: scratch.root)
+        #expect(diff.status == 1)
+        #expect(
+            diff.stdout.hasPrefix(
+                """
+                entity       added  removed  changed  unchanged
+                PokemonType      1        0        1          2
+
+                PokemonType: 1 added, 1 changed
+                  + PokemonType (aardvark, 1): type_id "grass"
+                  ~ PokemonType (bulbasaur, 2)
+                      type_id: "poison" -> "fire"
+                """), "\(diff.stdout)")
+        let changeset = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c.changeset"], in: scratch.root)
+        #expect(changeset.status == 1, "\(changeset.stderr)")
+        let patch = try seeder(["patch", "v1.sqlite", "c.changeset", "-o", "patched.sqlite"], in: scratch.root)
+        #expect(patch.status == 0, "\(patch.stderr)")
+        let patched = try seeder(["diff", "patched.sqlite", "v2.sqlite"], in: scratch.root)
+        #expect(patched.stdout.hasSuffix("the seeds hold the same records\n"), "\(patched.stdout)")
+    }
+
     /// The example of docs/mapping.md, Merging (Identity), builds as the page shows.
     @Test func theDocsExampleBuildsAsShown() throws {
         let page = try String(contentsOfFile: repository + "/docs/mapping.md", encoding: .utf8)
