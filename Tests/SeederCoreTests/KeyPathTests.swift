@@ -48,8 +48,6 @@ struct KeyPathTests {
             "unknown collection operator '@distinctUnionOfArray' in 'groups.@distinctUnionOfArray.items' (did you mean '@distinctUnionOfArrays'?)"
         ),
         ("a.@sum.b.@count", "key path 'a.@sum.b.@count' has a second collection operator '@count'"),
-        ("statuses.@first", "'@first' needs a key after it, as in '@first.amount'"),
-        ("data.@last", "'@last' needs a key after it, as in '@last.amount'"),
         ("statuses.@frist.text", "unknown collection operator '@frist' in 'statuses.@frist.text' (did you mean '@first'?)"),
         ("data.@lst.id", "unknown collection operator '@lst' in 'data.@lst.id' (did you mean '@last'?)"),
         ("data.@last.@first.id", "key path 'data.@last.@first.id' has a second collection operator '@first'"),
@@ -104,6 +102,10 @@ struct KeyPathJSONValueTests {
         ("nulls.@first.id", "null"),
         ("missing.@last.id", "absent"),
         ("pages.@last.items", #"[{"id":2},{"id":3}] at /pages/1/items"#),
+        // Alone, the element itself.
+        ("data.@first", #"{"id":"cus_1","n":1} at /data/0"#),
+        ("data.@last", #"{"id":"cus_3"} at /data/2"#),
+        ("empty.@first", "null"),
         // What reaches no one value, or none of the document.
         ("links.@last.href", "failure: '@last' needs an array, found an object at /links"),
         ("data.id", "failure: 'data.id' reaches a value per element of an array, not one value"),

@@ -105,7 +105,9 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
         if op == .count, !rest.isEmpty {
             throw KeyPathError(message: "'@count' ends a key path; '\(text)' goes on after it")
         }
-        if op != .count, rest.isEmpty {
+        // `@first` and `@last` alone are the element itself (a scalar, or a record for a to-one
+        // or `type: json`); the other operators reduce a key of each element.
+        if op != .count, op != .first, op != .last, rest.isEmpty {
             throw KeyPathError(message: "'@\(name)' needs a key after it, as in '@\(name).amount'")
         }
         self.init(keys: keys, collectionOperator: op, operatorKeys: rest)
