@@ -34,3 +34,56 @@ struct DocsTests {
             "docs/mapping.md does not mention `\(name)`")
     }
 }
+
+/// Every whole mapping the docs show (a ```` ```yaml ```` block that begins with `seeder: 1`,
+/// after comments) loads without an error or a warning, so an example cannot use a key the loader
+/// no longer takes, or take a shape it refuses. The dumps and files it names are not read here
+/// (the guides' own tests build the ones they have); blocks that elide a part with `...` are no
+/// whole mapping.
+struct DocsMappingExamplesTests {
+    struct Example: CustomStringConvertible, Sendable {
+        var page: String
+        var line: Int
+        var yaml: String
+        var description: String { "\(page):\(line)" }
+    }
+
+    static let examples: [Example] = {
+        let pages =
+            ["README.md"]
+            + ["docs", "docs/guides"].flatMap { folder in
+                ((try? FileManager.default.contentsOfDirectory(atPath: DocsTests.root.path + "/" + folder)) ?? [])
+                    .filter { $0.hasSuffix(".md") }.sorted().map { folder + "/" + $0 }
+            }
+        return pages.flatMap { page -> [Example] in
+            guard let text = try? String(contentsOf: DocsTests.root.appendingPathComponent(page), encoding: .utf8) else { return [] }
+            var examples: [Example] = []
+            var line = 1
+            for (index, part) in text.components(separatedBy: "```yaml\n").enumerated() {
+                // The fence's own line, then the part's.
+                defer { line += part.components(separatedBy: "\n").count - 1 + 1 }
+                guard index > 0, let yaml = part.components(separatedBy: "```").first else { continue }
+                let lines = yaml.components(separatedBy: "\n")
+                guard lines.first(where: { !$0.hasPrefix("#") }) == "seeder: 1",
+                    !lines.contains(where: { $0.prefix { $0 != "#" }.contains("...") })
+                else { continue }
+                examples.append(Example(page: page, line: line, yaml: yaml))
+            }
+            return examples
+        }
+    }()
+
+    @Test func theDocsShowWholeMappings() {
+        // A page that stops showing whole mappings (or a fence this test no longer reads) must
+        // not pass unnoticed.
+        #expect(Self.examples.count >= 15, "\(Self.examples)")
+    }
+
+    @Test(arguments: examples)
+    func loads(_ example: Example) {
+        let diagnostics = DiagnosticSink()
+        let mapping = MappingLoader().load(yaml: example.yaml, file: example.page, diagnostics: diagnostics)
+        #expect(mapping != nil)
+        #expect(diagnostics.diagnostics.map(\.description) == [], "\(example)")
+    }
+}
