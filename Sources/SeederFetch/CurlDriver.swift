@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import SeederCore
 
 /// One libcurl transfer, handed between the task that waits for it and the driver's thread.
 struct CurlTransfer: @unchecked Sendable, Hashable {
@@ -22,9 +23,8 @@ final class CurlDriver: @unchecked Sendable {
     init?() {
         guard let multi = ccurl_multi_new() else { return nil }
         self.multi = multi
-        let thread = Thread { [self] in run() }
-        thread.name = "seeder-fetch-curl"
-        thread.start()
+        // Never waited for: `shutdown` resumes when the loop ends.
+        _ = BackgroundWork(name: "seeder-fetch-curl") { [self] in run() }
     }
 
     /// Runs `transfer` to its end (its outcome is on it).

@@ -5,8 +5,9 @@ import SeederCore
 /// (bench/README.md). The reading thread copies what it reads into a block of a megabyte and goes
 /// back to parsing; the hashing thread hashes the blocks in order, while the writing thread waits
 /// for records. Small files share a block (pages: ten thousand of 60 KB), so the thread wakes once a megabyte
-/// rather than once a file. `blocks` bound the memory: the reader waits for a hashed block when all
-/// are full, which at these speeds it does not.
+/// rather than once a file. The blocks go through a `Handoff` and come back through it to be
+/// filled again: the reader waits for a hashed block when `blocks` are in use, which bounds the
+/// memory and at these speeds does not happen.
 package final class DigestPipeline: @unchecked Sendable {
     /// A file's digest: set on the hashing thread, read once `close` returned.
     package final class Digest: @unchecked Sendable {
@@ -20,31 +21,33 @@ package final class DigestPipeline: @unchecked Sendable {
         case finalize(Digest)
     }
 
-    private struct Block {
-        package let bytes: UnsafeMutableRawBufferPointer
-        package var count = 0
-        package var operations: [Operation] = []
+    /// Bytes and what to do with them; owned by one thread at a time, handed over by the queue.
+    private final class Block: @unchecked Sendable {
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: DigestPipeline.blockSize, alignment: 16)
+        var count = 0
+        var operations: [Operation] = []
+
+        deinit { bytes.deallocate() }
     }
 
     package static var blockSize: Int { 1 << 20 }
-    private let condition = NSCondition()
-    // Under `condition`: blocks to hash, in order; hashed blocks to reuse; the ends.
-    private var full: [Block] = []
-    private var free: [Block] = []
-    private var closed = false
-    private var stopped = false
-    /// The block the reading thread fills (that thread's only).
-    private var current: Block
+    private let handoff: Handoff<Block>
+    private let hashing: BackgroundWork<Void>
+    /// The block the reading thread fills, and hashed blocks back for it to fill (that thread's
+    /// only).
+    private var current = Block()
+    private var spare: [Block] = []
 
     package init(blocks: Int = 4) {
-        current = Block(bytes: .allocate(byteCount: Self.blockSize, alignment: 16))
-        for _ in 1..<max(2, blocks) { free.append(Block(bytes: .allocate(byteCount: Self.blockSize, alignment: 16))) }
-        let thread = Thread { [self] in hashAll() }
-        thread.start()
-    }
-
-    deinit {
-        for block in free + full + [current] { block.bytes.deallocate() }
+        // In use at most: the queue's, the one being hashed, and the one being filled.
+        let handoff = Handoff<Block>(capacity: max(1, blocks - 2))
+        self.handoff = handoff
+        hashing = BackgroundWork(name: "seeder-digest") {
+            while let block = try handoff.take() {
+                Self.hash(block)
+                handoff.recycle(block)
+            }
+        }
     }
 
     /// Adds `bytes` to `digest` (reading thread).
@@ -68,52 +71,28 @@ package final class DigestPipeline: @unchecked Sendable {
     /// Hashes what is left and stops the hashing thread; every digest is final when it returns.
     /// Call once, from the reading thread, when it is done (or failed).
     package func close() {
-        condition.lock()
-        full.append(current)
-        current = Block(bytes: .allocate(byteCount: 0, alignment: 16))
-        closed = true
-        condition.broadcast()
-        while !stopped { condition.wait() }
-        condition.unlock()
+        _ = handoff.put(current)
+        handoff.finish(error: nil)
+        _ = hashing.result
     }
 
-    /// Queues the current block and takes an empty one, waiting while none is.
+    /// Queues the current block and takes a hashed one (or a new one while none is back).
     private func submit() {
-        condition.lock()
-        full.append(current)
-        condition.broadcast()
-        while free.isEmpty { condition.wait() }
-        current = free.removeLast()
-        condition.unlock()
+        if let spent = handoff.put(current)?.spent { spare += spent }
+        current = spare.popLast() ?? Block()
         current.count = 0
         current.operations.removeAll(keepingCapacity: true)
     }
 
-    /// The hashing thread: each block in turn, until closed and none is left.
-    private func hashAll() {
-        while true {
-            condition.lock()
-            while full.isEmpty, !closed { condition.wait() }
-            guard !full.isEmpty else {
-                stopped = true
-                condition.broadcast()
-                condition.unlock()
-                return
+    /// The hashing thread's work on one block.
+    private static func hash(_ block: Block) {
+        for operation in block.operations {
+            switch operation {
+            case let .update(digest, range):
+                digest.hasher.update(UnsafeRawBufferPointer(rebasing: block.bytes[range]))
+            case let .finalize(digest):
+                digest.hex = digest.hasher.finalizeHex()
             }
-            let block = full.removeFirst()
-            condition.unlock()
-            for operation in block.operations {
-                switch operation {
-                case let .update(digest, range):
-                    digest.hasher.update(UnsafeRawBufferPointer(rebasing: block.bytes[range]))
-                case let .finalize(digest):
-                    digest.hex = digest.hasher.finalizeHex()
-                }
-            }
-            condition.lock()
-            free.append(block)
-            condition.broadcast()
-            condition.unlock()
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SeederCore
 
 /// A file's `fsync` (`FinishedFile.sync`) on a thread of its own, begun now and waited for when
 /// the file must be on the disk. A build begins one on its output as soon as every row is in,

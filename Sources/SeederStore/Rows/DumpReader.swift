@@ -44,7 +44,8 @@ final class DumpReader: @unchecked Sendable {
     private let entityNames: [String]
     private let progress: (@Sendable (Int, Int) -> Void)?
     let handoff = Handoff<ReadChunk>(capacity: 8)
-    private let exited = DispatchSemaphore(value: 0)
+    /// The reading thread, once started.
+    private var reading: BackgroundWork<Void>?
     /// How much a chunk holds before it goes: events, and records (`ChunkLimits`).
     private let limits: ChunkLimits
 
@@ -71,28 +72,25 @@ final class DumpReader: @unchecked Sendable {
 
     /// Starts reading on a new thread.
     func start() {
-        let thread = Thread { [self] in
+        reading = BackgroundWork(name: "seeder-read", stackSize: 8 << 20) { [self] in
             do {
                 try readAll()
                 handoff.finish(error: nil)
             } catch {
                 handoff.finish(error: error)
             }
-            exited.signal()
         }
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 
     /// Stops the reading thread (the writer failed) and waits for it to exit.
     func stop() {
         handoff.cancel()
-        exited.wait()
+        join()
     }
 
     /// Waits for the reading thread to exit; call after the last event was taken.
     func join() {
-        exited.wait()
+        _ = reading?.result
     }
 
     // The reading thread's own: no run-time exclusivity checks on every record.
@@ -112,7 +110,7 @@ final class DumpReader: @unchecked Sendable {
     private func flush() throws {
         guard !chunk.events.isEmpty else { return }
         let records = chunk.records.count
-        guard let queued = handoff.put(chunk) else { throw CancellationError() }
+        guard let queued = handoff.put(chunk)?.queued else { throw CancellationError() }
         encodesHere = queued * 2 >= handoff.capacity
         chunk = ReadChunk()
         chunk.events.reserveCapacity(limits.events)
@@ -310,84 +308,5 @@ final class DumpReader: @unchecked Sendable {
             .shape, "expected a record (an object) for \(entityNames[file.entity]), found \(describeKind(value.kind))",
             at: SourceLocation(file: file.path, offset: value.fileOffset), jsonPath: value.pointer.description)
         try send(.diagnostics(local.takeAll()))
-    }
-}
-
-/// A bounded queue of chunks from one producing thread to one consuming thread.
-final class Handoff<Chunk: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var chunks: [Chunk?] = []
-    private var head = 0
-    /// The chunks the queue holds at most.
-    let capacity: Int
-    private var finished = false
-    private var cancelled = false
-    private var failure: Error?
-
-    init(capacity: Int) {
-        self.capacity = capacity
-    }
-
-    /// Chunks the consumer is done with, to be freed by the producer.
-    private var spent: [Chunk] = []
-
-    /// Adds a chunk, waiting while the queue is full; returns the chunks then queued, `nil` once
-    /// the consumer cancelled.
-    func put(_ chunk: Chunk) -> Int? {
-        var freed: [Chunk] = []
-        defer { freed.removeAll() }  // outside the lock, on this thread
-        condition.lock()
-        defer { condition.unlock() }
-        while chunks.count - head >= capacity, !cancelled { condition.wait() }
-        guard !cancelled else { return nil }
-        chunks.append(chunk)
-        swap(&freed, &spent)
-        condition.broadcast()
-        return chunks.count - head
-    }
-
-    /// Hands a chunk the consumer is done with back to the producer, whose thread allocated its
-    /// elements: freed there, memory goes back to that thread's arena without contention.
-    func recycle(_ chunk: consuming Chunk) {
-        condition.lock()
-        spent.append(chunk)
-        condition.unlock()
-    }
-
-    /// The next chunk, waiting for one; `nil` at the end. Rethrows the producer's error.
-    func take() throws -> Chunk? {
-        condition.lock()
-        defer { condition.unlock() }
-        while chunks.count == head, !finished { condition.wait() }
-        if chunks.count == head {
-            if let failure { throw failure }
-            return nil
-        }
-        let chunk = chunks[head]
-        chunks[head] = nil
-        head += 1
-        if head >= 64 {
-            chunks.removeFirst(head)
-            head = 0
-        }
-        condition.broadcast()
-        return chunk
-    }
-
-    /// The producer is done (with an error if it failed).
-    func finish(error: Error?) {
-        condition.lock()
-        finished = true
-        failure = error
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The consumer gives up: `put` returns `false` from now on.
-    func cancel() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
     }
 }
