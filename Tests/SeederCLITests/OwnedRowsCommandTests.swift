@@ -303,6 +303,45 @@ struct OwnedRowsCommandTests {
         #expect(patched.stdout.hasSuffix("the seeds hold the same records\n"), "\(patched.stdout)")
     }
 
+    /// Records nested through a to-many to a selector take their owner's key as records nested
+    /// through one to an entity do: each case's inverse is the to-one of its identity.
+    @Test func recordsNestedThroughASelectorAreKeyedByTheirOwner() throws {
+        let (scratch, run) = try built(
+            """
+            seeder: 1
+            entities:
+              Feed:
+                attributes: { id: integer }
+                relationships:
+                  items: { to: { by: type, cases: { photo: Photo, video: Video } }, many: true, inverse: feed }
+              Photo:
+                identity: [feed, slot]
+                attributes: { slot: integer, url: string }
+                relationships: { feed: { to: Feed } }
+              Video:
+                identity: [feed, slot]
+                attributes: { slot: integer, length: integer }
+                relationships: { feed: { to: Feed } }
+            sources:
+              - path: feeds.json
+                entity: Feed
+            """,
+            [
+                "feeds.json": """
+                [{"id": 1, "items": [{"type": "photo", "slot": 1, "url": "a"}, {"type": "video", "slot": 2, "length": 5}]},
+                 {"id": 2, "items": [{"type": "photo", "slot": 1, "url": "b"}]}]
+                """
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            try rows("SELECT feed_id, slot, url FROM photo ORDER BY feed_id", in: scratch.path("seed.sqlite"))
+                == [#"[feed_id:1 slot:1 url:"a"]"#, #"[feed_id:2 slot:1 url:"b"]"#])
+        #expect(try rows("SELECT feed_id, slot, length FROM video", in: scratch.path("seed.sqlite")) == ["[feed_id:1 slot:2 length:5]"])
+        #expect(
+            try rows("SELECT name FROM pragma_table_info('photo') WHERE pk > 0 ORDER BY pk", in: scratch.path("seed.sqlite"))
+                == [#"[name:"feed_id"]"#, #"[name:"slot"]"#])
+    }
+
     /// The same rows in an app's own schema (a GRDB migrator's) whose tables are keyed by row
     /// numbers: the owner's key stored is the pokemon's `id`, not its name, and a second release
     /// that puts a pokemon first (every row number after it moves) still diffs by owner and slot,

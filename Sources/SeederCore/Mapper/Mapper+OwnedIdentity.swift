@@ -9,12 +9,12 @@ extension Mapper {
         var key: IdentityKey
     }
 
-    /// The owner key a record nested through `relationship` takes: the record being mapped, when
-    /// the relationship's inverse is a to-one of its target's identity; `nil` otherwise.
+    /// The owner key a record of `target` (the relationship's, or the entity its selector chose)
+    /// nested through `relationship` takes: the record being mapped, when the relationship's
+    /// inverse on that entity is a to-one of its identity; `nil` otherwise.
     @inline(__always)
-    func ownerKey(for relationship: UnsafePointer<Relationship>, context: RecordContext) -> OwnerKey? {
-        guard let inverse = relationship.pointee.inverse, !entities[relationship.pointee.target].ownedParts.isEmpty,
-            let key = context.identity
+    func ownerKey(for relationship: UnsafePointer<Relationship>, target: Int, context: RecordContext) -> OwnerKey? {
+        guard !entities[target].ownedParts.isEmpty, let inverse = relationship.pointee.inverse(on: target), let key = context.identity
         else { return nil }
         return OwnerKey(inverse: inverse, key: key)
     }

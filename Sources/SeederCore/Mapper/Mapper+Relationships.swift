@@ -60,7 +60,8 @@ extension Mapper {
         }
         let origin = Record.Origin(file: context.origin.file, offset: value.fileOffset)
         return map(
-            value, entity: relationship.pointee.target, origin: origin, owner: ownerKey(for: relationship, context: context),
+            value, entity: relationship.pointee.target, origin: origin,
+            owner: ownerKey(for: relationship, target: relationship.pointee.target, context: context),
             diagnostics: context.diagnostics, into: &batch
         ).map(RecordReference.embedded)
     }

@@ -62,7 +62,10 @@ extension Mapper {
                 return typed(reference(item, relationship: relationship, target: entity, context: &context), entity)
             }
             let origin = Record.Origin(file: context.origin.file, offset: value.fileOffset)
-            return map(value, entity: entity, origin: origin, diagnostics: context.diagnostics, into: &batch).map(RecordReference.embedded)
+            return map(
+                value, entity: entity, origin: origin, owner: ownerKey(for: relationship, target: entity, context: context),
+                diagnostics: context.diagnostics, into: &batch
+            ).map(RecordReference.embedded)
         }
         if item.isNull { return nil }
         if case .absent = item { return nil }
