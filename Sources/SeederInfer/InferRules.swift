@@ -41,17 +41,7 @@ extension InferRule {
             corpusCase: "api/appstoreconnect", test: "InferJSONAPITests"),
     ]
 
-    static let merging: [InferRule] = [
-        InferRule(
-            name: "shared-shape", stage: "merging",
-            drafts: "one kind of record under several keys (`user`, `owner`, `assignee`) is one entity",
-            corpusCase: "api/github", test: "InferCorpusTests/theDraftOfOneReleaseBuildsBothAndTheDiffIsTheirChanges"),
-        InferRule(
-            name: "reference-to-detailed-kind", stage: "merging",
-            drafts: "`{name, url}` objects whose URLs end in ids of a folder's records are those records: "
-                + "a relationship to the folder's entity, merged by identity",
-            corpusCase: "api/pokeapi", test: "InferServiceTests/referencesToAFolderAreRelationshipsToItsEntity"),
-    ]
+    static let merging: [InferRule] = ShapeCatalog.mergingRules.map(\.rule)
 
     /// Rules of the relationship stage that run after the member rules, over the drafted entities.
     static let folding: [InferRule] = [
