@@ -78,8 +78,8 @@ extension FileGroup {
         return result.sorted { $0.paths[0].utf8.lexicographicallyPrecedes($1.paths[0].utf8) }
     }
 
-    /// The groups of `paths` under one glob that matches exactly those files among `all`, the
-    /// first of `patterns` that does; `nil` when none does.
+    /// The first of `patterns` that matches exactly `paths` among `all` (no other file, none of
+    /// them left out), else `nil`: a group's glob, which must not read another file on a build.
     static func exactGlob(_ patterns: [String], for paths: [String], among all: [String], work: GroupingWork) -> String? {
         let wanted = Set(paths)
         return patterns.first { pattern in
