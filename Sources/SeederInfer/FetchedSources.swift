@@ -33,12 +33,14 @@ enum FetchedSources {
 }
 
 extension FileGroup {
-    /// The groups with the files of each `fetched` source (`FetchedSources`) made one group:
-    /// under the source's glob when it matches exactly those files among `all`, else a group a
-    /// file, all named for the source. Files no source lists keep their groups.
-    package static func byFetchedSource(_ groups: [FileGroup], fetched: [String: [String]], among all: [String]) -> [FileGroup] {
-        guard !fetched.isEmpty else { return groups }
-        let dumps = Set(groups.flatMap(\.paths))
+    /// The files of each `fetched` source (`FetchedSources`) among `paths`, one group a source
+    /// (rule `fetched-source`): under the source's glob when it matches exactly those files
+    /// among `all`, else a group a file, all named for the source.
+    static func byFetchedSource(
+        _ paths: [String], fetched: [String: [String]], among all: [String], work: GroupingWork
+    ) -> [FileGroup] {
+        guard !fetched.isEmpty else { return [] }
+        let dumps = Set(paths)
         var claimed = Set<String>()
         var result: [FileGroup] = []
         for source in fetched.keys.sorted() {
@@ -48,20 +50,12 @@ extension FileGroup {
             guard !paths.isEmpty else { continue }
             claimed.formUnion(paths)
             let name = entityName(source)
-            if paths.count > 1, Set(all.filter { InputPlanner.glob(source, matches: $0) }) == Set(paths) {
+            if paths.count > 1, exactGlob([source], for: paths, among: all, work: work) != nil {
                 result.append(FileGroup(pattern: source, paths: paths, name: name))
             } else {
                 result += paths.map { FileGroup(pattern: $0, paths: [$0], name: name) }
             }
         }
-        for group in groups {
-            let rest = group.paths.filter { !claimed.contains($0) }
-            if rest.count == group.paths.count {
-                result.append(group)
-            } else {
-                result += rest.map { FileGroup(pattern: $0, paths: [$0], name: entityName($0)) }
-            }
-        }
-        return result.sorted { $0.paths[0].utf8.lexicographicallyPrecedes($1.paths[0].utf8) }
+        return result
     }
 }

@@ -1,8 +1,10 @@
 import SeederCore
 import SeederFiles
 
-/// Dump files that are one source: numbered files of one name (`page-1.json`, `page-2.json`)
-/// under one glob (`page-*.json`), or a file on its own (docs/commands.md, `seeder infer`).
+/// Dump files that are one source, as the grouping rules (`FileGroup.rules`) find them: the
+/// files of one fetched source, the one-record files of one folder, numbered files of one name
+/// (`page-1.json`, `page-2.json`) under one glob (`page-*.json`), or a file on its own
+/// (docs/commands.md, `seeder infer`).
 package struct FileGroup {
     /// The glob, or the file's path, relative to the dumps directory.
     package var pattern: String
@@ -20,71 +22,84 @@ package struct FileGroup {
         "search", "of", "json", "jsonl", "ndjson", "file", "gz", "zst", "index",
     ]
 
-    /// The groups of `dumps` (sorted by path) in the order of their first file. A glob is used
-    /// only when it matches exactly its files among `all` the files of the directory.
-    package static func groups(of dumps: [String], among all: [String]) -> [FileGroup] {
+    /// The numbered files among `paths` (rule `numbered-files`): those whose names differ only
+    /// in their numbers, under the glob that makes each number `*` (`numberedPattern`), when it
+    /// matches exactly them among `all`.
+    static func numbered(_ paths: [String], among all: [String], work: GroupingWork) -> [FileGroup] {
         var byPattern: [String: [String]] = [:]
         var order: [String] = []
-        for path in dumps {
+        for path in paths {
             let pattern = numberedPattern(path)
             if byPattern[pattern] == nil { order.append(pattern) }
             byPattern[pattern, default: []].append(path)
         }
-        var groups: [FileGroup] = []
-        for pattern in order {
+        return order.compactMap { pattern in
             let paths = byPattern[pattern]!
-            if paths.count > 1, pattern != paths[0], all.filter({ InputPlanner.glob(pattern, matches: $0) }) == paths {
-                groups.append(FileGroup(pattern: pattern, paths: paths, name: entityName(pattern)))
-            } else {
-                for path in paths { groups.append(FileGroup(pattern: path, paths: [path], name: entityName(path))) }
-            }
+            guard paths.count > 1, exactGlob([pattern], for: paths, among: all, work: work) != nil else { return nil }
+            return FileGroup(pattern: pattern, paths: paths, name: entityName(pattern))
         }
-        return groups.sorted { $0.paths[0].utf8.lexicographicallyPrecedes($1.paths[0].utf8) }
     }
 
-    /// Joins the files of one folder that each hold one record of the same kind into one group,
-    /// named for the folder (`type/bug.json`, `type/fire.json` -> `type/*.json`, `Type`), as a
-    /// fetch with `each` writes a file per record named by it (rule `one-record-a-file`). Files
-    /// are of one kind when their record's keys are the first one's, or nine in ten of them in
-    /// common; `recordKeys` gives a file's keys when it holds one record, else `nil`. Files at
-    /// the top of the dumps directory name their kinds themselves (`labels.json`, `repo.json`).
-    /// When the folder's glob would match other files too, each file stays a source of its own,
-    /// all of them one entity.
-    package static func byFolder(_ groups: [FileGroup], among all: [String], recordKeys: (String) -> Set<String>?) -> [FileGroup] {
-        var singles: [String: [Int]] = [:]
+    /// The files of one folder that each hold one record of the same kind (rule
+    /// `one-record-a-file`), whatever their names, as a fetch with `each` writes a file per
+    /// record named by its id or its slug: `type/18.json`, `type/fire.json` and
+    /// `type/fire/index.json` are all records of `type/`, one group named for the folder
+    /// (`Type`). Files are of one kind when their record's keys are the first one's, or nine in
+    /// ten of them in common; `recordKeys` gives a file's keys when it holds one record, else
+    /// `nil`. The kind of the most files is the folder's; other files keep their own names.
+    /// Files at the top of the dumps directory name their kinds themselves (`labels.json`,
+    /// `repo.json`). The group's glob is the narrowest that matches exactly its files among
+    /// `all` (`type/*.json`, `type/*/index.json`); when none does, each file is a source of its
+    /// own, all of them one entity.
+    static func byFolder(
+        _ paths: [String], among all: [String], recordKeys: (String) -> Set<String>?, work: GroupingWork
+    ) -> [FileGroup] {
+        var byFolder: [String: [String]] = [:]
         var folderOrder: [String] = []
-        for (index, group) in groups.enumerated() where group.paths.count == 1 {
-            guard let slash = group.paths[0].lastIndex(of: "/") else { continue }
-            let folder = String(group.paths[0][..<slash])
-            if singles[folder] == nil { folderOrder.append(folder) }
-            singles[folder, default: []].append(index)
+        for path in paths {
+            guard let folder = recordFolder(path) else { continue }
+            if byFolder[folder] == nil { folderOrder.append(folder) }
+            byFolder[folder, default: []].append(path)
         }
-        var result = groups
-        var removed = Set<Int>()
-        for folder in folderOrder where singles[folder]!.count > 1 {
-            var kinds: [(keys: Set<String>, members: [Int])] = []
-            for index in singles[folder]! {
-                guard let keys = recordKeys(groups[index].paths[0]), !keys.isEmpty else { continue }
+        var result: [FileGroup] = []
+        for folder in folderOrder where byFolder[folder]!.count > 1 {
+            var kinds: [(keys: Set<String>, members: [String])] = []
+            for path in byFolder[folder]! {
+                guard let keys = recordKeys(path), !keys.isEmpty else { continue }
+                // Against the kinds found so far, a handful: a folder's records are of one or two.
                 if let kind = kinds.firstIndex(where: { Self.oneKind($0.keys, keys) }) {
-                    kinds[kind].members.append(index)
+                    kinds[kind].members.append(path)
                 } else {
-                    kinds.append((keys, [index]))
+                    kinds.append((keys, [path]))
                 }
             }
-            // The kind of the most files is the folder's; other files keep their own names.
             guard let kind = kinds.max(by: { $0.members.count < $1.members.count }), kind.members.count > 1 else { continue }
-            let paths = kind.members.map { groups[$0].paths[0] }
-            let extensions = Set(paths.map { $0[($0.lastIndex(of: ".") ?? $0.endIndex)...] })
+            let paths = kind.members
             let name = entityName(folder + "/*")
-            let pattern = folder + "/*" + (extensions.first ?? "")
-            if extensions.count == 1, all.filter({ InputPlanner.glob(pattern, matches: $0) }) == paths {
-                result[kind.members[0]] = FileGroup(pattern: pattern, paths: paths, name: name)
-                removed.formUnion(kind.members.dropFirst())
+            let numbered = Set(paths.map(numberedPattern))
+            let extensions = Set(paths.map { $0[($0.lastIndex(of: ".") ?? $0.endIndex)...] })
+            // Records laid out as folders (`type/fire/index.json`), or as files (`type/fire.json`).
+            let nested = paths.allSatisfy { $0.dropFirst(folder.count + 1).contains("/") }
+            let folderGlob = folder + (nested ? "/*/index" : "/*") + (extensions.first ?? "")
+            let patterns = (numbered.count == 1 ? [numbered.first!] : []) + (extensions.count == 1 ? [folderGlob] : [])
+            if let pattern = exactGlob(patterns, for: paths, among: all, work: work) {
+                result.append(FileGroup(pattern: pattern, paths: paths, name: name))
             } else {
-                for index in kind.members { result[index].name = name }
+                result += paths.map { FileGroup(pattern: $0, paths: [$0], name: name) }
             }
         }
-        return result.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+        return result
+    }
+
+    /// The folder whose record a file is: its own (`type/fire.json` -> `type`), or its folder's
+    /// for a record laid out as a folder (`type/fire/index.json` -> `type`); `nil` at the top of
+    /// the dumps directory. A folder's own `index.json` (`type/index.json`) is the folder's.
+    static func recordFolder(_ path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        let folder = path[..<slash]
+        let base = path[path.index(after: slash)...].split(separator: ".", maxSplits: 1).first ?? ""
+        guard base == "index", let parent = folder.lastIndex(of: "/") else { return String(folder) }
+        return String(folder[..<parent])
     }
 
     /// Whether two records' keys are of one kind: the same, or nine in ten in common.

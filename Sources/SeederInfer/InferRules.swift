@@ -24,21 +24,7 @@ extension InferRule {
         grouping + layout + merging + IdentityChoice.rules.map(\.rule) + IdentityChoice.allowances.map(\.rule)
         + EntityDrafting.rules.map(\.rule) + folding
 
-    static let grouping: [InferRule] = [
-        InferRule(
-            name: "numbered-files", stage: "grouping",
-            drafts: "numbered files (`page-1.json`, `type/18.json`, `type/18/index.json`) are one source under one glob",
-            corpusCase: "pokeapi", test: "InferServiceTests/folderOfRecordsIsOneEntityNamedForIt"),
-        InferRule(
-            name: "fetched-source", stage: "grouping",
-            drafts: "the files a fetched source wrote (`.seeder-fetch.json`) are one source and one entity, named for the source",
-            corpusCase: "api/pokeapi", test: "InferServiceTests/filesOfOneFetchedSourceAreOneEntity"),
-        InferRule(
-            name: "one-record-a-file", stage: "grouping",
-            drafts:
-                "the files of one folder that each hold one record of the same keys are one source and one entity, named for the folder",
-            corpusCase: "api/pokeapi", test: "InferServiceTests/filesNamedByTheirRecordsAreOneEntityOfTheFolder"),
-    ]
+    static let grouping: [InferRule] = FileGroup.rules.map(\.rule)
 
     static let layout: [InferRule] = [
         InferRule(
@@ -55,17 +41,7 @@ extension InferRule {
             corpusCase: "api/appstoreconnect", test: "InferJSONAPITests"),
     ]
 
-    static let merging: [InferRule] = [
-        InferRule(
-            name: "shared-shape", stage: "merging",
-            drafts: "one kind of record under several keys (`user`, `owner`, `assignee`) is one entity",
-            corpusCase: "api/github", test: "InferCorpusTests/theDraftOfOneReleaseBuildsBothAndTheDiffIsTheirChanges"),
-        InferRule(
-            name: "reference-to-detailed-kind", stage: "merging",
-            drafts: "`{name, url}` objects whose URLs end in ids of a folder's records are those records: "
-                + "a relationship to the folder's entity, merged by identity",
-            corpusCase: "api/pokeapi", test: "InferServiceTests/referencesToAFolderAreRelationshipsToItsEntity"),
-    ]
+    static let merging: [InferRule] = ShapeCatalog.mergingRules.map(\.rule)
 
     /// Rules of the relationship stage that run after the member rules, over the drafted entities.
     static let folding: [InferRule] = [

@@ -58,9 +58,7 @@ public struct MappingInference {
             sourceObservers.append((source, observer))
         }
         let keyedSources = Set(sourceObservers.filter(\.0.keyed).map { ObjectIdentifier($0.1) })
-        catalog.mergeSharedShapes(keyedSources: keyedSources)
-        catalog.mergeReferencesIntoDetailedKinds()
-        catalog.mergeSourcesOfOneKind(keyedSources: keyedSources)
+        catalog.mergeKinds(keyedSources: keyedSources)
         sourceObservers = sourceObservers.map { ($0.0, catalog.observer(named: $0.1.name)) }
         let flattened = FlattenedObjects(catalog: catalog, sources: sourceObservers.map(\.1))
         let entities = reachableEntities(from: sourceObservers.map(\.1), flattened: flattened)

@@ -123,6 +123,30 @@ import Yams
         #expect(rows["Type"] == 3, "\(rows)")
     }
 
+    /// Files named by their records' slugs are one group whatever the names say: digits in a
+    /// slug (`mega-1.json`, `mega-2.json`, as PokéAPI's `zygarde-10` and `zygarde-50`) do not
+    /// make numbered files of a kind of their own, and records laid out as folders named by
+    /// slug (`kind/fire/index.json`) are the records of their parent folder.
+    @Test func slugNamedFilesAreOneGroupOfTheFolder() throws {
+        let workspace = try Workspace()
+        let copies = [
+            "type/bug.json": "type/7", "type/mega-1.json": "type/1", "type/mega-2.json": "type/2",
+            "ability/stench/index.json": "ability/1", "ability/drizzle/index.json": "ability/2",
+            "ability/speed-boost/index.json": "ability/3",
+        ]
+        for (path, fixture) in copies {
+            try workspace.write("dumps/" + path, try Data(contentsOf: URL(fileURLWithPath: Self.pokeAPI + "/\(fixture).json")))
+        }
+        let drafted = try Drafted(workspace.path("dumps"))
+        #expect(drafted.build.status == 0, "\(drafted.build.stderr)")
+        #expect(drafted.paths["Type"] == ["type/*.json"] && drafted.paths["Ability"] == ["ability/*/index.json"], "\(drafted.sources)")
+        for name in ["Mega", "Bug", "Stench", "Drizzle", "SpeedBoost"] {
+            #expect(drafted.entities[name] == nil, "\(name): \(drafted.text)")
+        }
+        let rows = try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
+        #expect(rows["Type"] == 3 && rows["Ability"] == 3, "\(rows)")
+    }
+
     /// A fetch's manifest says which files each source wrote: they are one source and one
     /// entity, though their records' keys differ too much for the folder rule; a manifest that
     /// is not one (not JSON, another shape, a link, paths outside) changes nothing.

@@ -36,6 +36,12 @@ import Testing
         }
         #expect(rows == InferRule.all.map { "\($0.name) \($0.stage)" })
         #expect(
+            InferRule.all.filter { $0.stage == "grouping" }.map(\.name) == ["fetched-source", "one-record-a-file", "numbered-files"])
+        #expect(
+            InferRule.all.filter { $0.stage == "merging" }.map(\.name) == [
+                "shared-shape", "reference-to-detailed-kind", "sources-of-one-kind",
+            ])
+        #expect(
             InferRule.all.filter { $0.stage == "identity" }.map(\.name) == [
                 "record-keys", "id-keys", "id-in-own-url", "identity-by-name", "referenced-and-detailed",
             ])

@@ -147,21 +147,14 @@ struct InferTrialTests {
     /// a saved status: statuses all) are one entity: the same identity, and the same keys, or
     /// nearly and some identity in both. Copies recorded at other times differ: the first wins.
     /// The entity takes the name its embedding key gives (`status` in a notification).
+    /// The corpus case `infer/timelines`, a Mastodon account's saved answers.
     @Test func sourcesOfOneKindUnderOtherNamesAreOneEntity() throws {
-        func status(_ id: Int, favourites: Int, pinned: Bool? = nil) -> String {
-            #"{"id": "\#(id)", "created_at": "2026-08-0\#(id)T10:00:00Z", "content": "<p>s\#(id)</p>", "visibility": "public", "#
-                + #""sensitive": false, "spoiler_text": "", "uri": "https://example.com/s/\#(id)", "replies_count": 0, "#
-                + #""favourites_count": \#(favourites)\#(pinned.map { ", \"pinned\": \($0)" } ?? "")}"#
-        }
-        let (draft, workspace) = try inferDraft([
-            "home-timeline.json": "[" + status(1, favourites: 1, pinned: false) + ", " + status(2, favourites: 5, pinned: false) + "]",
-            "public-timeline.json": "[" + status(2, favourites: 6, pinned: false) + ", " + status(3, favourites: 0, pinned: false) + "]",
-            "tag-timeline.json": "[" + status(4, favourites: 0, pinned: false) + "]",
-            "status-2.json": status(2, favourites: 7),
-            "notifications.json": #"[{"id": "n1", "type": "favourite", "status": "# + status(3, favourites: 1, pinned: false) + "}]",
-            "lists.json":
-                #"[{"id": "1", "title": "a", "replies_policy": "list", "exclusive": false, "created_at": "2026-08-01T10:00:00Z", "uri": "https://example.com/l/1", "visibility": "public", "sensitive": false, "spoiler_text": ""}]"#,
-        ])
+        let folder =
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+            + "/SeederCLITests/Fixtures/infer/timelines"
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let (draft, workspace) = try inferDraft(
+            Dictionary(uniqueKeysWithValues: try names.map { ($0, try String(contentsOfFile: folder + "/" + $0, encoding: .utf8)) }))
         #expect(draft.contains("  - path: home-timeline.json                # 2 records\n    entity: Status\n"), "\(draft)")
         #expect(draft.contains("  - path: tag-timeline.json                 # 1 record\n    entity: Status\n"))
         #expect(draft.contains("    onConflict: first "))
