@@ -70,6 +70,8 @@ final class KeyStats {
     /// The ids the key's URLs end in (of arrays: their elements'), while every value but null
     /// is such a URL (`https://swapi.dev/api/planets/1/`); `nil` once one is not.
     var urlIDs: URLIdentities? = URLIdentities()
+    /// The keys that tell apart the objects of each array within it (`OwnedKeys`).
+    var owned = OwnedKeys()
 
     private static let utc = TimeZone(identifier: "UTC")!
 
@@ -132,6 +134,7 @@ final class KeyStats {
         if child == nil { child = other.child }
         if let otherValues = other.values { values?.add(otherValues, asCopies: asCopies) }
         if let otherURLs = other.urlIDs { urlIDs?.add(otherURLs) } else { urlIDs = nil }
+        owned.add(other.owned)
     }
 
     /// Empty objects beside list envelopes are lists of none; elsewhere each is a record of no
@@ -186,11 +189,13 @@ final class KeyStats {
             }
         case .array:
             arrays += 1
+            var holdsObjects = false
             for element in value.elements {
                 switch element.kind {
                 case .null: break
                 case .object:
                     urlIDs = nil
+                    holdsObjects = true
                     observe(element: element, in: catalog)
                 case .array:
                     urlIDs = nil
@@ -201,6 +206,7 @@ final class KeyStats {
                     if urlIDs != nil { noteURL(element, record: 0, fromSource: false) }
                 }
             }
+            if holdsObjects { owned.observe(value) }
             return
         }
         if values != nil, let hash = value.identityHash { values!.insert(hash, record: record(), fromSource: fromSource) }
@@ -222,12 +228,14 @@ final class KeyStats {
         if let entryKey, element[entryKey]?.kind == .object {
             wrappedElements += 1
             if entries == nil {
-                entries = catalog.observer(named: DraftNaming.entityName(fromWords: DraftNaming.words(of: entryKey)) + "Entry")
+                entries = catalog.ownedObserver(named: DraftNaming.entityName(fromWords: DraftNaming.words(of: entryKey)) + "Entry")
             }
             entries!.observe(element, fromSource: false)
             return
         }
-        if child == nil { child = catalog.observer(forKey: key) }
+        // The records of one owner's arrays are observed apart, and rejoin the others of their
+        // name unless they are told apart within it (`ShapeCatalog.separateOwnedRecords`).
+        if child == nil { child = catalog.ownedObserver(named: DraftNaming.entityName(fromWords: DraftNaming.words(of: key))) }
         child!.observe(element, fromSource: false)
     }
 
