@@ -56,8 +56,9 @@ extension EntityDrafting {
         MemberRule(
             rule: InferRule(
                 name: "embedded-records", stage: "relationship",
-                drafts: "objects and arrays of objects are records of another entity: a to-one, or a to-many (ordered, with a back "
-                    + "reference, when they have no identity); such arrays in records that repeat are `json`, rows once per copy",
+                drafts: "objects and arrays of objects are records of another entity: a to-one, or a to-many (with a back reference "
+                    + "when they have no identity or an owned one; ordered when they have none); such arrays in records that repeat are "
+                    + "`json`, rows once per copy",
                 corpusCase: "api/mollie", test: "InferTests/arraysOfObjectsWithoutIdentityAreEmbedded"),
             draft: { drafting, stats, key, members in
                 if let copies = MappingInference.repeatedCopies(of: stats, in: drafting.observer) {

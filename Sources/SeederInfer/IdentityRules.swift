@@ -56,7 +56,7 @@ extension IdentityChoice {
                 name: "owned-identity", stage: "identity",
                 drafts: "records of an array told apart within each owner by one or two keys (a `language`) have "
                     + "`identity: [owner, keys...]`, an entity per owner (`AbilityName`)",
-                corpusCase: "api/pokeapi", test: "InferOwnedIdentityTests/namesPerLanguageAreOwnedByTheirRecord"),
+                corpusCase: "api/pokeapi", test: "InferServiceTests/childListsAreKeyedWithinTheirOwner"),
             choose: { observer, context in ownedIdentity(of: observer, context) }),
     ]
 

@@ -93,6 +93,46 @@ import Yams
         #expect(rows.first == "normal 1 /api/v2/type/1/" && rows.count == 8, "\(rows)")
     }
 
+    /// An ability's `flavor_text_entries`, one per `version_group`, are keyed by it within the
+    /// ability (rule `owned-identity`), and a move's are an entity of their own: an entry added
+    /// upstream is one row added, where `identity: none` renumbered every row after it.
+    @Test func childListsAreKeyedWithinTheirOwner() throws {
+        let drafted = try Drafted(Self.pokeAPI)
+        try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
+        #expect(!drafted.build.stderr.contains("warning:"), "\(drafted.build.stderr)")
+        #expect(drafted.entities["AbilityFlavorTextEntry"]?["identity"] as? [String] == ["ability", "versionGroup"], "\(drafted.text)")
+        #expect(drafted.entities["MoveFlavorTextEntry"]?["identity"] as? [String] == ["move", "versionGroup"], "\(drafted.text)")
+        #expect(drafted.entities["FlavorTextEntry"] == nil, "\(drafted.text)")
+        let entries = drafted.relationship("flavorTextEntries", of: "Ability")
+        #expect(entries?["inverse"] as? String == "ability" && entries?["ordered"] == nil, "\(drafted.text)")
+        let keys = try sqliteRows(
+            drafted.workspace.path("seed.sqlite"),
+            "SELECT name FROM pragma_table_info('ability_flavor_text_entry') WHERE pk > 0 ORDER BY pk")
+        #expect(keys == ["ability_id", "version_group_id"], "\(keys)")
+        #expect(try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))["AbilityFlavorTextEntry"] == 30)
+
+        // The next release lists one more entry first: one row added, no other changed.
+        let next = drafted.workspace.path("release-2")
+        try FileManager.default.copyItem(atPath: Self.pokeAPI, toPath: next)
+        let file = next + "/ability/1.json"
+        var ability = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        let added: [String: Any] = [
+            "flavor_text": "Its stench repels.", "language": ["name": "en", "url": "/api/v2/language/9/"],
+            "version_group": ["name": "scarlet-violet", "url": "/api/v2/version-group/25/"],
+        ]
+        ability["flavor_text_entries"] = [added] + (ability["flavor_text_entries"] as? [Any] ?? [])
+        try JSONSerialization.data(withJSONObject: ability).write(to: URL(fileURLWithPath: file))
+        let built = try seeder([
+            "build", drafted.workspace.path("draft.yaml"), next, "-o", drafted.workspace.path("next.sqlite"), "--progress", "never",
+        ])
+        try #require(built.status == 0, "\(built.stderr)")
+        let diff = try seeder([
+            "diff", drafted.workspace.path("seed.sqlite"), drafted.workspace.path("next.sqlite"), "--entity", "AbilityFlavorTextEntry",
+        ])
+        // The whole line: no entry removed or changed beside the one added.
+        #expect(diff.stdout.contains("\nAbilityFlavorTextEntry: 1 added\n"), "\(diff.stdout)")
+    }
+
     @Test func everyFromIsAKeyOfTheRecords() throws {
         let drafted = try Drafted(Self.pokeAPI)
         // `damage_relations` holds only arrays of references: json, read from the key as written.

@@ -37,7 +37,7 @@ import Testing
         #expect(rows == InferRule.all.map { "\($0.name) \($0.stage)" })
         #expect(
             InferRule.all.filter { $0.stage == "identity" }.map(\.name) == [
-                "record-keys", "id-keys", "id-in-own-url", "identity-by-name", "referenced-and-detailed",
+                "record-keys", "id-keys", "id-in-own-url", "identity-by-name", "owned-identity", "referenced-and-detailed",
             ])
         #expect(
             InferRule.all.filter { $0.stage == "relationship" }.map(\.name) == [
