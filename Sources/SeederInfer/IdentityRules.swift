@@ -66,7 +66,7 @@ extension IdentityChoice {
             rule: InferRule(
                 name: "referenced-and-detailed", stage: "identity",
                 drafts: "a key that repeats only between a record and references to it (other keys) is still the identity",
-                corpusCase: "api/pokeapi", test: "InferServiceTests/aRecordReferencedAndDetailedKeepsItsIdentity"),
+                corpusCase: "pokeapi", test: "InferServiceTests/aRecordReferencedAndDetailedKeepsItsIdentity"),
             allowed: { observer, stats, values in
                 // Records both detailed (with their `id`) and referenced (`{"name", "url"}`,
                 // without it): a key other than `id` that repeats only between records of other

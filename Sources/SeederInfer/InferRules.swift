@@ -62,8 +62,8 @@ extension InferRule {
             corpusCase: "api/github", test: "InferCorpusTests/theDraftOfOneReleaseBuildsBothAndTheDiffIsTheirChanges"),
         InferRule(
             name: "reference-to-detailed-kind", stage: "merging",
-            drafts: "`{name, url}` objects whose URLs end in ids of a folder's records are those records: "
-                + "a relationship to the folder's entity, merged by identity",
+            drafts: "`{name, url}` objects whose URLs end in ids of a folder's records name those records: "
+                + "a relationship to the folder's entity by the id at the end of the URL (`from: type.url`, `match:`)",
             corpusCase: "api/pokeapi", test: "InferServiceTests/referencesToAFolderAreRelationshipsToItsEntity"),
     ]
 

@@ -72,6 +72,12 @@ final class KeyStats {
     var urlIDs: URLIdentities? = URLIdentities()
     /// The keys that tell apart the objects of each array within it (`OwnedKeys`).
     var owned = OwnedKeys()
+    /// The objects that only name a record by the id its URL ends in (`{"name": "stench", "url":
+    /// ".../ability/1/"}`, no `id`), observed apart from `child` until
+    /// `ShapeCatalog.resolveDetailedReferences` finds whether they name records detailed
+    /// elsewhere; then `referenced` is those records and the key of the URL.
+    var references: ShapeObserver?
+    var referenced: (target: ShapeObserver, urlKey: String)?
 
     private static let utc = TimeZone(identifier: "UTC")!
 
@@ -135,6 +141,8 @@ final class KeyStats {
         if let otherValues = other.values { values?.add(otherValues, asCopies: asCopies) }
         if let otherURLs = other.urlIDs { urlIDs?.add(otherURLs) } else { urlIDs = nil }
         owned.add(other.owned)
+        if references == nil { references = other.references }
+        if referenced == nil { referenced = other.referenced }
     }
 
     /// Empty objects beside list envelopes are lists of none; elsewhere each is a record of no
@@ -171,6 +179,10 @@ final class KeyStats {
             observeString(value)
         case .object:
             objects += 1
+            if Self.isURLReference(value) {
+                observe(reference: value, in: catalog)
+                break
+            }
             if child == nil { child = catalog.observer(forKey: key) }
             if Int(value.node.end) == value.index + 1 {
                 // A record of no keys, or a list envelope's "none" (`"subscriptions": {}`): told
@@ -233,10 +245,23 @@ final class KeyStats {
             entries!.observe(element, fromSource: false)
             return
         }
+        if Self.isURLReference(element) { return observe(reference: element, in: catalog) }
         // The records of one owner's arrays are observed apart, and rejoin the others of their
         // name unless they are told apart within it (`ShapeCatalog.separateOwnedRecords`).
         if child == nil { child = catalog.ownedObserver(named: DraftNaming.entityName(fromWords: DraftNaming.words(of: key))) }
         child!.observe(element, fromSource: false)
+    }
+
+    /// Counts an object that names a record by URL (`isURLReference`) in `references`.
+    private func observe(reference: JSONValue, in catalog: ShapeCatalog) {
+        if references == nil { references = catalog.ownedObserver(named: DraftNaming.entityName(fromWords: DraftNaming.words(of: key))) }
+        references!.observe(reference, fromSource: false)
+    }
+
+    /// Whether an object names a record by URL only: no `id`, and a `url` that ends in one.
+    static func isURLReference(_ object: JSONValue) -> Bool {
+        guard object["id"] == nil, let url = object["url"], url.kind == .string else { return false }
+        return url.withDecodedBytes { URLIdentities.id(in: $0) != nil }
     }
 
     private func observeNumber(_ value: JSONValue) {

@@ -45,6 +45,7 @@ public struct MappingInference {
     public func mapping() -> InferredMapping {
         var result = InferredMapping()
         catalog.settle()
+        catalog.resolveDetailedReferences()
         catalog.separateOwnedRecords()
         // Sources, their wrapping keys unwrapped: `[{"project": {...}}]` is Project records.
         var sourceObservers: [(ObservedSource, ShapeObserver)] = []
@@ -60,7 +61,6 @@ public struct MappingInference {
         }
         let keyedSources = Set(sourceObservers.filter(\.0.keyed).map { ObjectIdentifier($0.1) })
         catalog.mergeSharedShapes(keyedSources: keyedSources)
-        catalog.mergeReferencesIntoDetailedKinds()
         catalog.mergeSourcesOfOneKind(keyedSources: keyedSources)
         sourceObservers = sourceObservers.map { ($0.0, catalog.observer(named: $0.1.name)) }
         let flattened = FlattenedObjects(catalog: catalog, sources: sourceObservers.map(\.1))

@@ -53,6 +53,8 @@ extension ShapeCatalog {
         keys.allSatisfy { key in
             guard let stats = child.stats(key), stats.present == child.records, stats.nulls == 0 else { return false }
             if stats.objects == 0 { return stats.booleans + stats.fractions + stats.arrays == 0 }
+            // A reference to detailed records, keyed by their `id` (`resolveDetailedReferences`).
+            if stats.referenced != nil { return stats.arrays == 0 }
             guard stats.objects == stats.present, let target = MappingInference.nestedEntity(stats) else { return false }
             return IdentityChoice(of: target, keyed: target.isKeyedRecords).key != nil
         }
