@@ -41,8 +41,8 @@ import Testing
             ])
         #expect(
             InferRule.all.filter { $0.stage == "relationship" }.map(\.name) == [
-                "reference-by-url", "records-keyed-by-data", "object-without-identity-is-columns", "wide-objects-are-json", "embedded-records",
-                "url-reference", "id-reference", "json-fallback", "scalar-attribute", "wrapper-is-json",
+                "reference-by-url", "records-keyed-by-data", "object-without-identity-is-columns", "wide-objects-are-json",
+                "embedded-records", "url-reference", "id-reference", "json-fallback", "scalar-attribute", "wrapper-is-json",
             ])
     }
 }
