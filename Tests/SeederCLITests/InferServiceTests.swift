@@ -141,6 +141,17 @@ import Yams
         #expect(diff.stdout.contains("\nAbilityFlavorTextEntry: 1 added\n"), "\(diff.stdout)")
     }
 
+    /// A move's `meta` has no identity but holds records (`ailment`, `category`): an entity of its
+    /// own, a to-one of the move, not columns (docs/commands.md, Nested records).
+    @Test func objectsHoldingRecordsAreEntities() throws {
+        let drafted = try Drafted(Self.pokeAPI)
+        try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
+        #expect(drafted.relationship("meta", of: "Move")?["to"] as? String == "Meta", "\(drafted.text)")
+        #expect(drafted.relationship("ailment", of: "Meta")?["to"] as? String == "Ailment", "\(drafted.text)")
+        #expect(drafted.entities["Meta"]?["identity"] as? String == "none", "\(drafted.text)")
+        #expect(try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))["Meta"] == 8)
+    }
+
     @Test func everyFromIsAKeyOfTheRecords() throws {
         let drafted = try Drafted(Self.pokeAPI)
         // `damage_relations` holds only arrays of references: json, read from the key as written.
