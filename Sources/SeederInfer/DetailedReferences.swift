@@ -3,27 +3,43 @@ import SeederFiles
 
 /// A reference to a record detailed elsewhere is that record (docs/commands.md, `seeder infer`,
 /// rule `reference-to-detailed-kind`): PokéAPI's `{"name": "steel", "url": "/api/v2/type/9/"}`,
-/// under `natural_gift_type` or `double_damage_from`, names a Type whose own record is in the
-/// folder `type/`. Drafted as a kind of its own, each reference would be a row apart from the
-/// Type it names; merged into Type, the reference and the record merge by identity into one row.
+/// under `natural_gift_type` or `double_damage_from`, names the Type whose own record is
+/// `type/9.json`. Read as records, the references would be rows of their own, or rows merged
+/// with the Type by `name` (which the detailed record has, but a reference holds without the
+/// `id`); read as the id their URL ends in (`from: natural_gift_type.url`, `match:`), they are
+/// links to the Type keyed by its `id`, which every detailed record has.
 extension ShapeCatalog {
-    /// Merges each observer of embedded objects only, whose `url`s all end in ids of one
-    /// collection (`type`), into the source observer that collection names (`Type`), when that
-    /// one's records hold every id in their `id` and every other key of the references.
-    func mergeReferencesIntoDetailedKinds() {
-        for observer in observers where observer.sourceRecords == 0 {
-            guard let url = IdentityChoice.urlIdentityKey(of: observer), let ids = url.urlIDs, let collection = ids.sameCollection
-            else { continue }
-            let name = DraftNaming.entityName(fromWords: DraftNaming.words(of: Naming.singular(collection)))
-            guard let target = observers.first(where: { $0.name == name && $0.sourceRecords > 0 }), target !== observer,
-                let targetIDs = target.keys.first(where: { $0.key == "id" })?.values, targetIDs.containsAll(of: ids.ids),
-                observer.keys.allSatisfy({ key in key.key == url.key || target.keys.contains { $0.key == key.key } })
-            else { continue }
-            let under = embeddingKeys(observer).map { "'\($0)'" }
-            target.mergeNote =
-                "one entity for its source's records and the references to them under " + list(under, conjunction: "and")
-                + ": every '\(url.key)' ends in the id of one of them"
-            replace(observer, by: target)
+    /// Resolves each key's `KeyStats.references`: when every object under the key was one, and
+    /// their URLs all end in ids of one collection (`type`) whose source records (`Type`) hold
+    /// every id in their `id` and every other key of the references, the key refers to those
+    /// records (`KeyStats.referenced`). Any other references are records of the key's kind
+    /// again, as if observed with the others.
+    func resolveDetailedReferences() {
+        for observer in Array(observers) {
+            for stats in observer.keys {
+                guard let references = stats.references else { continue }
+                stats.references = nil
+                if stats.child == nil, stats.objects == 0 || stats.arrays == 0, let url = detailedKey(of: references) {
+                    stats.referenced = url
+                    observers.removeAll { $0 === references }
+                } else if stats.child == nil {
+                    stats.child = references
+                }
+                // Else the references rejoin the others of their name (`separateOwnedRecords`).
+            }
         }
+    }
+
+    /// The source records `references` name by the ids their URL ends in, and the key of it.
+    private func detailedKey(of references: ShapeObserver) -> (target: ShapeObserver, urlKey: String)? {
+        guard let url = IdentityChoice.urlIdentityKey(of: references), let ids = url.urlIDs, let collection = ids.sameCollection
+        else { return nil }
+        let name = DraftNaming.entityName(fromWords: DraftNaming.words(of: Naming.singular(collection)))
+        guard let target = byName[name], target.sourceRecords > 0,
+            let targetIDs = target.keys.first(where: { $0.key == "id" }), targetIDs.present == target.records,
+            let values = targetIDs.values, values.containsAll(of: ids.ids),
+            references.keys.allSatisfy({ key in key.key == url.key || target.keys.contains { $0.key == key.key } })
+        else { return nil }
+        return (target, url.key)
     }
 }

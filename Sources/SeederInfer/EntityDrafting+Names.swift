@@ -44,10 +44,13 @@ extension EntityDrafting {
         // name a key of the records (`from`) or an attribute of their own: both follow renaming.
         let identityKey = entity.identity
         let keyAttribute = entity.keyAttribute
+        // The member each key of the records became, for an owned identity's keys.
+        var memberOfKey: [String: String] = [:]
         for index in entity.attributes.indices {
             let attribute = entity.attributes[index]
             let name = claim(attribute.name) { Naming.snakeCase($0) }
             entity.attributes[index].name = name
+            if attribute.parents.isEmpty { memberOfKey[attribute.from ?? attribute.name] = name }
             // A key of a flattened object is read through it: never an identity, always `from:`.
             guard attribute.parents.isEmpty else { continue }
             if (attribute.from ?? attribute.name) == identityKey { entity.identity = name }
@@ -58,6 +61,7 @@ extension EntityDrafting {
             let relationship = entity.relationships[index]
             let name = claim(relationship.name) { relationship.many ? nil : Naming.snakeCase($0 + "Id") }
             entity.relationships[index].name = name
+            if relationship.path == nil, relationship.through == nil { memberOfKey[relationship.from ?? relationship.name] = name }
             guard let key = relationship.from, relationship.through == nil, relationship.path == nil else { continue }
             var conventions = [name]
             if relationship.many {
@@ -72,6 +76,9 @@ extension EntityDrafting {
                 entity.relationships[index].from = nil
                 entity.relationships[index].key = key
             }
+        }
+        if let owned = entity.ownedIdentity {
+            entity.ownedIdentity = [owned[0]] + owned.dropFirst().map { memberOfKey[$0] ?? $0 }
         }
     }
 

@@ -8,6 +8,22 @@ extension EntityDrafting {
     static let rules: [MemberRule] = [
         MemberRule(
             rule: InferRule(
+                name: "reference-by-url", stage: "relationship",
+                drafts: "a key of `{name, url}` objects naming detailed records is a relationship read from the URLs: "
+                    + "`{ to: Type, from: type.url, match: '/(\\d+)/?$' }`",
+                corpusCase: "api/pokeapi", test: "InferServiceTests/referencesToAFolderAreRelationshipsToItsEntity"),
+            draft: { drafting, stats, key, members in
+                guard let (target, urlKey) = stats.referenced else { return false }
+                var relationship = InferredMapping.Relationship(
+                    name: key.name, target: target.name, many: stats.arrays > 0, from: stats.key,
+                    evidence: key.evidence + "; the id at the end of each '\(urlKey)', an id of \(target.name)")
+                relationship.path = [stats.key, urlKey]
+                relationship.match = URLIdentities.pattern
+                members.entity.relationships.append(relationship)
+                return true
+            }),
+        MemberRule(
+            rule: InferRule(
                 name: "records-keyed-by-data", stage: "relationship",
                 drafts: "an object keyed by data (`{\"-Nc1\": {...}}`) under a key holds records of their own, keyed by its keys",
                 corpusCase: "api/firebase", test: "InferEdgeTests/firebasePostsHoldCommentsKeyedByPushID"),
@@ -56,8 +72,9 @@ extension EntityDrafting {
         MemberRule(
             rule: InferRule(
                 name: "embedded-records", stage: "relationship",
-                drafts: "objects and arrays of objects are records of another entity: a to-one, or a to-many (ordered, with a back "
-                    + "reference, when they have no identity); such arrays in records that repeat are `json`, rows once per copy",
+                drafts: "objects and arrays of objects are records of another entity: a to-one, or a to-many (with a back reference "
+                    + "when they have no identity or an owned one; ordered when they have none); such arrays in records that repeat are "
+                    + "`json`, rows once per copy",
                 corpusCase: "api/mollie", test: "InferTests/arraysOfObjectsWithoutIdentityAreEmbedded"),
             draft: { drafting, stats, key, members in
                 if let copies = MappingInference.repeatedCopies(of: stats, in: drafting.observer) {

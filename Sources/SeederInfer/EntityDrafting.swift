@@ -19,6 +19,14 @@ struct EntityDrafting {
         var entity = Entity(name: observer.name, identity: identity.key, identityEvidence: identity.evidence, records: records)
         entity.onConflictFirst = identity.conflicts > 0
         entity.keyAttribute = identity.attribute
+        if let keys = identity.ownedKeys, let owner = observer.ownership?.owner {
+            let drafting = EntityDrafting(observer: owner, identities: identities, entities: entities, flattened: flattened)
+            entity.ownedIdentity = [drafting.backReferenceName(in: observer)] + keys
+            // Keys seen unique in these dumps may repeat in another release (an entry listed
+            // twice): the first is kept, as for a repeated record, and the draft still builds.
+            entity.onConflictFirst = true
+            entity.onConflictReason = "an entry repeated within one \(owner.name) (in another release): the first occurrence wins"
+        }
         if let note = observer.mergeNote { entity.notes.append(note) }
         // What the member rules draft (`EntityDrafting+Rules.swift`), key after key.
         var members = DraftedMembers(entity: entity)
@@ -74,7 +82,10 @@ struct EntityDrafting {
             } else {
                 relationship.evidence += "; \(counted(stats.elementObjects, "object")) in arrays"
             }
-            if target.key == nil {
+            if let keys = target.ownedKeys {
+                relationship.inverse = backReferenceName(in: child)
+                relationship.evidence += ", told apart by " + list(keys.map { "'\($0)'" }, conjunction: "and")
+            } else if target.key == nil {
                 relationship.inverse = backReferenceName(in: child)
                 relationship.ordered = true
                 relationship.evidence += ", each its own (identity: none)"

@@ -22,7 +22,8 @@ struct FlattenedObjects {
             for stats in observer.keys { if let child = stats.child { holders[ObjectIdentifier(child), default: 0] += 1 } }
         }
         let candidates = catalog.observers.filter { observer in
-            !roots.contains(ObjectIdentifier(observer)) && !observer.isKeyedRecords && observer.keyedData == nil
+            !roots.contains(ObjectIdentifier(observer)) && observer.ownership == nil && !observer.isKeyedRecords
+                && observer.keyedData == nil
                 && !observer.keys.isEmpty && observer.keys.count <= MappingInference.maxKeys
                 && IdentityChoice(of: observer, keyed: false).key == nil
                 // Under several keys, a key that some objects lack may be one that some owner's

@@ -23,6 +23,9 @@ struct IdentityChoice: Sendable {
     /// `true` when the identity is the id at the end of the URL at `key` (`url`), read with
     /// `match:`: records without an `id` of their own, as SWAPI's.
     var fromURL = false
+    /// The keys that tell the records apart within their owner (rule `owned-identity`): the
+    /// identity is the to-one to the owner, then these; `nil` otherwise.
+    var ownedKeys: [String]?
 
     /// Keys tried, in order, after `id`, the entity's own id keys and the id in its own URL
     /// (rule `identity-by-name`).
@@ -92,6 +95,19 @@ struct IdentityChoice: Sendable {
         choice.fromURL = true
         choice.values = values
         choice.referencesOnly = stats.soleKey
+        return choice
+    }
+
+    /// Rule `owned-identity`: the keys `ShapeCatalog.separateOwnedRecords` found unique within
+    /// each owner's arrays of these records.
+    static func ownedIdentity(of observer: ShapeObserver, _ context: IdentityContext) -> IdentityChoice? {
+        guard let (owner, keys) = observer.ownership else { return nil }
+        var choice = IdentityChoice(
+            evidence: "within each \(owner.name), "
+                + list(keys.map { "'\($0)'" }, conjunction: "and")
+                + " \(keys.count == 1 ? "is" : "are") unique in every array of \(counted(observer.records, "record"))"
+                + (context.rejected.isEmpty ? "" : "; " + context.rejected.joined(separator: "; ")))
+        choice.ownedKeys = keys
         return choice
     }
 

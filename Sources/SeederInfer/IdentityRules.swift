@@ -51,6 +51,13 @@ extension IdentityChoice {
                 drafts: "the first of `uuid`, `guid`, `key`, `slug`, `handle`, `username`, `login`, `name` that is unique",
                 corpusCase: "api/pokeapi", test: "InferTests/identityFallsBackToAnotherUniqueKey"),
             choose: { observer, context in firstKey(of: names, in: observer, &context) }),
+        IdentityRule(
+            rule: InferRule(
+                name: "owned-identity", stage: "identity",
+                drafts: "records of an array told apart within each owner by one or two keys (a `language`) have "
+                    + "`identity: [owner, keys...]`, an entity per owner (`AbilityName`)",
+                corpusCase: "api/pokeapi", test: "InferServiceTests/childListsAreKeyedWithinTheirOwner"),
+            choose: { observer, context in ownedIdentity(of: observer, context) }),
     ]
 
     /// The repetitions an identity may hold, each allowed by its rule.
@@ -59,7 +66,7 @@ extension IdentityChoice {
             rule: InferRule(
                 name: "referenced-and-detailed", stage: "identity",
                 drafts: "a key that repeats only between a record and references to it (other keys) is still the identity",
-                corpusCase: "api/pokeapi", test: "InferServiceTests/aRecordReferencedAndDetailedKeepsItsIdentity"),
+                corpusCase: "pokeapi", test: "InferServiceTests/aRecordReferencedAndDetailedKeepsItsIdentity"),
             allowed: { observer, stats, values in
                 // Records both detailed (with their `id`) and referenced (`{"name", "url"}`,
                 // without it): a key other than `id` that repeats only between records of other

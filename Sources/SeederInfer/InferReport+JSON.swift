@@ -41,7 +41,11 @@ extension InferReport {
     private static func write(_ entity: InferredMapping.Entity, to json: inout JSONStreamWriter) {
         json.member("name", entity.name)
         json.member("records", entity.records)
-        json.member("identity", entity.identity)
+        if let owned = entity.ownedIdentity {
+            json.member("identity") { $0.array(owned) }
+        } else {
+            json.member("identity", entity.identity)
+        }
         json.member("attributes", objects: entity.attributes) { json, attribute in
             json.member("name", attribute.name)
             json.member("type", attribute.type.rawValue)

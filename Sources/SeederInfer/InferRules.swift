@@ -41,7 +41,7 @@ extension InferRule {
             corpusCase: "api/appstoreconnect", test: "InferJSONAPITests"),
     ]
 
-    static let merging: [InferRule] = ShapeCatalog.mergingRules.map(\.rule)
+    static let merging: [InferRule] = (ShapeCatalog.referenceRules + ShapeCatalog.mergingRules).map(\.rule)
 
     /// Rules of the relationship stage that run after the member rules, over the drafted entities.
     static let folding: [InferRule] = [

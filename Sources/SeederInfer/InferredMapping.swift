@@ -67,14 +67,19 @@ public struct InferredMapping: Sendable {
     /// One entity.
     public struct Entity: Sendable {
         public var name: String
-        /// The identity attribute; `nil` for `identity: none`.
+        /// The identity attribute; `nil` for `identity: none` or an `ownedIdentity`.
         public var identity: String?
+        /// `identity: [owner, key...]`: the to-one back to the owner, then the JSON keys that
+        /// tell the records apart within it, as members once `resolveNames` names them.
+        public var ownedIdentity: [String]?
         /// Why this identity (or none).
         public var identityEvidence: String
         public var attributes: [Attribute] = []
         public var relationships: [Relationship] = []
         /// `onConflict: first` when one identity held different records.
         public var onConflictFirst = false
+        /// Why `onConflict: first`, when not because one identity held different records.
+        public var onConflictReason: String?
         /// The attribute the keys of an object keyed by these records become (`keyedBy`), when
         /// they are keyed.
         public var keyAttribute: String?

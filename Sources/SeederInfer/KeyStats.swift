@@ -70,6 +70,14 @@ final class KeyStats {
     /// The ids the key's URLs end in (of arrays: their elements'), while every value but null
     /// is such a URL (`https://swapi.dev/api/planets/1/`); `nil` once one is not.
     var urlIDs: URLIdentities? = URLIdentities()
+    /// The keys that tell apart the objects of each array within it (`OwnedKeys`).
+    var owned = OwnedKeys()
+    /// The objects that only name a record by the id its URL ends in (`{"name": "stench", "url":
+    /// ".../ability/1/"}`, no `id`), observed apart from `child` until
+    /// `ShapeCatalog.resolveDetailedReferences` finds whether they name records detailed
+    /// elsewhere; then `referenced` is those records and the key of the URL.
+    var references: ShapeObserver?
+    var referenced: (target: ShapeObserver, urlKey: String)?
 
     private static let utc = TimeZone(identifier: "UTC")!
 
@@ -132,6 +140,9 @@ final class KeyStats {
         if child == nil { child = other.child }
         if let otherValues = other.values { values?.add(otherValues, asCopies: asCopies) }
         if let otherURLs = other.urlIDs { urlIDs?.add(otherURLs) } else { urlIDs = nil }
+        owned.add(other.owned)
+        if references == nil { references = other.references }
+        if referenced == nil { referenced = other.referenced }
     }
 
     /// Empty objects beside list envelopes are lists of none; elsewhere each is a record of no
@@ -168,6 +179,10 @@ final class KeyStats {
             observeString(value)
         case .object:
             objects += 1
+            if Self.isURLReference(value) {
+                observe(reference: value, in: catalog)
+                break
+            }
             if child == nil { child = catalog.observer(forKey: key) }
             if Int(value.node.end) == value.index + 1 {
                 // A record of no keys, or a list envelope's "none" (`"subscriptions": {}`): told
@@ -186,11 +201,13 @@ final class KeyStats {
             }
         case .array:
             arrays += 1
+            var holdsObjects = false
             for element in value.elements {
                 switch element.kind {
                 case .null: break
                 case .object:
                     urlIDs = nil
+                    holdsObjects = true
                     observe(element: element, in: catalog)
                 case .array:
                     urlIDs = nil
@@ -201,6 +218,7 @@ final class KeyStats {
                     if urlIDs != nil { noteURL(element, record: 0, fromSource: false) }
                 }
             }
+            if holdsObjects { owned.observe(value) }
             return
         }
         if values != nil, let hash = value.identityHash { values!.insert(hash, record: record(), fromSource: fromSource) }
@@ -222,13 +240,28 @@ final class KeyStats {
         if let entryKey, element[entryKey]?.kind == .object {
             wrappedElements += 1
             if entries == nil {
-                entries = catalog.observer(named: DraftNaming.entityName(fromWords: DraftNaming.words(of: entryKey)) + "Entry")
+                entries = catalog.ownedObserver(named: DraftNaming.entityName(fromWords: DraftNaming.words(of: entryKey)) + "Entry")
             }
             entries!.observe(element, fromSource: false)
             return
         }
-        if child == nil { child = catalog.observer(forKey: key) }
+        if Self.isURLReference(element) { return observe(reference: element, in: catalog) }
+        // The records of one owner's arrays are observed apart, and rejoin the others of their
+        // name unless they are told apart within it (`ShapeCatalog.separateOwnedRecords`).
+        if child == nil { child = catalog.ownedObserver(named: DraftNaming.entityName(fromWords: DraftNaming.words(of: key))) }
         child!.observe(element, fromSource: false)
+    }
+
+    /// Counts an object that names a record by URL (`isURLReference`) in `references`.
+    private func observe(reference: JSONValue, in catalog: ShapeCatalog) {
+        if references == nil { references = catalog.ownedObserver(named: DraftNaming.entityName(fromWords: DraftNaming.words(of: key))) }
+        references!.observe(reference, fromSource: false)
+    }
+
+    /// Whether an object names a record by URL only: no `id`, and a `url` that ends in one.
+    static func isURLReference(_ object: JSONValue) -> Bool {
+        guard object["id"] == nil, let url = object["url"], url.kind == .string else { return false }
+        return url.withDecodedBytes { URLIdentities.id(in: $0) != nil }
     }
 
     private func observeNumber(_ value: JSONValue) {

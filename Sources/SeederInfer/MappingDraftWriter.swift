@@ -22,7 +22,9 @@ public struct MappingDraftWriter {
             if index > 0 { lines.append("") }
             lines.append(commented("  \(entity.name):", counted(entity.records, "record")))
             let identity: String
-            if let name = entity.identity {
+            if let owned = entity.ownedIdentity {
+                identity = "    identity: [\(owned.joined(separator: ", "))]"
+            } else if let name = entity.identity {
                 identity = name == "id" ? "" : "    identity: \(name)"
             } else {
                 identity = "    identity: none"
@@ -36,7 +38,10 @@ public struct MappingDraftWriter {
                 lines.append("    ignore: [\(entity.ignored.map { Self.scalar($0, glob: false) }.joined(separator: ", "))]")
             }
             if entity.onConflictFirst {
-                lines.append(commented("    onConflict: first", "one identity held different records: the first occurrence wins"))
+                lines.append(
+                    commented(
+                        "    onConflict: first",
+                        entity.onConflictReason ?? "one identity held different records: the first occurrence wins"))
             }
             if !entity.attributes.isEmpty {
                 lines.append("    attributes:")

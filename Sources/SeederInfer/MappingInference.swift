@@ -45,6 +45,8 @@ public struct MappingInference {
     public func mapping() -> InferredMapping {
         var result = InferredMapping()
         catalog.settle()
+        catalog.mergeReferences()
+        catalog.separateOwnedRecords()
         // Sources, their wrapping keys unwrapped: `[{"project": {...}}]` is Project records.
         var sourceObservers: [(ObservedSource, ShapeObserver)] = []
         for var source in observed {
@@ -190,7 +192,7 @@ public struct MappingInference {
     /// so a repeated owner's would be there once per copy. `nil` when nothing would repeat.
     static func repeatedCopies(of stats: KeyStats, in owner: ShapeObserver) -> Int? {
         guard case .arrayOfObjects = stats.shape, let child = nestedEntity(stats), child !== owner,
-            IdentityChoice(of: child, keyed: child.isKeyedRecords).key == nil
+            child.ownership == nil, IdentityChoice(of: child, keyed: child.isKeyedRecords).key == nil
         else { return nil }
         let identity = IdentityChoice(of: owner, keyed: owner.isKeyedRecords)
         // Held by no more records than there are identities: the other occurrences are

@@ -13,7 +13,20 @@ struct MergingRule: Sendable {
 }
 
 extension ShapeCatalog {
-    /// The merging rules, in the order they run.
+    /// The merging rules that run first, before the sources are unwrapped and the rest merge:
+    /// references must be told from the lists that hold them before records are kept apart by
+    /// their owner (`separateOwnedRecords`).
+    static let referenceRules: [MergingRule] = [
+        MergingRule(
+            rule: InferRule(
+                name: "reference-to-detailed-kind", stage: "merging",
+                drafts: "`{name, url}` objects whose URLs end in ids of a folder's records name those records: "
+                    + "a relationship to the folder's entity by the id at the end of the URL (`from: type.url`, `match:`)",
+                corpusCase: "api/pokeapi", test: "InferServiceTests/referencesToAFolderAreRelationshipsToItsEntity"),
+            merge: { catalog, _ in catalog.resolveDetailedReferences() }),
+    ]
+
+    /// The other merging rules, in the order they run.
     static let mergingRules: [MergingRule] = [
         MergingRule(
             rule: InferRule(
@@ -23,13 +36,6 @@ extension ShapeCatalog {
             merge: { catalog, keyedSources in catalog.mergeSharedShapes(keyedSources: keyedSources) }),
         MergingRule(
             rule: InferRule(
-                name: "reference-to-detailed-kind", stage: "merging",
-                drafts: "`{name, url}` objects whose URLs end in ids of a folder's records are those records: "
-                    + "a relationship to the folder's entity, merged by identity",
-                corpusCase: "api/pokeapi", test: "InferServiceTests/referencesToAFolderAreRelationshipsToItsEntity"),
-            merge: { catalog, _ in catalog.mergeReferencesIntoDetailedKinds() }),
-        MergingRule(
-            rule: InferRule(
                 name: "sources-of-one-kind", stage: "merging",
                 drafts: "sources under names that do not say what they hold (`home-timeline.json`, `status-1.json`), "
                     + "of the same identity and 8 keys or more, alike, are one entity, the first copy of a record winning",
@@ -37,7 +43,12 @@ extension ShapeCatalog {
             merge: { catalog, keyedSources in catalog.mergeSourcesOfOneKind(keyedSources: keyedSources) }),
     ]
 
-    /// Runs the merging rules, in their order.
+    /// Runs the reference rules, in their order.
+    func mergeReferences() {
+        for rule in Self.referenceRules { rule.merge(self, []) }
+    }
+
+    /// Runs the other merging rules, in their order.
     func mergeKinds(keyedSources: Set<ObjectIdentifier>) {
         for rule in Self.mergingRules { rule.merge(self, keyedSources) }
     }

@@ -27,6 +27,12 @@ public final class ShapeObserver {
     fileprivate(set) var isKeyedRecords = false
     /// Whether some of these records came in list envelopes (`ListEnvelope`).
     var fillsEnvelopes = false
+    /// Whether these are the records of one owner's arrays, observed apart from the others of
+    /// their name until `ShapeCatalog.separateOwnedRecords` keeps or rejoins them.
+    fileprivate(set) var isOwned = false
+    /// The records that hold these in arrays, and the keys that tell them apart within each
+    /// (`OwnedKeys`), when they are kept apart: their identity is `[owner, keys...]`.
+    var ownership: (owner: ShapeObserver, keys: [String])?
 
     init(name: String, catalog: ShapeCatalog) {
         self.name = name
@@ -168,6 +174,21 @@ public final class ShapeCatalog {
         observer.isKeyedRecords = true
         observers.append(observer)
         return observer
+    }
+
+    /// A new observer of the records of one owner's arrays under a key, named like every other
+    /// of that key (`ShapeObserver.isOwned`); not found by name until it rejoins them.
+    func ownedObserver(named name: String) -> ShapeObserver {
+        let observer = ShapeObserver(name: name, catalog: self)
+        observer.isOwned = true
+        observers.append(observer)
+        return observer
+    }
+
+    /// Makes an owned observer the one found by its name (`separateOwnedRecords`).
+    func register(_ observer: ShapeObserver) {
+        observer.isOwned = false
+        byName[observer.name] = observer
     }
 
     /// Settles every observer still holding records back (`ShapeObserver.settle`), and those

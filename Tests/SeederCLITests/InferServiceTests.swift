@@ -74,8 +74,15 @@ import Yams
         let moves = drafted.relationship("moves", of: "Type")
         #expect(moves?["to"] as? String == "Move" && moves?["many"] as? Bool == true, "\(drafted.text)")
         #expect(drafted.entities.keys.filter { $0.hasSuffix("DamageFrom") || $0.hasSuffix("GiftType") }.isEmpty, "\(drafted.text)")
+        // Read from the URLs, by the id each ends in: Type keeps `id`, one row per file.
+        #expect(drafted.relationship("type", of: "Move")?["from"] as? String == "type.url", "\(drafted.text)")
+        #expect(drafted.relationship("type", of: "Move")?["match"] as? String == #"/(\d+)/?$"#, "\(drafted.text)")
+        #expect(drafted.entities["Type"]?["identity"] == nil && drafted.attribute("url", of: "Type") == nil, "\(drafted.text)")
+        #expect(!drafted.text.contains("onConflict: first                       # one identity"), "\(drafted.text)")
         // Each move links the type its file names.
-        let links = try sqliteRows(drafted.workspace.path("seed.sqlite"), "SELECT name || '=' || type_id FROM move ORDER BY id")
+        let links = try sqliteRows(
+            drafted.workspace.path("seed.sqlite"),
+            "SELECT m.name || '=' || t.name FROM move m JOIN type t ON t.id = m.type_id ORDER BY m.id")
         #expect(
             links == [
                 "pound=normal", "karate-chop=fighting", "double-slap=normal", "comet-punch=normal", "mega-punch=normal",
@@ -83,14 +90,66 @@ import Yams
             ], "\(links)")
     }
 
+    /// A folder of types beside their list (`type/index.json`'s `results: [{name, url}]`, records
+    /// of a source): `name` repeats only between a type's file and its entry in the list.
     @Test func aRecordReferencedAndDetailedKeepsItsIdentity() throws {
-        let drafted = try Drafted(Self.pokeAPI)
-        // Type is referenced 105 times and detailed 8 times: `name` repeats only between them.
+        let drafted = try Drafted(repository + "/Tests/SeederCLITests/Fixtures/pokeapi/release-1")
+        try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
         #expect(drafted.entities["Type"]?["identity"] as? String == "name", "\(drafted.text)")
-        #expect(drafted.text.contains("8 records both detailed and referenced (other keys, same 'name'): they merge"), "\(drafted.text)")
-        let rows = try sqliteRows(
-            drafted.workspace.path("seed.sqlite"), "SELECT name || ' ' || id || ' ' || ifnull(url, '-') FROM type ORDER BY id")
-        #expect(rows.first == "normal 1 /api/v2/type/1/" && rows.count == 8, "\(rows)")
+        #expect(drafted.text.contains("3 records both detailed and referenced (other keys, same 'name'): they merge"), "\(drafted.text)")
+        let rows = try sqliteRows(drafted.workspace.path("seed.sqlite"), "SELECT name || ' ' || id FROM type ORDER BY id")
+        #expect(rows.count == 3, "\(rows)")
+    }
+
+    /// An ability's `flavor_text_entries`, one per `version_group`, are keyed by it within the
+    /// ability (rule `owned-identity`), and a move's are an entity of their own: an entry added
+    /// upstream is one row added, where `identity: none` renumbered every row after it.
+    @Test func childListsAreKeyedWithinTheirOwner() throws {
+        let drafted = try Drafted(Self.pokeAPI)
+        try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
+        #expect(!drafted.build.stderr.contains("warning:"), "\(drafted.build.stderr)")
+        #expect(drafted.entities["AbilityFlavorTextEntry"]?["identity"] as? [String] == ["ability", "versionGroup"], "\(drafted.text)")
+        #expect(drafted.entities["MoveFlavorTextEntry"]?["identity"] as? [String] == ["move", "versionGroup"], "\(drafted.text)")
+        #expect(drafted.entities["FlavorTextEntry"] == nil, "\(drafted.text)")
+        let entries = drafted.relationship("flavorTextEntries", of: "Ability")
+        #expect(entries?["inverse"] as? String == "ability" && entries?["ordered"] == nil, "\(drafted.text)")
+        let keys = try sqliteRows(
+            drafted.workspace.path("seed.sqlite"),
+            "SELECT name FROM pragma_table_info('ability_flavor_text_entry') WHERE pk > 0 ORDER BY pk")
+        #expect(keys == ["ability_id", "version_group_id"], "\(keys)")
+        #expect(try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))["AbilityFlavorTextEntry"] == 30)
+
+        // The next release lists one more entry first: one row added, no other changed.
+        let next = drafted.workspace.path("release-2")
+        try FileManager.default.copyItem(atPath: Self.pokeAPI, toPath: next)
+        let file = next + "/ability/1.json"
+        var ability = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        let added: [String: Any] = [
+            "flavor_text": "Its stench repels.", "language": ["name": "en", "url": "/api/v2/language/9/"],
+            "version_group": ["name": "scarlet-violet", "url": "/api/v2/version-group/25/"],
+        ]
+        ability["flavor_text_entries"] = [added] + (ability["flavor_text_entries"] as? [Any] ?? [])
+        try JSONSerialization.data(withJSONObject: ability).write(to: URL(fileURLWithPath: file))
+        let built = try seeder([
+            "build", drafted.workspace.path("draft.yaml"), next, "-o", drafted.workspace.path("next.sqlite"), "--progress", "never",
+        ])
+        try #require(built.status == 0, "\(built.stderr)")
+        let diff = try seeder([
+            "diff", drafted.workspace.path("seed.sqlite"), drafted.workspace.path("next.sqlite"), "--entity", "AbilityFlavorTextEntry",
+        ])
+        // The whole line: no entry removed or changed beside the one added.
+        #expect(diff.stdout.contains("\nAbilityFlavorTextEntry: 1 added\n"), "\(diff.stdout)")
+    }
+
+    /// A move's `meta` has no identity but holds records (`ailment`, `category`): an entity of its
+    /// own, a to-one of the move, not columns (docs/commands.md, Nested records).
+    @Test func objectsHoldingRecordsAreEntities() throws {
+        let drafted = try Drafted(Self.pokeAPI)
+        try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
+        #expect(drafted.relationship("meta", of: "Move")?["to"] as? String == "Meta", "\(drafted.text)")
+        #expect(drafted.relationship("ailment", of: "Meta")?["to"] as? String == "Ailment", "\(drafted.text)")
+        #expect(drafted.entities["Meta"]?["identity"] as? String == "none", "\(drafted.text)")
+        #expect(try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))["Meta"] == 8)
     }
 
     @Test func everyFromIsAKeyOfTheRecords() throws {

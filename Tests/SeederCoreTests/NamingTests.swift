@@ -26,6 +26,7 @@ struct NamingTests {
         // The folders of a service fetched a file a record (PokéAPI): the entity each names.
         ("abilities", "ability"), ("species", "species"), ("types", "type"), ("moves", "move"), ("berries", "berry"),
         ("pokemon", "pokemon"), ("indices", "index"), ("pokemon-species", "pokemon-species"),
+        ("genera", "genus"), ("pokemonGenera", "pokemonGenus"), ("corpora", "corpus"), ("cameras", "camera"), ("eras", "era"),
     ]
 
     @Test(arguments: singulars)

@@ -43,12 +43,12 @@ import Testing
             ])
         #expect(
             InferRule.all.filter { $0.stage == "identity" }.map(\.name) == [
-                "record-keys", "id-keys", "id-in-own-url", "identity-by-name", "referenced-and-detailed",
+                "record-keys", "id-keys", "id-in-own-url", "identity-by-name", "owned-identity", "referenced-and-detailed",
             ])
         #expect(
             InferRule.all.filter { $0.stage == "relationship" }.map(\.name) == [
-                "records-keyed-by-data", "object-without-identity-is-columns", "wide-objects-are-json", "embedded-records",
-                "url-reference", "id-reference", "json-fallback", "scalar-attribute", "wrapper-is-json",
+                "reference-by-url", "records-keyed-by-data", "object-without-identity-is-columns", "wide-objects-are-json",
+                "embedded-records", "url-reference", "id-reference", "json-fallback", "scalar-attribute", "wrapper-is-json",
             ])
     }
 }

@@ -21,13 +21,14 @@ struct InferTrialTests {
             """#
         ])
         #expect(draft.contains("'id' unique only within each parent: 3 values repeat with other records"))
-        #expect(draftLine(draft, "lines").contains("inverse: order, ordered: true"))
+        // Unique within each order, the line's `id` keys it there (rule `owned-identity`).
+        #expect(draft.contains("identity: [order, id]"), "\(draft)")
+        #expect(draft.contains("within each Order, 'id' is unique in every array of 6 records"), "\(draft)")
+        #expect(draftLine(draft, "lines").contains("inverse: order }"))
         #expect(try buildDraft(draft, in: workspace) == ["Order": 3, "Line": 6])
         let lines = try DatabaseQueue(path: workspace.path("seed.sqlite")).read { db in
             try String.fetchAll(
-                db,
-                sql:
-                    "SELECT o.id || '|' || l.sku || '|' || l.qty FROM line l JOIN \"order\" o ON o.id = l.order_id ORDER BY o.id, l.order_position"
+                db, sql: "SELECT o.id || '|' || l.sku || '|' || l.qty FROM line l JOIN \"order\" o ON o.id = l.order_id ORDER BY o.id, l.id"
             )
         }
         #expect(lines == ["100|A|2", "100|B|1", "101|C|5", "102|A|1", "102|D|3", "102|E|9"])
@@ -168,11 +169,12 @@ struct InferTrialTests {
     /// Arrays of records without identity in records that repeat (a poll embedded in every status
     /// that shows it) are json: each occurrence's would be rows of their own (docs/mapping.md,
     /// Merging), a poll's two options six rows. Where no record repeats they are a table.
+    /// (Options that a key tells apart within their poll would be keyed by it, and merge.)
     @Test func recordsWithoutIdentityInRepeatedOwnersAreJSON() throws {
-        let poll = #"{"id": "p1", "options": [{"title": "yes", "votes": 1}, {"title": "no", "votes": 0}]}"#
+        let poll = #"{"id": "p1", "options": [{"title": "yes", "votes": 1}, {"title": "yes", "votes": 1}]}"#
         let (draft, workspace) = try inferDraft([
             "statuses.json": #"[{"id": "1", "poll": \#(poll)}, {"id": "2", "poll": \#(poll)}, {"id": "3", "poll": null}]"#,
-            "surveys.json": #"[{"id": "s1", "questions": [{"text": "why"}, {"text": "how"}]}]"#,
+            "surveys.json": #"[{"id": "s1", "questions": [{"text": "why"}, {"text": "why"}]}]"#,
         ])
         #expect(
             draftLine(draft, "options").hasSuffix(
@@ -182,7 +184,7 @@ struct InferTrialTests {
         #expect(draftValue(draft, "questions") == "questions: { to: Question, many: true, inverse: survey, ordered: true }")
         #expect(!draft.contains("  Option:"))
         #expect(try buildDraft(draft, in: workspace) == ["Status": 3, "Poll": 1, "Survey": 1, "Question": 2])
-        #expect(try seedColumn("SELECT options FROM poll", in: workspace) == [#"[{"title":"yes","votes":1},{"title":"no","votes":0}]"#])
+        #expect(try seedColumn("SELECT options FROM poll", in: workspace) == [#"[{"title":"yes","votes":1},{"title":"yes","votes":1}]"#])
     }
 
     /// An empty last page is a page of no records, at the place its group's pages hold theirs,

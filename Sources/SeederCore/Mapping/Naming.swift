@@ -40,7 +40,7 @@ public enum Naming {
 
     /// The English singular of a plural word, as Rails' inflector makes it: `products` ->
     /// `product`, `children` -> `child`, `people` -> `person`, `categories` -> `category`,
-    /// `addresses` -> `address`, `statuses` -> `status`, `series` -> `series`. For a
+    /// `addresses` -> `address`, `statuses` -> `status`, `series` -> `series`, `genera` -> `genus`. For a
     /// camelCase or snake_case name only the last word changes (`relatedPeople` -> `relatedPerson`).
     public static func singular(_ word: String) -> String {
         let (head, last) = splitLastWord(word)
@@ -138,6 +138,8 @@ public enum Naming {
         "people": "person", "men": "man", "women": "woman", "children": "child", "sexes": "sex",
         "moves": "move", "zombies": "zombie", "geese": "goose", "feet": "foot", "teeth": "tooth",
         "mice": "mouse", "data": "datum", "criteria": "criterion", "indices": "index", "menus": "menu",
+        // Latin plurals in -era, which no suffix rule can tell from a singular (`era`, `camera`).
+        "genera": "genus", "corpora": "corpus",
     ]
 
     private static let uncountable: Set<String> = [
