@@ -39,7 +39,7 @@ import Testing
             InferRule.all.filter { $0.stage == "grouping" }.map(\.name) == ["fetched-source", "one-record-a-file", "numbered-files"])
         #expect(
             InferRule.all.filter { $0.stage == "merging" }.map(\.name) == [
-                "shared-shape", "reference-to-detailed-kind", "sources-of-one-kind",
+                "reference-to-detailed-kind", "shared-shape", "sources-of-one-kind",
             ])
         #expect(
             InferRule.all.filter { $0.stage == "identity" }.map(\.name) == [
