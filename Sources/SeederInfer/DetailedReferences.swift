@@ -21,7 +21,7 @@ extension ShapeCatalog {
             else { continue }
             let under = embeddingKeys(observer).map { "'\($0)'" }
             target.mergeNote =
-                "one entity for its source's records and the references to them under " + list(under, conjunction: "and")
+                "one entity for its source's records and the references to them under " + Wording.list(under, conjunction: "and")
                 + ": every '\(url.key)' ends in the id of one of them"
             replace(observer, by: target)
         }
