@@ -19,15 +19,15 @@ import Yams
         let sources: [[String: Any]]
         let build: (status: Int32, stdout: String, stderr: String)
 
-        init(_ dumps: String) throws {
+        init(_ dumps: String) async throws {
             workspace = try Workspace()
-            let infer = try seeder(["infer", dumps, "-o", workspace.path("draft.yaml")])
+            let infer = try await seeder(["infer", dumps, "-o", workspace.path("draft.yaml")])
             try #require(infer.status == 0, "\(infer.stderr)")
             text = try String(contentsOfFile: workspace.path("draft.yaml"), encoding: .utf8)
             let yaml = try #require(try Yams.load(yaml: text) as? [String: Any])
             entities = (yaml["entities"] as? [String: Any] ?? [:]).compactMapValues { $0 as? [String: Any] }
             sources = yaml["sources"] as? [[String: Any]] ?? []
-            let built = try seeder([
+            let built = try await seeder([
                 "build", workspace.path("draft.yaml"), dumps, "-o", workspace.path("seed.sqlite"), "--progress", "never",
             ])
             build = (built.status, built.stdout, built.stderr)
@@ -51,8 +51,8 @@ import Yams
         }
     }
 
-    @Test func pokeAPIDraftBuildsOneRowPerRecord() throws {
-        let drafted = try Drafted(Self.pokeAPI)
+    @Test func pokeAPIDraftBuildsOneRowPerRecord() async throws {
+        let drafted = try await Drafted(Self.pokeAPI)
         try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
         #expect(!drafted.build.stderr.contains("warning:"), "\(drafted.build.stderr)")
         #expect(
@@ -60,12 +60,12 @@ import Yams
                 && drafted.paths["Ability"] == ["ability/*.json"] && drafted.paths["Berry"] == ["berry/*.json"],
             "\(drafted.sources)")
         #expect(drafted.sources.count == 4, "\(drafted.sources)")
-        let rows = try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
+        let rows = try await InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
         #expect(rows["Type"] == 8 && rows["Move"] == 8 && rows["Ability"] == 6 && rows["Berry"] == 6, "\(rows)")
     }
 
-    @Test func referencesToAFolderAreRelationshipsToItsEntity() throws {
-        let drafted = try Drafted(Self.pokeAPI)
+    @Test func referencesToAFolderAreRelationshipsToItsEntity() async throws {
+        let drafted = try await Drafted(Self.pokeAPI)
         try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
         // `"type": {"name": "normal", "url": "/api/v2/type/1/"}` of a move, of a berry under
         // `natural_gift_type`; `"moves": [{"name", "url"}]` of a type.
@@ -83,8 +83,8 @@ import Yams
             ], "\(links)")
     }
 
-    @Test func aRecordReferencedAndDetailedKeepsItsIdentity() throws {
-        let drafted = try Drafted(Self.pokeAPI)
+    @Test func aRecordReferencedAndDetailedKeepsItsIdentity() async throws {
+        let drafted = try await Drafted(Self.pokeAPI)
         // Type is referenced 105 times and detailed 8 times: `name` repeats only between them.
         #expect(drafted.entities["Type"]?["identity"] as? String == "name", "\(drafted.text)")
         #expect(drafted.text.contains("8 records both detailed and referenced (other keys, same 'name'): they merge"), "\(drafted.text)")
@@ -93,8 +93,8 @@ import Yams
         #expect(rows.first == "normal 1 /api/v2/type/1/" && rows.count == 8, "\(rows)")
     }
 
-    @Test func everyFromIsAKeyOfTheRecords() throws {
-        let drafted = try Drafted(Self.pokeAPI)
+    @Test func everyFromIsAKeyOfTheRecords() async throws {
+        let drafted = try await Drafted(Self.pokeAPI)
         // `damage_relations` holds only arrays of references: json, read from the key as written.
         let damage = drafted.attribute("damageRelations", of: "Type") as? [String: Any]
         #expect(damage?["from"] as? String == "damage_relations", "\(drafted.text)")
@@ -106,7 +106,7 @@ import Yams
 
     /// Files named by their records (`type/bug.json`, as a fetch with `each` over names writes
     /// them) are one entity named for their folder; files at the top name their own kinds.
-    @Test func filesNamedByTheirRecordsAreOneEntityOfTheFolder() throws {
+    @Test func filesNamedByTheirRecordsAreOneEntityOfTheFolder() async throws {
         let workspace = try Workspace()
         let names = ["1": "normal", "2": "fighting", "7": "bug"]
         for (id, name) in names {
@@ -114,19 +114,19 @@ import Yams
         }
         try workspace.write("dumps/labels.json", #"[{"id": 1, "name": "bug"}]"#)
         try workspace.write("dumps/repo.json", #"{"id": 7, "full_name": "a/b"}"#)
-        let drafted = try Drafted(workspace.path("dumps"))
+        let drafted = try await Drafted(workspace.path("dumps"))
         #expect(drafted.build.status == 0, "\(drafted.build.stderr)")
         #expect(drafted.paths["Type"] == ["type/*.json"], "\(drafted.sources)")
         #expect(drafted.paths["Label"] == ["labels.json"] && drafted.paths["Repo"] == ["repo.json"], "\(drafted.sources)")
         #expect(drafted.entities["Bug"] == nil && drafted.entities["Normal"] == nil, "\(drafted.text)")
-        let rows = try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
+        let rows = try await InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
         #expect(rows["Type"] == 3, "\(rows)")
     }
 
     /// A fetch's manifest says which files each source wrote: they are one source and one
     /// entity, though their records' keys differ too much for the folder rule; a manifest that
     /// is not one (not JSON, another shape, a link, paths outside) changes nothing.
-    @Test func filesOfOneFetchedSourceAreOneEntity() throws {
+    @Test func filesOfOneFetchedSourceAreOneEntity() async throws {
         let workspace = try Workspace()
         try workspace.write("dumps/things/a.json", #"{"id": 1, "name": "a", "weight": 3}"#)
         try workspace.write("dumps/things/b.json", #"{"id": 2, "colour": "red", "size": 4}"#)
@@ -135,15 +135,15 @@ import Yams
         let manifest =
             #"{"format": 1, "files": {"things/a.json": \#(entry), "things/b.json": \#(entry), "things/c.json": \#(entry), "../../etc/passwd": \#(entry)}}"#
         try workspace.write("dumps/.seeder-fetch.json", manifest)
-        let drafted = try Drafted(workspace.path("dumps"))
+        let drafted = try await Drafted(workspace.path("dumps"))
         #expect(drafted.build.status == 0, "\(drafted.build.stderr)")
         #expect(drafted.paths == ["Thing": ["things/*.json"]], "\(drafted.sources)")
-        #expect(try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite")) == ["Thing": 3])
+        await #expect(try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite")) == ["Thing": 3])
 
         // Without a manifest it can read, the three files are three kinds, named by their files.
         for broken in ["not json", #"{"files": 3}"#, #"{"files": {"things/a.json": {"source": 7}}}"#] {
             try workspace.write("dumps/.seeder-fetch.json", broken)
-            let fallback = try Drafted(workspace.path("dumps"))
+            let fallback = try await Drafted(workspace.path("dumps"))
             #expect(fallback.build.status == 0, "\(fallback.build.stderr)")
             #expect(fallback.paths.keys.sorted() == ["A", "B", "C"], "\(broken): \(fallback.sources)")
         }
@@ -151,17 +151,17 @@ import Yams
         try workspace.write("elsewhere.json", manifest)
         try FileManager.default.createSymbolicLink(
             atPath: workspace.path("dumps/.seeder-fetch.json"), withDestinationPath: workspace.path("elsewhere.json"))
-        #expect(try Drafted(workspace.path("dumps")).paths.keys.sorted() == ["A", "B", "C"])
+        await #expect(try Drafted(workspace.path("dumps")).paths.keys.sorted() == ["A", "B", "C"])
     }
 
     /// PokéAPI's api-data: a folder a record (`type/18/index.json`) beside the list
     /// (`type/index.json`, `results: [{name, url}]`): one entity, both its sources.
-    @Test func folderOfRecordsIsOneEntityNamedForIt() throws {
-        let drafted = try Drafted(repository + "/Tests/SeederCLITests/Fixtures/pokeapi/release-1")
+    @Test func folderOfRecordsIsOneEntityNamedForIt() async throws {
+        let drafted = try await Drafted(repository + "/Tests/SeederCLITests/Fixtures/pokeapi/release-1")
         try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
         #expect(drafted.paths["Type"] == ["type/*/index.json", "type/index.json"], "\(drafted.sources)")
         #expect(drafted.entities["Index"] == nil, "\(drafted.text)")
-        let rows = try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
+        let rows = try await InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
         #expect(rows["Type"] == 3, "\(rows)")
     }
 }
