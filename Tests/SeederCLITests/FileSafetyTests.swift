@@ -36,7 +36,9 @@ struct FileSafetyTests {
         // Its working database is made once it holds the output.
         let work = scratch.root + "/.pods.sqlite.seeder-work"
         let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: work), Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        // Polled on this thread: the file must be seen within milliseconds, which an await that
+        // resumes on a busy pool would miss.
+        while !FileManager.default.fileExists(atPath: work), Date() < deadline { usleep(5_000) }
         let second = try await seeder(["build", "pods.yaml", "dumps", "--quiet"], in: scratch.root)
         #expect(first.isRunning, "the first build ended before the second was refused: the test proves nothing")
         #expect(second.status == 2)

@@ -53,6 +53,13 @@ public final class RawHTTPConnection: @unchecked Sendable {
         return try await readResponse(method: method)
     }
 
+    /// `request`, blocking the calling thread: for a thread of the test's own, when the pool may be
+    /// busy.
+    public func blockingRequest(_ method: String, _ target: String, headers: [(String, String)] = []) throws -> RawHTTPResponse {
+        try sendRequest(method, target, headers: headers)
+        return try readResponseNow(method: method)
+    }
+
     /// Sends a request without reading anything: to pipeline several, or to half-close after it.
     public func sendRequest(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) throws {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"

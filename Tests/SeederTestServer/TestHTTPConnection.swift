@@ -3,12 +3,12 @@ import Foundation
 /// One accepted connection, on two threads of its own: the reader, which queues each request
 /// once all of it has arrived, and the responder, which answers them in order.
 ///
-/// A handler runs as a task on Swift's cooperative pool, which no test blocks (they await their
-/// processes: `RunningProgram`), while the responder waits for it; a response's delay or a
-/// chunk's pause ends as soon as the connection closes. The reader keeps reading while a
-/// response waits, so it sees a client leave (a reset ends the connection; a half-close is still
-/// answered) and queues pipelined requests.
-final class TestHTTPConnection: @unchecked Sendable {
+/// The responder is also the executor its handlers run on: a handler never waits for Swift's
+/// cooperative pool, whose few threads tests block while they wait for a process, and a
+/// response's delay or a chunk's pause ends as soon as the connection closes. The reader keeps
+/// reading while a response waits, so it sees a client leave (a reset ends the connection; a
+/// half-close is still answered) and queues pipelined requests.
+final class TestHTTPConnection: TaskExecutor, @unchecked Sendable {
     /// What the reader queues for the responder.
     private enum Arrival {
         case request(TestHTTPRequest)
@@ -28,6 +28,9 @@ final class TestHTTPConnection: @unchecked Sendable {
     private var closing = false
     private var readerEnded = false
     private var socketClosed = false
+    /// The handler's jobs, which the responder runs while it waits.
+    private var jobs: [UnownedJob] = []
+    private var responderEnded = false
     private var handled: Result<TestHTTPResponse, any Error>?
     private var endWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -66,6 +69,21 @@ final class TestHTTPConnection: @unchecked Sendable {
                 condition.unlock()
             }
         }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        condition.lock()
+        guard !responderEnded else {
+            // Work the handler left behind (an unstructured task of its own): it still runs.
+            condition.unlock()
+            Thread { job.runSynchronously(on: executor) }.start()
+            return
+        }
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
     }
 
     // MARK: The reader
@@ -129,13 +147,13 @@ final class TestHTTPConnection: @unchecked Sendable {
     private func nextArrival() -> Arrival? {
         condition.lock()
         defer { condition.unlock() }
-        while !(closing || !arrivals.isEmpty || inputEnded) { condition.wait() }
+        runJobs(until: { closing || !arrivals.isEmpty || inputEnded })
         guard !closing, !arrivals.isEmpty else { return nil }
         return arrivals.removeFirst()
     }
 
-    /// The handler's response to `request`; nil when the connection closed first (the handler is
-    /// cancelled) or the handler stopped for its cancellation.
+    /// The handler's response to `request`, run on this thread; nil when the connection closed
+    /// first (the handler is cancelled) or the handler stopped for its cancellation.
     private func handle(_ request: TestHTTPRequest) -> TestHTTPResponse? {
         let handler = handler
         let body: @Sendable () async -> Void = {
@@ -150,16 +168,24 @@ final class TestHTTPConnection: @unchecked Sendable {
                 self.condition.broadcast()
             }
         }
-        let task = Task(operation: body)
+        let task: Task<Void, Never>
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
+            task = Task(executorPreference: self, operation: body)
+        } else {
+            task = Task(operation: body)
+        }
         condition.lock()
         defer {
             handled = nil
             condition.unlock()
         }
-        while handled == nil && !closing { condition.wait() }
+        runJobs(until: { handled != nil || closing })
         if handled == nil {
+            // Unlocked: a cancelled task may enqueue its next job on this executor at once.
+            condition.unlock()
             task.cancel()
-            while handled == nil { condition.wait() }
+            condition.lock()
+            runJobs(until: { handled != nil })
         }
         switch handled {
         case .success(let response) where !closing:
@@ -177,9 +203,26 @@ final class TestHTTPConnection: @unchecked Sendable {
         defer { condition.unlock() }
         if duration > .zero {
             let deadline = Date(timeIntervalSinceNow: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
-            while !closing, condition.wait(until: deadline) {}
+            runJobs(until: { closing }, deadline: deadline)
         }
         return !closing
+    }
+
+    /// Runs the jobs queued for this executor until `done` holds or `deadline` passes; called
+    /// and returns with the lock held.
+    private func runJobs(until done: () -> Bool, deadline: Date? = nil) {
+        while !done() {
+            if !jobs.isEmpty {
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job.runSynchronously(on: asUnownedTaskExecutor())
+                condition.lock()
+            } else if let deadline {
+                guard condition.wait(until: deadline) else { return }
+            } else {
+                condition.wait()
+            }
+        }
     }
 
     /// Writes `response` as its behaviour says; whether the connection stays open for another
@@ -209,7 +252,10 @@ final class TestHTTPConnection: @unchecked Sendable {
     /// and tells whoever waits for the end.
     private func finish() {
         condition.lock()
+        responderEnded = true
         closing = true
+        let leftover = jobs
+        jobs = []
         if !socketClosed { TestSocket.shutdownBoth(socket) }
         while !readerEnded { condition.wait() }
         TestSocket.close(socket)
@@ -217,6 +263,8 @@ final class TestHTTPConnection: @unchecked Sendable {
         let waiters = endWaiters
         endWaiters = []
         condition.unlock()
+        let executor = asUnownedTaskExecutor()
+        for job in leftover { Thread { job.runSynchronously(on: executor) }.start() }
         connections.ended(self)
         for waiter in waiters { waiter.resume() }
     }

@@ -12,9 +12,10 @@
 ///
 /// Connections are kept alive (HTTP/1.1) and served concurrently, each answering its requests in
 /// order. A handler may keep state of its own behind a lock, or count with `request.index`. It
-/// runs as a task on Swift's cooperative pool, which no test blocks (a test awaits a process
-/// through `RunningProgram`), so a handler must not block either: `Task.sleep`, or the
-/// response's `delay`, waits without holding the connection's reading. A handler that throws is answered with 500 and the error's text.
+/// runs on its connection's own thread, never on Swift's cooperative pool, so that tests blocked
+/// there (waiting for a process, say) cannot starve the server; a handler must therefore not
+/// block for long: `Task.sleep`, or the response's `delay`, waits without holding the
+/// connection's reading. A handler that throws is answered with 500 and the error's text.
 ///
 /// The server is plain sockets and threads: a thread accepts, and each connection has a reader
 /// and a responder. `shutdown()` (or the end of `with`) closes the listening socket and every
