@@ -13,12 +13,16 @@ public struct ProgramRun: Sendable {
     public var stderr: String
     /// Whether a signal ended it (`status` is then the signal's number).
     public var signalled: Bool
+    /// When it ended, as its end was reported: to order the ends of programs run side by side,
+    /// which the awaits that return them may not.
+    public var ended: ContinuousClock.Instant
 
-    public init(status: Int32, stdout: String, stderr: String, signalled: Bool = false) {
+    public init(status: Int32, stdout: String, stderr: String, signalled: Bool = false, ended: ContinuousClock.Instant = .now) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
         self.signalled = signalled
+        self.ended = ended
     }
 }
 
@@ -68,6 +72,7 @@ public final class RunningProgram: @unchecked Sendable {
     private var pipesOpen = 0
     private var stdoutOpen = false
     private var exited = false
+    private var exitedAt = ContinuousClock.now
     private var waiters: [(ready: () -> Bool, resume: () -> Void)] = []
 
     /// Starts `executable` (the parameters are `runProgram`'s).
@@ -93,7 +98,12 @@ public final class RunningProgram: @unchecked Sendable {
         }
         process.standardError = err
         process.standardInput = stdin
-        process.terminationHandler = { [weak self] _ in self?.change { self?.exited = true } }
+        process.terminationHandler = { [weak self] _ in
+            self?.change {
+                self?.exitedAt = .now
+                self?.exited = true
+            }
+        }
         var reads = [(err, false)]
         if case .captured = standardOutput { reads.append((out, true)) }
         pipesOpen = reads.count
@@ -118,7 +128,8 @@ public final class RunningProgram: @unchecked Sendable {
         return lock.withLock {
             ProgramRun(
                 status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                stderr: String(decoding: stderr, as: UTF8.self), signalled: process.terminationReason == .uncaughtSignal)
+                stderr: String(decoding: stderr, as: UTF8.self), signalled: process.terminationReason == .uncaughtSignal,
+                ended: exitedAt)
         }
     }
 
