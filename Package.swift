@@ -116,7 +116,7 @@ let package = Package(
         // The server over real TCP, read byte for byte by a socket client of its own.
         .testTarget(
             name: "SeederTestServerTests",
-            dependencies: ["SeederTestServer"]
+            dependencies: ["SeederTestServer", "SeederTestSupport"]
         ),
         .testTarget(
             name: "SeederCoreTests",

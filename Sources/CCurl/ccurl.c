@@ -204,6 +204,18 @@ static size_t collect_head(char *bytes, size_t size, size_t count, void *context
     return buffer_append(&transfer->head, bytes, length) == 0 ? length : 0;
 }
 
+// libcurl speaks only http and https for a transfer, whatever scheme its URL has: the check in
+// CurlTransport.swift comes first, this holds below it. CURLOPT_PROTOCOLS_STR (libcurl 7.85)
+// replaces the deprecated bit mask; the library is the one dlopen found, which may be older than
+// the header, so an unknown option falls back to the mask.
+static int allow_only_http(CURL *easy) {
+#if LIBCURL_VERSION_NUM >= 0x075500
+    CURLcode named = curl.easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (named != CURLE_UNKNOWN_OPTION) return named == CURLE_OK;
+#endif
+    return curl.easy_setopt(easy, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS)) == CURLE_OK;
+}
+
 ccurl_transfer *ccurl_transfer_new(
     const char *url, int post, const char *accept_encoding, long timeout_ms, long connect_ms, size_t body_limit) {
     ccurl_transfer *transfer = calloc(1, sizeof *transfer);
@@ -224,7 +236,7 @@ ccurl_transfer *ccurl_transfer_new(
     failed |= curl.easy_setopt(easy, CURLOPT_NOSIGNAL, 1L) != CURLE_OK;
     // Redirects are followed by CurlTransport.swift, which checks each one.
     failed |= curl.easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L) != CURLE_OK;
-    failed |= curl.easy_setopt(easy, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS)) != CURLE_OK;
+    failed |= !allow_only_http(easy);
     failed |= curl.easy_setopt(easy, CURLOPT_TIMEOUT_MS, timeout_ms) != CURLE_OK;
     failed |= curl.easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, connect_ms) != CURLE_OK;
     failed |= curl.easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, accept_encoding) != CURLE_OK;

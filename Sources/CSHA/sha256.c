@@ -117,45 +117,46 @@ static int has_sha_ni(void) {
 }
 #endif
 
-// 0: not asked yet; 1: portable; 2: SHA extensions. A race between two first calls writes the
-// same answer twice.
-static volatile int implementation = 0;
+// Whether the processor has the SHA extensions, asked once: 0 not yet, 1 no, 2 yes. Two first
+// calls at once write the same answer.
+static volatile int extensions = 0;
 
-static int choose(void) {
-    if (implementation == 0) {
+int csha256_available(int implementation) {
+    if (implementation == CSHA256_PORTABLE) return 1;
 #ifdef CSHA_X86
-        implementation = has_sha_ni() ? 2 : 1;
-#else
-        implementation = 1;
-#endif
+    if (implementation == CSHA256_SHA_EXTENSIONS) {
+        if (extensions == 0) extensions = has_sha_ni() ? 2 : 1;
+        return extensions == 2;
     }
-    return implementation;
+#endif
+    return 0;
 }
 
-int csha256_accelerated(void) { return choose() == 2; }
-
-void csha256_use_portable(int portable) {
-    implementation = 0;
-    if (portable) implementation = 1;
+int csha256_fastest(void) {
+    return csha256_available(CSHA256_SHA_EXTENSIONS) ? CSHA256_SHA_EXTENSIONS : CSHA256_PORTABLE;
 }
 
-static void blocks(uint32_t state[8], const uint8_t *data, size_t count) {
+// Each context keeps the code it was started with, so a test can run both side by side.
+static void blocks(csha256_context *context, const uint8_t *data, size_t count) {
 #ifdef CSHA_X86
-    if (choose() == 2) {
-        blocks_sha_ni(state, data, count);
+    if (context->implementation == CSHA256_SHA_EXTENSIONS) {
+        blocks_sha_ni(context->state, data, count);
         return;
     }
 #endif
-    blocks_portable(state, data, count);
+    blocks_portable(context->state, data, count);
 }
 
-void csha256_init(csha256_context *context) {
+int csha256_init(csha256_context *context, int implementation) {
+    if (!csha256_available(implementation)) return 0;
     static const uint32_t initial[8] = {
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
     };
     memcpy(context->state, initial, sizeof initial);
     context->length = 0;
     context->buffered = 0;
+    context->implementation = implementation;
+    return 1;
 }
 
 void csha256_update(csha256_context *context, const void *bytes, size_t count) {
@@ -168,11 +169,11 @@ void csha256_update(csha256_context *context, const void *bytes, size_t count) {
         data += taken;
         count -= taken;
         if (context->buffered < 64) return;
-        blocks(context->state, context->buffer, 1);
+        blocks(context, context->buffer, 1);
         context->buffered = 0;
     }
     if (count >= 64) {
-        blocks(context->state, data, count / 64);
+        blocks(context, data, count / 64);
         data += count / 64 * 64;
         count %= 64;
     }

@@ -73,7 +73,9 @@ public final class CurlTransport: HTTPTransport {
         }
     }
 
-    private func sendOnce(
+    /// One request as it is, with no check of its URL: `send` checks each first; the tests call
+    /// this alone to see libcurl itself refuse what the check would have.
+    func sendOnce(
         url: String, method: FetchMethod, headers: [(name: String, value: String)], body: [UInt8]?, deadline: ContinuousClock.Instant,
         timeout: Double, bodyFile: String?
     ) async throws(TransportFailure) -> HTTPAnswer {

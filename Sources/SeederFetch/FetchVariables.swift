@@ -82,7 +82,7 @@ public final class FetchVariables: @unchecked Sendable {
             case let .parentField(path): text += parent?.fields[path.description] ?? ""
             case let .md5(inner):
                 let input = expand(inner, parent: parent)
-                let digest = md5Hex(input.utf8)
+                let digest = MD5.hex(input.utf8)
                 text += digest
                 if containsVariable(inner) {
                     let shown = "${md5:\(FetchTemplate(parts: inner, location: SourceLocation(file: "")).description)}"

@@ -59,7 +59,7 @@ public enum Fetcher {
         }
         for path in options.only where !selected.contains(where: { sources[$0].path == path }) {
             let fetched = selected.map { sources[$0].path }
-            let suggestion = didYouMean(path, among: fetched)
+            let suggestion = Wording.didYouMean(path, among: fetched)
             diagnostics.error(
                 .mappingUnknownName,
                 "--only '\(path)' names no source with a 'fetch:' block\(suggestion); they are \(fetched.map { "'\($0)'" }.joined(separator: ", "))"

@@ -10,13 +10,13 @@ extension EntityDrafting {
         switch keyed {
         case let .records(child, reason):
             guard MappingInference.nestedEntity(stats) === child else {
-                why = "records keyed by data, with \(counted(child.keys.count - 1, "different key"))"
+                why = "records keyed by data, with \(Wording.count(child.keys.count - 1, "different key"))"
                 break
             }
             let target = identities[child.name]!
             var relationship = Relationship(
                 name: name, target: child.name, many: true, from: stats.key,
-                evidence: evidence + "; \(counted(child.records, "record")) keyed by data, \(reason)")
+                evidence: evidence + "; \(Wording.count(child.records, "record")) keyed by data, \(reason)")
             relationship.keyedBy = target.attribute
             if target.key == nil {
                 relationship.inverse = backReferenceName(in: child)

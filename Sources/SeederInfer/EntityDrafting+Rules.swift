@@ -62,7 +62,7 @@ extension EntityDrafting {
                 let count = stats.child?.keys.count ?? 0
                 let keys =
                     count > MappingInference.maxKeys
-                    ? "more than \(MappingInference.maxKeys) different keys" : counted(count, "different key")
+                    ? "more than \(MappingInference.maxKeys) different keys" : Wording.count(count, "different key")
                 members.entity.attributes.append(
                     .init(name: key.name, type: .json, from: stats.key, evidence: key.evidence + "; json: \(keys), data rather than fields")
                 )
@@ -79,7 +79,7 @@ extension EntityDrafting {
             draft: { drafting, stats, key, members in
                 if let copies = MappingInference.repeatedCopies(of: stats, in: drafting.observer) {
                     let why =
-                        "its objects have no identity, and \(counted(copies, "record")) of \(drafting.observer.name) "
+                        "its objects have no identity, and \(Wording.count(copies, "record")) of \(drafting.observer.name) "
                         + "\(copies == 1 ? "repeats" : "repeat") another: rows of them would be there once per copy"
                     members.entity.attributes.append(
                         .init(name: key.name, type: .json, from: stats.key, evidence: key.evidence + "; json: " + why))
@@ -105,7 +105,8 @@ extension EntityDrafting {
                 guard let (target, urls) = drafting.urlReferenceTarget(stats) else { return false }
                 var relationship = InferredMapping.Relationship(
                     name: key.name, target: target, many: many, from: stats.key,
-                    evidence: key.evidence + "; \(counted(urls.count, "distinct id")) at the end of URLs, all identities of \(target)")
+                    evidence: key.evidence + "; \(Wording.count(urls.count, "distinct id")) at the end of URLs, all identities of \(target)"
+                )
                 relationship.match = URLIdentities.pattern
                 members.entity.relationships.append(relationship)
                 return true
@@ -119,7 +120,7 @@ extension EntityDrafting {
                 guard let many = referenceCardinality(stats, key, scalars: [.integer, .string]) else { return false }
                 guard let (target, stem) = drafting.referenceTarget(stats, plural: many) else { return false }
                 let name = DraftNaming.memberName(fromKey: stem)
-                let distinct = counted(stats.values!.count, many ? "distinct id" : "distinct value")
+                let distinct = Wording.count(stats.values!.count, many ? "distinct id" : "distinct value")
                 members.entity.relationships.append(
                     .init(
                         name: many ? DraftNaming.plural(name) : name, target: target, many: many, from: stats.key,

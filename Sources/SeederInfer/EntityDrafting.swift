@@ -40,11 +40,13 @@ struct EntityDrafting {
                     type = .string
                 }
                 members.entity.attributes.append(
-                    Attribute(name: name, type: type, from: nil, evidence: "the keys of the object, \(grouped(stats.present))"))
+                    Attribute(name: name, type: type, from: nil, evidence: "the keys of the object, \(Wording.grouped(stats.present))"))
                 if identity.key != nil { members.entity.identity = name }
                 continue
             }
-            let evidence = "\(grouped(stats.present)) of \(grouped(records))" + (stats.nulls > 0 ? "; \(grouped(stats.nulls)) null" : "")
+            let evidence =
+                "\(Wording.grouped(stats.present)) of \(Wording.grouped(records))"
+                + (stats.nulls > 0 ? "; \(Wording.grouped(stats.nulls)) null" : "")
             if identity.fromURL, stats.key == identity.key {
                 // The identity is the id the record's own URL ends in (docs/mapping.md, Values
                 // inside text); the URL itself is what it holds, so the key is read for it only.
@@ -75,16 +77,16 @@ struct EntityDrafting {
             relationship.many = true
             relationship.through = stats.envelopeKey
             if let through = stats.envelopeKey {
-                relationship.evidence += "; \(counted(stats.elementObjects, "object")) in list envelopes, under '\(through)'"
+                relationship.evidence += "; \(Wording.count(stats.elementObjects, "object")) in list envelopes, under '\(through)'"
                 entity.notes.append(
                     "'\(stats.key)' is a list envelope: its records are under '\(through)', and its other keys, "
                         + "which say how the list was paged, are left out")
             } else {
-                relationship.evidence += "; \(counted(stats.elementObjects, "object")) in arrays"
+                relationship.evidence += "; \(Wording.count(stats.elementObjects, "object")) in arrays"
             }
             if let keys = target.ownedKeys {
                 relationship.inverse = backReferenceName(in: child)
-                relationship.evidence += ", told apart by " + list(keys.map { "'\($0)'" }, conjunction: "and")
+                relationship.evidence += ", told apart by " + Wording.list(keys.map { "'\($0)'" }, conjunction: "and")
             } else if target.key == nil {
                 relationship.inverse = backReferenceName(in: child)
                 relationship.ordered = true
@@ -95,7 +97,7 @@ struct EntityDrafting {
         }
         if relationship.onMissingCreate {
             let holds = target.referencesOnly == 1 ? "holds" : "hold"
-            relationship.evidence += "; \(grouped(target.referencesOnly)) \(holds) only the identity: onMissing: create"
+            relationship.evidence += "; \(Wording.grouped(target.referencesOnly)) \(holds) only the identity: onMissing: create"
         }
         entity.relationships.append(relationship)
     }
@@ -104,7 +106,7 @@ struct EntityDrafting {
     /// drafted `json`; `nil` when there are none.
     static func valuelessNote(_ valueless: [String]) -> String? {
         guard !valueless.isEmpty else { return nil }
-        return list(valueless.map { "'\($0)'" }, conjunction: "and")
+        return Wording.list(valueless.map { "'\($0)'" }, conjunction: "and")
             + " never held a value (null or [] in every record): json, so the first one builds, whatever it is; "
             + "give each its type once it has one"
     }

@@ -79,7 +79,9 @@ struct FlattenedObjects {
                 attributes += self.attributes(of: key, name: member, path: path + [key.key], required: keyRequired)
                 continue
             }
-            var evidence = "\(grouped(key.present)) of \(grouped(child.records))" + (key.nulls > 0 ? "; \(grouped(key.nulls)) null" : "")
+            var evidence =
+                "\(Wording.grouped(key.present)) of \(Wording.grouped(child.records))"
+                + (key.nulls > 0 ? "; \(Wording.grouped(key.nulls)) null" : "")
             let type: AttributeType
             var format: String?
             switch key.shape {

@@ -74,7 +74,7 @@ struct IdentityChoice: Sendable {
         guard unique else {
             choice.evidence +=
                 "; no identity: "
-                + (keyValues.overflowed ? "more than \(counted(ValueSet.limit, "key")), not checked" : repeating(repeats, "key"))
+                + (keyValues.overflowed ? "more than \(Wording.count(ValueSet.limit, "key")), not checked" : repeating(repeats, "key"))
             return choice
         }
         choice.key = own ?? ShapeObserver.recordKey
@@ -89,7 +89,7 @@ struct IdentityChoice: Sendable {
         let values = stats.urlIDs!.ids
         var choice = IdentityChoice(
             evidence:
-                "the id at the end of '\(stats.key)': \(counted(values.count, "distinct id")) in \(counted(observer.records, "record"))"
+                "the id at the end of '\(stats.key)': \(Wording.count(values.count, "distinct id")) in \(Wording.count(observer.records, "record"))"
                 + (context.rejected.isEmpty ? "" : "; " + context.rejected.joined(separator: "; ")))
         choice.key = stats.key
         choice.fromURL = true
@@ -104,8 +104,8 @@ struct IdentityChoice: Sendable {
         guard let (owner, keys) = observer.ownership else { return nil }
         var choice = IdentityChoice(
             evidence: "within each \(owner.name), "
-                + list(keys.map { "'\($0)'" }, conjunction: "and")
-                + " \(keys.count == 1 ? "is" : "are") unique in every array of \(counted(observer.records, "record"))"
+                + Wording.list(keys.map { "'\($0)'" }, conjunction: "and")
+                + " \(keys.count == 1 ? "is" : "are") unique in every array of \(Wording.count(observer.records, "record"))"
                 + (context.rejected.isEmpty ? "" : "; " + context.rejected.joined(separator: "; ")))
         choice.ownedKeys = keys
         return choice
@@ -122,13 +122,13 @@ struct IdentityChoice: Sendable {
             let allowed = allowances.map { $0.allowed(observer, stats, values) }.max() ?? 0
             var why: String?
             if stats.present < records {
-                why = "missing in \(counted(records - stats.present, "record"))"
+                why = "missing in \(Wording.count(records - stats.present, "record"))"
             } else if stats.nulls > 0 {
-                why = "null in \(counted(stats.nulls, "record"))"
+                why = "null in \(Wording.count(stats.nulls, "record"))"
             } else if stats.booleans + stats.fractions + stats.objects + stats.arrays > 0 {
                 why = "not always an integer or a string"
             } else if values.overflowed {
-                why = "more than \(grouped(ValueSet.limit)) values, not checked"
+                why = "more than \(Wording.grouped(ValueSet.limit)) values, not checked"
             } else if values.sourceConflicts + values.embeddedConflicts > allowed, values.sourceConflicts > 0 {
                 why = "not unique: \(repeating(values.sourceConflicts))"
             } else if observer.sourceRecords == 0, values.sameKeysConflicts > 0 {
@@ -152,11 +152,12 @@ struct IdentityChoice: Sendable {
             let repeats = records - values.count
             var rejected = context.rejected
             if allowed > 0 {
-                rejected.append("\(counted(allowed, "record")) both detailed and referenced (other keys, same '\(stats.key)'): they merge")
+                rejected.append(
+                    "\(Wording.count(allowed, "record")) both detailed and referenced (other keys, same '\(stats.key)'): they merge")
             }
             choice.evidence =
-                "'\(stats.key)': \(counted(values.count, "distinct value")) in \(counted(records, "record"))"
-                + (repeats > 0 ? " (\(counted(repeats, "repeated occurrence")) \(repeats == 1 ? "merges" : "merge"))" : "")
+                "'\(stats.key)': \(Wording.count(values.count, "distinct value")) in \(Wording.count(records, "record"))"
+                + (repeats > 0 ? " (\(Wording.count(repeats, "repeated occurrence")) \(repeats == 1 ? "merges" : "merge"))" : "")
                 + (rejected.isEmpty ? "" : "; " + rejected.joined(separator: "; "))
             return choice
         }
@@ -179,7 +180,7 @@ struct IdentityChoice: Sendable {
 
     /// `1 value repeats with other records`, `3 values repeat with other records`.
     private static func repeating(_ values: Int, _ noun: String = "value") -> String {
-        "\(counted(values, noun)) \(values == 1 ? "repeats" : "repeat") with other records"
+        "\(Wording.count(values, noun)) \(values == 1 ? "repeats" : "repeat") with other records"
     }
 
     /// The name of the attribute the keys become: the first of `names`, then `recordKey`, that

@@ -71,11 +71,11 @@ public struct JSONAPIDrafting {
         }
         let sources = observed.map { source in
             let cases = source.types.map { (value: $0, entity: names[$0]!) }
-            let files = source.files == 1 ? "" : "\(grouped(source.files)) files, "
-            let types = source.types.count == 1 ? "" : " of \(grouped(source.types.count)) types"
+            let files = source.files == 1 ? "" : "\(Wording.grouped(source.files)) files, "
+            let types = source.types.count == 1 ? "" : " of \(Wording.grouped(source.types.count)) types"
             return InferredMapping.Source(
                 path: source.path, entity: cases.first?.entity ?? "", selector: .init(by: "type", cases: cases),
-                keyPath: [source.place], evidence: "\(files)\(counted(source.records, "resource object"))\(types)")
+                keyPath: [source.place], evidence: "\(files)\(Wording.count(source.records, "resource object"))\(types)")
         }
         return (entities, sources)
     }
@@ -85,8 +85,8 @@ public struct JSONAPIDrafting {
         let ids = resources.ids.count
         var entity = Entity(
             name: names[resources.type]!, identity: "id",
-            identityEvidence: "a JSON:API resource is identified by its type and id: \(counted(ids, "distinct id"))"
-                + (occurrences == ids ? "" : " in \(counted(occurrences, "resource object"))"),
+            identityEvidence: "a JSON:API resource is identified by its type and id: \(Wording.count(ids, "distinct id"))"
+                + (occurrences == ids ? "" : " in \(Wording.count(occurrences, "resource object"))"),
             records: ids)
         entity.attributes.append(Attribute(name: "id", type: .string, from: nil, evidence: "'\(resources.type)' resources"))
         var valueless: [String] = []
@@ -104,7 +104,7 @@ public struct JSONAPIDrafting {
             entity.attributes.append(
                 Attribute(
                     name: "meta", type: .json, from: "meta",
-                    evidence: "\(grouped(resources.metas)) of \(grouped(occurrences)); json: free-form"
+                    evidence: "\(Wording.grouped(resources.metas)) of \(Wording.grouped(occurrences)); json: free-form"
                 ))
         }
         var linksOnly: [String] = []
@@ -122,12 +122,12 @@ public struct JSONAPIDrafting {
         }
         if !linksOnly.isEmpty {
             entity.notes.append(
-                "relationships " + list(linksOnly.map { "'\($0)'" }, conjunction: "and")
+                "relationships " + Wording.list(linksOnly.map { "'\($0)'" }, conjunction: "and")
                     + " hold links only, no resource linkage ('data'): left out until a dump holds their data (the request's `include`)")
         }
         if !whole.isEmpty {
             entity.notes.append(
-                list(whole, conjunction: "and") + " kept whole (json): objects and arrays are values of their resource here")
+                Wording.list(whole, conjunction: "and") + " kept whole (json): objects and arrays are values of their resource here")
         }
         if let note = EntityDrafting.valuelessNote(valueless) { entity.notes.append(note) }
         EntityDrafting.resolveNames(&entity, keys: ["type", "id", "attributes", "relationships", "links", "meta"])
@@ -139,7 +139,9 @@ public struct JSONAPIDrafting {
     private func attribute(
         _ stats: KeyStats, name: String, parent: String, of occurrences: Int, valueless: inout [String], whole: inout [String]
     ) -> Attribute {
-        var evidence = "\(grouped(stats.present)) of \(grouped(occurrences))" + (stats.nulls > 0 ? "; \(grouped(stats.nulls)) null" : "")
+        var evidence =
+            "\(Wording.grouped(stats.present)) of \(Wording.grouped(occurrences))"
+            + (stats.nulls > 0 ? "; \(Wording.grouped(stats.nulls)) null" : "")
         var attribute = Attribute(name: name, type: .json, from: stats.key, evidence: evidence)
         attribute.parents = [parent]
         if stats.neverHeldAValue {
@@ -168,7 +170,7 @@ public struct JSONAPIDrafting {
     /// dumps; `json` when the linkage is sometimes one and sometimes a list.
     private func draft(_ linkage: JSONAPIObservation.Linkage, of occurrences: Int, into entity: inout Entity) {
         let key = linkage.name
-        var evidence = "\(grouped(linkage.withData)) of \(grouped(occurrences))"
+        var evidence = "\(Wording.grouped(linkage.withData)) of \(Wording.grouped(occurrences))"
         let known = linkage.targetTypes.filter { names[$0] != nil }
         func kept(_ name: String, _ type: AttributeType, path: [String], why: String) {
             var attribute = Attribute(name: name, type: type, from: path.last!, evidence: evidence + "; " + why)
@@ -186,7 +188,7 @@ public struct JSONAPIDrafting {
             return
         }
         guard known.count == linkage.targetTypes.count else {
-            let types = list(linkage.targetTypes.filter { names[$0] == nil }.map { "'\($0)'" }, conjunction: "and")
+            let types = Wording.list(linkage.targetTypes.filter { names[$0] == nil }.map { "'\($0)'" }, conjunction: "and")
             if known.isEmpty {
                 let name = DraftNaming.memberName(fromKey: many ? Naming.singular(key) + "_ids" : key + "_id")
                 kept(
@@ -209,12 +211,12 @@ public struct JSONAPIDrafting {
         } else {
             relationship.selector = .init(by: "type", cases: known.map { (value: $0, entity: names[$0]!) })
             relationship.path = ["relationships", key, "data"]
-            evidence += "; links to " + list(known.map { "'\($0)'" }, conjunction: "and")
+            evidence += "; links to " + Wording.list(known.map { "'\($0)'" }, conjunction: "and")
         }
-        evidence += ", \(counted(linkage.targets.count, "resource"))"
+        evidence += ", \(Wording.count(linkage.targets.count, "resource"))"
         if missing > 0 {
             relationship.onMissingCreate = true
-            evidence += ", \(grouped(missing)) in no dump: onMissing: create"
+            evidence += ", \(Wording.grouped(missing)) in no dump: onMissing: create"
         }
         relationship.evidence = evidence
         entity.relationships.append(relationship)

@@ -79,13 +79,14 @@ extension KeyStats {
         if booleans == nonNull { return .scalar(.boolean, format: nil, reason: "") }
         if booleans > 0 {
             if booleans + booleanWords + bits == nonNull, booleanWords == strings, bits == numbers {
-                return .scalar(.boolean, format: nil, reason: "boolean: \(grouped(booleans)) true/false, the rest 0/1 or words")
+                return .scalar(.boolean, format: nil, reason: "boolean: \(Wording.grouped(booleans)) true/false, the rest 0/1 or words")
             }
             return .scalar(.string, format: nil, reason: "string: \(describeKinds())")
         }
         if numbers > 0, numericStrings == strings {
             let described =
-                strings > 0 ? "\(counted(numbers, "number")) and \(counted(strings, "numeric string"))" : counted(numbers, "number")
+                strings > 0
+                ? "\(Wording.count(numbers, "number")) and \(Wording.count(strings, "numeric string"))" : Wording.count(numbers, "number")
             if let date = unixDate {
                 return .scalar(
                     .date, format: date,
@@ -94,7 +95,9 @@ extension KeyStats {
                 )
             }
             if fractions == 0, numericFractions == 0 {
-                if wideIntegers > 0 { return .scalar(.decimal, format: nil, reason: "decimal: \(grouped(wideIntegers)) past 64 bits") }
+                if wideIntegers > 0 {
+                    return .scalar(.decimal, format: nil, reason: "decimal: \(Wording.grouped(wideIntegers)) past 64 bits")
+                }
                 return .scalar(.integer, format: nil, reason: strings > 0 ? "integer: \(described)" : "")
             }
             if strings > 0 {
@@ -104,23 +107,26 @@ extension KeyStats {
                 return .scalar(.decimal, format: nil, reason: "decimal: up to \(maxDigits) digits, more than a double holds")
             }
             return .scalar(
-                .real, format: nil, reason: integers > 0 ? "real: \(grouped(fractions)) with a fraction, \(grouped(integers)) without" : "")
+                .real, format: nil,
+                reason: integers > 0 ? "real: \(Wording.grouped(fractions)) with a fraction, \(Wording.grouped(integers)) without" : "")
         }
         if numbers > 0 { return .scalar(.string, format: nil, reason: "string: \(describeKinds())") }
         // Strings only.
         if dates == strings {
-            return .scalar(.date, format: nil, reason: "date: \(grouped(dates)) of \(counted(strings, "value")) ISO 8601")
+            return .scalar(.date, format: nil, reason: "date: \(Wording.grouped(dates)) of \(Wording.count(strings, "value")) ISO 8601")
         }
-        if uuids == strings { return .scalar(.uuid, format: nil, reason: "uuid: \(grouped(uuids)) of \(counted(strings, "value"))") }
+        if uuids == strings {
+            return .scalar(.uuid, format: nil, reason: "uuid: \(Wording.grouped(uuids)) of \(Wording.count(strings, "value"))")
+        }
         if urls == strings {
-            return .scalar(.url, format: nil, reason: "url: \(grouped(urls)) of \(counted(strings, "value")) absolute URLs")
+            return .scalar(.url, format: nil, reason: "url: \(Wording.grouped(urls)) of \(Wording.count(strings, "value")) absolute URLs")
         }
         if numericStrings == strings {
             if let date = unixDate {
                 return .scalar(
                     .date, format: date,
                     reason:
-                        "date: \(counted(strings, "numeric string")), unix \(date == "unix" ? "seconds" : "milliseconds"), and the key names a date"
+                        "date: \(Wording.count(strings, "numeric string")), unix \(date == "unix" ? "seconds" : "milliseconds"), and the key names a date"
                 )
             }
             // Money as text: some with a fraction, the rest whole (`"10.00"`, `"7"`). Not a
@@ -129,7 +135,7 @@ extension KeyStats {
                 return .scalar(
                     .decimal, format: nil,
                     reason:
-                        "decimal: \(counted(strings, "numeric string")), \(grouped(numericFractions)) with fractions: money-like, kept exact"
+                        "decimal: \(Wording.count(strings, "numeric string")), \(Wording.grouped(numericFractions)) with fractions: money-like, kept exact"
                 )
             }
         }
@@ -150,7 +156,7 @@ extension KeyStats {
             (strings, "string"), (integers, "integer"), (fractions, "real"), (booleans, "boolean"), (objects, "object"),
             (arrays, "array"),
         ] where number > 0 {
-            parts.append(counted(number, what))
+            parts.append(Wording.count(number, what))
         }
         return parts.joined(separator: ", ")
     }

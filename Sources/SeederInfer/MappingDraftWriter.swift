@@ -20,7 +20,7 @@ public struct MappingDraftWriter {
         lines.append("entities:")
         for (index, entity) in mapping.entities.enumerated() {
             if index > 0 { lines.append("") }
-            lines.append(commented("  \(entity.name):", counted(entity.records, "record")))
+            lines.append(commented("  \(entity.name):", Wording.count(entity.records, "record")))
             let identity: String
             if let owned = entity.ownedIdentity {
                 identity = "    identity: [\(owned.joined(separator: ", "))]"

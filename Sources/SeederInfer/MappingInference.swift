@@ -103,12 +103,12 @@ public struct MappingInference {
         for (source, observer) in sourceObservers where !empty.contains(observer.name) {
             let identity = identities[observer.name]!
             let records = source.records
-            let files = source.files == 1 ? "" : "\(grouped(source.files)) files, "
+            let files = source.files == 1 ? "" : "\(Wording.grouped(source.files)) files, "
             result.sources.append(
                 .init(
                     path: source.path, entity: observer.name, keyPath: source.keyPath,
                     keyedBy: source.keyed ? identity.attribute : nil,
-                    evidence: "\(files)\(grouped(records)) \(records == 1 ? "record" : "records")"))
+                    evidence: "\(files)\(Wording.grouped(records)) \(records == 1 ? "record" : "records")"))
         }
         EntityDrafting.resolveKeyedBy(&result)
         result.sources = Self.ordered(result.sources, embedding: entities)

@@ -151,12 +151,12 @@ public enum MappingInferrer {
         guard !mapping.entities.isEmpty else {
             // Dump files that hold no record (`[]`, `{}`, nothing) draft no entity: said as such.
             // Records that hold no key are data, not a failure to read: said as such, status 1.
-            let inFiles = "in the \(counted(files.count, "dump file")) under \(options.dumps)"
+            let inFiles = "in the \(Wording.count(files.count, "dump file")) under \(options.dumps)"
             let why =
                 reader.records > 0
-                ? "the \(counted(reader.records, "record")) \(inFiles) hold no key"
+                ? "the \(Wording.count(reader.records, "record")) \(inFiles) hold no key"
                 : reader.notRecords > 0
-                    ? "the \(counted(reader.notRecords, "value")) \(inFiles) are not objects, and infer drafts records from objects"
+                    ? "the \(Wording.count(reader.notRecords, "value")) \(inFiles) are not objects, and infer drafts records from objects"
                     : "found no records \(inFiles)"
             diagnostics.error(.noRecord, why + ": nothing to draft a mapping from", at: SourceLocation(file: options.dumps))
             report.diagnostics = diagnostics.takeAll()
@@ -164,8 +164,8 @@ public enum MappingInferrer {
             return report
         }
         let header = [
-            "Drafted by seeder infer from \(counted(files.count, "dump file")) in \(options.dumps), "
-                + "\(counted(reader.records, "record")).",
+            "Drafted by seeder infer from \(Wording.count(files.count, "dump file")) in \(options.dumps), "
+                + "\(Wording.count(reader.records, "record")).",
             "Every type, identity and relationship below is a guess from those dumps: the comments give the evidence.",
         ]
         let text = MappingDraftWriter().text(of: mapping, header: header)
@@ -238,7 +238,7 @@ public enum MappingInferrer {
         }
         for (path, reading) in zip(group.paths, readings) where !reading.leftOut.isEmpty {
             let places = reading.leftOut.map { place in
-                let objects = counted(place.records, "object")
+                let objects = Wording.count(place.records, "object")
                 return "\(place.keyPath.joined(separator: ".")) (\(place.keyed ? "an object of " + objects : objects))"
             }
             notes.append("\(path) also holds objects not read: \(places.joined(separator: ", ")); a source each, if they are records")

@@ -55,7 +55,7 @@ extension ShapeObserver {
             guard sourceRecords == 0 else { return nil }
             // Firebase's sets: every value `true` (`{"carol": true, "dave": true}`), keys of members.
             if !keys.isEmpty, keys.allSatisfy({ $0.trues == $0.present }) {
-                return .other(evidence: "every value is true: a set of \(counted(keys.count, "key"))")
+                return .other(evidence: "every value is true: a set of \(Wording.count(keys.count, "key"))")
             }
             let presence = keys.reduce(0) { $0 + $1.present }
             return Self.whyKeysAreData(keys.map(\.key), presence: presence, objects: records, keyField: nil).map {
@@ -153,7 +153,7 @@ extension ShapeObserver {
         if keys.allSatisfy(isPushID) { return "its keys are Firebase push ids" }
         if keys.count > MappingInference.maxKeys { return "more than \(MappingInference.maxKeys) different keys" }
         if objects > 1, presence * 2 <= keys.count * objects {
-            return "its keys vary: \(counted(keys.count, "different key")) in \(counted(objects, "object"))"
+            return "its keys vary: \(Wording.count(keys.count, "different key")) in \(Wording.count(objects, "object"))"
         }
         return keyField.map { "each record repeats its key in '\($0)'" }
     }

@@ -122,9 +122,9 @@ extension ShapeCatalog {
             let repeated = Dictionary(shared.map { ($0, 1) }, uniquingKeysWith: +).values.filter { $0 > 1 }.count
             survivor.mergeNote =
                 "one entity for the records of the sources named "
-                + list(members.map(\.name).sorted(), conjunction: "and")
-                + ": \(counted(survivor.keys.count, "key")) or nearly, the same identity ('\(identities[group[0]].key)'), "
-                + "\(counting(repeated, "identity", plural: "identities")) in more than one of them"
+                + Wording.list(members.map(\.name).sorted(), conjunction: "and")
+                + ": \(Wording.count(survivor.keys.count, "key")) or nearly, the same identity ('\(identities[group[0]].key)'), "
+                + "\(Wording.count(repeated, "identity", plural: "identities")) in more than one of them"
             for other in members where other !== survivor { replace(other, by: survivor, asCopies: true) }
         }
     }
@@ -151,10 +151,10 @@ extension ShapeCatalog {
         let under = members.flatMap(embeddingKeys)
         let files = sources.count > 1 ? ["its sources"] : sources.isEmpty ? [] : ["its source"]
         survivor.mergeNote =
-            "one entity for the records under " + list((files + under.map { "'\($0)'" }).uniqued(), conjunction: "and")
-            + ": the same \(counted(survivor.keys.count, "key")) and identity ('\(identity)'), "
+            "one entity for the records under " + Wording.list((files + under.map { "'\($0)'" }).uniqued(), conjunction: "and")
+            + ": the same \(Wording.count(survivor.keys.count, "key")) and identity ('\(identity)'), "
             + (shared > 0
-                ? "\(counting(shared, "identity", plural: "identities")) under more than one of them with the same record"
+                ? "\(Wording.count(shared, "identity", plural: "identities")) under more than one of them with the same record"
                 : "no identity under two of them with different records")
         for other in members where other !== survivor { replace(other, by: survivor) }
     }

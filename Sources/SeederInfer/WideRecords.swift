@@ -21,7 +21,8 @@ enum WideRecords {
         let gathered = entity.attributes.count - kept.count
         let taken = Set(entity.attributes.map { $0.name.lowercased() } + entity.relationships.map { $0.name.lowercased() })
         let name = ["rest", "restOfRecord", "otherKeys"].first { !taken.contains($0.lowercased()) } ?? "restOfRecord"
-        let why = "\(grouped(entity.attributes.count)) keys, more than a table should hold columns: \(grouped(gathered)) gathered"
+        let why =
+            "\(Wording.grouped(entity.attributes.count)) keys, more than a table should hold columns: \(Wording.grouped(gathered)) gathered"
         var rest = InferredMapping.Attribute(name: name, type: .json, from: nil, evidence: "json: " + why)
         rest.gathersRest = true
         kept.append(rest)

@@ -22,7 +22,7 @@ extension SeedBuilder {
                 at: SourceLocation(file: options.mapping))
             throw Stop(outcome: .failed)
         }
-        options.progress?(.before(.loading, "\(options.mapping), \(counted(bytes.count, "byte"))"))
+        options.progress?(.before(.loading, "\(options.mapping), \(Wording.count(bytes.count, "byte"))"))
         guard var mapping = MappingLoader().load(bytes: bytes, file: options.mapping, diagnostics: diagnostics) else {
             throw Stop(outcome: .invalid)
         }
@@ -30,8 +30,8 @@ extension SeedBuilder {
         options.progress?(
             .before(
                 .planning,
-                "\(counted(mapping.entities.count, "entity", plural: "entities")), \(counted(relationships, "relationship")), "
-                    + counted(mapping.sources?.count ?? 0, "source")))
+                "\(Wording.count(mapping.entities.count, "entity", plural: "entities")), \(Wording.count(relationships, "relationship")), "
+                    + Wording.count(mapping.sources?.count ?? 0, "source")))
         if let policy = options.onConflict {
             for index in mapping.entities.indices { mapping.entities[index].onConflict = policy }
         }

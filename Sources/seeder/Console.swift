@@ -73,7 +73,7 @@ final class Console: @unchecked Sendable {
         guard report.outcome == .success else {
             let errors = report.diagnostics.filter { $0.severity == .error }.count + report.suppressedErrors
             let warnings = report.diagnostics.count(where: { $0.severity == .warning })
-            let counts = "\(counting(errors, "error")), \(counting(warnings, "warning"))"
+            let counts = "\(Wording.count(errors, "error")), \(Wording.count(warnings, "warning"))"
             let line = command == "build" ? "build failed: \(counts); nothing was written\n" : "validation failed: \(counts)\n"
             StandardError.write(line)
             return

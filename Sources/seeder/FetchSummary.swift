@@ -26,7 +26,7 @@ enum FetchSummary {
 
     static func failureLine(_ report: FetchReport) -> String {
         let errors = report.errorCount
-        return "fetch failed: \(counting(errors, "error")); \(PrintedText.escaped(report.dumps)) was not changed\n"
+        return "fetch failed: \(Wording.count(errors, "error")); \(PrintedText.escaped(report.dumps)) was not changed\n"
     }
 
     static func json(_ report: FetchReport) -> String {
@@ -68,7 +68,7 @@ enum FetchSummary {
     static func markdown(_ report: FetchReport) -> String {
         var text = "### seeder fetch\n\n"
         if report.outcome != .success {
-            text += "**Failed** (\(counting(report.errorCount, "error"))); the dumps were not changed.\n\n"
+            text += "**Failed** (\(Wording.count(report.errorCount, "error"))); the dumps were not changed.\n\n"
             for diagnostic in report.diagnostics.prefix(20) { text += "- \(PrintedText.codeSpan(diagnostic.description))\n" }
             return text
         }
@@ -105,10 +105,10 @@ final class FetchProgressDisplay: @unchecked Sendable {
         defer { lock.unlock() }
         requests += 1
         let now = ProcessInfo.processInfo.systemUptime
-        let pages = progress.expectedPages.map { "\(progress.pages) of \($0) pages" } ?? counted(progress.pages, "page")
+        let pages = progress.expectedPages.map { "\(progress.pages) of \($0) pages" } ?? Wording.count(progress.pages, "page")
         let rate = Double(requests) / max(now - started, 0.001)
         let text =
-            "fetching \(PrintedText.escaped(progress.source)): \(pages), \(counted(progress.records, "record")), \(progress.bytes / 1000) kB, "
+            "fetching \(PrintedText.escaped(progress.source)): \(pages), \(Wording.count(progress.records, "record")), \(progress.bytes / 1000) kB, "
             + String(format: "%.1f", rate) + " pages/s"
         switch style {
         case .line:

@@ -176,7 +176,7 @@ enum GitHubActions {
     static func summary(_ report: BuildReport, command: String, shown: Int = 50) -> String {
         let errors = report.diagnostics.count { $0.severity == .error } + report.suppressedErrors
         let warnings = report.diagnostics.count { $0.severity == .warning }
-        let counts = "\(counting(errors, "error")), \(counting(warnings, "warning"))"
+        let counts = "\(Wording.count(errors, "error")), \(Wording.count(warnings, "warning"))"
         var text: String
         switch (report.outcome, command) {
         case (.success, "build"): text = "### seeder build: wrote \(PrintedText.codeSpan(report.output ?? ""))\n\n"

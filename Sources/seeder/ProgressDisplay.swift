@@ -110,8 +110,8 @@ final class ProgressDisplay: @unchecked Sendable {
         case .reading, .resolving, .indexing, .writing, .finishing:
             let percent = progress.totalBytes > 0 ? progress.bytesRead * 100 / progress.totalBytes : 100
             return "\(progress.phase.rawValue): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(percent)%), "
-                + counted(progress.records, "record")
-                + (rate.map { ", \(counted($0, "record"))/s" } ?? "") + (progress.step.map { ", " + $0 } ?? "")
+                + Wording.count(progress.records, "record")
+                + (rate.map { ", \(Wording.count($0, "record"))/s" } ?? "") + (progress.step.map { ", " + $0 } ?? "")
         }
     }
 

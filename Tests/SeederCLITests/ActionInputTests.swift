@@ -22,16 +22,16 @@ extension ActionTests {
     /// `scripts/release` writes it unless `checksum` changes it.
     static func runWithRelease(
         _ inputs: [String: String], checksum change: @escaping @Sendable (_ written: String) -> String? = { $0 },
-        prepare: @escaping (Workspace) throws -> Void = { _ in }
+        prepare: @escaping (Workspace) async throws -> Void = { _ in }
     ) async throws -> (Outcome, Workspace) {
         let tarball = Box<[UInt8]>([])
         let checksum = Box<[UInt8]?>(nil)
         let previous = Box<[UInt8]>([])
         return try await TestHTTPServer.with(Self.releaseServer(tarball: tarball, checksum: checksum, previous: previous)) { server in
-            let (scratch, bytes, sum) = try Self.repositoryLayout(server: server)
+            let (scratch, bytes, sum) = try await Self.repositoryLayout(server: server)
             tarball.value = bytes
             checksum.value = change(String(decoding: sum, as: UTF8.self)).map { Array($0.utf8) }
-            try prepare(scratch)
+            try await prepare(scratch)
             if FileManager.default.fileExists(atPath: scratch.path("previous.sqlite")) {
                 previous.value = try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.path("previous.sqlite"))))
             }
@@ -114,7 +114,7 @@ extension ActionTests {
             requested.update { $0.append(request.path) }
             return try await serve(request)
         } run: { server in
-            let (scratch, bytes, sum) = try Self.repositoryLayout(server: server)
+            let (scratch, bytes, sum) = try await Self.repositoryLayout(server: server)
             tarball.value = bytes
             checksum.value = sum
             let releases = Self.host + "/{seeder-org}/seeder/releases/download"
@@ -149,11 +149,11 @@ extension ActionTests {
             #expect(run.failedStep != "inputs", "\(run.stdout) \(run.stderr)")
             return run.cacheKey
         }
-        func sha256(_ text: String) throws -> String {
-            try program("/bin/bash", ["-c", "printf '%s' \"$0\" | sha256sum", text]).stdout.prefix(64).description
+        func sha256(_ text: String) async throws -> String {
+            try await program("/bin/bash", ["-c", "printf '%s' \"$0\" | sha256sum", text]).stdout.prefix(64).description
         }
         let official = try await key(nil)
-        #expect(official == "seeder-0.1.0-Linux-X64-" + (try sha256(Self.host + "/seeder-org/seeder/releases/download")))
+        await #expect(official == "seeder-0.1.0-Linux-X64-" + (try sha256(Self.host + "/seeder-org/seeder/releases/download")))
         #expect(try await key(Self.host + "/seeder-org/seeder/releases/download") == official)
         let fork = Self.host + "/a-fork/seeder/releases/download"
         #expect(try await key(fork) == "seeder-0.1.0-Linux-X64-" + (try sha256(fork)))
@@ -178,7 +178,8 @@ extension ActionTests {
                     "-m.yaml",
                     "seeder: 1\nentities:\n  User: { attributes: { id: integer, name: string } }\nsources:\n  - { path: users.json, entity: User }\n"
                 )
-                #expect(try seeder(["build", "--output=--old.sqlite", "--quiet", "--", "-m.yaml", "-d"], in: scratch.root).status == 0)
+                #expect(
+                    try await seeder(["build", "--output=--old.sqlite", "--quiet", "--", "-m.yaml", "-d"], in: scratch.root).status == 0)
             })
         #expect(dashes.failedStep == nil, "\(dashes.stdout) \(dashes.stderr)")
         #expect(dashes.outputs["build"]?["seed"] == "-o.sqlite")
@@ -210,8 +211,8 @@ extension ActionTests {
             }
         }
         let name =
-            "seeder-0.1.0-linux-\(try program("/usr/bin/uname", ["-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)).tar.gz"
-        let actual = try program("/usr/bin/sha256sum", ["release/\(name)"], in: scratch.root).stdout.prefix(64)
+            "seeder-0.1.0-linux-\(try await program("/usr/bin/uname", ["-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)).tar.gz"
+        let actual = try await program("/usr/bin/sha256sum", ["release/\(name)"], in: scratch.root).stdout.prefix(64)
         let url = "\(Self.host)/seeder-org/seeder/releases/download/v0.1.0/\(name)"
         let expected = message.replacingOccurrences(of: "URL", with: url).replacingOccurrences(of: "NAME", with: name)
             .replacingOccurrences(of: "HASH", with: String(actual))

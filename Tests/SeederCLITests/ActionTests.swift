@@ -167,10 +167,6 @@ struct ActionTests {
             if script.contains("sha256sum") && script.contains("tar -xz") { outcome.installed = true }
             let files = ["GITHUB_OUTPUT", "GITHUB_PATH"].map { workspace.path("tmp/\($0)-\(index)") }
             for file in files { _ = FileManager.default.createFile(atPath: file, contents: nil) }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["--noprofile", "--norc", "-eo", "pipefail", "-c", script]
-            process.currentDirectoryURL = URL(fileURLWithPath: workspace.root)
             var environment = ProcessInfo.processInfo.environment
             // Never the tests' own build of seeder: the action's, from the tarball.
             environment["PATH"] = ([stub] + path + ["/usr/local/bin", "/usr/bin", "/bin"]).joined(separator: ":")
@@ -181,10 +177,8 @@ struct ActionTests {
             environment["NO_COLOR"] = "1"
             environment["API_TOKEN"] = "action-token-123456"
             for (key, value) in step.env { environment[key] = fill(value) }
-            process.environment = environment
-            process.standardOutput = Pipe()
-            process.standardError = Pipe()
-            let run = try await finish(process)
+            let run = try await runProgram(
+                "/bin/bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], in: workspace.root, environment: environment)
             outcome.stdout += run.stdout
             outcome.stderr += run.stderr
             let written = try String(contentsOfFile: files[0], encoding: .utf8)
@@ -203,7 +197,7 @@ struct ActionTests {
 
     /// A workspace with a mapping whose users are fetched from `server`, and the tarball
     /// `scripts/release` would make, from the tests' build, with its `.sha256`.
-    static func repositoryLayout(server: TestHTTPServer) throws -> (Workspace, tarball: [UInt8], checksum: [UInt8]) {
+    static func repositoryLayout(server: TestHTTPServer) async throws -> (Workspace, tarball: [UInt8], checksum: [UInt8]) {
         let scratch = try Workspace(directories: ["mappings", "dumps", "release"])
         try scratch.write(
             "mappings/app.yaml",
@@ -215,30 +209,27 @@ struct ActionTests {
             sources:
               - { path: users/*.json, entity: User, keyPath: items, fetch: { url: users, paginate: { page: page, size: 2, pages: pages } } }
             """)
-        let name = "seeder-0.1.0-linux-\(try program("/usr/bin/uname", ["-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))"
+        let name =
+            "seeder-0.1.0-linux-\(try await program("/usr/bin/uname", ["-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))"
         try FileManager.default.createDirectory(atPath: scratch.path("release/\(name)/bin"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try seederBinary(), toPath: scratch.path("release/\(name)/bin/seeder"))
         // Packed once a run (seconds each for a debug binary), then copied into each workspace.
-        let release = try packing.withLock { () throws -> (tarball: [UInt8], checksum: [UInt8]) in
-            if let release = packed.value { return release }
-            let tar = try program("/bin/tar", ["-czf", "\(name).tar.gz", name], in: scratch.path("release"))
+        let release = try await packed.value {
+            let tar = try await program("/bin/tar", ["-czf", "\(name).tar.gz", name], in: scratch.path("release"))
             #expect(tar.status == 0, "\(tar.stderr)")
             // As scripts/release writes it.
-            let checksum = try program("/usr/bin/sha256sum", ["\(name).tar.gz"], in: scratch.path("release"))
+            let checksum = try await program("/usr/bin/sha256sum", ["\(name).tar.gz"], in: scratch.path("release"))
             #expect(checksum.status == 0, "\(checksum.stderr)")
-            let release = (
+            return (
                 try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.path("release/\(name).tar.gz")))), Array(checksum.stdout.utf8)
             )
-            packed.value = release
-            return release
         }
         try Data(release.tarball).write(to: URL(fileURLWithPath: scratch.path("release/\(name).tar.gz")))
         return (scratch, release.tarball, release.checksum)
     }
 
     /// The tests' release tarball and its `.sha256`, once packed.
-    private static let packed = Box<(tarball: [UInt8], checksum: [UInt8])?>(nil)
-    private static let packing = NSLock()
+    private static let packed = Once<(tarball: [UInt8], checksum: [UInt8])>()
 
     /// Fetch, build, upload, diff against a URL: then again from the cache, the dumps unchanged.
     @Test func fetchesBuildsUploadsAndDiffs() async throws {
@@ -257,7 +248,7 @@ struct ActionTests {
             return .json(#"{"pages": 2, "items": \#(records(page: page, size: 2, count: 3))}"#)
         }
         try await TestHTTPServer.with(handler) { server in
-            let (scratch, bytes, sum) = try Self.repositoryLayout(server: server)
+            let (scratch, bytes, sum) = try await Self.repositoryLayout(server: server)
             tarball.value = bytes
             checksum.value = sum
             // The last release's seed: one user fewer.
@@ -266,7 +257,7 @@ struct ActionTests {
                 "old.yaml",
                 "seeder: 1\nentities:\n  User: { attributes: { id: integer, name: string } }\nsources:\n  - { path: users.json, entity: User }\n"
             )
-            #expect(try seeder(["build", "old.yaml", "old", "-o", "old.sqlite", "--quiet"], in: scratch.root).status == 0)
+            #expect(try await seeder(["build", "old.yaml", "old", "-o", "old.sqlite", "--quiet"], in: scratch.root).status == 0)
             previous.value = try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.path("old.sqlite"))))
 
             let inputs = [
@@ -311,7 +302,7 @@ struct ActionTests {
         try await TestHTTPServer.with { request in
             request.path.hasSuffix(".tar.gz") ? .status(404) : .status(500)
         } run: { server in
-            let (scratch, _, _) = try Self.repositoryLayout(server: server)
+            let (scratch, _, _) = try await Self.repositoryLayout(server: server)
             try scratch.write("dumps/users/0001.json", #"{"items": [{"id": 1, "name": "Ann"}, {"id": "two", "name": "Bob"}]}"#)
             let inputs = ["mapping": "mappings/app.yaml", "dumps": "dumps", "diff-against": "old.sqlite", "artifact": ""]
             // Installed already (the cache), from the tarball's layout.
@@ -329,7 +320,7 @@ struct ActionTests {
             #expect(!FileManager.default.fileExists(atPath: scratch.path("seed.sqlite")))
 
             try scratch.write("dumps/users/0001.json", #"{"items": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}]}"#)
-            #expect(try seeder(["build", "mappings/app.yaml", "dumps", "-o", "old.sqlite", "--quiet"], in: scratch.root).status == 0)
+            #expect(try await seeder(["build", "mappings/app.yaml", "dumps", "-o", "old.sqlite", "--quiet"], in: scratch.root).status == 0)
             let same = try await Self.runAction(inputs, in: scratch, server: server, cached: true)
             #expect(same.failedStep == nil, "\(same.stderr)")
             #expect(same.outputs["diff"]?["changed"] == "false")
@@ -368,13 +359,13 @@ extension ActionTests {
         try await TestHTTPServer.with { _ in
             .status(404)
         } run: { server in
-            let scratch = try CIDocsTests.repositoryLayout()
+            let scratch = try await CIDocsTests.repositoryLayout()
             try FileManager.default.createDirectory(atPath: scratch.path("stub"), withIntermediateDirectories: true)
             try "#!/bin/bash\n[ \"$1 $2\" = \"release download\" ] && exit 0\nexit 1\n".write(
                 toFile: scratch.path("stub/gh"), atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.path("stub/gh"))
-            #expect(try program("/bin/bash", ["-c", "PATH=\"$PWD/stub:$PATH\"; " + script], in: scratch.root).status == 0)
-            let (layout, _, _) = try Self.repositoryLayout(server: server)
+            #expect(try await program("/bin/bash", ["-c", "PATH=\"$PWD/stub:$PATH\"; " + script], in: scratch.root).status == 0)
+            let (layout, _, _) = try await Self.repositoryLayout(server: server)
             let name = try #require(
                 try FileManager.default.contentsOfDirectory(atPath: layout.path("release")).first { !$0.hasSuffix(".gz") })
             try FileManager.default.createDirectory(atPath: scratch.path("toolcache/seeder"), withIntermediateDirectories: true)

@@ -48,15 +48,15 @@ struct AppSchemaRequiredTests {
 
     /// No record has `pages`: its column's default fills it, and, as for a `default:`, no
     /// "matched no key" warning.
-    @Test func aMappingNeedNotRepeatTheSchema() throws {
+    @Test func aMappingNeedNotRepeatTheSchema() async throws {
         let scratch = try Self.scratch(
             books:
                 #"[{"remoteId": "b1", "title": "Excession", "author": "a1"}, {"remoteId": "b2", "title": "Look to Windward", "author": "a1"}]"#
         )
-        let built = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: scratch.root)
+        let built = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: scratch.root)
         #expect(built.status == 0, "\(built.stderr)")
         #expect(built.stderr == "")
-        let books = try DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
+        let books = try await DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM book").map(\.description)
         }
         #expect(
@@ -66,7 +66,7 @@ struct AppSchemaRequiredTests {
             ])
     }
 
-    @Test func aRecordWithoutTheValueIsAnErrorAtTheRecord() throws {
+    @Test func aRecordWithoutTheValueIsAnErrorAtTheRecord() async throws {
         let scratch = try Self.scratch(
             books: """
                 [{"remoteId": "b1", "title": "Excession", "author": "a1", "pages": 451},
@@ -74,7 +74,7 @@ struct AppSchemaRequiredTests {
                  {"remoteId": "b3", "title": null, "author": "a1"},
                  {"remoteId": "b4", "title": "Inversions"}]
                 """)
-        let built = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
+        let built = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
         #expect(built.status == 1)
         #expect(
             built.stderr == """
@@ -88,11 +88,11 @@ struct AppSchemaRequiredTests {
     }
 
     /// A `NOT NULL` column that no attribute fills is still a mapping error.
-    @Test func aColumnNothingFillsIsStillAnError() throws {
+    @Test func aColumnNothingFillsIsStillAnError() async throws {
         let scratch = try Self.scratch(books: "[]")
         try scratch.write(
             "mapping.yaml", Self.mapping.replacingOccurrences(of: "remoteId: string, title: string,", with: "remoteId: string,"))
-        let built = try seeder(["validate", "mapping.yaml", "dumps"], in: scratch.root)
+        let built = try await seeder(["validate", "mapping.yaml", "dumps"], in: scratch.root)
         #expect(built.status == 1)
         #expect(
             built.stderr.hasPrefix(
@@ -101,7 +101,7 @@ struct AppSchemaRequiredTests {
     }
 
     /// Room's exported schema says the same: the example's users need a name.
-    @Test func roomsNonNullFields() throws {
+    @Test func roomsNonNullFields() async throws {
         let scratch = try Workspace(directories: ["dumps", "mappings"])
         try FileManager.default.copyItem(atPath: repository + "/mappings/schemas", toPath: scratch.path("mappings/schemas"))
         try FileManager.default.copyItem(
@@ -114,7 +114,7 @@ struct AppSchemaRequiredTests {
             let text = try String(contentsOfFile: scratch.path("dumps/" + name), encoding: .utf8)
             try scratch.write("dumps/" + name, text.replacingOccurrences(of: #""name": "Rachit Shukla""#, with: #""nom": "Rachit Shukla""#))
         }
-        let run = try seeder(["validate", "mappings/tasklist-room.yaml", "dumps"], in: scratch.root)
+        let run = try await seeder(["validate", "mappings/tasklist-room.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 1)
         #expect(
             run.stderr.contains(

@@ -8,8 +8,8 @@ import Testing
 extension BadInputCatalog {
     /// Compresses `dumps/users.json` with `compressor`, points the mapping at the compressed file,
     /// removes the text, then `corrupt`s the stored bytes.
-    static func compressUsers(in scratch: String, with compressor: Compressor, _ corrupt: (inout Data) -> Void = { _ in }) throws {
-        let path = try compressor.compress(scratch + "/dumps/users.json")
+    static func compressUsers(in scratch: String, with compressor: Compressor, _ corrupt: (inout Data) -> Void = { _ in }) async throws {
+        let path = try await compressor.compress(scratch + "/dumps/users.json")
         try FileManager.default.removeItem(atPath: scratch + "/dumps/users.json")
         var stored = try Data(contentsOf: URL(fileURLWithPath: path))
         corrupt(&stored)
@@ -20,21 +20,21 @@ extension BadInputCatalog {
     static let compressedKinds: [BadInput] = [
         BadInput(
             name: "a gzipped dump with a wrong CRC",
-            prepare: { try compressUsers(in: $0, with: .gzip) { $0[$0.count - 8] ^= 0x01 } },
+            prepare: { try await compressUsers(in: $0, with: .gzip) { $0[$0.count - 8] ^= 0x01 } },
             arguments: ["build", "tasklist.yaml", "dumps"],
             status: 1,
             stderr: .exact("dumps/users.json.gz: error: gzip data is corrupt (incorrect data check)\n" + failedWithErrors(1))
         ),
         BadInput(
             name: "a gzipped dump cut short",
-            prepare: { try compressUsers(in: $0, with: .gzip) { $0 = $0.prefix($0.count / 2) } },
+            prepare: { try await compressUsers(in: $0, with: .gzip) { $0 = $0.prefix($0.count / 2) } },
             arguments: ["build", "tasklist.yaml", "dumps"],
             status: 1,
             stderr: .lines(["dumps/users.json.gz: error: gzip data is truncated (unexpected end of file)"])
         ),
         BadInput(
             name: "a gzipped dump with trailing garbage",
-            prepare: { try compressUsers(in: $0, with: .gzip) { $0.append(contentsOf: Array("garbage".utf8)) } },
+            prepare: { try await compressUsers(in: $0, with: .gzip) { $0.append(contentsOf: Array("garbage".utf8)) } },
             arguments: ["build", "tasklist.yaml", "dumps"],
             status: 1,
             stderr: .exact(
@@ -42,7 +42,7 @@ extension BadInputCatalog {
         ),
         BadInput(
             name: "a Zstandard dump with a wrong checksum",
-            prepare: { try compressUsers(in: $0, with: .zstd) { $0[$0.count - 1] ^= 0x01 } },
+            prepare: { try await compressUsers(in: $0, with: .zstd) { $0[$0.count - 1] ^= 0x01 } },
             arguments: ["build", "tasklist.yaml", "dumps"],
             status: 1,
             stderr: .exact(
@@ -50,14 +50,14 @@ extension BadInputCatalog {
         ),
         BadInput(
             name: "a Zstandard dump cut short",
-            prepare: { try compressUsers(in: $0, with: .zstd) { $0.removeLast(3) } },
+            prepare: { try await compressUsers(in: $0, with: .zstd) { $0.removeLast(3) } },
             arguments: ["build", "tasklist.yaml", "dumps"],
             status: 1,
             stderr: .exact("dumps/users.json.zst: error: zstd data is truncated (unexpected end of file)\n" + failedWithErrors(1))
         ),
         BadInput(
             name: "a Zstandard dump with trailing garbage",
-            prepare: { try compressUsers(in: $0, with: .zstd) { $0.append(contentsOf: Array("garbage".utf8)) } },
+            prepare: { try await compressUsers(in: $0, with: .zstd) { $0.append(contentsOf: Array("garbage".utf8)) } },
             arguments: ["build", "tasklist.yaml", "dumps"],
             status: 1,
             stderr: .exact(
@@ -68,7 +68,7 @@ extension BadInputCatalog {
             prepare: {
                 try replace(#""id": 2, "name": "Jeff Arena""#, with: #""id": 2, "name": ["Jeff"]"#, in: $0 + "/dumps/users.json")
                 try replace(#""email": null}"#, with: #""email": null},"#, in: $0 + "/dumps/users.json")
-                try compressUsers(in: $0, with: .gzip)
+                try await compressUsers(in: $0, with: .gzip)
             },
             arguments: ["build", "tasklist.yaml", "dumps"],
             status: 1,

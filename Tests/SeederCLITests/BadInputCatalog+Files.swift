@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SeederTestSupport
 import Testing
 
 /// The catalog's kinds about files (docs/commands.md, Files a command touches): what a command
@@ -269,14 +270,14 @@ extension BadInputCatalog {
     static let fileRootKinds: [BadInput] = [
         BadInput(
             name: "an output that is a character device",
-            prepare: { try shell("mknod null c 1 3", in: $0) },
+            prepare: { try await shell("mknod null c 1 3", in: $0) },
             arguments: ["build", "tasklist.yaml", "dumps", "-o", "null"],
             status: 2,
             stderr: .exact("error: the output null may not be written: it is a character device, not a regular file\n" + failed)
         ),
         BadInput(
             name: "an unreadable dumps directory (another user)",
-            prepare: { try shell("chmod 000 dumps", in: $0) },
+            prepare: { try await shell("chmod 000 dumps", in: $0) },
             arguments: ["build", "tasklist.yaml", "dumps"],
             launcher: nobody,
             status: 2,
@@ -284,7 +285,7 @@ extension BadInputCatalog {
         ),
         BadInput(
             name: "an unreadable directory in the dumps directory (another user)",
-            prepare: { try shell("mkdir dumps/more && echo '[]' > dumps/more/users.json && chmod 000 dumps/more", in: $0) },
+            prepare: { try await shell("mkdir dumps/more && echo '[]' > dumps/more/users.json && chmod 000 dumps/more", in: $0) },
             arguments: ["validate", "tasklist.yaml", "dumps"],
             launcher: nobody,
             status: 2,
@@ -292,7 +293,7 @@ extension BadInputCatalog {
         ),
         BadInput(
             name: "an unreadable dump file (another user)",
-            prepare: { try shell("chmod 000 dumps/users.json", in: $0) },
+            prepare: { try await shell("chmod 000 dumps/users.json", in: $0) },
             arguments: ["validate", "tasklist.yaml", "dumps"],
             launcher: nobody,
             status: 2,
@@ -301,7 +302,7 @@ extension BadInputCatalog {
         ),
         BadInput(
             name: "an unreadable mapping (another user)",
-            prepare: { try shell("chmod 000 tasklist.yaml", in: $0) },
+            prepare: { try await shell("chmod 000 tasklist.yaml", in: $0) },
             arguments: ["build", "tasklist.yaml", "dumps"],
             launcher: nobody,
             status: 2,
@@ -316,42 +317,44 @@ extension BadInputCatalog {
         ),
         BadInput(
             name: "an output on a read-only mount",
-            prepare: { try shell("mkdir ro && cp tasklist.sqlite ro/ && mount --bind ro ro && mount -o remount,bind,ro ro", in: $0) },
+            prepare: { try await shell("mkdir ro && cp tasklist.sqlite ro/ && mount --bind ro ro && mount -o remount,bind,ro ro", in: $0) },
             arguments: ["build", "tasklist.yaml", "dumps", "-o", "ro/tasklist.sqlite"],
             status: 2,
             stderr: .exact("error: cannot create ro/tasklist.sqlite: Read-only file system\n" + failed),
-            cleanUp: { try? shell("umount ro", in: $0) }
+            cleanUp: { try? await shell("umount ro", in: $0) }
         ),
         BadInput(
             name: "a full disk",
             // 64 KiB, of which the previous seed takes 44.
-            prepare: { try shell("mkdir out && mount -t tmpfs -o size=64k tmpfs out && cp tasklist.sqlite out/", in: $0) },
+            prepare: { try await shell("mkdir out && mount -t tmpfs -o size=64k tmpfs out && cp tasklist.sqlite out/", in: $0) },
             arguments: ["build", "tasklist.yaml", "dumps", "-o", "out/tasklist.sqlite"],
             status: 2,
             stderr: .exact("error: cannot write out/.tasklist.sqlite.seeder-assembly: No space left on device\n" + failed),
-            cleanUp: { try? shell("umount out", in: $0) }
+            cleanUp: { try? await shell("umount out", in: $0) }
         ),
         BadInput(
             name: "a report on a full disk, after the seed was written",
             // One page, taken by the filler: the report's directory entry fits, its bytes do not.
             prepare: {
-                try shell("mkdir full && mount -t tmpfs -o size=4k tmpfs full && (head -c 4096 /dev/zero > full/filler || true)", in: $0)
+                try await shell(
+                    "mkdir full && mount -t tmpfs -o size=4k tmpfs full && (head -c 4096 /dev/zero > full/filler || true)", in: $0)
             },
             arguments: ["build", "tasklist.yaml", "dumps", "--report", "full/report.json", "--quiet"],
             status: 2,
             stderr: .exact("error: cannot write full/report.json: No space left on device; the seed was written to tasklist.sqlite\n"),
             writes: ["tasklist.sqlite"],
-            cleanUp: { try? shell("umount full", in: $0) }
+            cleanUp: { try? await shell("umount full", in: $0) }
         ),
         BadInput(
             name: "a validation's report on a full disk",
             prepare: {
-                try shell("mkdir full && mount -t tmpfs -o size=4k tmpfs full && (head -c 4096 /dev/zero > full/filler || true)", in: $0)
+                try await shell(
+                    "mkdir full && mount -t tmpfs -o size=4k tmpfs full && (head -c 4096 /dev/zero > full/filler || true)", in: $0)
             },
             arguments: ["validate", "tasklist.yaml", "dumps", "--report", "full/report.json"],
             status: 2,
             stderr: .exact("error: cannot write full/report.json: No space left on device; the mapping and the dumps are valid\n"),
-            cleanUp: { try? shell("umount full", in: $0) }
+            cleanUp: { try? await shell("umount full", in: $0) }
         ),
     ]
 
@@ -386,13 +389,8 @@ extension BadInputCatalog {
     }
 
     /// Runs `command` with `sh -c` in `directory`; throws unless it exits 0.
-    static func shell(_ command: String, in directory: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "'\(command)' failed with status \(process.terminationStatus)")
+    static func shell(_ command: String, in directory: String) async throws {
+        let run = try await runProgram("/bin/sh", ["-c", command], in: directory)
+        try #require(run.status == 0, "'\(command)' failed with status \(run.status): \(run.stderr)")
     }
 }

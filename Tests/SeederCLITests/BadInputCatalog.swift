@@ -1,4 +1,5 @@
 import Foundation
+import SeederTestSupport
 import Testing
 
 /// One kind of bad input: how to make it, the command to run on it, and what the command must
@@ -19,7 +20,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     /// The kind, as the test list shows it.
     var name: String
     /// Makes the bad input in the scratch directory (its path is the argument).
-    var prepare: @Sendable (String) throws -> Void = { _ in }
+    var prepare: @Sendable (String) async throws -> Void = { _ in }
     /// The command's arguments, run in the scratch directory.
     var arguments: [String]
     /// A command line the binary is run under, its path and arguments appended
@@ -33,7 +34,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     /// Paths, relative to the scratch directory, that the command may create or change.
     var writes: Set<String> = []
     /// Undoes what `prepare` did that the scratch directory's removal cannot (a mount).
-    var cleanUp: @Sendable (String) -> Void = { _ in }
+    var cleanUp: @Sendable (String) async -> Void = { _ in }
 
     var testDescription: String { name }
 }
@@ -60,52 +61,57 @@ struct BadInputCatalog {
     static let rootKinds: [BadInput] = fileRootKinds
 
     @Test(arguments: kinds)
-    func refuses(_ kind: BadInput) throws {
-        try Self.check(kind)
+    func refuses(_ kind: BadInput) async throws {
+        try await Self.check(kind)
     }
 
     @Test(.enabled(if: getuid() == 0, "making these inputs needs root"), arguments: rootKinds)
-    func refusesAsRoot(_ kind: BadInput) throws {
-        try Self.check(kind)
+    func refusesAsRoot(_ kind: BadInput) async throws {
+        try await Self.check(kind)
     }
 
     /// Runs one kind and checks its status, its messages, and that nothing was lost.
-    static func check(_ kind: BadInput, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func check(_ kind: BadInput, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let scratch = try CommandTests.tasklist()
-        let previous = try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root)
+        let previous = try await seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root)
         try #require(previous.status == 0, "the previous seed was not built: \(previous.stderr)")
-        defer { kind.cleanUp(scratch.root) }
-        try kind.prepare(scratch.root)
-        let before = try DirectorySnapshot(scratch.root)
-        let run = try seederWithin(kind, in: scratch.root)
-        #expect(run.status == kind.status, "exit status of '\(kind.name)'; stderr: \(run.stderr)", sourceLocation: sourceLocation)
-        switch kind.stderr {
-        case let .exact(text):
-            #expect(run.stderr == text, sourceLocation: sourceLocation)
-        case let .lines(lines):
-            var rest = run.stderr.split(separator: "\n", omittingEmptySubsequences: false)[...]
-            for line in lines {
-                guard let found = rest.firstIndex(where: { $0 == line }) else {
-                    Issue.record("missing line '\(line)' (in order) in stderr:\n\(run.stderr)", sourceLocation: sourceLocation)
-                    break
+        try await withCleanUp {
+            try await kind.prepare(scratch.root)
+            let before = try DirectorySnapshot(scratch.root)
+            let run = try await seederWithin(kind, in: scratch.root)
+            #expect(run.status == kind.status, "exit status of '\(kind.name)'; stderr: \(run.stderr)", sourceLocation: sourceLocation)
+            switch kind.stderr {
+            case let .exact(text):
+                #expect(run.stderr == text, sourceLocation: sourceLocation)
+            case let .lines(lines):
+                var rest = run.stderr.split(separator: "\n", omittingEmptySubsequences: false)[...]
+                for line in lines {
+                    guard let found = rest.firstIndex(where: { $0 == line }) else {
+                        Issue.record("missing line '\(line)' (in order) in stderr:\n\(run.stderr)", sourceLocation: sourceLocation)
+                        break
+                    }
+                    rest = rest[(found + 1)...]
                 }
-                rest = rest[(found + 1)...]
             }
-        }
-        let after = try DirectorySnapshot(scratch.root)
-        for difference in before.differences(from: after) where !kind.writes.contains(difference) {
-            Issue.record("'\(kind.name)' changed, added or removed \(difference)", sourceLocation: sourceLocation)
+            let after = try DirectorySnapshot(scratch.root)
+            for difference in before.differences(from: after) where !kind.writes.contains(difference) {
+                Issue.record("'\(kind.name)' changed, added or removed \(difference)", sourceLocation: sourceLocation)
+            }
+        } cleanUp: {
+            await kind.cleanUp(scratch.root)
         }
     }
 
     /// Runs the binary for `kind`, under its launcher, killed after 60 s: a hang is a failure,
     /// never a test that never ends.
-    static func seederWithin(_ kind: BadInput, in directory: String) throws -> Run {
+    static func seederWithin(_ kind: BadInput, in directory: String) async throws -> Run {
         let binary = try seederBinary()
-        return try program(
+        return try await program(
             kind.launcher.isEmpty ? binary : "/usr/bin/env",
             kind.launcher.isEmpty ? kind.arguments : kind.launcher + [binary] + kind.arguments,
-            in: directory, standardOutput: try kind.stdoutFile.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) }, killAfter: 60
+            in: directory,
+            standardOutput: try kind.stdoutFile.map { .file(try FileHandle(forWritingTo: URL(fileURLWithPath: $0))) } ?? .captured,
+            killAfter: 60
         )
     }
 }

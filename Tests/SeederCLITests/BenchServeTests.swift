@@ -1,5 +1,6 @@
 import Foundation
 import SeederTestServer
+import SeederTestSupport
 import Testing
 
 /// `seeder-bench serve`, the API `seeder fetch` is timed against (bench/README.md): its first
@@ -13,14 +14,9 @@ import Testing
     }
 
     @Test func servesPagesUntilTerminated() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try seederBenchBinary())
-        process.arguments = ["serve", "--pages", "3", "--records", "2"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        let serve = try RunningProgram(try seederBenchBinary(), ["serve", "--pages", "3", "--records", "2"])
+        defer { if serve.isRunning { serve.send(SIGKILL) } }
+        let line = await serve.output { $0.contains("\n") }
         let port = try #require(line.wholeMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\/\n/).flatMap { Int($0.1) }, "first line: \(line)")
 
         let connection = try RawHTTPConnection(port: port)
@@ -44,9 +40,9 @@ import Testing
         #expect(try await connection.request("GET", "/items?page=0").status == 400)
         #expect(try await connection.request("GET", "/users").status == 404)
 
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        serve.send(SIGTERM)
+        let ended = await serve.finished()
+        #expect(!ended.signalled && ended.status == 0)
         #expect(try await connection.serverCloses())
     }
 }

@@ -26,7 +26,7 @@ struct CIDocsTests {
     }
 
     /// A repository as the workflows assume it, the release's seed one user behind.
-    static func repositoryLayout() throws -> Workspace {
+    static func repositoryLayout() async throws -> Workspace {
         let scratch = try Workspace()
         try FileManager.default.createDirectory(atPath: scratch.path("mappings"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: repository + "/mappings/tasklist.yaml", toPath: scratch.path("mappings/app.yaml"))
@@ -35,15 +35,15 @@ struct CIDocsTests {
         let current = try String(contentsOfFile: users, encoding: .utf8)
         try current.replacingOccurrences(of: "jeff@restkit.org", with: "jeff@example.com").write(
             toFile: users, atomically: true, encoding: .utf8)
-        #expect(try seeder(["build", "mappings/app.yaml", "dumps", "-o", "release.sqlite", "--quiet"], in: scratch.root).status == 0)
+        #expect(try await seeder(["build", "mappings/app.yaml", "dumps", "-o", "release.sqlite", "--quiet"], in: scratch.root).status == 0)
         try current.write(toFile: users, atomically: true, encoding: .utf8)
         return scratch
     }
 
     /// Runs `script` with bash in `directory`, `seeder` on PATH.
-    static func bash(_ script: String, in directory: String) throws -> Run {
+    static func bash(_ script: String, in directory: String) async throws -> Run {
         let binaries = URL(fileURLWithPath: try seederBinary()).deletingLastPathComponent().path
-        return try program(
+        return try await program(
             "/bin/bash", ["-euo", "pipefail", "-c", script], in: directory,
             environment: [
                 "PATH": binaries + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "SEEDER_VERSION": "0.1.0",
@@ -84,12 +84,12 @@ struct CIDocsTests {
 
     /// The GitHub job's steps that run seeder, whole, with `gh` stood in for: it finds the
     /// release's seed in place and keeps the comment it is asked to post.
-    @Test func theGitHubStepsRun() throws {
+    @Test func theGitHubStepsRun() async throws {
         let blocks = try Self.yamlBlocks()
         let github = try #require(blocks.first { $0.contains("jobs:") && !$0.contains { $0.contains("uses: your-org/seeder@") } })
         let steps = Self.runScripts(github).filter { script in script.split(separator: "\n").contains { Self.command(String($0)) != nil } }
         #expect(steps.count == 2, "\(steps)")
-        let scratch = try Self.repositoryLayout()
+        let scratch = try await Self.repositoryLayout()
         try FileManager.default.createDirectory(atPath: scratch.path("stub"), withIntermediateDirectories: false)
         try #"""
         #!/bin/bash
@@ -104,7 +104,7 @@ struct CIDocsTests {
         for step in steps {
             let script =
                 "export PATH=\"$PWD/stub:$PATH\"\n" + step.replacingOccurrences(of: "${{ github.event.pull_request.number }}", with: "7")
-            let run = try Self.bash(script, in: scratch.root)
+            let run = try await Self.bash(script, in: scratch.root)
             #expect(run.status == 0, "\(step): \(run.stderr)")
         }
         let posted = try String(contentsOfFile: scratch.path("posted-7.md"), encoding: .utf8)
@@ -112,21 +112,21 @@ struct CIDocsTests {
         #expect(posted == (try String(contentsOfFile: scratch.path("seed-diff.md"), encoding: .utf8)))
         // The changeset was checked: the release's seed patched with it holds the new seed's records.
         #expect(FileManager.default.fileExists(atPath: scratch.path("app.changeset")))
-        #expect(try seeder(["diff", "patched.sqlite", "app.sqlite"], in: scratch.root).status == 0)
+        #expect(try await seeder(["diff", "patched.sqlite", "app.sqlite"], in: scratch.root).status == 0)
     }
 
     /// The GitHub job's check of the changeset fails the step when the changeset does not give
     /// the new seed: here, one made from another seed than the release's.
-    @Test func theGitHubChangesetCheckFailsOnAnotherSeed() throws {
+    @Test func theGitHubChangesetCheckFailsOnAnotherSeed() async throws {
         let blocks = try Self.yamlBlocks()
         let github = try #require(blocks.first { $0.contains("jobs:") && !$0.contains { $0.contains("uses: your-org/seeder@") } })
         let step = try #require(Self.runScripts(github).first { $0.contains("seeder patch ") })
         let check = step.split(separator: "\n").filter { $0.hasPrefix("seeder patch ") || $0.hasPrefix("seeder diff patched") }
         #expect(check.count == 2, "\(step)")
-        let scratch = try Self.repositoryLayout()
-        #expect(try seeder(["build", "mappings/app.yaml", "dumps", "-o", "app.sqlite", "--quiet"], in: scratch.root).status == 0)
-        #expect(try seeder(["diff", "app.sqlite", "release.sqlite", "--changeset", "app.changeset"], in: scratch.root).status == 1)
-        let run = try Self.bash(check.joined(separator: "\n"), in: scratch.root)
+        let scratch = try await Self.repositoryLayout()
+        #expect(try await seeder(["build", "mappings/app.yaml", "dumps", "-o", "app.sqlite", "--quiet"], in: scratch.root).status == 0)
+        #expect(try await seeder(["diff", "app.sqlite", "release.sqlite", "--changeset", "app.changeset"], in: scratch.root).status == 1)
+        let run = try await Self.bash(check.joined(separator: "\n"), in: scratch.root)
         #expect(run.status == 1)
         #expect(
             run.stderr
@@ -135,20 +135,20 @@ struct CIDocsTests {
 
     /// GitLab's script whole: the first run builds and caches the seed with its digest, the
     /// second finds it in the cache and builds nothing.
-    @Test func theGitLabScriptRunsAndCaches() throws {
+    @Test func theGitLabScriptRunsAndCaches() async throws {
         let blocks = try Self.yamlBlocks()
         let gitlab = try #require(blocks.first { $0.contains("  script:") })
         let start = try #require(gitlab.firstIndex(of: "  script:"))
         let script = gitlab[(start + 1)...].prefix { $0.hasPrefix("    - ") }.map { String($0.dropFirst("    - ".count)) }
         #expect(script.count == 7)
         #expect(script.contains { Self.command($0) != nil })
-        let scratch = try Self.repositoryLayout()
-        let first = try Self.bash(script.joined(separator: "\n"), in: scratch.root)
+        let scratch = try await Self.repositoryLayout()
+        let first = try await Self.bash(script.joined(separator: "\n"), in: scratch.root)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("reading: ") || first.stderr.contains("resolving: "), "the build ran: \(first.stderr)")
         let built = try Data(contentsOf: URL(fileURLWithPath: scratch.path("app.sqlite")))
         try FileManager.default.removeItem(atPath: scratch.path("app.sqlite"))
-        let second = try Self.bash(script.joined(separator: "\n"), in: scratch.root)
+        let second = try await Self.bash(script.joined(separator: "\n"), in: scratch.root)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(!second.stderr.contains("resolving: "), "the cached seed was used: \(second.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("app.sqlite"))) == built)
@@ -190,20 +190,13 @@ struct CIFetchDocsTests {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.path("stub/gh"))
             let binaries = URL(fileURLWithPath: try seederBinary()).deletingLastPathComponent().path
             func run(_ step: String) async throws -> Run {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/bash")
-                process.arguments = ["-euo", "pipefail", "-c", step]
-                process.currentDirectoryURL = URL(fileURLWithPath: scratch.root)
                 var environment = ProcessInfo.processInfo.environment
                 environment["PATH"] = scratch.path("stub") + ":" + binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
                 environment["API_TOKEN"] = "ci-token-123456"
                 environment["GITHUB_STEP_SUMMARY"] = scratch.path("summary.md")
                 environment["NO_COLOR"] = "1"
                 environment["SOURCE_DATE_EPOCH"] = "1700000000"
-                process.environment = environment
-                process.standardOutput = Pipe()
-                process.standardError = Pipe()
-                return try await finish(process)
+                return try await runProgram("/bin/bash", ["-euo", "pipefail", "-c", step], in: scratch.root, environment: environment)
             }
             for step in steps {
                 let result = try await run(step)

@@ -12,14 +12,14 @@ struct ChangesetTests {
     /// Each example's seed, and a copy changed in every kind of way in every keyed table: the
     /// changeset holds each change, conflicts with nothing, and gives the changed copy's rows.
     @Test(arguments: examples)
-    func givesTheChangedSeedOfEveryExample(_ name: String) throws {
+    func givesTheChangedSeedOfEveryExample(_ name: String) async throws {
         let scratch = try Workspace()
         let old = scratch.path("old.sqlite"), new = scratch.path("new.sqlite")
-        try Self.build("mappings/\(name).yaml", "seeds/" + name.prefix { $0 != "-" }, to: old)
+        try await Self.build("mappings/\(name).yaml", "seeds/" + name.prefix { $0 != "-" }, to: old)
         try FileManager.default.copyItem(atPath: old, toPath: new)
         let mutation = try SeedMutation(seedAt: new)
 
-        let run = try seeder(["diff", old, new, "--changeset", scratch.path("c"), "--json"])
+        let run = try await seeder(["diff", old, new, "--changeset", scratch.path("c"), "--json"])
         // A Core Data store is installed whole: Core Data's own counters must not be patched.
         if name.hasSuffix("coredata") {
             #expect(run.status == 2 && run.stdout == "")
@@ -58,15 +58,15 @@ struct ChangesetTests {
     /// The graph workload and its next release (`seeder-bench generate graph N DIR --variant`):
     /// the changeset's inserts, updates and deletes in each table are the identity diff's added,
     /// changed and removed records, and applied they give the new seed.
-    @Test func givesTheNextReleaseOfTheGraphWorkloadAsTheIdentityDiffDoes() throws {
+    @Test func givesTheNextReleaseOfTheGraphWorkloadAsTheIdentityDiffDoes() async throws {
         let scratch = try Workspace()
         for (directory, variant) in [("base", [String]()), ("next", ["--variant"])] {
-            let generated = try program(try seederBenchBinary(), ["generate", "graph", "20000", scratch.path(directory)] + variant)
+            let generated = try await program(try seederBenchBinary(), ["generate", "graph", "20000", scratch.path(directory)] + variant)
             #expect(generated.status == 0, "\(generated.stderr)")
-            try Self.build("bench/mappings/graph.yaml", scratch.path(directory), to: scratch.path("\(directory).sqlite"))
+            try await Self.build("bench/mappings/graph.yaml", scratch.path(directory), to: scratch.path("\(directory).sqlite"))
         }
         let old = scratch.path("base.sqlite"), new = scratch.path("next.sqlite")
-        let run = try seeder(["diff", old, new, "--changeset", scratch.path("c"), "--json"])
+        let run = try await seeder(["diff", old, new, "--changeset", scratch.path("c"), "--json"])
         #expect(run.status == 1, "\(run.stderr)")
         let bytes = try Self.bytes(scratch.path("c"))
         let counts = try ChangesetCounts.of(bytes)
@@ -86,13 +86,13 @@ struct ChangesetTests {
     }
 
     /// A schema change cannot be a changeset, which holds rows only: exit 2, why, and no file.
-    @Test func refusesASchemaChangeAndWritesNothing() throws {
+    @Test func refusesASchemaChangeAndWritesNothing() async throws {
         let scratch = try Workspace()
         let old = scratch.path("old.sqlite"), new = scratch.path("new.sqlite")
-        try Self.build("mappings/tasklist.yaml", "seeds/tasklist", to: old)
+        try await Self.build("mappings/tasklist.yaml", "seeds/tasklist", to: old)
         try FileManager.default.copyItem(atPath: old, toPath: new)
         try RawDatabase(new).execute("ALTER TABLE task ADD COLUMN note TEXT")
-        let run = try seeder(["diff", old, new, "--changeset", scratch.path("c")])
+        let run = try await seeder(["diff", old, new, "--changeset", scratch.path("c")])
         #expect(run.status == 2)
         #expect(run.stderr.contains("cannot write a changeset: the schema changed (+ column task.note TEXT)"), "\(run.stderr)")
         #expect(run.stdout == "")
@@ -101,12 +101,12 @@ struct ChangesetTests {
     }
 
     /// Two seeds with the same rows: exit 0, and an empty changeset that applies as a no-op.
-    @Test func writesAnEmptyChangesetForTheSameRows() throws {
+    @Test func writesAnEmptyChangesetForTheSameRows() async throws {
         let scratch = try Workspace()
         let old = scratch.path("old.sqlite"), new = scratch.path("new.sqlite")
-        try Self.build("mappings/tasklist-grdb.yaml", "seeds/tasklist", to: old)
+        try await Self.build("mappings/tasklist-grdb.yaml", "seeds/tasklist", to: old)
         try FileManager.default.copyItem(atPath: old, toPath: new)
-        let run = try seeder(["diff", old, new, "--changeset", scratch.path("c")])
+        let run = try await seeder(["diff", old, new, "--changeset", scratch.path("c")])
         #expect(run.status == 0, "\(run.stderr)")
         let bytes = try Self.bytes(scratch.path("c"))
         #expect(bytes.isEmpty)
@@ -117,8 +117,8 @@ struct ChangesetTests {
 
     // MARK: Helpers
 
-    static func build(_ mapping: String, _ dumps: String, to output: String) throws {
-        let run = try seeder(["build", mapping, dumps, "-o", output, "--quiet"])
+    static func build(_ mapping: String, _ dumps: String, to output: String) async throws {
+        let run = try await seeder(["build", mapping, dumps, "-o", output, "--quiet"])
         try #require(run.status == 0, "\(run.stderr)")
     }
 

@@ -6,10 +6,10 @@ struct CommandDocsTests {
     static let subcommands = ["build", "validate", "fetch", "infer", "diff", "patch", "inspect"]
 
     @Test(arguments: subcommands)
-    func documentsEveryOption(_ subcommand: String) throws {
+    func documentsEveryOption(_ subcommand: String) async throws {
         let reference = try String(contentsOfFile: repository + "/docs/commands.md", encoding: .utf8)
         #expect(reference.contains("## `seeder \(subcommand)`"))
-        let help = try seeder(["help", subcommand]).stdout
+        let help = try await seeder(["help", subcommand]).stdout
         let options = Set(
             help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," || $0 == "<" })
                 .map(String.init).filter { $0.hasPrefix("--") && $0 != "--help" && $0 != "--version" })
@@ -22,9 +22,9 @@ struct CommandDocsTests {
     }
 
     /// The draft docs/commands.md shows for `seeder infer seeds/accounts` is the one it writes.
-    @Test func inferExampleIsTheDraftWritten() throws {
+    @Test func inferExampleIsTheDraftWritten() async throws {
         let reference = try String(contentsOfFile: repository + "/docs/commands.md", encoding: .utf8)
-        let run = try seeder(["infer", "seeds/accounts"])
+        let run = try await seeder(["infer", "seeds/accounts"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(reference.contains("$ cat accounts.yaml\n" + run.stdout + "$ seeder build accounts.yaml seeds/accounts\n"), "\(run.stdout)")
     }

@@ -14,14 +14,14 @@ struct CommandTests {
         return scratch
     }
 
-    @Test func printsItsVersionAndRejectsBadUsage() throws {
-        let version = try seeder(["--version"])
+    @Test func printsItsVersionAndRejectsBadUsage() async throws {
+        let version = try await seeder(["--version"])
         #expect(version.status == 0 && version.stdout == "0.1.0\n")
-        let usage = try seeder(["build", "only-one-argument"])
+        let usage = try await seeder(["build", "only-one-argument"])
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("Missing expected argument '<dumps>'"))
-        #expect(try seeder(["build", "m.yaml", "d", "--on-conflict", "sometimes"]).status == 64)
-        let negative = try seeder(["validate", "m.yaml", "d", "--max-errors=-1"])
+        #expect(try await seeder(["build", "m.yaml", "d", "--on-conflict", "sometimes"]).status == 64)
+        let negative = try await seeder(["validate", "m.yaml", "d", "--max-errors=-1"])
         #expect(negative.status == 64 && negative.stderr.contains("--max-errors must be 0 or more, not -1"), "\(negative.stderr)")
         // A negative count after a space is the value, refused with its reason (not "Missing value").
         for (arguments, reason) in [
@@ -29,14 +29,14 @@ struct CommandTests {
             (["diff", "a.sqlite", "b.sqlite", "--limit", "-1"], "--limit must be 0 or more, not -1."),
             (["diff", "a.sqlite", "b.sqlite", "--format", "markdown", "--max-bytes", "-1"], "--max-bytes must be at least"),
         ] {
-            let run = try seeder(arguments)
+            let run = try await seeder(arguments)
             #expect(run.status == 64 && run.stderr.contains(reason), "\(arguments): \(run.stderr)")
         }
     }
 
     /// `validate`'s last line counts dump files, each once however many sources read it (a page
     /// whose `users` and `posts` are two sources is one file).
-    @Test func validateCountsEachDumpFileOnce() throws {
+    @Test func validateCountsEachDumpFileOnce() async throws {
         let scratch = try Workspace()
         try scratch.write(
             "m.yaml",
@@ -53,16 +53,16 @@ struct CommandTests {
             """)
         try scratch.write("dumps/page.json", #"{"users": [{"id": 1}], "posts": [{"id": 2}]}"#)
         try scratch.write("dumps/more.json", #"[{"id": 3}]"#)
-        let run = try seeder(["validate", "m.yaml", "dumps"], in: scratch.root)
+        let run = try await seeder(["validate", "m.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 0 && run.stdout.hasSuffix("valid: 2 dump files, nothing written\n"), "\(run.stdout)\(run.stderr)")
     }
 
-    @Test func pointsAtMappingErrorsWithTheSourceLineAndACaret() throws {
+    @Test func pointsAtMappingErrorsWithTheSourceLineAndACaret() async throws {
         let scratch = try Self.tasklist()
         let yaml = try String(contentsOfFile: scratch.root + "/tasklist.yaml", encoding: .utf8)
             .replacingOccurrences(of: "assignedUser: { to: User,", with: "assignedUser: { to: Usr,")
         try yaml.write(toFile: scratch.root + "/tasklist.yaml", atomically: true, encoding: .utf8)
-        let run = try seeder(["build", "tasklist.yaml", "dumps"], in: scratch.root)
+        let run = try await seeder(["build", "tasklist.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 1)
         #expect(
             run.stderr == """
@@ -76,9 +76,9 @@ struct CommandTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.root + "/tasklist.sqlite"))
     }
 
-    @Test func reportsDataErrorsAndKeepsThePreviousSeed() throws {
+    @Test func reportsDataErrorsAndKeepsThePreviousSeed() async throws {
         let scratch = try Self.tasklist()
-        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root).status == 0)
+        #expect(try await seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/tasklist.sqlite"))
         // A bad identity, a conflict with an embedded copy, and three tasks whose assignee is gone.
         try #"[{"id": 1, "name": "Blake"}, {"id": "two", "name": "Jeff"}, {"id": 3}]"#
@@ -86,7 +86,7 @@ struct CommandTests {
         let tasks = try String(contentsOfFile: scratch.root + "/dumps/task_list.json", encoding: .utf8)
             .replacingOccurrences(of: #""assigned_user_id": 2"#, with: #""assigned_user_id": 22"#)
         try tasks.write(toFile: scratch.root + "/dumps/task_list.json", atomically: true, encoding: .utf8)
-        let run = try seeder(["build", "tasklist.yaml", "dumps"], in: scratch.root)
+        let run = try await seeder(["build", "tasklist.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(
@@ -103,25 +103,25 @@ struct CommandTests {
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "tasklist.sqlite", "tasklist.yaml"])
 
-        let limited = try seeder(["validate", "tasklist.yaml", "dumps", "--max-errors", "2"], in: scratch.root)
+        let limited = try await seeder(["validate", "tasklist.yaml", "dumps", "--max-errors", "2"], in: scratch.root)
         #expect(limited.status == 1)
         #expect(limited.stderr.hasSuffix("\n3 more errors not shown (--max-errors)\nvalidation failed: 5 errors, 0 warnings\n"))
     }
 
-    @Test func failsWithStatusTwoOnUnreadableInputs() throws {
+    @Test func failsWithStatusTwoOnUnreadableInputs() async throws {
         let scratch = try Self.tasklist()
-        let noMapping = try seeder(["build", "missing.yaml", "dumps"], in: scratch.root)
+        let noMapping = try await seeder(["build", "missing.yaml", "dumps"], in: scratch.root)
         #expect(noMapping.status == 2)
         #expect(
             noMapping.stderr
                 == "missing.yaml: error: cannot read the mapping file: No such file or directory\nbuild failed: 1 error, 0 warnings; nothing was written\n"
         )
-        let noDumps = try seeder(["validate", "tasklist.yaml", "nowhere"], in: scratch.root)
+        let noDumps = try await seeder(["validate", "tasklist.yaml", "nowhere"], in: scratch.root)
         #expect(noDumps.status == 2)
         #expect(
             noDumps.stderr
                 == "nowhere: error: cannot read the dumps directory: No such file or directory\nvalidation failed: 1 error, 0 warnings\n")
-        let intoInput = try seeder(["build", "tasklist.yaml", "dumps", "-o", "dumps/users.json"], in: scratch.root)
+        let intoInput = try await seeder(["build", "tasklist.yaml", "dumps", "-o", "dumps/users.json"], in: scratch.root)
         #expect(intoInput.status == 2)
         #expect(
             intoInput.stderr
@@ -129,13 +129,13 @@ struct CommandTests {
         )
     }
 
-    @Test func treatsWarningsAsErrorsWhenStrict() throws {
+    @Test func treatsWarningsAsErrorsWhenStrict() async throws {
         let scratch = try Self.tasklist()
         try "[]".write(toFile: scratch.root + "/dumps/extra.json", atomically: true, encoding: .utf8)
-        let relaxed = try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root)
+        let relaxed = try await seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root)
         #expect(relaxed.status == 0)
         #expect(relaxed.stderr == "dumps/extra.json: warning: no source reads this dump file\n")
-        let strict = try seeder(["validate", "tasklist.yaml", "dumps", "--strict"], in: scratch.root)
+        let strict = try await seeder(["validate", "tasklist.yaml", "dumps", "--strict"], in: scratch.root)
         #expect(strict.status == 1)
         #expect(
             strict.stderr
@@ -143,9 +143,9 @@ struct CommandTests {
         )
     }
 
-    @Test func writesAJSONReportAndValidatesToJSON() throws {
+    @Test func writesAJSONReportAndValidatesToJSON() async throws {
         let scratch = try Self.tasklist()
-        let run = try seeder(
+        let run = try await seeder(
             ["build", "tasklist.yaml", "dumps", "--report", "report.json", "--quiet", "-o", "out.sqlite"], in: scratch.root)
         #expect(run.status == 0 && run.stdout == "")
         let report = try #require(
@@ -156,7 +156,7 @@ struct CommandTests {
         #expect(entities.map { $0["name"] as? String } == ["User", "Project", "Task"])
         #expect(entities.map { $0["rowsWritten"] as? Int } == [3, 3, 7])
 
-        let validation = try seeder(["validate", "tasklist.yaml", "dumps", "--json"], in: scratch.root)
+        let validation = try await seeder(["validate", "tasklist.yaml", "dumps", "--json"], in: scratch.root)
         #expect(validation.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(validation.stdout.utf8)) as? [String: Any])
         #expect(document["command"] as? String == "validate")
@@ -167,11 +167,11 @@ struct CommandTests {
         // The rows the seed would hold, which validate writes into its temporary seed, as build's.
         let validated = try #require(document["entities"] as? [[String: Any]])
         #expect(validated.map { $0["rowsWritten"] as? Int } == [3, 3, 7])
-        let summary = try seeder(["validate", "tasklist.yaml", "dumps"], in: scratch.root)
+        let summary = try await seeder(["validate", "tasklist.yaml", "dumps"], in: scratch.root)
         #expect(summary.stdout.contains("User           6     3       3"), "\(summary.stdout)")
     }
 
-    @Test func namesTheOutputAfterTheMappingAndCleansUpAKilledBuild() throws {
+    @Test func namesTheOutputAfterTheMappingAndCleansUpAKilledBuild() async throws {
         let scratch = try Self.tasklist()
         var yaml = try String(contentsOfFile: scratch.root + "/tasklist.yaml", encoding: .utf8)
         yaml = yaml.replacingOccurrences(of: "output: tasklist.sqlite\n", with: "")
@@ -179,7 +179,7 @@ struct CommandTests {
         // What a killed build leaves behind.
         try "partial".write(toFile: scratch.root + "/.tasks.sqlite.seeder-tmp", atomically: true, encoding: .utf8)
         try "partial".write(toFile: scratch.root + "/.tasks.sqlite.seeder-work", atomically: true, encoding: .utf8)
-        let run = try seeder(["build", "tasks.yaml", "dumps"], in: scratch.root)
+        let run = try await seeder(["build", "tasks.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 0)
         #expect(run.stdout.hasSuffix("wrote tasks.sqlite\n"))
         #expect(
@@ -188,7 +188,7 @@ struct CommandTests {
             ])
     }
 
-    @Test func leavesNoTemporaryFileWhenInterrupted() throws {
+    @Test func leavesNoTemporaryFileWhenInterrupted() async throws {
         let scratch = try Workspace()
         try FileManager.default.createDirectory(atPath: scratch.root + "/dumps", withIntermediateDirectories: true)
         try "seeder: 1\nentities:\n  Pod:\n    attributes: { id: integer, name: string }\n"
@@ -200,37 +200,35 @@ struct CommandTests {
         try text.write(toFile: scratch.root + "/dumps/pods.json", atomically: true, encoding: .utf8)
         // Not a seed, so replacing it takes --force; even so, an interrupted build leaves it.
         try "previous".write(toFile: scratch.root + "/pods.sqlite", atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try seederBinary())
-        process.arguments = ["build", "pods.yaml", "dumps", "--quiet", "--force"]
-        process.currentDirectoryURL = URL(fileURLWithPath: scratch.root)
-        try process.run()
+        let build = try RunningProgram(
+            try seederBinary(), ["build", "pods.yaml", "dumps", "--quiet", "--force"], in: scratch.root, environment: programEnvironment())
         // Wait until the build has made its working file, then interrupt it.
         let work = scratch.root + "/.pods.sqlite.seeder-work"
         let deadline = Date().addingTimeInterval(20)
+        // Polled on this thread: the file must be seen within milliseconds, which an await that
+        // resumes on a busy pool would miss.
         while !FileManager.default.fileExists(atPath: work), Date() < deadline { usleep(5_000) }
         #expect(FileManager.default.fileExists(atPath: work))
-        process.interrupt()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
+        build.send(SIGINT)
+        #expect(await build.finished().status == 130)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root).sorted() == ["dumps", "pods.sqlite", "pods.yaml"])
         #expect(try String(contentsOfFile: scratch.root + "/pods.sqlite", encoding: .utf8) == "previous")
     }
 
-    @Test func showsAProgressLineWhenAsked() throws {
+    @Test func showsAProgressLineWhenAsked() async throws {
         let scratch = try Self.tasklist()
-        let run = try seeder(["build", "tasklist.yaml", "dumps", "--progress", "always", "--quiet"], in: scratch.root)
+        let run = try await seeder(["build", "tasklist.yaml", "dumps", "--progress", "always", "--quiet"], in: scratch.root)
         #expect(run.status == 0)
         #expect(run.stderr.contains("resolving: 1 kB of 1 kB (100%)"))
         #expect(run.stderr.contains("writing: 1 kB of 1 kB (100%)"))
-        #expect(try seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root).stderr == "")
+        #expect(try await seeder(["build", "tasklist.yaml", "dumps", "--quiet"], in: scratch.root).stderr == "")
     }
 
     /// Standard error folds a message repeated over records; the report keeps every one.
-    @Test func foldsRepeatedMessagesButReportsEveryOne() throws {
+    @Test func foldsRepeatedMessagesButReportsEveryOne() async throws {
         let scratch = try CommandTests.tasklist()
         try BadInputCatalog.writeLines((1...40).map { #"{"id": \#($0), "name": "U\#($0)", "age": "\#($0) years"}"# }, in: scratch.root)
-        let run = try seeder(["validate", "lines.yaml", "lines", "--report", "report.json"], in: scratch.root)
+        let run = try await seeder(["validate", "lines.yaml", "lines", "--report", "report.json"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stderr.split(separator: "\n").count == 5, "three errors, the count, the summary: \(run.stderr)")
         #expect(run.stderr.contains("\n... and 37 more like this\n"))

@@ -48,7 +48,7 @@ struct CommandsTranscriptTests {
         }
     }
 
-    @Test func everyConsoleBlockPrintsWhatThePageShows() throws {
+    @Test func everyConsoleBlockPrintsWhatThePageShows() async throws {
         let transcript = try ConsoleTranscript(page: "docs/commands.md", repository: repository)
         // The blocks of `diff`, its changeset and `patch`: a block made plain text again would
         // leave this test without a word, so their number is checked.
@@ -59,7 +59,7 @@ struct CommandsTranscriptTests {
         }
         for step in transcript.blocks.joined() {
             let command = try Command(step.words)
-            let run = try seeder(command.arguments, in: scratch.root, environment: command.environment)
+            let run = try await seeder(command.arguments, in: scratch.root, environment: command.environment)
             #expect(run.status < 64, "\(step.words): \(run.stderr)")
             #expect(command.shown(run) == step.output, "\(step.words.joined(separator: " ")) printed:\n\(command.shown(run))")
         }

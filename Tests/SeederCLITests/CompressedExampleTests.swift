@@ -13,12 +13,12 @@ import Testing
 struct CompressedExampleTests {
     /// The example's dumps compressed into `scratch/dumps`, the text removed, and its mapping in
     /// `scratch/NAME.yaml` with each source path ending in the compression's suffix.
-    static func twin(of name: String, with compressor: Compressor, in scratch: Workspace) throws -> [String] {
+    static func twin(of name: String, with compressor: Compressor, in scratch: Workspace) async throws -> [String] {
         let dumps = scratch.path("dumps")
         try FileManager.default.copyItem(atPath: repository + "/seeds/\(name)", toPath: dumps)
         let files = try FileManager.default.subpathsOfDirectory(atPath: dumps).filter { $0.hasSuffix(".json") }.sorted()
         for file in files {
-            try compressor.compress(dumps + "/" + file)
+            try await compressor.compress(dumps + "/" + file)
             try FileManager.default.removeItem(atPath: dumps + "/" + file)
         }
         let mapping = try String(contentsOfFile: repository + "/mappings/\(name).yaml", encoding: .utf8)
@@ -45,18 +45,18 @@ struct CompressedExampleTests {
     static let cases = ExampleTests.examples.flatMap { name in Compressor.allCases.map { (name, $0) } }
 
     @Test(arguments: cases)
-    func buildsTheSameRowsFromACompressedTwin(_ name: String, _ compressor: Compressor) throws {
+    func buildsTheSameRowsFromACompressedTwin(_ name: String, _ compressor: Compressor) async throws {
         let scratch = try Workspace()
-        let files = try Self.twin(of: name, with: compressor, in: scratch)
+        let files = try await Self.twin(of: name, with: compressor, in: scratch)
         #expect(!files.isEmpty)
         let environment = ["SOURCE_DATE_EPOCH": "1700000000"]
-        let plain = try seeder(
+        let plain = try await seeder(
             [
                 "build", "mappings/\(name).yaml", "seeds/\(name)", "-o", scratch.path("plain.sqlite"), "--report",
                 scratch.path("plain.json"),
             ],
             environment: environment)
-        let twin = try seeder(
+        let twin = try await seeder(
             ["build", "\(name).yaml", "dumps", "-o", "twin.sqlite", "--report", "twin.json"], in: scratch.root, environment: environment)
         #expect(plain.status == 0 && twin.status == 0, "\(plain.stderr)\(twin.stderr)")
         #expect(twin.stderr == "")

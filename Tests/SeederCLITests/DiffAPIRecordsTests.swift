@@ -47,7 +47,7 @@ struct DiffAPIRecordsTests {
 
     /// v1 and v2 of an API's users and issues: a user and an issue replaced, an issue's long body
     /// changed past its 60th character.
-    static func seeds() throws -> Workspace {
+    static func seeds() async throws -> Workspace {
         let scratch = try Workspace()
         try scratch.write("api.yaml", mapping)
         try scratch.write("v1/users.json", "[" + [user(1, "octocat"), user(2, "hubot")].joined(separator: ",\n") + "]\n")
@@ -63,7 +63,7 @@ struct DiffAPIRecordsTests {
                 + [issue(10, 1, "Found a bug", long + " labour", user: 1), issue(12, 3, "Add a dark theme", nil, user: 3)]
                 .joined(separator: ",\n") + "]\n")
         for version in ["v1", "v2"] {
-            let run = try program(
+            let run = try await program(
                 try seederBinary(), ["build", "api.yaml", version, "-o", version + ".sqlite", "--quiet"], in: scratch.root,
                 environment: ["SOURCE_DATE_EPOCH": "1700000000"])
             #expect(run.status == 0, "\(run.stderr)")
@@ -73,19 +73,19 @@ struct DiffAPIRecordsTests {
 
     /// `v1.sqlite` and `v2.sqlite`, built with `mapping` from each version's dumps (file name ->
     /// text) in a scratch directory.
-    static func versions(_ mapping: String, v1: [String: String], v2: [String: String]) throws -> Workspace {
+    static func versions(_ mapping: String, v1: [String: String], v2: [String: String]) async throws -> Workspace {
         let scratch = try Workspace()
         try scratch.write("m.yaml", mapping)
         for (version, dumps) in [("v1", v1), ("v2", v2)] {
             for (name, text) in dumps { try scratch.write(version + "/" + name, text) }
-            #expect(try seeder(["build", "m.yaml", version, "-o", version + ".sqlite", "--quiet"], in: scratch.root).status == 0)
+            #expect(try await seeder(["build", "m.yaml", version, "-o", version + ".sqlite", "--quiet"], in: scratch.root).status == 0)
         }
         return scratch
     }
 
-    @Test func textNamesRecordsByTheirTellingFields() throws {
-        let scratch = try Self.seeds()
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
+    @Test func textNamesRecordsByTheirTellingFields() async throws {
+        let scratch = try await Self.seeds()
+        let run = try await seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         // The records come after the count table, before the sources and metadata.
         let records = run.stdout.components(separatedBy: "\n\n").dropFirst().filter {
@@ -108,9 +108,9 @@ struct DiffAPIRecordsTests {
                 """)
     }
 
-    @Test func markdownNamesRecordsByTheirTellingFields() throws {
-        let scratch = try Self.seeds()
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--entity", "Issue"], in: scratch.root)
+    @Test func markdownNamesRecordsByTheirTellingFields() async throws {
+        let scratch = try await Self.seeds()
+        let run = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--entity", "Issue"], in: scratch.root)
         #expect(run.status == 1)
         #expect(
             run.stdout.contains(
@@ -124,9 +124,9 @@ struct DiffAPIRecordsTests {
                 """), "\(run.stdout)")
     }
 
-    @Test func jsonKeepsEveryField() throws {
-        let scratch = try Self.seeds()
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--json", "--entity", "Issue"], in: scratch.root)
+    @Test func jsonKeepsEveryField() async throws {
+        let scratch = try await Self.seeds()
+        let run = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--json", "--entity", "Issue"], in: scratch.root)
         #expect(run.status == 1)
         let records = run.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"change""#) }
         #expect(
@@ -138,8 +138,8 @@ struct DiffAPIRecordsTests {
     }
 
     /// A row of a table compared as whole rows (no identity) is told by its non-null fields.
-    @Test func aRowWithoutIdentityIsToldByItsNonNullFields() throws {
-        let scratch = try Self.versions(
+    @Test func aRowWithoutIdentityIsToldByItsNonNullFields() async throws {
+        let scratch = try await Self.versions(
             """
             seeder: 1
             entities:
@@ -153,13 +153,13 @@ struct DiffAPIRecordsTests {
                     #"[{"url": "https://i.example.com/a", "width": 64, "height": null}, {"url": "https://i.example.com/b", "width": 300, "height": 300}]"#
             ],
             v2: ["images.json": #"[{"url": "https://i.example.com/b", "width": 300, "height": 300}]"#])
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
+        let run = try await seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(run.stdout.contains("\n  - row: url \"https://i.example.com/a\", width 64\n"), "\(run.stdout)")
     }
 
     /// A build's conflict between two long values alike in their first 60 characters shows where
     /// they differ.
-    @Test func buildConflictShowsWhereLongValuesDiffer() throws {
+    @Test func buildConflictShowsWhereLongValuesDiffer() async throws {
         let scratch = try Workspace()
         try scratch.write("api.yaml", Self.mapping)
         try scratch.write("dumps/users.json", "[" + Self.user(1, "octocat") + "]\n")
@@ -171,7 +171,7 @@ struct DiffAPIRecordsTests {
                     Self.issue(10, 1, "Found a bug", Self.long + " labour", user: 1),
                 ]
                 .joined(separator: ",\n") + "]\n")
-        let run = try seeder(["build", "api.yaml", "dumps", "-o", "out.sqlite"], in: scratch.root)
+        let run = try await seeder(["build", "api.yaml", "dumps", "-o", "out.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         #expect(
             run.stderr.hasPrefix(
@@ -182,8 +182,8 @@ struct DiffAPIRecordsTests {
     /// A `json` attribute's column holds JSON text: the diff shows it as it is, not quoted and
     /// escaped as a string column's text (`"{\"id\":7}"`), in text and markdown; the JSON keeps
     /// the text.
-    @Test func jsonColumnsShowTheirJSON() throws {
-        let scratch = try Self.versions(
+    @Test func jsonColumnsShowTheirJSON() async throws {
+        let scratch = try await Self.versions(
             """
             seeder: 1
             entities:
@@ -199,7 +199,7 @@ struct DiffAPIRecordsTests {
                 "issues.json":
                     #"[{"id": 1, "title": "Crash", "milestone": {"id": 7, "title": "v1.0"}, "closed_at": "2021-10-05T16:03:49Z"}]"#
             ])
-        let text = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
+        let text = try await seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(
             text.stdout.contains(
                 """
@@ -208,19 +208,19 @@ struct DiffAPIRecordsTests {
                       closed_at: null -> "2021-10-05T16:03:49Z"
 
                 """), "\(text.stdout)")
-        let markdown = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown"], in: scratch.root)
+        let markdown = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown"], in: scratch.root)
         #expect(
             markdown.stdout.contains(
                 #"- changed `Issue` `1` (`title` `"Crash"`): `milestone` `null` → `{"id":7,"title":"v1.0"}`, "#
                     + #"`closed_at` `null` → `"2021-10-05T16:03:49Z"`"#), "\(markdown.stdout)")
-        let json = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "json"], in: scratch.root)
+        let json = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "json"], in: scratch.root)
         #expect(json.stdout.contains(#""milestone":{"old":null,"new":"{\"id\":7,\"title\":\"v1.0\"}"}"#), "\(json.stdout)")
     }
 
     /// A post's text tells it better than its flags: `content` is a telling column, after the names.
-    @Test func aRemovedPostIsToldByItsContent() throws {
+    @Test func aRemovedPostIsToldByItsContent() async throws {
         let hello = #"{"id": "1", "created_at": "2026-08-01", "sensitive": false, "content": "<p>Hello</p>"}"#
-        let scratch = try Self.versions(
+        let scratch = try await Self.versions(
             """
             seeder: 1
             entities:
@@ -233,7 +233,7 @@ struct DiffAPIRecordsTests {
                 "statuses.json": "[" + hello + #", {"id": "2", "created_at": "2026-08-02", "sensitive": false, "content": "<p>Bye</p>"}]"#
             ],
             v2: ["statuses.json": "[" + hello + "]"])
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
+        let run = try await seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(run.stdout.contains(#"  - Status 2: content "<p>Bye</p>", created_at "2026-08-02", sensitive 0"#), "\(run.stdout)")
     }
 }

@@ -8,7 +8,7 @@ import Testing
 struct DiffBudgetTests {
     /// Two releases of `entities` entities, each of `records[i]` records, every record's name
     /// changed in the second.
-    static func releases(_ records: [Int]) throws -> Workspace {
+    static func releases(_ records: [Int]) async throws -> Workspace {
         let scratch = try Workspace(directories: ["v1", "v2"])
         var mapping = "seeder: 1\nentities:\n"
         for index in records.indices { mapping += "  E\(index):\n    attributes: { id: integer, name: string }\n" }
@@ -18,15 +18,15 @@ struct DiffBudgetTests {
                 let rows = (1...count).map { #"{"id": \#($0), "name": "\#(word) name of record \#($0)"}"# }
                 try scratch.write("\(release)/e\(index).json", "[" + rows.joined(separator: ",\n") + "]")
             }
-            let built = try seeder(["build", "mapping.yaml", release, "-o", "\(release).sqlite"], in: scratch.root)
+            let built = try await seeder(["build", "mapping.yaml", release, "-o", "\(release).sqlite"], in: scratch.root)
             #expect(built.status == 0, "\(built.stderr)")
         }
         return scratch
     }
 
-    @Test func oneTableFullOfChangesLeavesTheOthersTheirSections() throws {
-        let scratch = try Self.releases([3000, 5])
-        let diff = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--max-bytes", "20000"], in: scratch.root)
+    @Test func oneTableFullOfChangesLeavesTheOthersTheirSections() async throws {
+        let scratch = try await Self.releases([3000, 5])
+        let diff = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--max-bytes", "20000"], in: scratch.root)
         #expect(diff.status == 1)
         #expect(diff.stdout.utf8.count <= 20000)
         #expect(diff.stdout.contains("<details><summary><code>E0</code>: 3,000 changed</summary>"))
@@ -34,9 +34,9 @@ struct DiffBudgetTests {
         #expect(diff.stdout.contains("| `E0` | 0 | 0 | 3,000 | 0 |"))
     }
 
-    @Test func tablesLeftOutForWantOfRoomAreCounted() throws {
-        let scratch = try Self.releases(Array(repeating: 2, count: 40))
-        let diff = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--max-bytes", "4000"], in: scratch.root)
+    @Test func tablesLeftOutForWantOfRoomAreCounted() async throws {
+        let scratch = try await Self.releases(Array(repeating: 2, count: 40))
+        let diff = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--max-bytes", "4000"], in: scratch.root)
         #expect(diff.stdout.utf8.count <= 4000)
         let sections = diff.stdout.components(separatedBy: "<details>").count - 1
         let line = try #require(diff.stdout.components(separatedBy: "\n").first { $0.contains("more tables with changes not listed") })

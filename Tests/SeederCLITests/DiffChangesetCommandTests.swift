@@ -7,10 +7,10 @@ import Testing
 /// `seeder diff --changeset` (docs/commands.md, The changeset) through the binary: what it says,
 /// when it refuses, and that a refusal prints and writes nothing.
 struct DiffChangesetCommandTests {
-    @Test func writesTheChangesetAndSaysWhatItChanges() throws {
-        let scratch = try DiffCommandTests.tasklistSeeds()
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "v1-to-v2.changeset"], in: scratch.root)
-        let plain = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
+    @Test func writesTheChangesetAndSaysWhatItChanges() async throws {
+        let scratch = try await DiffCommandTests.tasklistSeeds()
+        let run = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "v1-to-v2.changeset"], in: scratch.root)
+        let plain = try await seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stdout == plain.stdout)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/v1-to-v2.changeset")).count
@@ -19,10 +19,11 @@ struct DiffChangesetCommandTests {
                 == "wrote v1-to-v2.changeset (\(bytes) bytes): 2 rows of user, 3 rows of project, 4 rows of task, 3 rows of metadata\n")
 
         // The same records, built at another SOURCE_DATE_EPOCH: only `built_at` differs.
-        let rebuilt = try seeder(["diff", "v1.sqlite", "v1-again.sqlite", "--changeset", "rebuilt.changeset", "--json"], in: scratch.root)
+        let rebuilt = try await seeder(
+            ["diff", "v1.sqlite", "v1-again.sqlite", "--changeset", "rebuilt.changeset", "--json"], in: scratch.root)
         #expect(rebuilt.status == 0)
         #expect(rebuilt.stderr.hasSuffix(" bytes): 1 row of metadata\n"))
-        let same = try seeder(["diff", "v1.sqlite", "v1.sqlite", "--changeset", "same.changeset"], in: scratch.root)
+        let same = try await seeder(["diff", "v1.sqlite", "v1.sqlite", "--changeset", "same.changeset"], in: scratch.root)
         #expect(same.status == 0)
         #expect(same.stderr == "wrote same.changeset (0 bytes): no changes\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/same.changeset")).isEmpty)
@@ -59,9 +60,9 @@ struct DiffChangesetCommandTests {
     /// A changeset names the seeds it leads from and to, and ends with them: after its changes,
     /// an update of every identity key to its value in the new seed, which is also the old
     /// seed's value of each key the changeset does not change (docs/commands.md, The changeset).
-    @Test func pinsTheSeedsItLeadsFromAndToLast() throws {
-        let scratch = try DiffCommandTests.tasklistSeeds()
-        #expect(try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c"], in: scratch.root).status == 1)
+    @Test func pinsTheSeedsItLeadsFromAndToLast() async throws {
+        let scratch = try await DiffCommandTests.tasklistSeeds()
+        #expect(try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c"], in: scratch.root).status == 1)
         let changes = try Self.metadataChanges(scratch.root + "/c")
         func metadata(_ seed: String) throws -> [String: String] {
             let queue = try DatabaseQueue(path: scratch.root + "/\(seed).sqlite")
@@ -84,12 +85,12 @@ struct DiffChangesetCommandTests {
         #expect(inputs.count == 1 && inputs.first?.old == v1["inputs_sha256"] && inputs.first?.new == v2["inputs_sha256"])
     }
 
-    @Test func refusesASchemaChangeBeforePrintingAnything() throws {
-        let scratch = try DiffCommandTests.seeds([
+    @Test func refusesASchemaChangeBeforePrintingAnything() async throws {
+        let scratch = try await DiffCommandTests.seeds([
             ("v1", "mappings/catalog.yaml", "seeds/catalog", "1700000000"),
             ("v2", DiffCommandTests.fixtures + "/catalog-v2.yaml", DiffCommandTests.fixtures + "/catalog-v2", "1700000000"),
         ])
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c"], in: scratch.root)
+        let run = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c"], in: scratch.root)
         #expect(run.status == 2)
         #expect(run.stdout == "")
         #expect(run.stderr.hasPrefix("error: cannot write a changeset: the schema changed ("))
@@ -97,22 +98,22 @@ struct DiffChangesetCommandTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.root + "/c"))
     }
 
-    @Test func refusesAFileItMayNotWriteAndEntity() throws {
-        let scratch = try DiffCommandTests.tasklistSeeds()
+    @Test func refusesAFileItMayNotWriteAndEntity() async throws {
+        let scratch = try await DiffCommandTests.tasklistSeeds()
         let before = try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/v1-again.sqlite"))
-        let seed = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "v1-again.sqlite"], in: scratch.root)
+        let seed = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "v1-again.sqlite"], in: scratch.root)
         #expect(seed.status == 2 && seed.stdout == "")
         #expect(seed.stderr == "error: the changeset v1-again.sqlite may not be written: it is an SQLite database\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/v1-again.sqlite")) == before)
-        let old = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "./v1.sqlite"], in: scratch.root)
+        let old = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "./v1.sqlite"], in: scratch.root)
         #expect(old.status == 2 && old.stderr == "error: the changeset ./v1.sqlite is the old seed\n")
-        let empty = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", ""], in: scratch.root)
+        let empty = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", ""], in: scratch.root)
         #expect(empty.status == 64 && empty.stderr.hasPrefix("Error: --changeset needs a file name.\n"))
         try "seeder: 1\n".write(toFile: scratch.root + "/mapping.yaml", atomically: true, encoding: .utf8)
-        let mapping = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "mapping.yaml"], in: scratch.root)
+        let mapping = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "mapping.yaml"], in: scratch.root)
         #expect(mapping.status == 2 && mapping.stdout == "")
         #expect(try String(contentsOfFile: scratch.root + "/mapping.yaml", encoding: .utf8) == "seeder: 1\n")
-        let entity = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c", "--entity", "Task"], in: scratch.root)
+        let entity = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c", "--entity", "Task"], in: scratch.root)
         #expect(entity.status == 64)
         #expect(entity.stderr.hasPrefix("Error: --changeset covers the whole seed; it cannot go with --entity.\n"))
     }

@@ -11,10 +11,10 @@ struct DiffCommandTests {
     static let fixtures = repository + "/Tests/SeederCLITests/Fixtures/diff"
 
     /// A scratch directory holding `name.sqlite` for each build `(name, mapping, dumps, epoch)`.
-    static func seeds(_ builds: [(String, String, String, String)]) throws -> Workspace {
+    static func seeds(_ builds: [(String, String, String, String)]) async throws -> Workspace {
         let scratch = try Workspace()
         for (name, mapping, dumps, epoch) in builds {
-            let run = try seeder(
+            let run = try await seeder(
                 ["build", mapping, dumps, "-o", scratch.root + "/\(name).sqlite", "--quiet"], environment: ["SOURCE_DATE_EPOCH": epoch])
             #expect(run.status == 0, "\(run.stderr)")
         }
@@ -22,17 +22,17 @@ struct DiffCommandTests {
     }
 
     /// The tasklist example as released (`v1`), rebuilt later (`v1-again`), and with changed dumps (`v2`).
-    static func tasklistSeeds() throws -> Workspace {
-        try seeds([
+    static func tasklistSeeds() async throws -> Workspace {
+        try await seeds([
             ("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
             ("v1-again", "mappings/tasklist.yaml", "seeds/tasklist", "1800000000"),
             ("v2", "mappings/tasklist.yaml", "seeds/tasklist-v2", "1700000000"),
         ])
     }
 
-    @Test func listsChangedAddedAndRemovedRecordsAsText() throws {
-        let scratch = try Self.tasklistSeeds()
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
+    @Test func listsChangedAddedAndRemovedRecordsAsText() async throws {
+        let scratch = try await Self.tasklistSeeds()
+        let run = try await seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stderr == "")
         #expect(
@@ -86,9 +86,10 @@ struct DiffCommandTests {
         return String(docs[start..<end]) + "\n"
     }
 
-    @Test func printsOneJSONDocumentWithFullValues() throws {
-        let scratch = try Self.tasklistSeeds()
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "json", "--entity", "Task", "--limit", "3"], in: scratch.root)
+    @Test func printsOneJSONDocumentWithFullValues() async throws {
+        let scratch = try await Self.tasklistSeeds()
+        let run = try await seeder(
+            ["diff", "v1.sqlite", "v2.sqlite", "--format", "json", "--entity", "Task", "--limit", "3"], in: scratch.root)
         #expect(run.status == 1)
         #expect(
             run.stdout == """
@@ -114,9 +115,9 @@ struct DiffCommandTests {
         #expect(document["same"] as? Bool == false)
     }
 
-    @Test func writesAMarkdownCommentWithCollapsedDetails() throws {
-        let scratch = try Self.tasklistSeeds()
-        let run = try seeder(
+    @Test func writesAMarkdownCommentWithCollapsedDetails() async throws {
+        let scratch = try await Self.tasklistSeeds()
+        let run = try await seeder(
             ["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--entity", "User", "--entity", "Project", "--limit", "1"],
             in: scratch.root)
         #expect(run.status == 1)
@@ -156,12 +157,12 @@ struct DiffCommandTests {
                 """)
     }
 
-    @Test func exitsZeroWhenOnlyTheMetadataDiffers() throws {
-        let scratch = try Self.tasklistSeeds()
+    @Test func exitsZeroWhenOnlyTheMetadataDiffers() async throws {
+        let scratch = try await Self.tasklistSeeds()
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/v1.sqlite"))
                 != Data(contentsOf: URL(fileURLWithPath: scratch.root + "/v1-again.sqlite")))
-        let run = try seeder(["diff", "v1.sqlite", "v1-again.sqlite"], in: scratch.root)
+        let run = try await seeder(["diff", "v1.sqlite", "v1-again.sqlite"], in: scratch.root)
         #expect(run.status == 0)
         #expect(
             run.stdout == """
@@ -176,9 +177,9 @@ struct DiffCommandTests {
                 the seeds hold the same records
 
                 """)
-        let markdown = try seeder(["diff", "v1.sqlite", "v1-again.sqlite", "--format", "markdown"], in: scratch.root)
+        let markdown = try await seeder(["diff", "v1.sqlite", "v1-again.sqlite", "--format", "markdown"], in: scratch.root)
         #expect(markdown.status == 0 && markdown.stdout.hasPrefix("### seeder diff: the seeds hold the same records\n"))
-        let json = try seeder(["diff", "v1.sqlite", "v1.sqlite", "--format", "json"], in: scratch.root)
+        let json = try await seeder(["diff", "v1.sqlite", "v1.sqlite", "--format", "json"], in: scratch.root)
         #expect(
             json.status == 0
                 && json.stdout.hasPrefix(
@@ -187,35 +188,35 @@ struct DiffCommandTests {
         )
     }
 
-    @Test func exitsTwoWhenTheSeedsCannotBeCompared() throws {
-        let scratch = try Self.tasklistSeeds()
+    @Test func exitsTwoWhenTheSeedsCannotBeCompared() async throws {
+        let scratch = try await Self.tasklistSeeds()
         try "not a database".write(toFile: scratch.root + "/notes.sqlite", atomically: true, encoding: .utf8)
-        let missing = try seeder(["diff", "v1.sqlite", "v3.sqlite"], in: scratch.root)
+        let missing = try await seeder(["diff", "v1.sqlite", "v3.sqlite"], in: scratch.root)
         #expect(
             missing.status == 2 && missing.stdout == ""
                 && missing.stderr == "v3.sqlite: error: cannot read this file: No such file or directory\n")
-        let text = try seeder(["diff", "notes.sqlite", "v1.sqlite"], in: scratch.root)
+        let text = try await seeder(["diff", "notes.sqlite", "v1.sqlite"], in: scratch.root)
         #expect(text.status == 2 && text.stderr == "notes.sqlite: error: not an SQLite database\n")
-        let directory = try seeder(["diff", "v1.sqlite", "."], in: scratch.root)
+        let directory = try await seeder(["diff", "v1.sqlite", "."], in: scratch.root)
         #expect(directory.status == 2 && directory.stderr == ".: error: cannot read this file: it is a directory, not a regular file\n")
-        let entity = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--entity", "Usr"], in: scratch.root)
+        let entity = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--entity", "Usr"], in: scratch.root)
         #expect(entity.status == 64 && entity.stderr == "error: no entity or table named 'Usr' in either seed (did you mean 'User'?)\n")
-        #expect(try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "yaml"], in: scratch.root).status == 64)
+        #expect(try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "yaml"], in: scratch.root).status == 64)
     }
 
-    @Test func reportsSchemaChangesAbsentColumnsAndLinks() throws {
-        let scratch = try Self.seeds([
+    @Test func reportsSchemaChangesAbsentColumnsAndLinks() async throws {
+        let scratch = try await Self.seeds([
             ("v1", "mappings/catalog.yaml", "seeds/catalog", "1700000000"),
             ("v2", Self.fixtures + "/catalog-v2.yaml", Self.fixtures + "/catalog-v2", "1700000000"),
         ])
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
+        let run = try await seeder(["diff", "v1.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         try assertSnapshot(run.stdout, named: "diff-catalog")
-        let markdown = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown"], in: scratch.root)
+        let markdown = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown"], in: scratch.root)
         try assertSnapshot(markdown.stdout, named: "diff-catalog-markdown")
     }
 
-    @Test func comparesAnySQLiteFileByPrimaryKeyOrAsRows() throws {
+    @Test func comparesAnySQLiteFileByPrimaryKeyOrAsRows() async throws {
         let scratch = try Workspace()
         for (name, sql) in [
             (
@@ -244,9 +245,9 @@ struct DiffCommandTests {
             ),
         ] {
             let queue = try DatabaseQueue(path: scratch.root + "/\(name).db")
-            try queue.write { try $0.execute(sql: sql) }
+            try await queue.write { try $0.execute(sql: sql) }
         }
-        let run = try seeder(["diff", "a.db", "b.db"], in: scratch.root)
+        let run = try await seeder(["diff", "a.db", "b.db"], in: scratch.root)
         #expect(run.status == 1)
         #expect(
             run.stdout == """
@@ -285,14 +286,14 @@ struct DiffCommandTests {
                 """)
     }
 
-    @Test func inspectsASeed() throws {
-        let scratch = try Self.seeds([("catalog", "mappings/catalog.yaml", "seeds/catalog", "1700000000")])
-        let text = try seeder(["inspect", "catalog.sqlite"], in: scratch.root)
+    @Test func inspectsASeed() async throws {
+        let scratch = try await Self.seeds([("catalog", "mappings/catalog.yaml", "seeds/catalog", "1700000000")])
+        let text = try await seeder(["inspect", "catalog.sqlite"], in: scratch.root)
         #expect(text.status == 0 && text.stderr == "")
         try assertSnapshot(
             text.stdout.replacingOccurrences(of: "sqlite_version  \(try sqliteVersion())", with: "sqlite_version  …"),
             named: "inspect-catalog")
-        let json = try seeder(["inspect", "catalog.sqlite", "--json"], in: scratch.root)
+        let json = try await seeder(["inspect", "catalog.sqlite", "--json"], in: scratch.root)
         #expect(json.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(document["userVersion"] as? Int == 1 && document["applicationId"] as? Int == 0x5345_4544)
@@ -310,22 +311,22 @@ struct DiffCommandTests {
             named: "inspect-catalog-json")
     }
 
-    @Test func refusesToInspectWhatIsNoSeed() throws {
+    @Test func refusesToInspectWhatIsNoSeed() async throws {
         let scratch = try Workspace()
         let queue = try DatabaseQueue(path: scratch.root + "/plain.db")
-        try queue.write { try $0.execute(sql: "CREATE TABLE t(a)") }
-        let plain = try seeder(["inspect", "plain.db"], in: scratch.root)
+        try await queue.write { try $0.execute(sql: "CREATE TABLE t(a)") }
+        let plain = try await seeder(["inspect", "plain.db"], in: scratch.root)
         #expect(plain.status == 2)
         #expect(
             plain.stderr
                 == "plain.db: error: not a seed (application_id is 0x00000000, not 0x53454544 'SEED', and there is no seed_metadata)\n")
-        let missing = try seeder(["inspect", "none.sqlite"], in: scratch.root)
+        let missing = try await seeder(["inspect", "none.sqlite"], in: scratch.root)
         #expect(missing.status == 2 && missing.stderr == "none.sqlite: error: cannot read this file: No such file or directory\n")
         // A seed's application_id without its seed_metadata: said as it is.
         let stripped = try DatabaseQueue(path: scratch.root + "/stripped.db")
-        try stripped.write { try $0.execute(sql: "PRAGMA application_id = 0x53454544; CREATE TABLE t(a)") }
+        try await stripped.write { try $0.execute(sql: "PRAGMA application_id = 0x53454544; CREATE TABLE t(a)") }
         try stripped.close()
-        let run = try seeder(["inspect", "stripped.db"], in: scratch.root)
+        let run = try await seeder(["inspect", "stripped.db"], in: scratch.root)
         #expect(run.status == 2)
         #expect(run.stderr == "stripped.db: error: not a seed (there is no seed_metadata)\n")
     }

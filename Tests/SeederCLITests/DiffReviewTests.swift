@@ -11,8 +11,13 @@ struct DiffReviewTests {
     /// second, 2,728 files differ in their bytes only, 700 of those also change a record's note, 3
     /// are gone. `v1` and `v2` keep a row per file (`provenance: files`: a source a folder, by the
     /// diff's grouping); `v1-sources` and `v2-sources` a row per source, `items/*/*.json`.
-    nonisolated(unsafe) static let releases: Workspace = {
-        let scratch = try! Workspace(directories: ["v1/items", "v2/items"])
+    static var releases: Workspace {
+        get async throws { try await built.value }
+    }
+
+    /// `releases`, built once, by the first test that asks.
+    private static let built = Task {
+        let scratch = try Workspace(directories: ["v1/items", "v2/items"])
         let mapping = """
             entities:
               Item: { attributes: { id: integer, name: string, note: string } }
@@ -36,12 +41,12 @@ struct DiffReviewTests {
         }
         for release in ["v1", "v2"] {
             for (mapping, seed) in [("files.yaml", release), ("sources.yaml", release + "-sources")] {
-                let run = try! seeder(["build", mapping, release, "-o", "\(seed).sqlite", "--quiet"], in: scratch.root)
+                let run = try await seeder(["build", mapping, release, "-o", "\(seed).sqlite", "--quiet"], in: scratch.root)
                 precondition(run.status == 0, run.stderr)
             }
         }
         return scratch
-    }()
+    }
 
     /// `a` ... `z`, `za`, `zb`.
     static func folder(_ index: Int) -> String {
@@ -52,9 +57,9 @@ struct DiffReviewTests {
     /// The markdown comment: within its budget, the first record change early, the cut list
     /// ending with the count it left out, a line per folder of files, and the note of the cut last.
     @Test(arguments: [nil, 20_000])
-    func markdownFitsItsBudget(_ maxBytes: Int?) throws {
+    func markdownFitsItsBudget(_ maxBytes: Int?) async throws {
         let budget = maxBytes ?? 60_000
-        let run = try seeder(
+        let run = try await seeder(
             ["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown"] + (maxBytes.map { ["--max-bytes", String($0)] } ?? []),
             in: Self.releases.root)
         #expect(run.status == 1, "\(run.stderr)")
@@ -85,8 +90,8 @@ struct DiffReviewTests {
     }
 
     /// Text: the first record change before the first source line; a line per folder.
-    @Test func textListsRecordsBeforeSources() throws {
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--limit", "5"], in: Self.releases.root)
+    @Test func textListsRecordsBeforeSources() async throws {
+        let run = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--limit", "5"], in: Self.releases.root)
         #expect(run.status == 1, "\(run.stderr)")
         let record = try #require(run.stdout.range(of: "\n  ~ Item 0: name \"item 0\"\n"))
         let sources = try #require(run.stdout.range(of: "\nsources\n"))
@@ -108,8 +113,8 @@ struct DiffReviewTests {
     }
 
     /// JSON: the source list bounded by --limit, with the count it left out.
-    @Test func jsonBoundsTheSources() throws {
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--json", "--limit", "2"], in: Self.releases.root)
+    @Test func jsonBoundsTheSources() async throws {
+        let run = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--json", "--limit", "2"], in: Self.releases.root)
         #expect(run.status == 1, "\(run.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let sources = try #require(document["sources"] as? [[String: Any]])
@@ -119,8 +124,8 @@ struct DiffReviewTests {
     }
 
     /// With --entity, sources (the whole seed's) are counted, not listed.
-    @Test func entityCountsTheSources() throws {
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--entity", "Item", "--limit", "1"], in: Self.releases.root)
+    @Test func entityCountsTheSources() async throws {
+        let run = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--entity", "Item", "--limit", "1"], in: Self.releases.root)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stdout.contains("\nsources: 28 changed, not listed with --entity (sources are the whole seed's)\n"))
         #expect(!run.stdout.contains("items/a/*.json"))
@@ -130,23 +135,24 @@ struct DiffReviewTests {
     @Test(arguments: [
         ["--max-bytes", "1999", "--format", "markdown"], ["--max-bytes", "0"], ["--max-bytes", "x"], ["--max-bytes", "30000"],
     ])
-    func maxBytesIsValidated(_ arguments: [String]) throws {
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite"] + arguments, in: Self.releases.root)
+    func maxBytesIsValidated(_ arguments: [String]) async throws {
+        let run = try await seeder(["diff", "v1.sqlite", "v2.sqlite"] + arguments, in: Self.releases.root)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stdout == "")
     }
 
     /// The least --max-bytes is taken, and kept.
-    @Test func theLeastMaxBytesIsKept() throws {
-        let run = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--max-bytes", "2000"], in: Self.releases.root)
+    @Test func theLeastMaxBytesIsKept() async throws {
+        let run = try await seeder(
+            ["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--max-bytes", "2000"], in: Self.releases.root)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stdout.utf8.count <= 2_000 && run.stdout.hasSuffix("the run's summary holds more.*\n"))
         #expect(run.stdout.components(separatedBy: "<details>").count == run.stdout.components(separatedBy: "</details>").count)
     }
 
     /// A row per source on both sides: one line for the source, its totals, no file counts.
-    @Test func perSourceSeedsShowALineASource() throws {
-        let run = try seeder(["diff", "v1-sources.sqlite", "v2-sources.sqlite"], in: Self.releases.root)
+    @Test func perSourceSeedsShowALineASource() async throws {
+        let run = try await seeder(["diff", "v1-sources.sqlite", "v2-sources.sqlite"], in: Self.releases.root)
         #expect(run.status == 1, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").filter { $0.contains("items/") }
         #expect(lines.count == 1)
@@ -156,23 +162,23 @@ struct DiffReviewTests {
 
     /// An old seed of a row per file against a new one of a row per source: the same files read
     /// as the same source (no line); other files as the per-source seeds' line.
-    @Test func perFileAgainstPerSourceReadsTheSameFilesAsTheSameSource() throws {
-        let same = try seeder(["diff", "v1.sqlite", "v1-sources.sqlite"], in: Self.releases.root)
+    @Test func perFileAgainstPerSourceReadsTheSameFilesAsTheSameSource() async throws {
+        let same = try await seeder(["diff", "v1.sqlite", "v1-sources.sqlite"], in: Self.releases.root)
         #expect(same.status == 0, "\(same.stderr)")
         #expect(!same.stdout.contains("sources"), "\(same.stdout)")
-        let mixed = try seeder(["diff", "v1.sqlite", "v2-sources.sqlite"], in: Self.releases.root)
-        let perSource = try seeder(["diff", "v1-sources.sqlite", "v2-sources.sqlite"], in: Self.releases.root)
+        let mixed = try await seeder(["diff", "v1.sqlite", "v2-sources.sqlite"], in: Self.releases.root)
+        let perSource = try await seeder(["diff", "v1-sources.sqlite", "v2-sources.sqlite"], in: Self.releases.root)
         let sourceLines = { (run: Run) in run.stdout.split(separator: "\n").filter { $0.contains("items/") } }
         #expect(sourceLines(mixed).count == 1 && sourceLines(mixed) == sourceLines(perSource))
     }
 
     /// inspect: a line a source, not a file.
-    @Test func inspectListsALineASource() throws {
-        let sources = try seeder(["inspect", "v2-sources.sqlite"], in: Self.releases.root)
+    @Test func inspectListsALineASource() async throws {
+        let sources = try await seeder(["inspect", "v2-sources.sqlite"], in: Self.releases.root)
         #expect(
             sources.stdout.contains("\nsources\n  source          files    bytes  records\n  items/*/*.json  2,797  269,430    2,797\n"),
             "\(sources.stdout)")
-        let run = try seeder(["inspect", "v2.sqlite"], in: Self.releases.root)
+        let run = try await seeder(["inspect", "v2.sqlite"], in: Self.releases.root)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("\n  items/a/*.json     100  21,270      100\n"))
         #expect(!run.stdout.contains("0001.json"))

@@ -13,11 +13,12 @@ extension ExampleTests {
     static let fittedExamples = ["tasklist-grdb", "catalog-coredata", "tasklist-room"]
 
     @Test(arguments: fittedExamples)
-    func buildsTheFittedExample(_ name: String) throws {
+    func buildsTheFittedExample(_ name: String) async throws {
         let dumps = "seeds/" + name.prefix { $0 != "-" }
         let scratch = try Workspace()
         let output = scratch.root + "/\(name).sqlite"
-        let run = try seeder(["build", "mappings/\(name).yaml", dumps, "-o", output], environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        let run = try await seeder(
+            ["build", "mappings/\(name).yaml", dumps, "-o", output], environment: ["SOURCE_DATE_EPOCH": "1700000000"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "")
         let summary = run.stdout.replacingOccurrences(of: scratch.root + "/", with: "")
@@ -39,10 +40,10 @@ extension ExampleTests {
     /// holding the row number, the order of a one-to-many in the app's column, the search table
     /// rebuilt from its content with the app's triggers left alone, and the migrator's
     /// bookkeeping and header kept.
-    @Test func grdbExampleRows() throws {
+    @Test func grdbExampleRows() async throws {
         let scratch = try Workspace()
         let output = scratch.root + "/tasklist-grdb.sqlite"
-        let run = try seeder(["build", "mappings/tasklist-grdb.yaml", "seeds/tasklist", "-o", output])
+        let run = try await seeder(["build", "mappings/tasklist-grdb.yaml", "seeds/tasklist", "-o", output])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "")
         #expect(
@@ -85,22 +86,22 @@ extension ExampleTests {
         #expect(try rows("SELECT name, seq FROM sqlite_sequence ORDER BY name") == [#"[name:"project" seq:3]"#, #"[name:"task" seq:7]"#])
         #expect(try rows("SELECT identifier FROM grdb_migrations") == [#"[identifier:"v1"]"#])
         #expect(try rows("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").count == 3)
-        let header = try queue.read { db in
+        let header = try await queue.read { db in
             [try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "PRAGMA application_id")]
         }
         #expect(header == [0, 0])
         // An app's Date decodes the stored ISO 8601 text.
-        let due = try queue.read { db in try Date.fetchOne(db, sql: "SELECT dueAt FROM task WHERE remoteId = 1") }
+        let due = try await queue.read { db in try Date.fetchOne(db, sql: "SELECT dueAt FROM task WHERE remoteId = 1") }
         #expect(due == Date(timeIntervalSince1970: 1_310_316_663))
     }
 
     /// The Core Data example: Z_PK numbered per entity in source order, Z_ENT from Z_PRIMARYKEY,
     /// Z_OPT 1, to-ones and the many-to-many's join table holding Z_PKs, dates in seconds since
     /// 2001, Z_PRIMARYKEY.Z_MAX the row counts, and the store's metadata kept byte for byte.
-    @Test func coreDataExampleRows() throws {
+    @Test func coreDataExampleRows() async throws {
         let scratch = try Workspace()
         let output = scratch.root + "/catalog-coredata.sqlite"
-        let run = try seeder(["build", "mappings/catalog-coredata.yaml", "seeds/catalog", "-o", output])
+        let run = try await seeder(["build", "mappings/catalog-coredata.yaml", "seeds/catalog", "-o", output])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "")
         let queue = try DatabaseQueue(path: output)
@@ -144,19 +145,19 @@ extension ExampleTests {
         let template = try DatabaseQueue(path: repository + "/mappings/templates/catalog-coredata.sqlite", configuration: configuration)
         let kept = try template.read { db in try Row.fetchAll(db, sql: metadata) }
         #expect(try queue.read { db in try Row.fetchAll(db, sql: metadata) } == kept)
-        #expect(try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") } == 2)
+        await #expect(try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") } == 2)
     }
 
     /// The Room example (docs/guides/room.md): the database Room makes from its exported schema,
     /// with Room's header, the server's ids as the keys and the order of a one-to-many in its
     /// column.
-    @Test func roomExampleRows() throws {
+    @Test func roomExampleRows() async throws {
         let scratch = try Workspace()
         let output = scratch.root + "/tasklist-room.sqlite"
-        let run = try seeder(["build", "mappings/tasklist-room.yaml", "seeds/tasklist", "-o", output])
+        let run = try await seeder(["build", "mappings/tasklist-room.yaml", "seeds/tasklist", "-o", output])
         #expect(run.status == 0, "\(run.stderr)")
         let queue = try DatabaseQueue(path: output)
-        let header = try queue.read { db in
+        let header = try await queue.read { db in
             [try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "PRAGMA application_id")]
         }
         #expect(header == [3, 0x5345_4544])

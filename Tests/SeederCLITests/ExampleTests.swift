@@ -31,22 +31,29 @@ func seederBenchBinary() throws -> String {
 typealias Run = ProgramRun
 
 /// Runs `seeder` with `arguments` in `directory`.
-func seeder(_ arguments: [String], in directory: String = repository, environment: [String: String] = [:]) throws -> Run {
-    try program(try seederBinary(), arguments, in: directory, environment: environment)
+func seeder(_ arguments: [String], in directory: String = repository, environment: [String: String] = [:]) async throws -> Run {
+    try await program(try seederBinary(), arguments, in: directory, environment: environment)
 }
 
-/// Runs the program at `path` with `arguments` in `directory`, in this environment and
-/// `environment`, with `NO_COLOR` set (`runProgram` for the rest).
+/// Runs the program at `path` with `arguments` in `directory`, in `programEnvironment`
+/// (`runProgram` for the rest).
 func program(
     _ path: String, _ arguments: [String], in directory: String = repository, environment: [String: String] = [:],
-    standardOutput: FileHandle? = nil, killAfter: Double? = nil
-) throws -> Run {
+    standardOutput: ProgramOutput = .captured, killAfter: Double? = nil
+) async throws -> Run {
+    try await runProgram(
+        path, arguments, in: directory, environment: programEnvironment(environment), standardOutput: standardOutput, killAfter: killAfter)
+}
+
+/// This process's environment and `environment`, with `NO_COLOR` set: what the tests run
+/// programs in.
+func programEnvironment(_ environment: [String: String] = [:]) -> [String: String] {
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = "1"
     // A run of the tests inside GitHub Actions must not change what the commands print.
     for key in ["GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE"] { env[key] = nil }
     for (key, value) in environment { env[key] = value }
-    return try runProgram(path, arguments, in: directory, environment: env, standardOutput: standardOutput, killAfter: killAfter)
+    return env
 }
 
 /// Compares `text` with the committed snapshot in `Tests/SeederCLITests/Snapshots/`.
@@ -62,10 +69,10 @@ struct ExampleTests {
     static let examples = ["tasklist", "accounts", "marvel", "catalog", "pods", "social"]
 
     @Test(arguments: examples)
-    func buildsTheExample(_ name: String) throws {
+    func buildsTheExample(_ name: String) async throws {
         let scratch = try Workspace()
         let output = scratch.root + "/\(name).sqlite"
-        let run = try seeder(
+        let run = try await seeder(
             ["build", "mappings/\(name).yaml", "seeds/\(name)", "-o", output], environment: ["SOURCE_DATE_EPOCH": "1700000000"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "")
@@ -82,10 +89,12 @@ struct ExampleTests {
     /// The social example (docs/mapping.md, Polymorphism; Keys as data): users keyed by handle,
     /// their feeds spread over one table per case with positions counted across the cases,
     /// (type, id) links in a to-one and a join table, and Rails-style comments.
-    @Test func socialExampleRows() throws {
+    @Test func socialExampleRows() async throws {
         let scratch = try Workspace()
         let output = scratch.root + "/social.sqlite"
-        let run = try seeder(["build", "mappings/social.yaml", "seeds/social", "-o", output, "--report", scratch.root + "/report.json"])
+        let run = try await seeder([
+            "build", "mappings/social.yaml", "seeds/social", "-o", output, "--report", scratch.root + "/report.json",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "")
         #expect(
@@ -134,7 +143,7 @@ struct ExampleTests {
                 #"[id:"l4" title:"Polymorphic associations" owner_id:"jeff" owner_position:3]"#,
             ])
         // A feed read back as an app reads it: the three tables, in one order.
-        let items = try queue.read { db in
+        let items = try await queue.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -166,7 +175,7 @@ struct ExampleTests {
             ])
         // No SQL foreign key for a (type, id) link (seeder checks them itself), but an index over it;
         // the join table's one foreign key is its owner's.
-        let (userKeys, likeKeys, pinnedIndexed) = try queue.read { db in
+        let (userKeys, likeKeys, pinnedIndexed) = try await queue.read { db in
             (
                 try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(user)").count,
                 try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(user_likes)").map { $0["table"] as String },
@@ -181,7 +190,7 @@ struct ExampleTests {
         #expect(pinnedIndexed)
     }
 
-    @Test func opensTheSeedAsAnAppDoesWithCodableRecordsReadOnly() throws {
+    @Test func opensTheSeedAsAnAppDoesWithCodableRecordsReadOnly() async throws {
         struct Task: Codable, FetchableRecord, TableRecord {
             var id: Int64
             var name: String
@@ -194,11 +203,11 @@ struct ExampleTests {
         }
         let scratch = try Workspace()
         let output = scratch.root + "/tasklist.sqlite"
-        #expect(try seeder(["build", "mappings/tasklist.yaml", "seeds/tasklist", "-o", output, "--quiet"]).status == 0)
+        #expect(try await seeder(["build", "mappings/tasklist.yaml", "seeds/tasklist", "-o", output, "--quiet"]).status == 0)
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: output, configuration: configuration)
-        let tasks = try queue.read { db in try Task.order(Column("id")).fetchAll(db) }
+        let tasks = try await queue.read { db in try Task.order(Column("id")).fetchAll(db) }
         #expect(tasks.map(\.name).prefix(2) == ["Identify samples to write", "Write the code"])
         #expect(tasks[0].dueAt == Date(timeIntervalSince1970: 1_310_316_663))
         #expect(tasks[0].completed && !tasks[1].completed)

@@ -97,7 +97,7 @@ struct FetchCommandTests {
             _ = shrink.next()
             let run = try await harness.fetch(["--json"], environment: ["API_TOKEN": Self.token])
             #expect(run.status == 0, "\(run.stderr)")
-            let document = try JSONDocumentTests.expectDocument(run, of: "fetch")
+            let document = try await JSONDocumentTests.expectDocument(run, of: "fetch")
             let source = try #require((document["sources"] as? [[String: Any]])?.first)
             #expect(source["pagesRemoved"] as? Int == 1)
             #expect(Set(try harness.snapshot().keys) == ["users/0001.json", "users/0002.json", ".seeder-fetch.json", "notes.txt"])
@@ -137,7 +137,7 @@ struct FetchCommandTests {
             #expect(try harness.text("characters/0005.json") == #"{"data": {"total": 9, "results": [{"id": 9}]}}"#)
             #expect(Set(server.requests.map { $0.query["offset"] ?? "" }) == ["0", "2", "4", "6", "8"])
             #expect(inFlight.mostAtOnce >= 2, "the pages after the first ran in parallel")
-            let build = try await runSeeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
+            let build = try await seeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
             #expect(build.status == 0, "\(build.stderr)")
             let ids = try await DatabaseQueue(path: harness.workspace.path("out.sqlite")).read {
                 try Int.fetchAll($0, sql: "SELECT id FROM character ORDER BY id")

@@ -81,7 +81,7 @@ struct FetchDetailURLTests {
                     """), "\(run.stdout)")
             #expect(run.stdout.contains(#/\ntypes/\*\.json +3 +0 +0 +1 +3 +\d+ +4 +0\n/#), "\(run.stdout)")
 
-            let build = try await runSeeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
+            let build = try await seeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
             #expect(build.status == 0, "\(build.stderr)")
             #expect(!build.stderr.contains("type-list.json"), "the list is never read, nor warned about: \(build.stderr)")
             let rows = try await DatabaseQueue(path: harness.workspace.path("out.sqlite")).read {
@@ -90,7 +90,7 @@ struct FetchDetailURLTests {
                 }
             }
             #expect(rows == ["10 fire special", "11 water special", "12 grass special"])
-            let validate = try await runSeeder(["validate", "mapping.yaml", "dumps"], in: harness.workspace.root)
+            let validate = try await seeder(["validate", "mapping.yaml", "dumps"], in: harness.workspace.root)
             #expect(validate.status == 0 && !validate.stderr.contains("type-list.json"), "\(validate.stderr)")
 
             let before = server.requests.count
@@ -129,7 +129,7 @@ struct FetchDetailURLTests {
             gone.value = ["/api/v2/type/1/", "/api/v2/type/12/"]
             // DUMPS written with a trailing slash, as the guides write it: the note names the list
             // at `dumps/type-list.json`, not `dumps//type-list.json`.
-            let run = try await runSeeder(["fetch", "mapping.yaml", "dumps/"], in: harness.workspace.root)
+            let run = try await seeder(["fetch", "mapping.yaml", "dumps/"], in: harness.workspace.root)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr.contains("/api/v2/type/12/: status 410 Gone; skipped ('missing: skip')"), "\(run.stderr)")
             #expect(run.stderr.hasPrefix("dumps/type-list.json:6:9: note: "), "\(run.stderr)")
@@ -398,7 +398,7 @@ struct FetchDetailURLTests {
             \(sources)
             """)
         try workspace.write("dumps/t/1.json", #"{"id": 1}"#)
-        let run = try await runSeeder(["validate", "mapping.yaml", "dumps"], in: workspace.root)
+        let run = try await seeder(["validate", "mapping.yaml", "dumps"], in: workspace.root)
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("\(place): error: \(message)\n"), "\(run.stderr)")
     }
@@ -409,7 +409,7 @@ struct FetchDetailURLTests {
         try await TestHTTPServer.with(Self.pokeAPI()) { server in
             let harness = try FetchHarness(mapping: Self.mapping(server))
             try harness.workspace.write("dumps/types/12.json", Self.fixture("12.json"))
-            let build = try await runSeeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
+            let build = try await seeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
             #expect(build.status == 0, "\(build.stderr)")
             #expect(!build.stderr.contains("type-list") && !build.stderr.contains("error"), "\(build.stderr)")
             let only = try await harness.fetch(["--only", "type-list.json"])

@@ -213,11 +213,10 @@ struct FetchDumpsTrustTests {
             let before = try harness.snapshot()
             for number in 0..<10 {
                 let signal = number % 2 == 0 ? SIGINT : SIGTERM
-                let process = try seederProcess(["fetch", "mapping.yaml", "dumps"], in: harness.workspace.root)
                 round.value = (0, signal, 0, false)
-                try process.run()
-                round.update { $0.pid = process.processIdentifier }
-                let run = try await finish(process)
+                let fetch = try harness.startFetch()
+                round.update { $0.pid = fetch.process.processIdentifier }
+                let run = await fetch.finished()
                 #expect(round.value.sent, "round \(number): the fetch ended before its 40th request")
                 #expect(run.status == 128 + signal, "round \(number): \(run.stderr)")
                 #expect(run.stderr.hasSuffix("fetch: interrupted; the dumps are as they were\n"), "round \(number): \(run.stderr)")

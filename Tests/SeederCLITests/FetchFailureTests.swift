@@ -269,7 +269,7 @@ struct FetchFailureTests {
         )
         #expect(try harness.snapshot() == before)
         #expect(try harness.besideDumps() == ["dumps", "mapping.yaml"])
-        let build = try await runSeeder(
+        let build = try await seeder(
             ["build", "mapping.yaml", "dumps", "-o", "out.sqlite", "--quiet"], in: harness.workspace.root,
             environment: ["SEEDER_LIBCURL": library])
         #expect(build.status == 0, "\(build.stderr)")
@@ -327,14 +327,13 @@ struct FetchFailureTests {
             "mapping.yaml", Self.mapping(server).replacingOccurrences(of: "{ url:", with: "{ query: { v: 2 }, url:"))
         let before = try harness.snapshot()
         _ = slow.next()
-        let process = try seederProcess(["fetch", "mapping.yaml", "dumps"], in: harness.workspace.root)
-        try process.run()
+        let fetch = try harness.startFetch()
         let deadline = Date().addingTimeInterval(20)
         while server.requests.count < 5, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         // Page 1 is in the temporary folder by now; page 2 is waiting.
         try await Task.sleep(for: .milliseconds(300))
-        process.terminate()
-        let run = try await finish(process)
+        fetch.send(SIGTERM)
+        let run = await fetch.finished()
         #expect(run.status == 143, "\(run.stderr)")
         #expect(run.stderr.contains("fetch: interrupted; the dumps are as they were"))
         #expect(try harness.snapshot() == before)
@@ -358,7 +357,7 @@ struct FetchFailureTests {
         #expect(notAFolder.status == 2)
         #expect(Self.line(notAFolder) == "dumps: error: dumps is not a directory")
         #expect(try String(contentsOfFile: harness.dumps, encoding: .utf8) == "not a folder")
-        let missing = try await runSeeder(["fetch", "nothing.yaml", "out"], in: harness.workspace.root)
+        let missing = try await seeder(["fetch", "nothing.yaml", "out"], in: harness.workspace.root)
         #expect(missing.status == 2)
         #expect(Self.line(missing) == "nothing.yaml: error: cannot read the mapping file: No such file or directory")
         #expect(try harness.besideDumps() == ["dumps", "mapping.yaml"])
@@ -427,19 +426,23 @@ struct FetchFailureTests {
                 .replacingOccurrences(of: ", paginate: link", with: ""))
         let disk = harness.workspace.path("disk")
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-        let mounted = try program("/bin/sh", ["-c", "mount -t tmpfs -o size=64k tmpfs disk"], in: harness.workspace.root)
+        let mounted = try await program("/bin/sh", ["-c", "mount -t tmpfs -o size=64k tmpfs disk"], in: harness.workspace.root)
         try #require(mounted.status == 0, "\(mounted.stderr)")
-        defer { _ = try? program("/bin/sh", ["-c", "umount disk"], in: harness.workspace.root) }
-        let first = try await runSeeder(["fetch", "mapping.yaml", "disk/dumps"], in: harness.workspace.root)
-        #expect(first.status == 0, "\(first.stderr)")
-        let before = try FetchHarness.files(under: disk)
-        _ = big.next()
-        let run = try await runSeeder(["fetch", "mapping.yaml", "disk/dumps"], in: harness.workspace.root)
-        await server.shutdown()
-        #expect(run.status == 2)
-        #expect(
-            Self.line(run) == "mapping.yaml:8:12: error: cannot write users.json (for GET \(server.url("users"))): No space left on device")
-        #expect(try FetchHarness.files(under: disk) == before, "DUMPS as it was, and no folder left beside it")
+        try await withCleanUp {
+            let first = try await seeder(["fetch", "mapping.yaml", "disk/dumps"], in: harness.workspace.root)
+            #expect(first.status == 0, "\(first.stderr)")
+            let before = try FetchHarness.files(under: disk)
+            _ = big.next()
+            let run = try await seeder(["fetch", "mapping.yaml", "disk/dumps"], in: harness.workspace.root)
+            await server.shutdown()
+            #expect(run.status == 2)
+            #expect(
+                Self.line(run)
+                    == "mapping.yaml:8:12: error: cannot write users.json (for GET \(server.url("users"))): No space left on device")
+            #expect(try FetchHarness.files(under: disk) == before, "DUMPS as it was, and no folder left beside it")
+        } cleanUp: {
+            _ = try? await program("/bin/sh", ["-c", "umount disk"], in: harness.workspace.root)
+        }
     }
 
     /// A server that stops in the middle of a body: the timeout covers the body too.

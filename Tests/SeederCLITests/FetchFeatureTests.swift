@@ -11,7 +11,7 @@ struct FetchFeatureTests {
 
     /// A gzipped response is undone; a `.json.gz` path is written gzipped, the same bytes each time.
     @Test func compressedBodiesAndFiles() async throws {
-        let gzipped = Array(try Compressor.gzip.compress(Data(Self.body.utf8)))
+        let gzipped = Array(try await Compressor.gzip.compress(Data(Self.body.utf8)))
         let handler: TestHTTPServer.Handler = { request in
             #expect(request.header("Accept-Encoding")?.contains("gzip") == true)
             return .bytes(gzipped, contentType: "application/json", headers: ["Content-Encoding": "gzip"])
@@ -32,9 +32,9 @@ struct FetchFeatureTests {
             let stored = try Data(contentsOf: URL(fileURLWithPath: harness.dumps + "/copy.json.gz"))
             #expect(Array(stored.prefix(2)) == [0x1F, 0x8B])
             #expect(Array(stored[4..<8]) == [0, 0, 0, 0], "no time in the gzip header")
-            let unzipped = try program("/usr/bin/env", ["gzip", "-dc", harness.dumps + "/copy.json.gz"])
+            let unzipped = try await program("/usr/bin/env", ["gzip", "-dc", harness.dumps + "/copy.json.gz"])
             #expect(unzipped.stdout == Self.body)
-            let build = try await runSeeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
+            let build = try await seeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
             #expect(build.status == 0, "\(build.stderr)")
         }
     }
@@ -77,13 +77,13 @@ struct FetchFeatureTests {
             let run = try await harness.fetch()
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.contains("users.ndjson.zst      1          0        0        2"), "\(run.stdout)")
-            let unzipped = try program("/usr/bin/env", ["zstd", "-dc", harness.dumps + "/users.ndjson.zst"])
+            let unzipped = try await program("/usr/bin/env", ["zstd", "-dc", harness.dumps + "/users.ndjson.zst"])
             #expect(unzipped.stdout == lines)
             let before = try harness.snapshot()
             let again = try await harness.fetch()
             #expect(again.status == 0 && again.stdout.hasSuffix("nothing was written\n"), "\(again.stdout)")
             #expect(try harness.snapshot() == before, "the same body is the same compressed file")
-            let build = try await runSeeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
+            let build = try await seeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
             #expect(build.status == 0, "\(build.stderr)")
         }
     }
@@ -205,7 +205,7 @@ struct FetchFeatureTests {
                         "characters.json", "comics/7/0001.json", "comics/7/0002.json", "comics/9/0001.json", "comics/9/0002.json",
                         ".seeder-fetch.json",
                     ])
-            let build = try await runSeeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
+            let build = try await seeder(["build", "mapping.yaml", "dumps", "-o", "out.sqlite"], in: harness.workspace.root)
             #expect(build.status == 0, "\(build.stderr)")
             let links = try await DatabaseQueue(path: harness.workspace.path("out.sqlite")).read {
                 try Row.fetchAll($0, sql: "SELECT id, character_id FROM comic ORDER BY id").map { [$0[0] as Int, $0[1] as Int] }
@@ -311,7 +311,7 @@ struct FetchFeatureTests {
             let environment = ["API_TOKEN": token, "API_KEY": key]
             let failed = try await harness.fetch(["--json"], environment: environment)
             #expect(failed.status == 2)
-            let md5 = try program("/bin/bash", ["-c", "printf %s '1\(token)\(key)' | md5sum | cut -c1-32"]).stdout.trimmingCharacters(
+            let md5 = try await program("/bin/bash", ["-c", "printf %s '1\(token)\(key)' | md5sum | cut -c1-32"]).stdout.trimmingCharacters(
                 in: .whitespacesAndNewlines)
             #expect(server.requests.first?.query["hash"] == md5, "the signature was sent")
             // The failure names the URL with ${NAME}s, the one the server gave included.
@@ -330,7 +330,7 @@ struct FetchFeatureTests {
                 let run = try await harness.fetch(["--progress", "plain"], environment: environment)
                 #expect(run.status == 0, "\(run.stderr)")
                 let json = try await harness.fetch(["--json"], environment: environment)
-                let build = try await runSeeder(
+                let build = try await seeder(
                     ["build", "mapping.yaml", "dumps", "-o", "out.sqlite", "--report", "report.json"], in: harness.workspace.root)
                 #expect(build.status == 0, "\(build.stderr)")
                 var texts = [failed.stdout, failed.stderr, run.stdout, run.stderr, json.stdout, json.stderr, build.stdout, build.stderr]

@@ -4,7 +4,7 @@ import SeederTestSupport
 import Testing
 
 /// What the fetch tests share: a scratch repository with a mapping and a dumps folder, the real
-/// binary run without blocking a thread of Swift's pool, and DUMPS as bytes and modification
+/// binary, and DUMPS as bytes and modification
 /// times, to prove a run changed nothing.
 struct FetchHarness {
     let workspace: Workspace
@@ -18,16 +18,19 @@ struct FetchHarness {
 
     /// `seeder fetch mapping.yaml dumps ARGUMENTS`.
     func fetch(_ arguments: [String] = [], environment: [String: String] = [:]) async throws -> Run {
-        try await runSeeder(["fetch", "mapping.yaml", "dumps"] + arguments, in: workspace.root, environment: environment)
+        try await seeder(["fetch", "mapping.yaml", "dumps"] + arguments, in: workspace.root, environment: environment)
+    }
+
+    /// `seeder fetch mapping.yaml dumps`, started: for a test that signals it while it runs.
+    func startFetch() throws -> RunningProgram {
+        try RunningProgram(try seederBinary(), ["fetch", "mapping.yaml", "dumps"], in: workspace.root, environment: programEnvironment())
     }
 
     /// `seeder fetch mapping.yaml dumps` under time(1): what it printed, and its peak memory in kB
     /// (`Int.max` when time(1) said none).
     func fetchMeasuringPeak() async throws -> (run: Run, peak: Int) {
-        let process = try seederProcess(["fetch", "mapping.yaml", "dumps"], in: workspace.root)
-        process.arguments = ["-f", "peak %M kB", try seederBinary()] + process.arguments!
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        let run = try await finish(process)
+        let run = try await program(
+            "/usr/bin/time", ["-f", "peak %M kB", try seederBinary(), "fetch", "mapping.yaml", "dumps"], in: workspace.root)
         let peak = Int(run.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }?.split(separator: " ")[1] ?? "") ?? .max
         return (run, peak)
     }
@@ -68,55 +71,6 @@ struct FetchHarness {
 struct FileState: Equatable {
     var bytes: Data
     var modified: Int
-}
-
-/// Runs `seeder` as `program` does, but awaits its end instead of blocking a thread.
-func runSeeder(_ arguments: [String], in directory: String, environment: [String: String] = [:]) async throws -> Run {
-    let process = try seederProcess(arguments, in: directory, environment: environment)
-    return try await finish(process)
-}
-
-/// The process, set up as `program` sets it up, not started.
-func seederProcess(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try seederBinary())
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    var env = ProcessInfo.processInfo.environment
-    env["NO_COLOR"] = "1"
-    for key in ["GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE"] { env[key] = nil }
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
-    process.standardOutput = Pipe()
-    process.standardError = Pipe()
-    return process
-}
-
-/// Starts `process` (unless it was started) and awaits its end, reading both pipes on threads of their own.
-func finish(_ process: Process) async throws -> Run {
-    let out = (process.standardOutput as! Pipe).fileHandleForReading
-    let err = (process.standardError as! Pipe).fileHandleForReading
-    let ended = AsyncStream<Void> { continuation in
-        process.terminationHandler = { _ in
-            continuation.yield(); continuation.finish()
-        }
-    }
-    // Started unless it was: one that already ended is not started again.
-    if process.processIdentifier == 0 { try process.run() }
-    async let stdout = readAll(out)
-    async let stderr = readAll(err)
-    let (outText, errText) = await (stdout, stderr)
-    for await _ in ended { break }
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: outText, stderr: errText)
-}
-
-/// Reads `handle` to its end on a thread of its own, with `read(2)` retried on `EINTR`:
-/// `FileHandle.readDataToEndOfFile` traps on an interrupted read, which a child's end can cause.
-private func readAll(_ handle: FileHandle) async -> String {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: String(decoding: readToEnd(handle.fileDescriptor), as: UTF8.self)) }
-    }
 }
 
 /// A paged list of `count` records, `size` a page: the records of page `page` (1-based).

@@ -154,6 +154,24 @@ struct FetchHostileServiceTests {
         }
     }
 
+    /// A redirect to a file:// or ftp:// URL is refused: nothing is read there, DUMPS is unchanged.
+    @Test(arguments: ["file:///etc/passwd", "ftp://127.0.0.1:9/users.json"])
+    func aRedirectToAnotherSchemeIsRefused(location: String) async throws {
+        try await TestHTTPServer.with { _ in
+            .redirect(to: location)
+        } run: { server in
+            let harness = try FetchHarness(mapping: Self.mapping(server))
+            let before = try harness.snapshot()
+            let run = try await harness.fetch(environment: Self.environment)
+            #expect(run.status == 2)
+            #expect(
+                FetchFailureTests.line(run)
+                    == "mapping.yaml:12:12: error: GET \(server.url("users")): \(location) is not an http or https URL fetch can request")
+            #expect(server.requests.count == 1)
+            #expect(try harness.snapshot() == before)
+        }
+    }
+
     /// The service echoes the secret percent-encoded or JSON-escaped: the body is not written,
     /// and no form of the secret is shown, in any message or file.
     @Test(arguments: [
@@ -290,7 +308,7 @@ struct FetchHostileServiceTests {
         let body = text
         let scratch = try Workspace()
         try scratch.write("body.json", body)
-        let gzipped = Array(try Data(contentsOf: URL(fileURLWithPath: try Compressor.gzip.compress(scratch.path("body.json")))))
+        let gzipped = Array(try Data(contentsOf: URL(fileURLWithPath: try await Compressor.gzip.compress(scratch.path("body.json")))))
         try await TestHTTPServer.with { request in
             if request.header("If-None-Match") == "\"big\"" { return .status(304) }
             return .bytes(gzipped, contentType: "application/json", headers: ["Content-Encoding": "gzip", "ETag": "\"big\""])
@@ -313,7 +331,7 @@ struct FetchHostileServiceTests {
                 run.stdout.contains("users/*.json.gz      4          0        0  \(4 * count)  \(4 * body.utf8.count)"), "\(run.stdout)")
             // Four bodies of 12 MiB: held whole they took 225 MB; streamed, 62 MB.
             #expect(peak < 120_000, "peak \(peak) kB")
-            let unzipped = try program("/usr/bin/env", ["gzip", "-dc", harness.dumps + "/users/0003.json.gz"])
+            let unzipped = try await program("/usr/bin/env", ["gzip", "-dc", harness.dumps + "/users/0003.json.gz"])
             #expect(unzipped.stdout == body)
             let before = try harness.snapshot()
             let again = try await harness.fetch()

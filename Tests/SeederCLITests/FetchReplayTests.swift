@@ -127,7 +127,7 @@ struct FetchReplayTests {
 
     /// `seeder build mapping.yaml dumps -o OUTPUT`, reproducibly.
     static func build(_ harness: FetchHarness, to output: String) async throws -> Run {
-        try await runSeeder(["build", "mapping.yaml", "dumps", "-o", output], in: harness.workspace.root, environment: environment)
+        try await seeder(["build", "mapping.yaml", "dumps", "-o", output], in: harness.workspace.root, environment: environment)
     }
 
     /// `seeder fetch`'s summary of the one source (docs/commands.md, `seeder fetch`).

@@ -28,29 +28,29 @@ struct GitHubActionsTests {
 
     /// With `GITHUB_ACTIONS=true` each diagnostic is also a workflow command on standard output,
     /// its message escaped; the compiler-style lines stay on standard error.
-    @Test func annotatesByDefaultInGitHubActions() throws {
+    @Test func annotatesByDefaultInGitHubActions() async throws {
         let scratch = try Self.broken()
-        let run = try seeder(["build", "tasklist.yaml", "dumps"], in: scratch.root, environment: ["GITHUB_ACTIONS": "true"])
+        let run = try await seeder(["build", "tasklist.yaml", "dumps"], in: scratch.root, environment: ["GITHUB_ACTIONS": "true"])
         #expect(run.status == 1)
         #expect(run.stdout == Self.annotations.joined(separator: "\n") + "\n")
         #expect(run.stderr.contains("dumps/task_list.json:5:129: error: Task 1: 'completed' is \"maybe\""))
         #expect(run.stderr.hasSuffix("build failed: 2 errors, 0 warnings; nothing was written\n"))
         // Asked for text, or outside GitHub Actions: no workflow command.
-        let text = try seeder(
+        let text = try await seeder(
             ["build", "tasklist.yaml", "dumps", "--diagnostics", "text"], in: scratch.root, environment: ["GITHUB_ACTIONS": "true"])
         #expect(text.status == 1 && text.stdout == "")
-        #expect(try seeder(["validate", "tasklist.yaml", "dumps"], in: scratch.root).stdout == "")
-        let asked = try seeder(["validate", "tasklist.yaml", "dumps", "--diagnostics", "github"], in: scratch.root)
+        #expect(try await seeder(["validate", "tasklist.yaml", "dumps"], in: scratch.root).stdout == "")
+        let asked = try await seeder(["validate", "tasklist.yaml", "dumps", "--diagnostics", "github"], in: scratch.root)
         #expect(asked.status == 1)
         #expect(asked.stdout == Self.annotations.joined(separator: "\n") + "\n")
     }
 
     /// Paths under `GITHUB_WORKSPACE` are the repository's; commas and colons in a path are
     /// escaped, as the runner splits properties at them.
-    @Test func pathsAreTheRepositorys() throws {
+    @Test func pathsAreTheRepositorys() async throws {
         let scratch = try Self.broken()
         try FileManager.default.moveItem(atPath: scratch.path("dumps"), toPath: scratch.path("dumps,v1:a"))
-        let run = try seeder(
+        let run = try await seeder(
             ["validate", scratch.path("tasklist.yaml"), scratch.path("dumps,v1:a"), "--diagnostics", "github"], in: "/",
             environment: ["GITHUB_WORKSPACE": scratch.root])
         #expect(run.status == 1)
@@ -61,19 +61,19 @@ struct GitHubActionsTests {
 
     /// Relative paths are the current directory's (a step's `working-directory:`), and a
     /// workspace named through a link is the same directory.
-    @Test func relativePathsAreUnderTheWorkingDirectory() throws {
+    @Test func relativePathsAreUnderTheWorkingDirectory() async throws {
         let scratch = try Self.broken()
         try FileManager.default.createDirectory(atPath: scratch.path("repo"), withIntermediateDirectories: false)
         for name in ["dumps", "tasklist.yaml"] {
             try FileManager.default.moveItem(atPath: scratch.path(name), toPath: scratch.path("repo/app-" + name))
         }
         try FileManager.default.createSymbolicLink(atPath: scratch.path("workspace"), withDestinationPath: scratch.path("repo"))
-        let run = try seeder(
+        let run = try await seeder(
             ["validate", "app-tasklist.yaml", "app-dumps", "--diagnostics", "github"], in: scratch.path("repo"),
             environment: ["GITHUB_WORKSPACE": scratch.path("workspace")])
         #expect(run.status == 1)
         #expect(run.stdout.hasPrefix("::error file=app-dumps/task_list.json,line=5,col=129,title=seeder type::"))
-        let inside = try seeder(
+        let inside = try await seeder(
             ["validate", "../app-tasklist.yaml", "../app-dumps", "--diagnostics", "github"], in: scratch.path("repo/app-dumps"),
             environment: ["GITHUB_WORKSPACE": scratch.path("workspace")])
         #expect(inside.stdout.hasPrefix("::error file=app-dumps/task_list.json,line=5,col=129,title=seeder type::"), "\(inside.stdout)")
@@ -81,10 +81,10 @@ struct GitHubActionsTests {
 
     /// A message repeated over many records is annotated three times, the last saying how many
     /// more there are; the report keeps every one.
-    @Test func repeatedMessagesAreFolded() throws {
+    @Test func repeatedMessagesAreFolded() async throws {
         let scratch = try CommandTests.tasklist()
         try BadInputCatalog.writeLines((1...40).map { #"{"id": \#($0), "name": "U\#($0)", "age": "\#($0) years"}"# }, in: scratch.root)
-        let run = try seeder(["validate", "lines.yaml", "lines", "--diagnostics", "github"], in: scratch.root)
+        let run = try await seeder(["validate", "lines.yaml", "lines", "--diagnostics", "github"], in: scratch.root)
         #expect(run.status == 1)
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 3)
@@ -93,9 +93,9 @@ struct GitHubActionsTests {
     }
 
     /// A JSON document on standard output keeps it to itself: the annotations go to standard error.
-    @Test func aJSONDocumentKeepsStandardOutput() throws {
+    @Test func aJSONDocumentKeepsStandardOutput() async throws {
         let scratch = try Self.broken()
-        let run = try seeder(["validate", "tasklist.yaml", "dumps", "--json", "--diagnostics", "github"], in: scratch.root)
+        let run = try await seeder(["validate", "tasklist.yaml", "dumps", "--json", "--diagnostics", "github"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stdout.hasPrefix("{"))
         #expect(!run.stdout.contains("::error"))
@@ -104,11 +104,11 @@ struct GitHubActionsTests {
     }
 
     /// `GITHUB_STEP_SUMMARY` gets build's and validate's summary appended, as markdown.
-    @Test func buildAppendsItsSummary() throws {
+    @Test func buildAppendsItsSummary() async throws {
         let scratch = try CommandTests.tasklist()
         let summary = scratch.path("summary.md")
         try "earlier step\n".write(toFile: summary, atomically: true, encoding: .utf8)
-        let built = try seeder(
+        let built = try await seeder(
             ["build", "tasklist.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root, environment: ["GITHUB_STEP_SUMMARY": summary])
         #expect(built.status == 0)
         #expect(
@@ -125,7 +125,8 @@ struct GitHubActionsTests {
 
                 """)
         let broken = try Self.broken()
-        let failed = try seeder(["validate", "tasklist.yaml", "dumps"], in: broken.root, environment: ["GITHUB_STEP_SUMMARY": summary])
+        let failed = try await seeder(
+            ["validate", "tasklist.yaml", "dumps"], in: broken.root, environment: ["GITHUB_STEP_SUMMARY": summary])
         #expect(failed.status == 1)
         let text = try String(contentsOfFile: summary, encoding: .utf8)
         #expect(text.contains("### seeder validate failed: 2 errors, 0 warnings\n\n```\n"))
@@ -133,9 +134,9 @@ struct GitHubActionsTests {
     }
 
     /// A summary path that cannot be written is told, and the build goes on.
-    @Test func anUnwritableSummaryIsAWarning() throws {
+    @Test func anUnwritableSummaryIsAWarning() async throws {
         let scratch = try CommandTests.tasklist()
-        let run = try seeder(
+        let run = try await seeder(
             ["build", "tasklist.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: scratch.root,
             environment: ["GITHUB_STEP_SUMMARY": scratch.path("dumps")])
         #expect(run.status == 0)
@@ -144,7 +145,7 @@ struct GitHubActionsTests {
     }
 
     /// A diff too long for GitHub's summary (1 MiB a step) is cut at a line's end, and says so.
-    @Test func aLongDiffIsCutInTheSummary() throws {
+    @Test func aLongDiffIsCutInTheSummary() async throws {
         let scratch = try Workspace()
         let fields = (0..<80).map { "f\($0)" }
         try
@@ -156,10 +157,10 @@ struct GitHubActionsTests {
             let value = String(repeating: letter, count: 400)
             let lines = (1...150).map { id in "{\"id\": \(id), " + fields.map { "\"\($0)\": \"\(value)\"" }.joined(separator: ", ") + "}" }
             try lines.joined(separator: "\n").write(toFile: scratch.path("\(name)/rows.jsonl"), atomically: true, encoding: .utf8)
-            #expect(try seeder(["build", "m.yaml", name, "-o", "\(name).sqlite", "--quiet"], in: scratch.root).status == 0)
+            #expect(try await seeder(["build", "m.yaml", name, "-o", "\(name).sqlite", "--quiet"], in: scratch.root).status == 0)
         }
         let summary = scratch.path("summary.md")
-        let run = try seeder(["diff", "old.sqlite", "new.sqlite"], in: scratch.root, environment: ["GITHUB_STEP_SUMMARY": summary])
+        let run = try await seeder(["diff", "old.sqlite", "new.sqlite"], in: scratch.root, environment: ["GITHUB_STEP_SUMMARY": summary])
         #expect(run.status == 1)
         let text = try Data(contentsOf: URL(fileURLWithPath: summary))
         #expect(text.count <= 900_000 + 200)
@@ -170,14 +171,14 @@ struct GitHubActionsTests {
 
     /// A build whose records hold huge unmapped keys keeps its summary well under GitHub's 1 MiB:
     /// the warning names 20 keys and counts the rest, and the summary shows 2,000 bytes of it.
-    @Test func hugeUnmappedKeysLeaveTheSummarySmall() throws {
+    @Test func hugeUnmappedKeysLeaveTheSummarySmall() async throws {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write(
             "m.yaml", "seeder: 1\nentities:\n  Row:\n    attributes: { id: integer }\nsources:\n  - { path: rows.json, entity: Row }\n")
         let records = (1...60).map { id in "{\"id\": \(id), \"\(id)\(String(repeating: "é", count: 60_000))\": 1}" }
         try scratch.write("dumps/rows.json", "[" + records.joined(separator: ",\n") + "]")
         let summary = scratch.path("summary.md")
-        let run = try seeder(
+        let run = try await seeder(
             ["build", "m.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root, environment: ["GITHUB_STEP_SUMMARY": summary])
         #expect(run.status == 0)
         #expect(run.stderr.contains(" and 40 more\n"))
@@ -213,17 +214,17 @@ struct GitHubActionsTests {
     }
 
     /// `diff` appends its markdown, whatever format it prints.
-    @Test func diffAppendsItsMarkdown() throws {
+    @Test func diffAppendsItsMarkdown() async throws {
         let scratch = try CommandTests.tasklist()
-        #expect(try seeder(["build", "tasklist.yaml", "dumps", "-o", "old.sqlite", "--quiet"], in: scratch.root).status == 0)
+        #expect(try await seeder(["build", "tasklist.yaml", "dumps", "-o", "old.sqlite", "--quiet"], in: scratch.root).status == 0)
         let users = scratch.path("dumps/users.json")
         try String(contentsOfFile: users, encoding: .utf8).replacingOccurrences(of: "jeff@restkit.org", with: "jeff@example.com")
             .write(toFile: users, atomically: true, encoding: .utf8)
-        #expect(try seeder(["build", "tasklist.yaml", "dumps", "-o", "new.sqlite", "--quiet"], in: scratch.root).status == 0)
+        #expect(try await seeder(["build", "tasklist.yaml", "dumps", "-o", "new.sqlite", "--quiet"], in: scratch.root).status == 0)
         let summary = scratch.path("summary.md")
-        let run = try seeder(["diff", "old.sqlite", "new.sqlite"], in: scratch.root, environment: ["GITHUB_STEP_SUMMARY": summary])
+        let run = try await seeder(["diff", "old.sqlite", "new.sqlite"], in: scratch.root, environment: ["GITHUB_STEP_SUMMARY": summary])
         #expect(run.status == 1)
-        let markdown = try seeder(["diff", "old.sqlite", "new.sqlite", "--format", "markdown"], in: scratch.root)
+        let markdown = try await seeder(["diff", "old.sqlite", "new.sqlite", "--format", "markdown"], in: scratch.root)
         #expect(try String(contentsOfFile: summary, encoding: .utf8) == markdown.stdout)
         #expect(markdown.stdout.contains("jeff@example.com"))
     }

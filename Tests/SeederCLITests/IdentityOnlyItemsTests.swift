@@ -23,14 +23,14 @@ struct IdentityOnlyItemsTests {
 
         """
 
-    @Test func syncsOrderedListMakesItsItems() throws {
+    @Test func syncsOrderedListMakesItsItems() async throws {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("lists.yaml", Self.mapping)
         try scratch.write("dumps/lists.json", #"[{"id": 453, "items": [{"id": 2}, {"id": 1}]}, {"id": 454, "items": [{"id": 3}]}]"#)
-        let built = try seeder(["build", "lists.yaml", "dumps", "-o", "lists.sqlite", "--quiet"], in: scratch.root)
+        let built = try await seeder(["build", "lists.yaml", "dumps", "-o", "lists.sqlite", "--quiet"], in: scratch.root)
         #expect(built.status == 0)
         #expect(built.stderr == "")
-        let items = try DatabaseQueue(path: scratch.path("lists.sqlite")).read { db in
+        let items = try await DatabaseQueue(path: scratch.path("lists.sqlite")).read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM item ORDER BY id").map(\.description)
         }
         #expect(
@@ -40,7 +40,7 @@ struct IdentityOnlyItemsTests {
     }
 
     /// An attribute besides the identity makes the same object a reference, checked.
-    @Test func anotherAttributeMakesItAReference() throws {
+    @Test func anotherAttributeMakesItAReference() async throws {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write(
             "lists.yaml",
@@ -48,7 +48,7 @@ struct IdentityOnlyItemsTests {
                 of: "attributes: { id: integer }\n    relationships:\n      list:",
                 with: "attributes: { id: integer, title: string }\n    relationships:\n      list:"))
         try scratch.write("dumps/lists.json", #"[{"id": 453, "items": [{"id": 2}]}]"#)
-        let built = try seeder(["build", "lists.yaml", "dumps", "-o", "lists.sqlite"], in: scratch.root)
+        let built = try await seeder(["build", "lists.yaml", "dumps", "-o", "lists.sqlite"], in: scratch.root)
         #expect(built.status == 1)
         #expect(
             built.stderr.contains(

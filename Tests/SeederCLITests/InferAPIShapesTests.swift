@@ -21,16 +21,16 @@ struct InferAPIShapesTests {
     ]
 
     @Test(arguments: cases.map(\.0))
-    func theDraftBuildsAndHoldsEveryRecord(_ name: String) throws {
+    func theDraftBuildsAndHoldsEveryRecord(_ name: String) async throws {
         let expected = try #require(Self.cases.first { $0.0 == name }?.1)
         let scratch = try Workspace()
         let dumps = Self.fixtures + name
-        let infer = try seeder(["infer", dumps, "-o", scratch.path("mapping.yaml")])
+        let infer = try await seeder(["infer", dumps, "-o", scratch.path("mapping.yaml")])
         #expect(infer.status == 0, "\(infer.stderr)")
         let draft = try String(contentsOfFile: scratch.path("mapping.yaml"), encoding: .utf8)
-        let build = try seeder(["build", scratch.path("mapping.yaml"), dumps, "-o", scratch.path("seed.sqlite")])
+        let build = try await seeder(["build", scratch.path("mapping.yaml"), dumps, "-o", scratch.path("seed.sqlite")])
         #expect(build.status == 0, "\(build.stderr)\n\(draft)")
-        let inspect = try seeder(["inspect", scratch.path("seed.sqlite"), "--json"])
+        let inspect = try await seeder(["inspect", scratch.path("seed.sqlite"), "--json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
         let tables = try #require(document["tables"] as? [[String: Any]])
         var rows: [String: Int] = [:]
@@ -39,7 +39,7 @@ struct InferAPIShapesTests {
             #expect(rows[entity] == count, "\(entity) in \(rows)\n\(draft)")
         }
         // Never over a file it was not asked to replace.
-        let again = try seeder(["infer", dumps, "-o", scratch.path("mapping.yaml")])
+        let again = try await seeder(["infer", dumps, "-o", scratch.path("mapping.yaml")])
         #expect(again.status == 2)
         #expect(try String(contentsOfFile: scratch.path("mapping.yaml"), encoding: .utf8) == draft)
     }

@@ -112,25 +112,25 @@ struct InferCorpusTests {
     ]
 
     @Test(arguments: services.keys.sorted())
-    func theDraftOfOneReleaseBuildsBothAndTheDiffIsTheirChanges(_ name: String) throws {
-        try Self.check(name, try #require(Self.services[name]))
+    func theDraftOfOneReleaseBuildsBothAndTheDiffIsTheirChanges(_ name: String) async throws {
+        try await Self.check(name, try #require(Self.services[name]))
     }
 
-    static func check(_ name: String, _ service: Service) throws {
+    static func check(_ name: String, _ service: Service) async throws {
         let scratch = try Workspace()
         let (release1, release2) = (Self.corpus + name + "/release-1", Self.corpus + name + "/release-2")
-        let infer = try seeder(["infer", release1, "-o", scratch.path("draft.yaml")])
+        let infer = try await seeder(["infer", release1, "-o", scratch.path("draft.yaml")])
         try #require(infer.status == 0, "\(infer.stderr)")
         let draft = try String(contentsOfFile: scratch.path("draft.yaml"), encoding: .utf8)
         let mapping = try Draft(draft)
-        let build1 = try seeder(["build", scratch.path("draft.yaml"), release1, "-o", scratch.path("seed1.sqlite")])
+        let build1 = try await seeder(["build", scratch.path("draft.yaml"), release1, "-o", scratch.path("seed1.sqlite")])
         try #require(build1.status == 0, "\(build1.stderr)\n\(draft)")
         // Every key the draft reads is one the records hold, byte for byte.
         #expect(!build1.stderr.contains("matched no key"), "\(build1.stderr)\n\(draft)")
 
         // No record is lost: each kind is one entity, holding as many rows as there are records.
         let dumps = try Dumps(release1)
-        let rows = try Self.rows(scratch.path("seed1.sqlite"))
+        let rows = try await Self.rows(scratch.path("seed1.sqlite"))
         for kind in service.kinds {
             // A kind without an entity is recorded, not fatal: the diff below still says what it can.
             guard let entity = mapping.entity(of: kind) else {
@@ -146,9 +146,9 @@ struct InferCorpusTests {
         }
 
         // Release 2 builds with the same draft, and the diff is its three changes.
-        let build2 = try seeder(["build", scratch.path("draft.yaml"), release2, "-o", scratch.path("seed2.sqlite")])
+        let build2 = try await seeder(["build", scratch.path("draft.yaml"), release2, "-o", scratch.path("seed2.sqlite")])
         try #require(build2.status == 0, "\(build2.stderr)\n\(draft)")
-        let diff = try seeder(["diff", scratch.path("seed1.sqlite"), scratch.path("seed2.sqlite"), "--format", "json"])
+        let diff = try await seeder(["diff", scratch.path("seed1.sqlite"), scratch.path("seed2.sqlite"), "--format", "json"])
         #expect(diff.status == 1, "\(diff.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
         #expect((document["schema"] as? [Any])?.isEmpty == true, "\(diff.stdout)")
@@ -173,8 +173,8 @@ struct InferCorpusTests {
     }
 
     /// The rows of each entity of a seed, by `seeder inspect --json`.
-    static func rows(_ seed: String) throws -> [String: Int] {
-        let inspect = try seeder(["inspect", seed, "--json"])
+    static func rows(_ seed: String) async throws -> [String: Int] {
+        let inspect = try await seeder(["inspect", seed, "--json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
         var rows: [String: Int] = [:]
         for table in document["tables"] as? [[String: Any]] ?? [] {

@@ -9,24 +9,24 @@ import Testing
 /// every value.
 struct InferLimitsTests {
     /// `seeder infer dumps -o draft.yaml`, then, when it drafted, `build --strict` of the draft.
-    func inferAndBuild(_ files: [String: String]) throws -> (scratch: Workspace, infer: Run, build: Run?) {
+    func inferAndBuild(_ files: [String: String]) async throws -> (scratch: Workspace, infer: Run, build: Run?) {
         let scratch = try Workspace(directories: ["dumps"])
         for (name, text) in files { try scratch.write("dumps/" + name, text) }
-        let inferred = try seeder(["infer", "dumps", "-o", "draft.yaml"], in: scratch.root)
+        let inferred = try await seeder(["infer", "dumps", "-o", "draft.yaml"], in: scratch.root)
         guard inferred.status == 0 else { return (scratch, inferred, nil) }
-        return (scratch, inferred, try seeder(["build", "draft.yaml", "dumps", "-o", "seed.sqlite", "--strict"], in: scratch.root))
+        return (scratch, inferred, try await seeder(["build", "draft.yaml", "dumps", "-o", "seed.sqlite", "--strict"], in: scratch.root))
     }
 
-    @Test func recordsWithNoKeyAreSaidPlainlyWithStatusOne() throws {
-        let (scratch, inferred, _) = try inferAndBuild(["things.json": "[{}, {}]"])
+    @Test func recordsWithNoKeyAreSaidPlainlyWithStatusOne() async throws {
+        let (scratch, inferred, _) = try await inferAndBuild(["things.json": "[{}, {}]"])
         #expect(inferred.status == 1)
         #expect(
             inferred.stderr == "dumps: error: the 2 records in the 1 dump file under dumps hold no key: nothing to draft a mapping from\n")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("draft.yaml")))
     }
 
-    @Test func valuesThatAreNoObjectsAreSaidPlainlyEachAtItsLineAndColumn() throws {
-        let (_, inferred, _) = try inferAndBuild(["numbers.json": "[1,\n 2, \"three\"]"])
+    @Test func valuesThatAreNoObjectsAreSaidPlainlyEachAtItsLineAndColumn() async throws {
+        let (_, inferred, _) = try await inferAndBuild(["numbers.json": "[1,\n 2, \"three\"]"])
         #expect(inferred.status == 1)
         #expect(
             inferred.stderr == """
@@ -38,34 +38,34 @@ struct InferLimitsTests {
                 """)
     }
 
-    @Test func keysNamedLikeSQLitesAndSeedersTablesDraftTablesOfTheirOwn() throws {
-        let (scratch, inferred, built) = try inferAndBuild([
+    @Test func keysNamedLikeSQLitesAndSeedersTablesDraftTablesOfTheirOwn() async throws {
+        let (scratch, inferred, built) = try await inferAndBuild([
             "seed_metadata.json": #"[{"id": 1, "sqlite_stat1": {"id": 3, "tbl": "t"}, "seed_source": [{"id": 5, "path": "p"}]}]"#
         ])
         #expect(inferred.status == 0, "\(inferred.stderr)")
         let build = try #require(built)
         #expect(build.status == 0, "\(build.stderr)")
-        let tables = try DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
+        let tables = try await DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'dump%' ORDER BY name")
         }
         #expect(tables == ["dump_seed_metadata", "dump_seed_metadata_field_seed_source", "dump_seed_source", "dump_sqlite_stat1"])
-        let stat = try DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
+        let stat = try await DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM dump_sqlite_stat1").map(\.description)
         }
         #expect(stat == [#"[id:3 tbl:"t"]"#])
     }
 
-    @Test func aRecordWiderThanATableKeepsEveryValue() throws {
+    @Test func aRecordWiderThanATableKeepsEveryValue() async throws {
         let keys = (0..<2100).map { "k\($0)" }
         let record = "[{" + keys.enumerated().map { "\"\($1)\": \($0)" }.joined(separator: ", ") + ", \"id\": 7}]"
-        let (scratch, inferred, built) = try inferAndBuild(["wide.json": record])
+        let (scratch, inferred, built) = try await inferAndBuild(["wide.json": record])
         #expect(inferred.status == 0, "\(inferred.stderr)")
         let build = try #require(built)
         #expect(build.status == 0, "\(build.stderr)")
         let draft = try String(contentsOfFile: scratch.path("draft.yaml"), encoding: .utf8)
         #expect(draft.contains("rest: { type: json, from: '@rest' }"))
         // Every value, in a column or in the gathered object, once.
-        let (columns, rest) = try DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
+        let (columns, rest) = try await DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
             let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM wide"))
             return (
                 Dictionary(uniqueKeysWithValues: row.columnNames.filter { $0 != "rest" }.map { ($0, row[$0] as Int64) }),

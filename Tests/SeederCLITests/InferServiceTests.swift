@@ -19,15 +19,15 @@ import Yams
         let sources: [[String: Any]]
         let build: (status: Int32, stdout: String, stderr: String)
 
-        init(_ dumps: String) throws {
+        init(_ dumps: String) async throws {
             workspace = try Workspace()
-            let infer = try seeder(["infer", dumps, "-o", workspace.path("draft.yaml")])
+            let infer = try await seeder(["infer", dumps, "-o", workspace.path("draft.yaml")])
             try #require(infer.status == 0, "\(infer.stderr)")
             text = try String(contentsOfFile: workspace.path("draft.yaml"), encoding: .utf8)
             let yaml = try #require(try Yams.load(yaml: text) as? [String: Any])
             entities = (yaml["entities"] as? [String: Any] ?? [:]).compactMapValues { $0 as? [String: Any] }
             sources = yaml["sources"] as? [[String: Any]] ?? []
-            let built = try seeder([
+            let built = try await seeder([
                 "build", workspace.path("draft.yaml"), dumps, "-o", workspace.path("seed.sqlite"), "--progress", "never",
             ])
             build = (built.status, built.stdout, built.stderr)
@@ -51,8 +51,8 @@ import Yams
         }
     }
 
-    @Test func pokeAPIDraftBuildsOneRowPerRecord() throws {
-        let drafted = try Drafted(Self.pokeAPI)
+    @Test func pokeAPIDraftBuildsOneRowPerRecord() async throws {
+        let drafted = try await Drafted(Self.pokeAPI)
         try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
         #expect(!drafted.build.stderr.contains("warning:"), "\(drafted.build.stderr)")
         #expect(
@@ -60,12 +60,12 @@ import Yams
                 && drafted.paths["Ability"] == ["ability/*.json"] && drafted.paths["Berry"] == ["berry/*.json"],
             "\(drafted.sources)")
         #expect(drafted.sources.count == 4, "\(drafted.sources)")
-        let rows = try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
+        let rows = try await InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
         #expect(rows["Type"] == 8 && rows["Move"] == 8 && rows["Ability"] == 6 && rows["Berry"] == 6, "\(rows)")
     }
 
-    @Test func referencesToAFolderAreRelationshipsToItsEntity() throws {
-        let drafted = try Drafted(Self.pokeAPI)
+    @Test func referencesToAFolderAreRelationshipsToItsEntity() async throws {
+        let drafted = try await Drafted(Self.pokeAPI)
         try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
         // `"type": {"name": "normal", "url": "/api/v2/type/1/"}` of a move, of a berry under
         // `natural_gift_type`; `"moves": [{"name", "url"}]` of a type.
@@ -92,8 +92,8 @@ import Yams
 
     /// A folder of types beside their list (`type/index.json`'s `results: [{name, url}]`, records
     /// of a source): `name` repeats only between a type's file and its entry in the list.
-    @Test func aRecordReferencedAndDetailedKeepsItsIdentity() throws {
-        let drafted = try Drafted(repository + "/Tests/SeederCLITests/Fixtures/pokeapi/release-1")
+    @Test func aRecordReferencedAndDetailedKeepsItsIdentity() async throws {
+        let drafted = try await Drafted(repository + "/Tests/SeederCLITests/Fixtures/pokeapi/release-1")
         try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
         #expect(drafted.entities["Type"]?["identity"] as? String == "name", "\(drafted.text)")
         #expect(drafted.text.contains("3 records both detailed and referenced (other keys, same 'name'): they merge"), "\(drafted.text)")
@@ -104,8 +104,8 @@ import Yams
     /// An ability's `flavor_text_entries`, one per `version_group`, are keyed by it within the
     /// ability (rule `owned-identity`), and a move's are an entity of their own: an entry added
     /// upstream is one row added, where `identity: none` renumbered every row after it.
-    @Test func childListsAreKeyedWithinTheirOwner() throws {
-        let drafted = try Drafted(Self.pokeAPI)
+    @Test func childListsAreKeyedWithinTheirOwner() async throws {
+        let drafted = try await Drafted(Self.pokeAPI)
         try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
         #expect(!drafted.build.stderr.contains("warning:"), "\(drafted.build.stderr)")
         #expect(drafted.entities["AbilityFlavorTextEntry"]?["identity"] as? [String] == ["ability", "versionGroup"], "\(drafted.text)")
@@ -117,7 +117,7 @@ import Yams
             drafted.workspace.path("seed.sqlite"),
             "SELECT name FROM pragma_table_info('ability_flavor_text_entry') WHERE pk > 0 ORDER BY pk")
         #expect(keys == ["ability_id", "version_group_id"], "\(keys)")
-        #expect(try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))["AbilityFlavorTextEntry"] == 30)
+        #expect(try await InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))["AbilityFlavorTextEntry"] == 30)
 
         // The next release lists one more entry first: one row added, no other changed.
         let next = drafted.workspace.path("release-2")
@@ -130,11 +130,11 @@ import Yams
         ]
         ability["flavor_text_entries"] = [added] + (ability["flavor_text_entries"] as? [Any] ?? [])
         try JSONSerialization.data(withJSONObject: ability).write(to: URL(fileURLWithPath: file))
-        let built = try seeder([
+        let built = try await seeder([
             "build", drafted.workspace.path("draft.yaml"), next, "-o", drafted.workspace.path("next.sqlite"), "--progress", "never",
         ])
         try #require(built.status == 0, "\(built.stderr)")
-        let diff = try seeder([
+        let diff = try await seeder([
             "diff", drafted.workspace.path("seed.sqlite"), drafted.workspace.path("next.sqlite"), "--entity", "AbilityFlavorTextEntry",
         ])
         // The whole line: no entry removed or changed beside the one added.
@@ -143,17 +143,17 @@ import Yams
 
     /// A move's `meta` has no identity but holds records (`ailment`, `category`): an entity of its
     /// own, a to-one of the move, not columns (docs/commands.md, Nested records).
-    @Test func objectsHoldingRecordsAreEntities() throws {
-        let drafted = try Drafted(Self.pokeAPI)
+    @Test func objectsHoldingRecordsAreEntities() async throws {
+        let drafted = try await Drafted(Self.pokeAPI)
         try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
         #expect(drafted.relationship("meta", of: "Move")?["to"] as? String == "Meta", "\(drafted.text)")
         #expect(drafted.relationship("ailment", of: "Meta")?["to"] as? String == "Ailment", "\(drafted.text)")
         #expect(drafted.entities["Meta"]?["identity"] as? String == "none", "\(drafted.text)")
-        #expect(try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))["Meta"] == 8)
+        #expect(try await InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))["Meta"] == 8)
     }
 
-    @Test func everyFromIsAKeyOfTheRecords() throws {
-        let drafted = try Drafted(Self.pokeAPI)
+    @Test func everyFromIsAKeyOfTheRecords() async throws {
+        let drafted = try await Drafted(Self.pokeAPI)
         // `damage_relations` holds only arrays of references: json, read from the key as written.
         let damage = drafted.attribute("damageRelations", of: "Type") as? [String: Any]
         #expect(damage?["from"] as? String == "damage_relations", "\(drafted.text)")
@@ -165,7 +165,7 @@ import Yams
 
     /// Files named by their records (`type/bug.json`, as a fetch with `each` over names writes
     /// them) are one entity named for their folder; files at the top name their own kinds.
-    @Test func filesNamedByTheirRecordsAreOneEntityOfTheFolder() throws {
+    @Test func filesNamedByTheirRecordsAreOneEntityOfTheFolder() async throws {
         let workspace = try Workspace()
         let names = ["1": "normal", "2": "fighting", "7": "bug"]
         for (id, name) in names {
@@ -173,12 +173,12 @@ import Yams
         }
         try workspace.write("dumps/labels.json", #"[{"id": 1, "name": "bug"}]"#)
         try workspace.write("dumps/repo.json", #"{"id": 7, "full_name": "a/b"}"#)
-        let drafted = try Drafted(workspace.path("dumps"))
+        let drafted = try await Drafted(workspace.path("dumps"))
         #expect(drafted.build.status == 0, "\(drafted.build.stderr)")
         #expect(drafted.paths["Type"] == ["type/*.json"], "\(drafted.sources)")
         #expect(drafted.paths["Label"] == ["labels.json"] && drafted.paths["Repo"] == ["repo.json"], "\(drafted.sources)")
         #expect(drafted.entities["Bug"] == nil && drafted.entities["Normal"] == nil, "\(drafted.text)")
-        let rows = try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
+        let rows = try await InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
         #expect(rows["Type"] == 3, "\(rows)")
     }
 
@@ -186,7 +186,7 @@ import Yams
     /// slug (`mega-1.json`, `mega-2.json`, as PokéAPI's `zygarde-10` and `zygarde-50`) do not
     /// make numbered files of a kind of their own, and records laid out as folders named by
     /// slug (`kind/fire/index.json`) are the records of their parent folder.
-    @Test func slugNamedFilesAreOneGroupOfTheFolder() throws {
+    @Test func slugNamedFilesAreOneGroupOfTheFolder() async throws {
         let workspace = try Workspace()
         let copies = [
             "type/bug.json": "type/7", "type/mega-1.json": "type/1", "type/mega-2.json": "type/2",
@@ -196,20 +196,20 @@ import Yams
         for (path, fixture) in copies {
             try workspace.write("dumps/" + path, try Data(contentsOf: URL(fileURLWithPath: Self.pokeAPI + "/\(fixture).json")))
         }
-        let drafted = try Drafted(workspace.path("dumps"))
+        let drafted = try await Drafted(workspace.path("dumps"))
         #expect(drafted.build.status == 0, "\(drafted.build.stderr)")
         #expect(drafted.paths["Type"] == ["type/*.json"] && drafted.paths["Ability"] == ["ability/*/index.json"], "\(drafted.sources)")
         for name in ["Mega", "Bug", "Stench", "Drizzle", "SpeedBoost"] {
             #expect(drafted.entities[name] == nil, "\(name): \(drafted.text)")
         }
-        let rows = try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
+        let rows = try await InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
         #expect(rows["Type"] == 3 && rows["Ability"] == 3, "\(rows)")
     }
 
     /// A fetch's manifest says which files each source wrote: they are one source and one
     /// entity, though their records' keys differ too much for the folder rule; a manifest that
     /// is not one (not JSON, another shape, a link, paths outside) changes nothing.
-    @Test func filesOfOneFetchedSourceAreOneEntity() throws {
+    @Test func filesOfOneFetchedSourceAreOneEntity() async throws {
         let workspace = try Workspace()
         try workspace.write("dumps/things/a.json", #"{"id": 1, "name": "a", "weight": 3}"#)
         try workspace.write("dumps/things/b.json", #"{"id": 2, "colour": "red", "size": 4}"#)
@@ -218,15 +218,15 @@ import Yams
         let manifest =
             #"{"format": 1, "files": {"things/a.json": \#(entry), "things/b.json": \#(entry), "things/c.json": \#(entry), "../../etc/passwd": \#(entry)}}"#
         try workspace.write("dumps/.seeder-fetch.json", manifest)
-        let drafted = try Drafted(workspace.path("dumps"))
+        let drafted = try await Drafted(workspace.path("dumps"))
         #expect(drafted.build.status == 0, "\(drafted.build.stderr)")
         #expect(drafted.paths == ["Thing": ["things/*.json"]], "\(drafted.sources)")
-        #expect(try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite")) == ["Thing": 3])
+        await #expect(try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite")) == ["Thing": 3])
 
         // Without a manifest it can read, the three files are three kinds, named by their files.
         for broken in ["not json", #"{"files": 3}"#, #"{"files": {"things/a.json": {"source": 7}}}"#] {
             try workspace.write("dumps/.seeder-fetch.json", broken)
-            let fallback = try Drafted(workspace.path("dumps"))
+            let fallback = try await Drafted(workspace.path("dumps"))
             #expect(fallback.build.status == 0, "\(fallback.build.stderr)")
             #expect(fallback.paths.keys.sorted() == ["A", "B", "C"], "\(broken): \(fallback.sources)")
         }
@@ -234,17 +234,17 @@ import Yams
         try workspace.write("elsewhere.json", manifest)
         try FileManager.default.createSymbolicLink(
             atPath: workspace.path("dumps/.seeder-fetch.json"), withDestinationPath: workspace.path("elsewhere.json"))
-        #expect(try Drafted(workspace.path("dumps")).paths.keys.sorted() == ["A", "B", "C"])
+        #expect(try await Drafted(workspace.path("dumps")).paths.keys.sorted() == ["A", "B", "C"])
     }
 
     /// PokéAPI's api-data: a folder a record (`type/18/index.json`) beside the list
     /// (`type/index.json`, `results: [{name, url}]`): one entity, both its sources.
-    @Test func folderOfRecordsIsOneEntityNamedForIt() throws {
-        let drafted = try Drafted(repository + "/Tests/SeederCLITests/Fixtures/pokeapi/release-1")
+    @Test func folderOfRecordsIsOneEntityNamedForIt() async throws {
+        let drafted = try await Drafted(repository + "/Tests/SeederCLITests/Fixtures/pokeapi/release-1")
         try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
         #expect(drafted.paths["Type"] == ["type/*/index.json", "type/index.json"], "\(drafted.sources)")
         #expect(drafted.entities["Index"] == nil, "\(drafted.text)")
-        let rows = try InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
+        let rows = try await InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
         #expect(rows["Type"] == 3, "\(rows)")
     }
 }

@@ -64,12 +64,12 @@ struct InspectDiagramTests {
 
     static let examples = ["tasklist", "catalog", "social", "pods", "tasklist-grdb", "tasklist-room", "catalog-coredata"]
 
-    static func diagram(of example: String) throws -> (Diagram, String, DatabaseQueue) {
+    static func diagram(of example: String) async throws -> (Diagram, String, DatabaseQueue) {
         let scratch = try Workspace()
         let seed = scratch.path("\(example).sqlite")
-        let built = try seeder(["build", "mappings/\(example).yaml", "seeds/" + example.prefix { $0 != "-" }, "-o", seed, "--quiet"])
+        let built = try await seeder(["build", "mappings/\(example).yaml", "seeds/" + example.prefix { $0 != "-" }, "-o", seed, "--quiet"])
         #expect(built.status == 0, "\(built.stderr)")
-        let run = try seeder(["inspect", seed, "--format", "mermaid"])
+        let run = try await seeder(["inspect", seed, "--format", "mermaid"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "")
         return (try Diagram(parsing: run.stdout), run.stdout, try DatabaseQueue(path: seed))
@@ -78,9 +78,9 @@ struct InspectDiagramTests {
     /// Every table but seeder's metadata and FTS's shadow tables, with every column and its
     /// declared type; every declared foreign key.
     @Test(arguments: examples)
-    func coversEveryTableColumnAndForeignKey(_ example: String) throws {
-        let (diagram, _, queue) = try Self.diagram(of: example)
-        try queue.read { db in
+    func coversEveryTableColumnAndForeignKey(_ example: String) async throws {
+        let (diagram, _, queue) = try await Self.diagram(of: example)
+        try await queue.read { db in
             let virtual = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'")
             let shadows = Set(virtual.flatMap { name in ["data", "idx", "content", "docsize", "config"].map { name + "_" + $0 } })
             let tables = try String.fetchAll(
@@ -107,15 +107,15 @@ struct InspectDiagramTests {
 
     /// A generated schema declares no foreign keys: its references come from the mapping, each
     /// to-one and each side of a join table, NOT NULL ones drawn as exactly one.
-    @Test func theReferencesOfAGeneratedSchema() throws {
-        let (tasklist, _, _) = try Self.diagram(of: "tasklist")
+    @Test func theReferencesOfAGeneratedSchema() async throws {
+        let (tasklist, _, _) = try await Self.diagram(of: "tasklist")
         #expect(
             tasklist.references.map(\.line) == [
                 #"    "user" |o--o{ "project" : "Project.user""#,
                 #"    "project" |o--o{ "task" : "Task.project""#,
                 #"    "user" |o--o{ "task" : "Task.assignedUser""#,
             ])
-        let (catalog, _, _) = try Self.diagram(of: "catalog")
+        let (catalog, _, _) = try await Self.diagram(of: "catalog")
         #expect(
             catalog.references.map(\.line) == [
                 #"    "category" |o--o{ "product" : "Product.category""#,
@@ -126,26 +126,26 @@ struct InspectDiagramTests {
                 #"    "product" ||--o{ "product_review_products" : "ProductReview.products""#,
             ])
         // A selector's columns may name a row of each entity it chooses: dotted.
-        let (social, _, _) = try Self.diagram(of: "social")
+        let (social, _, _) = try await Self.diagram(of: "social")
         #expect(
             social.references.filter { $0.label == "User.pinned" }.map(\.line).sorted() == [
                 #"    "link" |o..o{ "user" : "User.pinned""#, #"    "photo" |o..o{ "user" : "User.pinned""#,
                 #"    "video" |o..o{ "user" : "User.pinned""#,
             ])
         // A search table, to the table it indexes.
-        let (pods, _, _) = try Self.diagram(of: "pods")
+        let (pods, _, _) = try await Self.diagram(of: "pods")
         #expect(pods.references.map(\.line).contains(#"    "pod" ||--|| "pod_search" : "search (fts5)""#))
     }
 
     /// docs/commands.md shows the tasklist example's diagram as it is.
-    @Test func theDocumentedDiagramIsTheExamples() throws {
-        let (_, text, _) = try Self.diagram(of: "tasklist")
+    @Test func theDocumentedDiagramIsTheExamples() async throws {
+        let (_, text, _) = try await Self.diagram(of: "tasklist")
         let docs = try String(contentsOfFile: repository + "/docs/commands.md", encoding: .utf8)
         #expect(docs.contains("```mermaid\n" + text + "```\n"))
     }
 
-    @Test func jsonAndAnotherFormatDoNotGo() throws {
-        let run = try seeder(["inspect", "x.sqlite", "--json", "--format", "mermaid"])
+    @Test func jsonAndAnotherFormatDoNotGo() async throws {
+        let run = try await seeder(["inspect", "x.sqlite", "--json", "--format", "mermaid"])
         #expect(run.status == 64)
         #expect(run.stderr.contains("--json prints JSON; it cannot go with --format mermaid."))
     }

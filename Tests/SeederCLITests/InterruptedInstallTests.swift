@@ -38,19 +38,19 @@ import Testing
     }
 
     @Test(arguments: [true, false])
-    func aKilledInstallLeavesTheOldSeedOrTheNew(patch: Bool) throws {
+    func aKilledInstallLeavesTheOldSeedOrTheNew(patch: Bool) async throws {
         let workspace = try Workspace()
         try workspace.write(
             "m.yaml", "seeder: 1\nentities:\n  Item:\n    attributes: { id: integer, name: string, note: string, size: integer }\n")
         for edition in [1, 2] {
             try workspace.write("d\(edition)/item.json", Self.items(edition: edition, count: 120_000))
-            let built = try seeder([
+            let built = try await seeder([
                 "build", workspace.path("m.yaml"), workspace.path("d\(edition)"), "-o", workspace.path("\(edition).sqlite"), "-q",
             ])
             #expect(built.status == 0, "\(built.stderr)")
         }
         let (old, new, changeset) = (workspace.path("1.sqlite"), workspace.path("2.sqlite"), workspace.path("c.changeset"))
-        #expect(try seeder(["diff", old, new, "--changeset", changeset]).status == 1)
+        #expect(try await seeder(["diff", old, new, "--changeset", changeset]).status == 1)
         let expected = [try Self.rows(old), try Self.rows(new)]
         let bench = try seederBenchBinary()
         let copy = workspace.path("copy.sqlite")
@@ -63,22 +63,16 @@ import Testing
         for delay in delays {
             try? FileManager.default.removeItem(atPath: copy)
             try FileManager.default.copyItem(atPath: old, toPath: copy)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: bench)
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32(delay * 1_000_000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let killed = process.terminationReason == .uncaughtSignal
+            let install = try RunningProgram(bench, arguments, standardOutput: .discarded)
+            try await Task.sleep(for: .seconds(delay))
+            install.send(SIGKILL)
+            let killed = await install.finished().signalled
             let rows = try Self.rows(copy)
             let state = rows == expected[0] ? "old" : rows == expected[1] ? "new" : "mixed"
             #expect(state != "mixed", "killed after \(delay) s")
             outcomes.append("\(delay): \(killed ? "killed" : "finished"), \(state)")
             // The next launch finishes the job and leaves no temporary file.
-            let rerun = try program(bench, arguments)
+            let rerun = try await program(bench, arguments)
             #expect(rerun.status == 0, "\(rerun.stdout)")
             #expect(try Self.rows(copy) == expected[1])
             #expect(!FileManager.default.fileExists(atPath: workspace.path(".copy.sqlite.seed-install")))

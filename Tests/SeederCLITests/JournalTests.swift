@@ -31,8 +31,8 @@ struct JournalTests {
     }
 
     /// `v1.sqlite`, `hot.sqlite` beside a hot journal of `uncommitted`, and an empty changeset.
-    static func seedBesideAHotJournal() throws -> Workspace {
-        let scratch = try DiffCommandTests.seeds([
+    static func seedBesideAHotJournal() async throws -> Workspace {
+        let scratch = try await DiffCommandTests.seeds([
             ("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
             ("hot", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
         ])
@@ -48,15 +48,15 @@ struct JournalTests {
             + "INSERT INTO user (id, name) SELECT i, hex(zeroblob(250)) FROM n",
     ]
 
-    @Test func buildRemovesTheOldOutputsJournalBeforeItPublishes() throws {
-        let scratch = try DiffCommandTests.seeds([("out", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000")])
+    @Test func buildRemovesTheOldOutputsJournalBeforeItPublishes() async throws {
+        let scratch = try await DiffCommandTests.seeds([("out", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000")])
         let out = scratch.path("out.sqlite")
         let built = try Self.names(out)
         // The old output's last commit renamed every user; a crashed writer left its journal.
         try RawDatabase(out).execute("UPDATE user SET name = 'stale ' || name")
         try Self.crash(out, during: Self.uncommitted)
 
-        let run = try seeder(["build", "mappings/tasklist.yaml", "seeds/tasklist", "-o", out, "--quiet"])
+        let run = try await seeder(["build", "mappings/tasklist.yaml", "seeds/tasklist", "-o", out, "--quiet"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "")
         #expect(!FileManager.default.fileExists(atPath: out + "-journal"))
@@ -69,7 +69,7 @@ struct JournalTests {
     /// The app's template is read into memory as its file holds it: beside a hot journal those
     /// bytes are a transaction that never committed, so the build refuses it (exit 1, at the key).
     @Test(arguments: [false, true])
-    func aTemplateWithAHotJournalIsRefused(throughALink: Bool) throws {
+    func aTemplateWithAHotJournalIsRefused(throughALink: Bool) async throws {
         let scratch = try TemplateCommandTests.scratch()
         var template = scratch.path("app.sqlite")
         if throughALink {
@@ -85,7 +85,7 @@ struct JournalTests {
                 "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) "
                     + "INSERT INTO author (remote_id, name) SELECT 'r' || i, hex(zeroblob(250)) FROM n"
             ])
-        let run = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
+        let run = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         #expect(
             run.stderr.hasPrefix(
@@ -98,13 +98,13 @@ struct JournalTests {
 
     /// A journal that cannot be removed (here a directory) stops the build before the rename:
     /// the old output stays, and no new seed is published beside it.
-    @Test func aJournalThatCannotBeRemovedKeepsTheOldOutput() throws {
-        let scratch = try DiffCommandTests.seeds([("out", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000")])
+    @Test func aJournalThatCannotBeRemovedKeepsTheOldOutput() async throws {
+        let scratch = try await DiffCommandTests.seeds([("out", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000")])
         let out = scratch.path("out.sqlite")
         try FileManager.default.createDirectory(atPath: out + "-journal/inside", withIntermediateDirectories: true)
         let before = try Data(contentsOf: URL(fileURLWithPath: out))
 
-        let run = try seeder(["build", "mappings/tasklist.yaml", "seeds/tasklist", "-o", out, "--quiet"])
+        let run = try await seeder(["build", "mappings/tasklist.yaml", "seeds/tasklist", "-o", out, "--quiet"])
         #expect(run.status == 2)
         #expect(
             run.stderr == "error: cannot remove \(out)-journal: Is a directory\nbuild failed: 1 error, 0 warnings; nothing was written\n")
@@ -112,13 +112,13 @@ struct JournalTests {
         #expect(scratch.files == ["out.sqlite", "out.sqlite-journal"])
     }
 
-    @Test func patchRemovesTheOldOutputsJournalBeforeItPublishes() throws {
-        let scratch = try PatchCommandTests.seedsAndChangeset()
+    @Test func patchRemovesTheOldOutputsJournalBeforeItPublishes() async throws {
+        let scratch = try await PatchCommandTests.seedsAndChangeset()
         let out = scratch.path("v1-again.sqlite")
         try RawDatabase(out).execute("UPDATE user SET name = 'stale ' || name")
         try Self.crash(out, during: Self.uncommitted)
 
-        let run = try seeder(["patch", "v1.sqlite", "v1-to-v2.changeset", "-o", "v1-again.sqlite"], in: scratch.root)
+        let run = try await seeder(["patch", "v1.sqlite", "v1-to-v2.changeset", "-o", "v1-again.sqlite"], in: scratch.root)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out + "-journal"))
         #expect(try Self.names(out) == (try Self.names(scratch.path("v2.sqlite"))))
@@ -131,11 +131,11 @@ struct JournalTests {
         ["diff", "hot.sqlite", "v1.sqlite", "--changeset", "out.changeset"],
         ["patch", "hot.sqlite", "empty.changeset", "-o", "out.sqlite"],
     ])
-    func readersRefuseASeedWithAHotJournal(_ arguments: [String]) throws {
-        let scratch = try Self.seedBesideAHotJournal()
+    func readersRefuseASeedWithAHotJournal(_ arguments: [String]) async throws {
+        let scratch = try await Self.seedBesideAHotJournal()
         let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path("hot.sqlite")))
 
-        let run = try seeder(arguments, in: scratch.root)
+        let run = try await seeder(arguments, in: scratch.root)
         #expect(run.status == 2)
         #expect(run.stdout == "")
         #expect(
@@ -154,12 +154,12 @@ struct JournalTests {
         ["diff", "v1.sqlite", "link/hot.sqlite"],
         ["patch", "link/hot.sqlite", "empty.changeset", "-o", "out.sqlite"],
     ])
-    func aHotJournalIsFoundBesideTheFileALinkLeadsTo(_ arguments: [String]) throws {
-        let scratch = try Self.seedBesideAHotJournal()
+    func aHotJournalIsFoundBesideTheFileALinkLeadsTo(_ arguments: [String]) async throws {
+        let scratch = try await Self.seedBesideAHotJournal()
         try FileManager.default.createDirectory(atPath: scratch.path("link"), withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: scratch.path("link/hot.sqlite"), withDestinationPath: "../hot.sqlite")
 
-        let run = try seeder(arguments, in: scratch.root)
+        let run = try await seeder(arguments, in: scratch.root)
         #expect(run.status == 2)
         let journal = try #require(realpath(scratch.path("hot.sqlite"), nil).map { String(cString: $0) + "-journal" })
         #expect(
@@ -171,8 +171,8 @@ struct JournalTests {
 
     /// A WAL beside the file a link leads to holds transactions the file does not: `diff` reads
     /// them, as SQLite does, instead of the file's pages alone.
-    @Test func aWALBesideTheFileALinkLeadsToIsRead() throws {
-        let scratch = try DiffCommandTests.seeds([
+    @Test func aWALBesideTheFileALinkLeadsToIsRead() async throws {
+        let scratch = try await DiffCommandTests.seeds([
             ("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
             ("wal", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
         ])
@@ -184,8 +184,8 @@ struct JournalTests {
         try FileManager.default.createDirectory(atPath: scratch.path("link"), withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: scratch.path("link/wal.sqlite"), withDestinationPath: "../wal.sqlite")
 
-        let direct = try seeder(["diff", "v1.sqlite", "wal.sqlite"], in: scratch.root)
-        let linked = try seeder(["diff", "v1.sqlite", "link/wal.sqlite"], in: scratch.root)
+        let direct = try await seeder(["diff", "v1.sqlite", "wal.sqlite"], in: scratch.root)
+        let linked = try await seeder(["diff", "v1.sqlite", "link/wal.sqlite"], in: scratch.root)
         #expect(direct.status == 1, "\(direct.stderr)")
         #expect(linked.status == 1, "\(linked.stderr)")
         #expect(linked.stdout == direct.stdout.replacingOccurrences(of: "wal.sqlite", with: "link/wal.sqlite"))
@@ -195,10 +195,10 @@ struct JournalTests {
     /// A journal that is no longer hot (emptied by `TRUNCATE` mode, zeroed by `PERSIST` mode)
     /// holds nothing to roll back: the seed is read as it is.
     @Test(arguments: [Data(), Data(repeating: 0, count: 4096)])
-    func aJournalThatIsNotHotIsIgnored(_ journal: Data) throws {
-        let scratch = try DiffCommandTests.seeds([("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000")])
+    func aJournalThatIsNotHotIsIgnored(_ journal: Data) async throws {
+        let scratch = try await DiffCommandTests.seeds([("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000")])
         try scratch.write("v1.sqlite-journal", journal)
-        let run = try seeder(["inspect", "v1.sqlite"], in: scratch.root)
+        let run = try await seeder(["inspect", "v1.sqlite"], in: scratch.root)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("  user        3  User\n"), "\(run.stdout)")
     }

@@ -46,18 +46,18 @@ struct KeyTypoCommandTests {
 
         """
 
-    @Test func warnsAboutATypoAndFailsWithStrictKeepingThePreviousSeed() throws {
+    @Test func warnsAboutATypoAndFailsWithStrictKeepingThePreviousSeed() async throws {
         let scratch = try Self.scratch()
-        let relaxed = try seeder(["build", "github.yaml", "dumps", "--quiet"], in: scratch.root)
+        let relaxed = try await seeder(["build", "github.yaml", "dumps", "--quiet"], in: scratch.root)
         #expect(relaxed.status == 0)
         #expect(relaxed.stderr == Self.warnings)
-        let stars = try DatabaseQueue(path: scratch.root + "/github.sqlite").read { db in
+        let stars = try await DatabaseQueue(path: scratch.root + "/github.sqlite").read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM repository WHERE stars IS NULL")
         }
         #expect(stars == 12)
         let before = try Data(contentsOf: URL(fileURLWithPath: scratch.root + "/github.sqlite"))
 
-        let strict = try seeder(["build", "github.yaml", "dumps", "--strict", "--report", "report.json"], in: scratch.root)
+        let strict = try await seeder(["build", "github.yaml", "dumps", "--strict", "--report", "report.json"], in: scratch.root)
         #expect(strict.status == 1)
         #expect(strict.stdout == "")
         // Each warning is an error, as a compiler's warnings-as-errors makes it.
@@ -88,7 +88,7 @@ struct KeyTypoCommandTests {
         #expect(locations.map { $0?["file"] as? String } == ["github.yaml", "github.yaml"])
 
         // On GitHub, each is an ::error annotation on its line.
-        let annotated = try seeder(["build", "github.yaml", "dumps", "--strict", "--diagnostics", "github"], in: scratch.root)
+        let annotated = try await seeder(["build", "github.yaml", "dumps", "--strict", "--diagnostics", "github"], in: scratch.root)
         #expect(annotated.status == 1)
         let annotations = annotated.stdout.split(separator: "\n").filter { $0.hasPrefix("::") }
         #expect(
@@ -102,20 +102,20 @@ struct KeyTypoCommandTests {
         // Fixed, the strict build is clean and fills the column.
         let fixed = Self.mapping.replacingOccurrences(of: "from: stargazer_count", with: "from: stargazers_count")
         try fixed.write(toFile: scratch.root + "/github.yaml", atomically: true, encoding: .utf8)
-        let clean = try seeder(["build", "github.yaml", "dumps", "--strict", "--quiet"], in: scratch.root)
+        let clean = try await seeder(["build", "github.yaml", "dumps", "--strict", "--quiet"], in: scratch.root)
         #expect(clean.status == 0)
         #expect(clean.stderr == "")
-        let total = try DatabaseQueue(path: scratch.root + "/github.sqlite").read { db in
+        let total = try await DatabaseQueue(path: scratch.root + "/github.sqlite").read { db in
             try Int.fetchOne(db, sql: "SELECT SUM(stars) FROM repository")
         }
         #expect(total == 780)
     }
 
-    @Test func pointsAtAnIgnoreEntryThatIsNotAKey() throws {
+    @Test func pointsAtAnIgnoreEntryThatIsNotAKey() async throws {
         let scratch = try Self.scratch()
         let yaml = Self.mapping.replacingOccurrences(of: "ignore: [node_id, watchers_count]", with: "ignore: [node_id, name]")
         try yaml.write(toFile: scratch.root + "/github.yaml", atomically: true, encoding: .utf8)
-        let run = try seeder(["validate", "github.yaml", "dumps"], in: scratch.root)
+        let run = try await seeder(["validate", "github.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 1)
         #expect(
             run.stderr == """
@@ -130,7 +130,7 @@ struct KeyTypoCommandTests {
     /// docs/mapping.md's example of an `ignore:` entry no record has: one near no key the records
     /// have is a note that `--strict` keeps a note (a key of another release of the service), one
     /// near a key is a typo's warning that `--strict` makes an error.
-    @Test func anIgnoredKeyNoRecordHasIsANoteUnlessItIsNearAKey() throws {
+    @Test func anIgnoredKeyNoRecordHasIsANoteUnlessItIsNearAKey() async throws {
         let docs = try String(contentsOfFile: repository + "/docs/mapping.md", encoding: .utf8)
         let example = try #require(docs.components(separatedBy: "one of which dropped `past_stats`").dropFirst().first)
         let mapping = try WhereCommandTests.block("yaml", in: example)
@@ -144,20 +144,20 @@ struct KeyTypoCommandTests {
             text.split(separator: "\n").filter { $0.hasPrefix("mapping.yaml:") }.joined(separator: "\n")
         }
 
-        let relaxed = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: scratch.root)
+        let relaxed = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: scratch.root)
         #expect(relaxed.status == 0)
         #expect(locatedLines(relaxed.stderr) == printed)
-        let strict = try seeder(["build", "mapping.yaml", "dumps", "-o", "strict.sqlite", "--strict"], in: scratch.root)
+        let strict = try await seeder(["build", "mapping.yaml", "dumps", "-o", "strict.sqlite", "--strict"], in: scratch.root)
         #expect(strict.status == 1)
         #expect(locatedLines(strict.stderr) == printed.replacingOccurrences(of: ": warning: ", with: ": error: "))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("strict.sqlite")))
 
         // The typo fixed, `--strict` passes with the note still said, on GitHub as a notice.
         try scratch.write("mapping.yaml", mapping.replacingOccurrences(of: "[past_stats, stat]", with: "[past_stats]"))
-        let fixed = try seeder(["build", "mapping.yaml", "dumps", "-o", "strict.sqlite", "--strict", "--quiet"], in: scratch.root)
+        let fixed = try await seeder(["build", "mapping.yaml", "dumps", "-o", "strict.sqlite", "--strict", "--quiet"], in: scratch.root)
         #expect(fixed.status == 0)
         #expect(locatedLines(fixed.stderr) == "mapping.yaml:4:14: note: Player: ignored key 'past_stats' occurs in no record")
-        let annotated = try seeder(
+        let annotated = try await seeder(
             ["validate", "mapping.yaml", "dumps", "--strict", "--diagnostics", "github"], in: scratch.root)
         #expect(annotated.status == 0)
         #expect(annotated.stdout.contains("::notice file=mapping.yaml,line=4,col=14"))

@@ -54,9 +54,9 @@ struct MatchCommandTests {
         try DatabaseQueue(path: file).read { db in try Row.fetchAll(db, sql: sql).map(\.description) }
     }
 
-    @Test func theGuidesSWAPIMappingKeysRecordsAndReferencesByTheIdsInTheirURLs() throws {
+    @Test func theGuidesSWAPIMappingKeysRecordsAndReferencesByTheIdsInTheirURLs() async throws {
         let scratch = try Self.swapi()
-        let built = try seeder(["build", "swapi.yaml", "dumps", "-o", "swapi.sqlite"], in: scratch.root)
+        let built = try await seeder(["build", "swapi.yaml", "dumps", "-o", "swapi.sqlite"], in: scratch.root)
         #expect(built.status == 0, "\(built.stderr)")
         #expect(!built.stderr.contains("error"), "\(built.stderr)")
         let file = scratch.path("swapi.sqlite")
@@ -74,13 +74,13 @@ struct MatchCommandTests {
         #expect(try Self.rows("PRAGMA foreign_key_check", in: file) == [])
     }
 
-    @Test func everyValueThePatternDoesNotMatchIsAnErrorAtItNamingPatternAndValue() throws {
+    @Test func everyValueThePatternDoesNotMatchIsAnErrorAtItNamingPatternAndValue() async throws {
         let broken = Self.people
             .replacingOccurrences(of: #""url": "https://swapi.dev/api/people/2/""#, with: #""url": "https://swapi.dev/api/people/""#)
             .replacingOccurrences(of: #""homeworld": "https://swapi.dev/api/planets/1/", "#, with: #""homeworld": "Tatooine", "#)
             .replacingOccurrences(of: #""https://swapi.dev/api/films/5/""#, with: #""https://swapi.dev/api/films/five/""#)
         let scratch = try Self.swapi(people: broken)
-        let built = try seeder(["build", "swapi.yaml", "dumps", "-o", "swapi.sqlite"], in: scratch.root)
+        let built = try await seeder(["build", "swapi.yaml", "dumps", "-o", "swapi.sqlite"], in: scratch.root)
         #expect(built.status == 1)
         #expect(built.stdout == "")
         let errors = built.stderr.split(separator: "\n").filter { $0.contains(": error: ") || $0.hasPrefix("build failed") }
@@ -96,7 +96,7 @@ struct MatchCommandTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("swapi.sqlite")))
     }
 
-    @Test func readsFileStarsNumbersAndStringsAsTheyAreWritten() throws {
+    @Test func readsFileStarsNumbersAndStringsAsTheyAreWritten() async throws {
         let scratch = try Workspace(directories: ["dumps/releases"])
         try scratch.write(
             "releases.yaml",
@@ -117,7 +117,7 @@ struct MatchCommandTests {
             """)
         try scratch.write("dumps/releases/release-7.json", #"{"date": 20240101, "code": "BETA-XYZ-9", "note": null}"#)
         try scratch.write("dumps/releases/release-12.json", #"{"date": "1999-12-31", "code": "stable/ABC"}"#)
-        let built = try seeder(["build", "releases.yaml", "dumps", "-o", "releases.sqlite"], in: scratch.root)
+        let built = try await seeder(["build", "releases.yaml", "dumps", "-o", "releases.sqlite"], in: scratch.root)
         #expect(built.status == 0, "\(built.stderr)")
         #expect(
             try Self.rows("SELECT * FROM release ORDER BY id", in: scratch.path("releases.sqlite")) == [
@@ -140,23 +140,23 @@ struct MatchCommandTests {
     ]
 
     @Test(arguments: mappingErrors)
-    func aPatternThatCannotBeIsAMappingErrorAtItsNode(relationship: String, message: String, column: Int) throws {
+    func aPatternThatCannotBeIsAMappingErrorAtItsNode(relationship: String, message: String, column: Int) async throws {
         let scratch = try Self.swapi()
         let mapping = try Self.guideMapping()
         let written = "homeworld: { to: Planet, match: '/(\\d+)/?$' }                 # -> Planet 1"
         try #require(mapping.contains(written))
         try scratch.write("swapi.yaml", mapping.replacingOccurrences(of: written, with: relationship))
-        let built = try seeder(["build", "swapi.yaml", "dumps", "-o", "swapi.sqlite"], in: scratch.root)
+        let built = try await seeder(["build", "swapi.yaml", "dumps", "-o", "swapi.sqlite"], in: scratch.root)
         #expect(built.status == 1)
         #expect(built.stderr.hasPrefix("swapi.yaml:8:\(column): error: \(message)\n"), "\(built.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("swapi.sqlite")))
     }
 
-    @Test func aJSONAttributeCannotMatch() throws {
+    @Test func aJSONAttributeCannotMatch() async throws {
         let scratch = try Self.swapi()
         let mapping = try Self.guideMapping().replacingOccurrences(of: "title: string", with: "title: { type: json, match: '.' }")
         try scratch.write("swapi.yaml", mapping)
-        let checked = try seeder(["validate", "swapi.yaml", "dumps"], in: scratch.root)
+        let checked = try await seeder(["validate", "swapi.yaml", "dumps"], in: scratch.root)
         #expect(checked.status == 1)
         #expect(
             checked.stderr.hasPrefix(
@@ -167,7 +167,7 @@ struct MatchCommandTests {
     /// A pattern that backtracks without end on a hostile value stops at PCRE2's match limit: an
     /// error at the record, in well under a minute, never a hang (docs/mapping.md, Values inside
     /// text).
-    @Test func aPatternThatBacktracksWithoutEndStopsAtTheMatchLimit() throws {
+    @Test func aPatternThatBacktracksWithoutEndStopsAtTheMatchLimit() async throws {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write(
             "mapping.yaml",
@@ -182,7 +182,7 @@ struct MatchCommandTests {
             """)
         try scratch.write("dumps/p.json", #"[{"id": 1, "name": "\#(String(repeating: "a", count: 20_000))!"}]"#)
         let started = Date()
-        let built = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
+        let built = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
         #expect(Date().timeIntervalSince(started) < 60)
         #expect(built.status == 1)
         #expect(built.stderr.contains(#"which 'match' '^(\w+\s?)*$' could not search: match limit exceeded  [/0/name]"#), "\(built.stderr)")

@@ -9,13 +9,13 @@ struct MemoryBoundsTests {
     private static let failed = "build failed: 1 error, 0 warnings; nothing was written\n"
 
     @Test(arguments: Compressor.allCases)
-    func aCompressedDumpThatExpandsPastItsLimitIsRefusedAtTheFile(_ compressor: Compressor) throws {
+    func aCompressedDumpThatExpandsPastItsLimitIsRefusedAtTheFile(_ compressor: Compressor) async throws {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("pods.yaml", "seeder: 1\nentities:\n  Pod:\n    attributes: { id: integer, name: string }\n")
         // 24 MiB of text in a few kilobytes: one record whose name is the whole of it.
         let text = #"[{"id": 1, "name": ""# + String(repeating: "x", count: 24 << 20) + #""}]"#
-        try scratch.write("dumps/pods.json" + compressor.suffix, try compressor.compress(Data(text.utf8)))
-        let run = try seeder(["build", "pods.yaml", "dumps"], in: scratch.root)
+        try scratch.write("dumps/pods.json" + compressor.suffix, try await compressor.compress(Data(text.utf8)))
+        let run = try await seeder(["build", "pods.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 2)
         #expect(
             run.stderr
@@ -23,7 +23,7 @@ struct MemoryBoundsTests {
                 + "times the compressed bytes that hold it, the most a compressed dump may expand\n" + Self.failed)
     }
 
-    @Test func aTemplateLargerThanTheLimitIsRefusedBeforeItIsRead() throws {
+    @Test func aTemplateLargerThanTheLimitIsRefusedBeforeItIsRead() async throws {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("dumps/pods.json", #"[{"id": 1, "name": "a"}]"#)
         try scratch.write(
@@ -31,7 +31,7 @@ struct MemoryBoundsTests {
         // Sparse: 65 MiB that take no disk, and would take the memory if read.
         try scratch.write("app.sqlite", "")
         #expect(truncate(scratch.path("app.sqlite"), 65 << 20) == 0)
-        let run = try seeder(["build", "pods.yaml", "dumps"], in: scratch.root)
+        let run = try await seeder(["build", "pods.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 2)
         #expect(
             run.stderr
@@ -42,13 +42,13 @@ struct MemoryBoundsTests {
     /// A file whose size says 0 but that reads on and on (`/proc/self/pagemap`) is refused once
     /// the read passes the limit, as a template, as Room's exported schema, and as the mapping.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/pagemap"), "Linux's /proc"), arguments: ["template", "room"])
-    func aSchemaFileWhoseSizeSaysZeroIsRefusedPastTheLimit(_ kind: String) throws {
+    func aSchemaFileWhoseSizeSaysZeroIsRefusedPastTheLimit(_ kind: String) async throws {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("dumps/pods.json", #"[{"id": 1, "name": "a"}]"#)
         try scratch.write(
             "pods.yaml",
             "seeder: 1\nschema: { \(kind): /proc/self/pagemap }\nentities:\n  Pod:\n    attributes: { id: integer, name: string }\n")
-        let run = try seeder(["build", "pods.yaml", "dumps"], in: scratch.root)
+        let run = try await seeder(["build", "pods.yaml", "dumps"], in: scratch.root)
         let what = kind == "room" ? "Room's exported schema" : "the template"
         #expect(run.status == 2)
         #expect(
@@ -59,9 +59,9 @@ struct MemoryBoundsTests {
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/pagemap"), "Linux's /proc"))
-    func aMappingWhoseSizeSaysZeroIsRefusedPastTheLimit() throws {
+    func aMappingWhoseSizeSaysZeroIsRefusedPastTheLimit() async throws {
         let scratch = try Workspace(directories: ["dumps"])
-        let run = try seeder(["build", "/proc/self/pagemap", "dumps"], in: scratch.root)
+        let run = try await seeder(["build", "/proc/self/pagemap", "dumps"], in: scratch.root)
         #expect(run.status == 2)
         #expect(
             run.stderr
@@ -72,7 +72,7 @@ struct MemoryBoundsTests {
     /// One record of 24 MB, an object of strings and numbers (the shape of bench/README.md,
     /// Memory), costs the build less than 4.5 times its size beyond a build of a small one.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "GNU time(1) measures the peak"))
-    func oneLargeRecordCostsAFewTimesItsSize() throws {
+    func oneLargeRecordCostsAFewTimesItsSize() async throws {
         let scratch = try Workspace(directories: ["large", "small"])
         let mapping =
             "seeder: 1\nentities:\n  Thing:\n    attributes: { id: integer, extra: json }\nsources:\n  - { path: things.json, entity: Thing }\n"
@@ -88,8 +88,12 @@ struct MemoryBoundsTests {
         }
         try scratch.write("large/things.json", #"[{"id": 1, "extra": {"# + members.joined(separator: ",") + "}}]")
         try scratch.write("small/things.json", #"[{"id": 1, "extra": {"key": "value"}}]"#)
-        let small = try Self.peakMemory(["build", scratch.path("things.yaml"), scratch.path("small"), "-o", scratch.path("small.sqlite")])
-        let large = try Self.peakMemory(["build", scratch.path("things.yaml"), scratch.path("large"), "-o", scratch.path("large.sqlite")])
+        let small = try await Self.peakMemory([
+            "build", scratch.path("things.yaml"), scratch.path("small"), "-o", scratch.path("small.sqlite"),
+        ])
+        let large = try await Self.peakMemory([
+            "build", scratch.path("things.yaml"), scratch.path("large"), "-o", scratch.path("large.sqlite"),
+        ])
         #expect(small.status == 0 && large.status == 0)
         #expect(large.bytes - small.bytes < 9 * size / 2, "\(large.bytes - small.bytes) bytes for a record of \(size)")
     }
@@ -97,9 +101,9 @@ struct MemoryBoundsTests {
     /// The status and the peak resident memory of one run of seeder, as GNU time(1) reports it
     /// (`%M`, kilobytes). Through time(1), a small process: a child's peak counts the memory of
     /// the process that spawned it (Linux carries it across `exec`), and the tests' runner is large.
-    private static func peakMemory(_ arguments: [String]) throws -> (status: Int32, bytes: Int) {
+    private static func peakMemory(_ arguments: [String]) async throws -> (status: Int32, bytes: Int) {
         let scratch = try Workspace()
-        let run = try program("/usr/bin/time", ["-f", "%M", "-o", scratch.path("peak"), try seederBinary()] + arguments)
+        let run = try await program("/usr/bin/time", ["-f", "%M", "-o", scratch.path("peak"), try seederBinary()] + arguments)
         let kilobytes = try String(contentsOfFile: scratch.path("peak"), encoding: .utf8).split(separator: "\n").last.flatMap { Int($0) }
         return (run.status, try #require(kilobytes) * 1024)
     }

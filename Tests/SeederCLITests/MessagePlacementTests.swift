@@ -6,11 +6,11 @@ import Testing
 /// Where the binary reports a problem with a value: each problem
 /// said once, at its value, and no warning that an error already explains (docs/mapping.md).
 struct MessagePlacementTests {
-    static func build(_ mapping: String, _ dumps: [String: String], _ arguments: [String] = []) throws -> (Run, Workspace) {
+    static func build(_ mapping: String, _ dumps: [String: String], _ arguments: [String] = []) async throws -> (Run, Workspace) {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("mapping.yaml", mapping)
         for (path, text) in dumps { try scratch.write("dumps/" + path, text) }
-        return (try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"] + arguments, in: scratch.root), scratch)
+        return (try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"] + arguments, in: scratch.root), scratch)
     }
 
     static func failed(_ errors: Int, warnings: Int = 0) -> String {
@@ -20,8 +20,8 @@ struct MessagePlacementTests {
     /// A required value that is `null`, `""` under `emptyAsNull` or of the wrong type is reported
     /// at it, once; a row whose occurrences all lack the key still is, at its record; a record
     /// whose identity failed makes no row to report.
-    @Test func aRequiredValueThatFailsIsReportedOnlyAtIt() throws {
-        let (run, _) = try Self.build(
+    @Test func aRequiredValueThatFailsIsReportedOnlyAtIt() async throws {
+        let (run, _) = try await Self.build(
             """
             seeder: 1
             entities:
@@ -60,8 +60,8 @@ struct MessagePlacementTests {
 
     /// An identity's `""` under `emptyAsNull`, or `null`, is reported at the value even under
     /// `nulls: absent`, as the required-null message, not as a missing identity at the record.
-    @Test func anEmptyIdentityIsReportedAtItsValue() throws {
-        let (run, _) = try Self.build(
+    @Test func anEmptyIdentityIsReportedAtItsValue() async throws {
+        let (run, _) = try await Self.build(
             """
             seeder: 1
             nulls: absent
@@ -109,8 +109,8 @@ struct MessagePlacementTests {
 
     /// `onMissing: create` makes no row of `""`: an error at the reference, unless the target's
     /// identity reads `""` as null (then no link); a record's own `""` identity still resolves.
-    @Test func onMissingCreateMakesNoRowOfAnEmptyId() throws {
-        let (run, scratch) = try Self.build(
+    @Test func onMissingCreateMakesNoRowOfAnEmptyId() async throws {
+        let (run, scratch) = try await Self.build(
             Self.onMissingMapping,
             ["posts.json": #"[{"id": 1, "author_id": "", "tag_ids": ["a", ""]}, {"id": 2, "author_id": "bo", "tags": ""}]"#])
         #expect(run.status == 1)
@@ -123,10 +123,10 @@ struct MessagePlacementTests {
         // `emptyAsNull` on the document: the author's `""` is no link, and no row.
         let nulls = Self.onMissingMapping.replacingOccurrences(of: "onMissing: create\n", with: "onMissing: create\nemptyAsNull: true\n")
         try scratch.write("mapping.yaml", nulls)
-        let built = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: scratch.root)
+        let built = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: scratch.root)
         #expect(built.status == 0)
         #expect(built.stderr == "")
-        let rows = try DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
+        let rows = try await DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
             try ["post", "author", "tag", "post_tags"].map { table in
                 try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid").map(\.description).joined(separator: " ")
             }
@@ -135,15 +135,15 @@ struct MessagePlacementTests {
         // A record whose identity is "" is one: a reference to it resolves.
         try scratch.write("mapping.yaml", Self.onMissingMapping + "\n  - { path: authors.json, entity: Author }\n")
         try scratch.write("dumps/authors.json", #"[{"handle": ""}]"#)
-        let resolved = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: scratch.root)
+        let resolved = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: scratch.root)
         #expect(resolved.status == 0)
         #expect(resolved.stderr == "")
     }
 
     /// A source `keyPath` that reaches nothing in a whole file is located at the first place that
     /// lacks it, as other errors in a dump are.
-    @Test func aKeyPathThatReachesNothingIsLocatedInItsFile() throws {
-        let (run, _) = try Self.build(
+    @Test func aKeyPathThatReachesNothingIsLocatedInItsFile() async throws {
+        let (run, _) = try await Self.build(
             """
             seeder: 1
             entities:
@@ -170,8 +170,8 @@ struct MessagePlacementTests {
 
     /// No warning about an entity whose records an error dropped with their parent's, nor about
     /// keys that bare ids (which hold none) did not match.
-    @Test func noWarningThatAnErrorOrABareIdExplains() throws {
-        let (run, scratch) = try Self.build(
+    @Test func noWarningThatAnErrorOrABareIdExplains() async throws {
+        let (run, scratch) = try await Self.build(
             """
             seeder: 1
             entities:
@@ -203,7 +203,7 @@ struct MessagePlacementTests {
         // Good bare ids: no warning either, even with --strict.
         try scratch.write("dumps/pods.json", "[1699, 1455]")
         try scratch.write("dumps/projects.json", #"[{"id": 1, "tasks": [{"id": 2, "title": "x"}]}]"#)
-        let strict = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet", "--strict"], in: scratch.root)
+        let strict = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet", "--strict"], in: scratch.root)
         #expect(strict.stderr == "")
         #expect(strict.status == 0)
     }

@@ -33,9 +33,9 @@ struct OnMissingCommandTests {
         return scratch
     }
 
-    @Test func countsTheRowsItMakesAndFailsAtTheReferenceForWhatTheyLack() throws {
+    @Test func countsTheRowsItMakesAndFailsAtTheReferenceForWhatTheyLack() async throws {
         let scratch = try Self.scratch()
-        let built = try seeder(["build", "blog.yaml", "dumps", "-o", "blog.sqlite", "--report", "report.json"], in: scratch.root)
+        let built = try await seeder(["build", "blog.yaml", "dumps", "-o", "blog.sqlite", "--report", "report.json"], in: scratch.root)
         #expect(built.status == 0)
         #expect(built.stderr == "")
         #expect(
@@ -46,7 +46,7 @@ struct OnMissingCommandTests {
                 wrote blog.sqlite
 
                 """)
-        let tags = try DatabaseQueue(path: scratch.path("blog.sqlite")).read { db in
+        let tags = try await DatabaseQueue(path: scratch.path("blog.sqlite")).read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM tag ORDER BY rowid").map(\.description)
         }
         #expect(tags == [#"[slug:"news" label:"News"]"#, #"[slug:"swift" label:"untitled"]"#])
@@ -59,7 +59,7 @@ struct OnMissingCommandTests {
 
         // Required, the label fails the made row, at the first reference to it.
         try scratch.write("blog.yaml", Self.mapping.replacingOccurrences(of: "default: untitled", with: "required: true"))
-        let failed = try seeder(["build", "blog.yaml", "dumps", "-o", "blog.sqlite"], in: scratch.root)
+        let failed = try await seeder(["build", "blog.yaml", "dumps", "-o", "blog.sqlite"], in: scratch.root)
         #expect(failed.status == 1)
         #expect(failed.stdout == "")
         #expect(

@@ -49,11 +49,11 @@ struct OwnedRowsCommandTests {
 
         """
 
-    private func built(_ mapping: String, _ dumps: [String: String], output: String = "seed.sqlite") throws -> (Workspace, Run) {
+    private func built(_ mapping: String, _ dumps: [String: String], output: String = "seed.sqlite") async throws -> (Workspace, Run) {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("mapping.yaml", mapping)
         for (name, text) in dumps { try scratch.write("dumps/" + name, text) }
-        let run = try seeder(["build", "mapping.yaml", "dumps", "-o", output, "--quiet"], in: scratch.root)
+        let run = try await seeder(["build", "mapping.yaml", "dumps", "-o", output, "--quiet"], in: scratch.root)
         return (scratch, run)
     }
 
@@ -61,8 +61,8 @@ struct OwnedRowsCommandTests {
         try DatabaseQueue(path: path).read { db in try Row.fetchAll(db, sql: sql).map(\.description) }
     }
 
-    @Test func pokeAPISlotsNestedUnderTheirPokemonAreKeyedByIt() throws {
-        let (scratch, run) = try built(Self.pokemonMapping, ["pokemon.json": Self.pokemon])
+    @Test func pokeAPISlotsNestedUnderTheirPokemonAreKeyedByIt() async throws {
+        let (scratch, run) = try await built(Self.pokemonMapping, ["pokemon.json": Self.pokemon])
         #expect(run.status == 0, "\(run.stderr)")
         let seed = scratch.path("seed.sqlite")
         // The same slot under the same pokemon merged; slot 1 under two pokemon is two rows.
@@ -114,8 +114,8 @@ struct OwnedRowsCommandTests {
     /// The owner by key path (an id, the `_id` convention, an embedded object), a chain (a note
     /// keyed by its line, itself keyed by its order), and references to lines by their composite
     /// key (an array, an object).
-    @Test func linesKeyedByTheirOrderThroughKeyPathsChainsAndReferences() throws {
-        let (scratch, run) = try built(
+    @Test func linesKeyedByTheirOrderThroughKeyPathsChainsAndReferences() async throws {
+        let (scratch, run) = try await built(
             Self.ordersMapping,
             [
                 "orders.json": #"[{"id": 1, "customer": "ada"}]"#,
@@ -148,8 +148,8 @@ struct OwnedRowsCommandTests {
             ])
     }
 
-    @Test func anIdentityToOneMissingInAnOccurrenceIsAnErrorAtTheRecord() throws {
-        let (_, run) = try built(
+    @Test func anIdentityToOneMissingInAnOccurrenceIsAnErrorAtTheRecord() async throws {
+        let (_, run) = try await built(
             Self.ordersMapping,
             [
                 "orders.json": #"[{"id": 1, "customer": "ada"}]"#,
@@ -168,8 +168,8 @@ struct OwnedRowsCommandTests {
     }
 
     /// A record nested under one owner that names another as its own.
-    @Test func aNestedRecordNamingAnotherOwnerIsAnError() throws {
-        let (_, run) = try built(
+    @Test func aNestedRecordNamingAnotherOwnerIsAnError() async throws {
+        let (_, run) = try await built(
             Self.pokemonMapping,
             ["pokemon.json": #"[{"name": "bulbasaur", "types": [{"slot": 1, "pokemon": "ivysaur", "type": "grass"}]}]"#])
         #expect(run.status == 1)
@@ -250,7 +250,7 @@ struct OwnedRowsCommandTests {
     ]
 
     @Test(arguments: mappingErrors)
-    func identityNamesOnlyToOnesToEntitiesWithAKey(_ error: MappingError) throws {
+    func identityNamesOnlyToOnesToEntitiesWithAKey(_ error: MappingError) async throws {
         var mapping = Self.pokemonMapping
         for (old, new) in error.replacements {
             #expect(mapping.contains(old))
@@ -259,24 +259,24 @@ struct OwnedRowsCommandTests {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("mapping.yaml", mapping)
         try scratch.write("dumps/pokemon.json", "[]")
-        let run = try seeder(["validate", "mapping.yaml", "dumps"], in: scratch.root)
+        let run = try await seeder(["validate", "mapping.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.hasPrefix(error.message + "\n"), "\(run.stderr)")
     }
 
     /// A second release where one slot's type changed: one changed row, keyed by its owner and
     /// slot; the same release again: an empty diff; its changeset patches the first into it.
-    @Test func aSecondReleaseDiffsByOwnerAndSlot() throws {
-        let (scratch, first) = try built(Self.pokemonMapping, ["pokemon.json": Self.pokemon], output: "v1.sqlite")
+    @Test func aSecondReleaseDiffsByOwnerAndSlot() async throws {
+        let (scratch, first) = try await built(Self.pokemonMapping, ["pokemon.json": Self.pokemon], output: "v1.sqlite")
         #expect(first.status == 0, "\(first.stderr)")
         try scratch.write(
             "dumps/pokemon.json",
             Self.pokemon.replacingOccurrences(
                 of: #"{"name": "poison", "url": "https://pokeapi.co/api/v2/type/4/"}"#,
                 with: #"{"name": "flying", "url": "https://pokeapi.co/api/v2/type/3/"}"#))
-        let second = try seeder(["build", "mapping.yaml", "dumps", "-o", "v2.sqlite", "--quiet"], in: scratch.root)
+        let second = try await seeder(["build", "mapping.yaml", "dumps", "-o", "v2.sqlite", "--quiet"], in: scratch.root)
         #expect(second.status == 0, "\(second.stderr)")
-        let diff = try seeder(
+        let diff = try await seeder(
             ["diff", "v1.sqlite", "v2.sqlite", "--entity", "PokemonType"], in: scratch.root)
         #expect(diff.status == 1)
         #expect(
@@ -289,24 +289,24 @@ struct OwnedRowsCommandTests {
                   ~ PokemonType (bulbasaur, 2)
                       type_id: "poison" -> "flying"
                 """), "\(diff.stdout)")
-        let again = try seeder(["build", "mapping.yaml", "dumps", "-o", "v2-again.sqlite", "--quiet"], in: scratch.root)
+        let again = try await seeder(["build", "mapping.yaml", "dumps", "-o", "v2-again.sqlite", "--quiet"], in: scratch.root)
         #expect(again.status == 0)
-        let same = try seeder(["diff", "v2.sqlite", "v2-again.sqlite"], in: scratch.root)
+        let same = try await seeder(["diff", "v2.sqlite", "v2-again.sqlite"], in: scratch.root)
         #expect(same.status == 0, "\(same.stdout)")
         #expect(same.stdout.hasSuffix("the seeds hold the same records\n"), "\(same.stdout)")
-        let all = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "all.changeset"], in: scratch.root)
+        let all = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "all.changeset"], in: scratch.root)
         #expect(all.status == 1)
-        let patch = try seeder(["patch", "v1.sqlite", "all.changeset", "-o", "patched.sqlite"], in: scratch.root)
+        let patch = try await seeder(["patch", "v1.sqlite", "all.changeset", "-o", "patched.sqlite"], in: scratch.root)
         #expect(patch.status == 0, "\(patch.stderr)")
         #expect(patch.stderr == "wrote patched.sqlite: all.changeset: 5 changes applied, no conflicts\n")
-        let patched = try seeder(["diff", "patched.sqlite", "v2.sqlite"], in: scratch.root)
+        let patched = try await seeder(["diff", "patched.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(patched.stdout.hasSuffix("the seeds hold the same records\n"), "\(patched.stdout)")
     }
 
     /// Records nested through a to-many to a selector take their owner's key as records nested
     /// through one to an entity do: each case's inverse is the to-one of its identity.
-    @Test func recordsNestedThroughASelectorAreKeyedByTheirOwner() throws {
-        let (scratch, run) = try built(
+    @Test func recordsNestedThroughASelectorAreKeyedByTheirOwner() async throws {
+        let (scratch, run) = try await built(
             """
             seeder: 1
             entities:
@@ -346,9 +346,9 @@ struct OwnedRowsCommandTests {
     /// numbers: the owner's key stored is the pokemon's `id`, not its name, and a second release
     /// that puts a pokemon first (every row number after it moves) still diffs by owner and slot,
     /// and patches to the new seed.
-    @Test func anAppSchemaOfRowNumbersKeepsTheOwnersIdentity() throws {
+    @Test func anAppSchemaOfRowNumbersKeepsTheOwnersIdentity() async throws {
         let scratch = try Workspace(directories: ["dumps"])
-        try DatabaseQueue(path: scratch.path("app.sqlite")).write { db in
+        try await DatabaseQueue(path: scratch.path("app.sqlite")).write { db in
             try db.execute(
                 sql: """
                     CREATE TABLE pokemon (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE, height INTEGER);
@@ -361,7 +361,7 @@ struct OwnedRowsCommandTests {
             "mapping.yaml",
             Self.pokemonMapping.replacingOccurrences(of: "seeder: 1\n", with: "seeder: 1\nschema: { template: app.sqlite }\n"))
         try scratch.write("dumps/pokemon.json", Self.pokemon)
-        let first = try seeder(["build", "mapping.yaml", "dumps", "-o", "v1.sqlite", "--quiet"], in: scratch.root)
+        let first = try await seeder(["build", "mapping.yaml", "dumps", "-o", "v1.sqlite", "--quiet"], in: scratch.root)
         #expect(first.status == 0 && first.stderr == "", "\(first.stderr)")
         #expect(
             try rows(
@@ -381,9 +381,9 @@ struct OwnedRowsCommandTests {
             ).replacingOccurrences(
                 of: #"{"name": "poison", "url": "https://pokeapi.co/api/v2/type/4/"}"#,
                 with: #"{"name": "fire", "url": "https://pokeapi.co/api/v2/type/10/"}"#))
-        let second = try seeder(["build", "mapping.yaml", "dumps", "-o", "v2.sqlite", "--quiet"], in: scratch.root)
+        let second = try await seeder(["build", "mapping.yaml", "dumps", "-o", "v2.sqlite", "--quiet"], in: scratch.root)
         #expect(second.status == 0, "\(second.stderr)")
-        let diff = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--entity", "PokemonType"], in: scratch.root)
+        let diff = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--entity", "PokemonType"], in: scratch.root)
         #expect(diff.status == 1)
         #expect(
             diff.stdout.hasPrefix(
@@ -396,16 +396,16 @@ struct OwnedRowsCommandTests {
                   ~ PokemonType (bulbasaur, 2)
                       type_id: "poison" -> "fire"
                 """), "\(diff.stdout)")
-        let changeset = try seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c.changeset"], in: scratch.root)
+        let changeset = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--changeset", "c.changeset"], in: scratch.root)
         #expect(changeset.status == 1, "\(changeset.stderr)")
-        let patch = try seeder(["patch", "v1.sqlite", "c.changeset", "-o", "patched.sqlite"], in: scratch.root)
+        let patch = try await seeder(["patch", "v1.sqlite", "c.changeset", "-o", "patched.sqlite"], in: scratch.root)
         #expect(patch.status == 0, "\(patch.stderr)")
-        let patched = try seeder(["diff", "patched.sqlite", "v2.sqlite"], in: scratch.root)
+        let patched = try await seeder(["diff", "patched.sqlite", "v2.sqlite"], in: scratch.root)
         #expect(patched.stdout.hasSuffix("the seeds hold the same records\n"), "\(patched.stdout)")
     }
 
     /// The example of docs/mapping.md, Merging (Identity), builds as the page shows.
-    @Test func theDocsExampleBuildsAsShown() throws {
+    @Test func theDocsExampleBuildsAsShown() async throws {
         let page = try String(contentsOfFile: repository + "/docs/mapping.md", encoding: .utf8)
         let section = try #require(page.range(of: "### A to-one in the identity")).upperBound
         func block(_ fence: String) throws -> String {
@@ -413,7 +413,7 @@ struct OwnedRowsCommandTests {
             let end = try #require(page.range(of: "```", range: start..<page.endIndex)).lowerBound
             return String(page[start..<end])
         }
-        let (scratch, run) = try built(try block("yaml"), ["pokemon.json": try block("json")])
+        let (scratch, run) = try await built(try block("yaml"), ["pokemon.json": try block("json")])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             try rows("SELECT slot, pokemon_id, type_id FROM pokemon_type", in: scratch.path("seed.sqlite")) == [

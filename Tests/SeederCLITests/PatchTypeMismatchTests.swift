@@ -17,13 +17,13 @@ struct PatchTypeMismatchTests {
         return Data(bytes)
     }
 
-    @Test func aKeyOfAnotherTypeNamesTheRowAndWritesNothing() throws {
-        let scratch = try PatchCommandTests.seedsAndChangeset()
+    @Test func aKeyOfAnotherTypeNamesTheRowAndWritesNothing() async throws {
+        let scratch = try await PatchCommandTests.seedsAndChangeset()
         let changeset = try PatchCommandTests.bytes(scratch.path("v1-to-v2.changeset"))
         try scratch.write("bad.changeset", try Self.textKey(in: changeset, table: "user"))
         let v1 = try PatchCommandTests.bytes(scratch.path("v1.sqlite"))
 
-        let run = try seeder(["patch", "v1.sqlite", "bad.changeset", "-o", "out.sqlite"], in: scratch.root)
+        let run = try await seeder(["patch", "v1.sqlite", "bad.changeset", "-o", "out.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(

@@ -26,35 +26,35 @@ struct PathNamesTests {
         return scratch
     }
 
-    @Test func anEmptyOutputPathIsSaidToBeEmpty() throws {
+    @Test func anEmptyOutputPathIsSaidToBeEmpty() async throws {
         let scratch = try Self.pods()
-        let run = try seeder(["build", "pods.yaml", "dumps", "-o", ""], in: scratch.root)
+        let run = try await seeder(["build", "pods.yaml", "dumps", "-o", ""], in: scratch.root)
         #expect(run.status == 2)
         #expect(run.stderr == "error: the output path is empty: name a file\n" + Self.failed)
     }
 
-    @Test func anyLegalOutputNameIsBuiltAndItsTemporaryFilesFit() throws {
+    @Test func anyLegalOutputNameIsBuiltAndItsTemporaryFilesFit() async throws {
         let scratch = try Self.pods()
         let name = String(repeating: "s", count: 245) + ".sqlite"
         #expect(name.utf8.count == 252)
-        let run = try seeder(["build", "pods.yaml", "dumps", "-o", name, "--quiet"], in: scratch.root)
+        let run = try await seeder(["build", "pods.yaml", "dumps", "-o", name, "--quiet"], in: scratch.root)
         #expect(run.status == 0 && run.stderr == "")
         #expect(scratch.files == ["dumps", "pods.yaml", name])
         // Built again over itself: its lock and assembly names are short, hidden ones.
-        #expect(try seeder(["build", "pods.yaml", "dumps", "-o", name, "--quiet"], in: scratch.root).status == 0)
+        #expect(try await seeder(["build", "pods.yaml", "dumps", "-o", name, "--quiet"], in: scratch.root).status == 0)
     }
 
-    @Test func anOutputNameLongerThanAFileNameMayBeIsRefusedByName() throws {
+    @Test func anOutputNameLongerThanAFileNameMayBeIsRefusedByName() async throws {
         let scratch = try Self.pods()
         let name = String(repeating: "s", count: 249) + ".sqlite"
-        let run = try seeder(["build", "pods.yaml", "dumps", "-o", name], in: scratch.root)
+        let run = try await seeder(["build", "pods.yaml", "dumps", "-o", name], in: scratch.root)
         #expect(run.status == 2)
         #expect(
             run.stderr == "error: the output \(name) may not be written: its name is 256 bytes long, and a file name may have 255\n"
                 + Self.failed)
     }
 
-    @Test func aDumpWhoseNameIsNotUTF8IsReportedByItsBytes() throws {
+    @Test func aDumpWhoseNameIsNotUTF8IsReportedByItsBytes() async throws {
         let scratch = try Self.pods()
         let descriptor = Array("\(scratch.root)/dumps/caf".utf8 + [0xE9] + ".json".utf8 + [0]).withUnsafeBufferPointer {
             $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
@@ -62,14 +62,14 @@ struct PathNamesTests {
         #expect(descriptor >= 0)
         _ = "[]".withCString { write(descriptor, $0, 2) }
         close(descriptor)
-        let run = try seeder(["build", "pods.yaml", "dumps"], in: scratch.root)
+        let run = try await seeder(["build", "pods.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 2)
         #expect(
             run.stderr == "dumps/caf\\xE9.json: error: cannot read this file: its name is not UTF-8, and seeder names files in UTF-8\n"
                 + Self.failed)
     }
 
-    @Test func aDumpNestedPastPathMaxIsReportedNotSkipped() throws {
+    @Test func aDumpNestedPastPathMaxIsReportedNotSkipped() async throws {
         let scratch = try Self.pods()
         // Made one level at a time through directory descriptors: no path this long can be named.
         let segment = String(repeating: "d", count: 200)
@@ -90,7 +90,7 @@ struct PathNamesTests {
         close(file)
         close(directory)
         defer { Self.removeNested(scratch.root + "/dumps", segment: segment, depth: 24) }
-        let run = try seeder(["build", "pods.yaml", "dumps"], in: scratch.root)
+        let run = try await seeder(["build", "pods.yaml", "dumps"], in: scratch.root)
         #expect(run.status == 2)
         #expect(run.stderr == "dumps/\(try #require(first)): error: cannot read this file: File name too long\n" + Self.failed)
     }

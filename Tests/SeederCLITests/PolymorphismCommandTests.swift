@@ -48,9 +48,9 @@ struct PolymorphismCommandTests {
         return scratch
     }
 
-    @Test func aValueNoCaseNamesIsAnErrorAtItUnlessThereIsADefault() throws {
+    @Test func aValueNoCaseNamesIsAnErrorAtItUnlessThereIsADefault() async throws {
         let scratch = try Self.feedScratch()
-        let failed = try seeder(["build", "feed.yaml", "dumps", "-o", "feed.sqlite"], in: scratch.root)
+        let failed = try await seeder(["build", "feed.yaml", "dumps", "-o", "feed.sqlite"], in: scratch.root)
         #expect(failed.status == 1)
         #expect(failed.stdout == "")
         #expect(
@@ -64,10 +64,10 @@ struct PolymorphismCommandTests {
 
         // With a default, the same values choose it: positions still count across the cases.
         try scratch.write("feed.yaml", Self.feedMapping.replacingOccurrences(of: "link: Link } }", with: "link: Link }, default: Link }"))
-        let built = try seeder(["build", "feed.yaml", "dumps", "-o", "feed.sqlite", "--quiet"], in: scratch.root)
+        let built = try await seeder(["build", "feed.yaml", "dumps", "-o", "feed.sqlite", "--quiet"], in: scratch.root)
         #expect(built.status == 0, "\(built.stderr)")
         #expect(built.stderr == "")
-        let (links, photos) = try DatabaseQueue(path: scratch.path("feed.sqlite")).read { db in
+        let (links, photos) = try await DatabaseQueue(path: scratch.path("feed.sqlite")).read { db in
             (
                 try Row.fetchAll(db, sql: "SELECT id, owner_id, owner_position FROM link ORDER BY id").map(\.description),
                 try Row.fetchAll(db, sql: "SELECT id, owner_id, owner_position FROM photo ORDER BY id").map(\.description)
@@ -81,7 +81,7 @@ struct PolymorphismCommandTests {
         #expect(photos == [#"[id:"p1" owner_id:"blake" owner_position:0]"#, #"[id:"p2" owner_id:NULL owner_position:NULL]"#])
     }
 
-    @Test func aCaseWithoutTheInverseIsAMappingErrorAtTheInverse() throws {
+    @Test func aCaseWithoutTheInverseIsAMappingErrorAtTheInverse() async throws {
         let scratch = try Self.feedScratch()
         // Video is a case of 'feed' but has no 'owner' back to User.
         try scratch.write(
@@ -89,7 +89,7 @@ struct PolymorphismCommandTests {
             Self.feedMapping.replacingOccurrences(
                 of: "attributes: { id: string, seconds: integer }\n    relationships: { owner: { to: User } }\n",
                 with: "attributes: { id: string, seconds: integer }\n"))
-        let run = try seeder(["build", "feed.yaml", "dumps", "-o", "feed.sqlite"], in: scratch.root)
+        let run = try await seeder(["build", "feed.yaml", "dumps", "-o", "feed.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(
@@ -120,7 +120,7 @@ struct PolymorphismCommandTests {
 
         """
 
-    @Test func aDanglingTypeAndIdFollowsOnMissing() throws {
+    @Test func aDanglingTypeAndIdFollowsOnMissing() async throws {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("posts.yaml", Self.pinnedMapping)
         try scratch.write(
@@ -129,7 +129,7 @@ struct PolymorphismCommandTests {
         )
         try scratch.write("dumps/photos.json", #"[{"id": "p1", "url": "https://cdn.example.com/p1.jpg"}]"#)
         try scratch.write("dumps/videos.json", #"[{"id": "v1", "seconds": 42}]"#)
-        let failed = try seeder(["build", "posts.yaml", "dumps", "-o", "posts.sqlite"], in: scratch.root)
+        let failed = try await seeder(["build", "posts.yaml", "dumps", "-o", "posts.sqlite"], in: scratch.root)
         #expect(failed.status == 1)
         #expect(
             failed.stderr == """
@@ -146,7 +146,7 @@ struct PolymorphismCommandTests {
             "dumps/posts.json",
             #"[{"id": 3, "pinned": {"type": "video", "id": "v9"}}, {"id": 4, "pinned": {"type": "photo", "id": "p1"}}, {"id": 5, "pinned": {"type": "video", "id": "p1"}}]"#
         )
-        let built = try seeder(["build", "posts.yaml", "dumps", "-o", "posts.sqlite"], in: scratch.root)
+        let built = try await seeder(["build", "posts.yaml", "dumps", "-o", "posts.sqlite"], in: scratch.root)
         #expect(built.status == 0, "\(built.stderr)")
         #expect(built.stderr == "")
         #expect(
@@ -158,7 +158,7 @@ struct PolymorphismCommandTests {
                 wrote posts.sqlite
 
                 """)
-        let posts = try DatabaseQueue(path: scratch.path("posts.sqlite")).read { db in
+        let posts = try await DatabaseQueue(path: scratch.path("posts.sqlite")).read { db in
             try Row.fetchAll(db, sql: "SELECT id, pinned_id, pinned_type FROM post ORDER BY id").map(\.description)
         }
         #expect(
@@ -168,7 +168,7 @@ struct PolymorphismCommandTests {
             ])
     }
 
-    @Test func aStoredCaseWithoutAnIdentityIsAMappingError() throws {
+    @Test func aStoredCaseWithoutAnIdentityIsAMappingError() async throws {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write(
             "posts.yaml",
@@ -187,7 +187,7 @@ struct PolymorphismCommandTests {
                 attributes: { text: string }
 
             """)
-        let run = try seeder(["build", "posts.yaml", "dumps", "-o", "posts.sqlite"], in: scratch.root)
+        let run = try await seeder(["build", "posts.yaml", "dumps", "-o", "posts.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(

@@ -57,9 +57,9 @@ struct PrintedTextCommandTests {
     /// build and validate, with `--diagnostics github` and `text`: the only commands printed
     /// are seeder's own annotations, one a diagnostic, their data escaped.
     @Test(arguments: ["build", "validate"], ["github", "text"])
-    func identitiesAndKeysNeverBecomeCommands(command: String, format: String) throws {
+    func identitiesAndKeysNeverBecomeCommands(command: String, format: String) async throws {
         let scratch = try Self.hostile()
-        let run = try seeder(
+        let run = try await seeder(
             [command, "mapping.yaml", "dumps", "--diagnostics", format] + (command == "build" ? ["-o", "seed.sqlite"] : []),
             in: scratch.root)
         #expect(run.status == 1)
@@ -72,17 +72,17 @@ struct PrintedTextCommandTests {
 
     /// An identity that would retitle a terminal and clear its screen is printed escaped: no ESC
     /// or BEL reaches standard error, standard output or the JSON document.
-    @Test func terminalControlsAreEscaped() throws {
+    @Test func terminalControlsAreEscaped() async throws {
         let scratch = try Self.hostile(identity: Self.retitle, keys: [])
         for format in ["text", "github"] {
-            let run = try seeder(["validate", "mapping.yaml", "dumps", "--diagnostics", format], in: scratch.root)
+            let run = try await seeder(["validate", "mapping.yaml", "dumps", "--diagnostics", format], in: scratch.root)
             #expect(run.status == 1)
             let line = #"User \u001b]0;PWNED\u0007\u001b[2J: 'name' conflicts: "y" here, "x" at dumps/users.json:1:47"#
             #expect(run.stderr.hasPrefix("dumps/users.json:1:97: error: " + line + "\n"))
             #expect(!(run.stdout + run.stderr).unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" })
             #expect(format == "text" || run.stdout.contains("title=seeder conflict::" + line))
         }
-        let json = try seeder(["validate", "mapping.yaml", "dumps", "--json"], in: scratch.root)
+        let json = try await seeder(["validate", "mapping.yaml", "dumps", "--json"], in: scratch.root)
         #expect(json.status == 1)
         #expect(!json.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" })
         #expect(json.stdout.contains(#""message":"User \u001b]0;PWNED\u0007\u001b[2J: 'name' conflicts: \"y\" here, \"x\"""#))
@@ -90,9 +90,9 @@ struct PrintedTextCommandTests {
 
     /// A JSON document on standard output holds no `##[` and no raw C1 control, yet stays valid
     /// JSON with the same strings: its escapes are JSON's.
-    @Test func jsonDocumentsKeepTheirStrings() throws {
+    @Test func jsonDocumentsKeepTheirStrings() async throws {
         let scratch = try Self.hostile(identity: "A\u{9B}2J", keys: ["##[add-mask]z"])
-        let run = try seeder(["validate", "mapping.yaml", "dumps", "--json"], in: scratch.root)
+        let run = try await seeder(["validate", "mapping.yaml", "dumps", "--json"], in: scratch.root)
         #expect(run.status == 1)
         #expect(!run.stdout.contains("##[") && !run.stdout.unicodeScalars.contains("\u{9B}"))
         #expect(run.stdout.contains(#""message":"User A\u009b2J: 'name' conflicts"#))
@@ -107,10 +107,10 @@ struct PrintedTextCommandTests {
 
     /// The step summary's diagnostics are fenced longer than any run of backticks in them: a key
     /// holding a fence and a heading stays inside the block.
-    @Test func aKeyCannotCloseTheStepSummarysFence() throws {
+    @Test func aKeyCannotCloseTheStepSummarysFence() async throws {
         let scratch = try Self.hostile(identity: "A", keys: ["k\n```\n## x"])
         let summary = scratch.path("summary.md")
-        let run = try seeder(["validate", "mapping.yaml", "dumps"], in: scratch.root, environment: ["GITHUB_STEP_SUMMARY": summary])
+        let run = try await seeder(["validate", "mapping.yaml", "dumps"], in: scratch.root, environment: ["GITHUB_STEP_SUMMARY": summary])
         #expect(run.status == 1)
         #expect(
             try String(contentsOfFile: summary, encoding: .utf8) == """
@@ -127,11 +127,11 @@ struct PrintedTextCommandTests {
 
     /// A dump file's name is data too: escaped in infer's diagnostics on standard error, its
     /// annotations and validate's lines.
-    @Test func fileNamesAreEscaped() throws {
+    @Test func fileNamesAreEscaped() async throws {
         let scratch = try Workspace(directories: ["dumps"])
         let name = "\u{1B}]0;PWNED\u{07}\n::error::f.json"
         try scratch.write("dumps/" + name, #"[{"id": 1,}]"#)
-        let inferred = try seeder(["infer", "dumps", "--diagnostics", "github"], in: scratch.root)
+        let inferred = try await seeder(["infer", "dumps", "--diagnostics", "github"], in: scratch.root)
         #expect(inferred.status == 1)
         let file = #"dumps/\u001b]0;PWNED\u0007\n::error::f.json"#
         #expect(inferred.stderr.hasPrefix(file + ":1:10: error: trailing comma\n"))
@@ -150,11 +150,11 @@ struct PrintedTextCommandTests {
 
     /// Two seeds whose one table and one column are named with a line feed, `</details>`, `::`
     /// and `##[` (renamed with SQL after the build), the new one with a row changed and a row added.
-    static func hostileSeeds() throws -> Workspace {
+    static func hostileSeeds() async throws -> Workspace {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("mapping.yaml", mapping)
         try scratch.write("dumps/users.json", #"[{"id": "a", "name": "x"}, {"id": "b", "name": "y"}]"#)
-        let built = try seeder(["build", "mapping.yaml", "dumps", "-o", "old.sqlite", "--quiet"], in: scratch.root)
+        let built = try await seeder(["build", "mapping.yaml", "dumps", "-o", "old.sqlite", "--quiet"], in: scratch.root)
         #expect(built.status == 0, "\(built.stderr)")
         let (table, column) = (SeedTables.quote(Self.table), SeedTables.quote(Self.column))
         let old = try RawDatabase(scratch.path("old.sqlite"))
@@ -167,9 +167,9 @@ struct PrintedTextCommandTests {
         return scratch
     }
 
-    @Test func diffEscapesTableAndColumnNamesInText() throws {
-        let scratch = try Self.hostileSeeds()
-        let run = try seeder(["diff", "old.sqlite", "new.sqlite"], in: scratch.root)
+    @Test func diffEscapesTableAndColumnNamesInText() async throws {
+        let scratch = try await Self.hostileSeeds()
+        let run = try await seeder(["diff", "old.sqlite", "new.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         #expect(
             run.stdout == #"""
@@ -189,9 +189,9 @@ struct PrintedTextCommandTests {
 
     /// In markdown a name is a code span, or code in HTML (`&lt;/details&gt;`): the
     /// `<details>` block ends where seeder ends it, and every row stays on its line.
-    @Test func diffEscapesTableAndColumnNamesInMarkdown() throws {
-        let scratch = try Self.hostileSeeds()
-        let run = try seeder(["diff", "old.sqlite", "new.sqlite", "--format", "markdown"], in: scratch.root)
+    @Test func diffEscapesTableAndColumnNamesInMarkdown() async throws {
+        let scratch = try await Self.hostileSeeds()
+        let run = try await seeder(["diff", "old.sqlite", "new.sqlite", "--format", "markdown"], in: scratch.root)
         #expect(run.status == 1)
         #expect(
             run.stdout == #"""
@@ -217,17 +217,17 @@ struct PrintedTextCommandTests {
     }
 
     /// diff's `--changeset` line, patch's conflict and inspect's table name them escaped.
-    @Test func patchAndInspectEscapeTableNames() throws {
-        let scratch = try Self.hostileSeeds()
-        let written = try seeder(["diff", "old.sqlite", "new.sqlite", "--changeset", "change.bin"], in: scratch.root)
+    @Test func patchAndInspectEscapeTableNames() async throws {
+        let scratch = try await Self.hostileSeeds()
+        let written = try await seeder(["diff", "old.sqlite", "new.sqlite", "--changeset", "change.bin"], in: scratch.root)
         #expect(written.stderr == #"wrote change.bin (400 bytes): 2 rows of t\n</details>\n::error::T"# + "\n")
-        let patched = try seeder(["patch", "new.sqlite", "change.bin", "-o", "out.sqlite"], in: scratch.root)
+        let patched = try await seeder(["patch", "new.sqlite", "change.bin", "-o", "out.sqlite"], in: scratch.root)
         #expect(patched.status == 1)
         #expect(
             patched.stderr
                 == #"error: the changeset change.bin conflicts with the working copy in t\n</details>\n::error::T, row id = 'c': "#
                 + "CONFLICT (the app inserted a row with the key the seed inserts); the patch was abandoned, nothing was applied\n")
-        let inspected = try seeder(["inspect", "new.sqlite"], in: scratch.root)
+        let inspected = try await seeder(["inspect", "new.sqlite"], in: scratch.root)
         #expect(inspected.status == 0)
         #expect(inspected.stdout.hasSuffix("\ntables\n  table                      rows  holds\n  t\\n</details>\\n::error::T     3  \n"))
         #expect(Self.commands(written.stderr + patched.stderr + inspected.stdout) == [])
@@ -236,17 +236,17 @@ struct PrintedTextCommandTests {
 
 extension PrintedTextCommandTests {
     /// docs/commands.md (Printed text) and docs/ci.md show what these tests see printed.
-    @Test func theDocsShowWhatIsPrinted() throws {
+    @Test func theDocsShowWhatIsPrinted() async throws {
         let commands = try String(contentsOfFile: repository + "/docs/commands.md", encoding: .utf8)
         let ci = try String(contentsOfFile: repository + "/docs/ci.md", encoding: .utf8)
         #expect(commands.contains("\n" + Self.conflictLine + "\n"))
         #expect(ci.contains("\n  " + Self.annotations[0] + "\n"))
-        let scratch = try Self.hostileSeeds()
-        let text = try seeder(["diff", "old.sqlite", "new.sqlite"], in: scratch.root).stdout
+        let scratch = try await Self.hostileSeeds()
+        let text = try await seeder(["diff", "old.sqlite", "new.sqlite"], in: scratch.root).stdout
         #expect(
             commands.contains(
                 "```\n" + text.split(separator: "\n", omittingEmptySubsequences: false).prefix(6).joined(separator: "\n") + "\n```\n"))
-        let markdown = try seeder(["diff", "old.sqlite", "new.sqlite", "--format", "markdown"], in: scratch.root).stdout
+        let markdown = try await seeder(["diff", "old.sqlite", "new.sqlite", "--format", "markdown"], in: scratch.root).stdout
         let rows = markdown.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(commands.contains("```markdown\n" + rows[6...10].joined(separator: "\n") + "\n```\n"))
     }

@@ -13,7 +13,7 @@ struct ProgressTests {
     /// in CI logs) shows them, each ending in a line feed, no carriage return or escape code;
     /// `always` in a pipe is plain too, `auto` nothing. A validation stops after resolving.
     @Test(arguments: ["build", "validate"])
-    func plainLinesInAPipe(_ command: String) throws {
+    func plainLinesInAPipe(_ command: String) async throws {
         let docs = try String(contentsOfFile: repository + "/docs/ci.md", encoding: .utf8)
         let section = try #require(docs.components(separatedBy: "## Progress in CI logs").dropFirst().first)
         let shown = try WhereCommandTests.block("", in: try #require(section.components(separatedBy: "(`seeds/tasklist`) prints:").last))
@@ -21,7 +21,7 @@ struct ProgressTests {
         if command == "validate" { expected.removeAll { $0.hasPrefix("writing") || $0.hasPrefix("indexing") || $0.hasPrefix("finishing") } }
         let scratch = try CommandTests.tasklist()
         for mode in ["plain", "always"] {
-            let run = try seeder(
+            let run = try await seeder(
                 [command, "tasklist.yaml", "dumps", "--progress", mode, "--quiet"].filter { command == "build" || $0 != "--quiet" },
                 in: scratch.root)
             #expect(run.status == 0)
@@ -29,12 +29,12 @@ struct ProgressTests {
             #expect(lines == expected, "\(run.stderr)")
             #expect(!run.stderr.contains("\r") && !run.stderr.contains("\u{1B}"))
         }
-        let auto = try seeder([command, "tasklist.yaml", "dumps", "--progress", "auto"], in: scratch.root)
+        let auto = try await seeder([command, "tasklist.yaml", "dumps", "--progress", "auto"], in: scratch.root)
         #expect(!auto.stderr.contains("records"))
     }
 
-    @Test func inferShowsPlainLines() throws {
-        let run = try seeder(["infer", "seeds/tasklist", "--progress", "plain"])
+    @Test func inferShowsPlainLines() async throws {
+        let run = try await seeder(["infer", "seeds/tasklist", "--progress", "plain"])
         #expect(run.status == 0)
         #expect(run.stderr.hasPrefix("reading: 1 kB of 1 kB (100%)"))
         #expect(!run.stderr.contains("\r"))
@@ -42,27 +42,19 @@ struct ProgressTests {
 
     /// On a terminal (a pseudo-terminal `script` makes) the line is redrawn in place and erased
     /// at the end.
-    @Test func theLineIsRedrawnOnATerminal() throws {
+    @Test func theLineIsRedrawnOnATerminal() async throws {
         let scratch = try CommandTests.tasklist()
         let binary = try seederBinary()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["script", "-qec", "\(binary) build tasklist.yaml dumps --quiet 2>progress.txt", "/dev/null"]
-        process.currentDirectoryURL = URL(fileURLWithPath: scratch.root)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let plainRun = try await runProgram(
+            "/usr/bin/env", ["script", "-qec", "\(binary) build tasklist.yaml dumps --quiet 2>progress.txt", "/dev/null"], in: scratch.root,
+            standardOutput: .discarded)
+        #expect(plainRun.status == 0)
         // `2>progress.txt` inside the pseudo-terminal: standard error is a file, so it is plain.
         let plain = try String(contentsOfFile: scratch.path("progress.txt"), encoding: .utf8)
         #expect(plain == "")
-        let terminal = Process()
-        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        terminal.arguments = ["script", "-qec", "\(binary) build tasklist.yaml dumps --quiet", scratch.path("typescript")]
-        terminal.currentDirectoryURL = URL(fileURLWithPath: scratch.root)
-        terminal.standardOutput = FileHandle.nullDevice
-        try terminal.run()
-        terminal.waitUntilExit()
+        _ = try await runProgram(
+            "/usr/bin/env", ["script", "-qec", "\(binary) build tasklist.yaml dumps --quiet", scratch.path("typescript")], in: scratch.root,
+            standardOutput: .discarded)
         let shown = try String(contentsOfFile: scratch.path("typescript"), encoding: .utf8)
         #expect(shown.contains("\r\u{1B}[Kwriting: 1 kB of 1 kB (100%), 6 records"))
         #expect(shown.contains("\r\u{1B}[Kloading: tasklist.yaml, "))

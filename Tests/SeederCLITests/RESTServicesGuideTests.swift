@@ -68,7 +68,7 @@ struct RESTServicesGuideTests {
                 release.number = index + 1
                 for step in block {
                     try #require(step.words.first == "seeder", "\(step.words)")
-                    let run = try await runSeeder(Array(step.words.dropFirst()), in: workspace.root)
+                    let run = try await seeder(Array(step.words.dropFirst()), in: workspace.root)
                     // diff exits 1 when the seeds differ, as diff(1) does (docs/commands.md).
                     #expect(run.status == (step.words[1] == "diff" ? 1 : 0), "\(step.words): \(run.stderr)")
                     #expect(run.stderr == "", "\(step.words)")

@@ -32,13 +32,13 @@ struct ReadmeTests {
         Array(step.words.prefix { !$0.hasPrefix("#") })
     }
 
-    @Test func theFirstScreenBuildPrintsWhatItShows() throws {
+    @Test func theFirstScreenBuildPrintsWhatItShows() async throws {
         let transcript = try ConsoleTranscript(page: Self.readme, repository: repository)
         #expect(transcript.blocks.map(\.count) == [1, 2])
         let scratch = try Self.workspace()
         let step = try #require(transcript.blocks.first?.first)
         #expect(Self.command(step) == ["seeder", "build", "mappings/tasklist.yaml", "seeds/tasklist"])
-        let run = try seeder(Array(Self.command(step).dropFirst()), in: scratch.root)
+        let run = try await seeder(Array(Self.command(step).dropFirst()), in: scratch.root)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "")
         #expect(run.stdout == step.output, "printed:\n\(run.stdout)")
@@ -47,11 +47,11 @@ struct ReadmeTests {
 
     /// The tour's mapping builds the example's dumps with no warning, into the rows the
     /// example's own mapping makes.
-    @Test func theTourBuildsTheExamplesDumps() throws {
+    @Test func theTourBuildsTheExamplesDumps() async throws {
         let scratch = try Self.workspace()
-        let tour = try seeder(["build", "mapping.yaml", "dumps", "--strict", "-o", "tour.sqlite"], in: scratch.root)
+        let tour = try await seeder(["build", "mapping.yaml", "dumps", "--strict", "-o", "tour.sqlite"], in: scratch.root)
         #expect(tour.status == 0 && tour.stderr == "", "\(tour.stderr)")
-        let example = try seeder(["build", "mappings/tasklist.yaml", "seeds/tasklist", "-o", "example.sqlite"], in: scratch.root)
+        let example = try await seeder(["build", "mappings/tasklist.yaml", "seeds/tasklist", "-o", "example.sqlite"], in: scratch.root)
         #expect(example.status == 0, "\(example.stderr)")
         func rows(_ file: String) throws -> [String: [[String]]] {
             try DatabaseQueue(path: scratch.path(file)).read { db in
@@ -71,7 +71,7 @@ struct ReadmeTests {
 
     /// The problems the README shows are what the binary prints for the mistakes each command's
     /// comment names, made here to the tour's mapping and the example's dumps.
-    @Test func theProblemsShownAreWhatTheBuildSays() throws {
+    @Test func theProblemsShownAreWhatTheBuildSays() async throws {
         let transcript = try ConsoleTranscript(page: Self.readme, repository: repository)
         let steps = try #require(transcript.blocks.dropFirst().first)
         try #require(steps.count == 2)
@@ -95,7 +95,7 @@ struct ReadmeTests {
         for (step, mistake) in zip(steps, mistakes) {
             let scratch = try Self.workspace()
             try mistake(scratch)
-            let run = try seeder(Array(Self.command(step).dropFirst()), in: scratch.root)
+            let run = try await seeder(Array(Self.command(step).dropFirst()), in: scratch.root)
             #expect(run.status == 1, "\(step.words)")
             #expect(run.stdout + run.stderr == step.output, "\(step.words) printed:\n\(run.stdout + run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: scratch.path("tasklist.sqlite")))

@@ -13,24 +13,24 @@ struct RestKeysCommandTests {
         return try #require(section.components(separatedBy: "\n## ").first)
     }
 
-    func build(_ mapping: String, _ records: String, strict: Bool = true) throws -> (Workspace, Run) {
+    func build(_ mapping: String, _ records: String, strict: Bool = true) async throws -> (Workspace, Run) {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("mapping.yaml", mapping)
         try scratch.write("dumps/items.json", records)
         let arguments = ["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"] + (strict ? ["--strict"] : [])
-        return (scratch, try seeder(arguments, in: scratch.root))
+        return (scratch, try await seeder(arguments, in: scratch.root))
     }
 
     func rows(_ sql: String, in scratch: Workspace) throws -> [String] {
         try DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in try Row.fetchAll(db, sql: sql).map(\.description) }
     }
 
-    @Test func theDocsExampleGathersWhatNothingElseReadsAsWritten() throws {
+    @Test func theDocsExampleGathersWhatNothingElseReadsAsWritten() async throws {
         let section = try Self.section()
         let mapping = try WhereCommandTests.block("yaml", in: section) + "\n"
         let sentence = try #require(section.components(separatedBy: "With `").dropFirst().first)
         let records = try #require(sentence.components(separatedBy: "`,").first)
-        let (scratch, built) = try build(mapping, records)
+        let (scratch, built) = try await build(mapping, records)
         #expect(built.status == 0, "\(built.stderr)")
         #expect(built.stderr == "")
         #expect(
@@ -40,7 +40,7 @@ struct RestKeysCommandTests {
         #expect(section.contains(#"item 1's `extra` is `{"size":1.50,"tags":["b"]}` and item 2's is `null`"#))
     }
 
-    @Test func keysReadByRelationshipsConventionsAndKeyPathsAreNotGathered() throws {
+    @Test func keysReadByRelationshipsConventionsAndKeyPathsAreNotGathered() async throws {
         let mapping = """
             seeder: 1
             entities:
@@ -58,7 +58,7 @@ struct RestKeysCommandTests {
         let records = #"""
             [{"id": 1, "owner_id": 7, "tag_ids": [7], "meta": {"title": "t", "x": 1}, "note": "caf\u00e9", "n": -0.0}]
             """#
-        let (scratch, built) = try build(mapping, records, strict: false)
+        let (scratch, built) = try await build(mapping, records, strict: false)
         #expect(built.status == 0, "\(built.stderr)")
         // `meta` is read through its key path: whole, it is not gathered; `owner_id` and
         // `tag_ids` are read by convention.
@@ -66,7 +66,7 @@ struct RestKeysCommandTests {
         #expect(!built.stderr.contains("never mapped"), "\(built.stderr)")
     }
 
-    @Test func eachMisuseIsAnErrorAtItsNode() throws {
+    @Test func eachMisuseIsAnErrorAtItsNode() async throws {
         let mapping = """
             seeder: 1
             entities:
@@ -84,7 +84,7 @@ struct RestKeysCommandTests {
                 entity: Item
                 keyPath: "@rest"
             """
-        let (_, built) = try build(mapping, "[]")
+        let (_, built) = try await build(mapping, "[]")
         #expect(built.status == 1)
         #expect(
             built.stderr.components(separatedBy: "\n").filter { $0.contains("error:") } == [
@@ -96,13 +96,13 @@ struct RestKeysCommandTests {
             ])
     }
 
-    @Test func aTableWiderThanSQLiteAllowsIsAMappingErrorAtTheEntityAndRestBuildsIt() throws {
+    @Test func aTableWiderThanSQLiteAllowsIsAMappingErrorAtTheEntityAndRestBuildsIt() async throws {
         let keys = (0..<2100).map { "k\($0)" }
         let wide =
             "seeder: 1\nentities:\n  Wide:\n    attributes:\n      id: integer\n"
             + keys.map { "      \($0): integer\n" }.joined()
         let record = "[{\"id\": 1, " + keys.enumerated().map { "\"\($1)\": \($0)" }.joined(separator: ", ") + "}]"
-        let (_, refused) = try build(wide, record)
+        let (_, refused) = try await build(wide, record)
         #expect(refused.status == 1)
         #expect(
             refused.stderr.hasPrefix(
@@ -114,9 +114,11 @@ struct RestKeysCommandTests {
             "seeder: 1\nentities:\n  Wide:\n    attributes:\n      id: integer\n"
             + keys.prefix(1000).map { "      \($0): integer\n" }.joined() + "      rest: { type: json, from: \"@rest\" }\n"
             + "sources: [{ path: items.json, entity: Wide }]\n"
-        let (scratch, built) = try build(narrow, record)
+        let (scratch, built) = try await build(narrow, record)
         #expect(built.status == 0, "\(built.stderr)")
-        let rest = try DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in try String.fetchOne(db, sql: "SELECT rest FROM wide") }
+        let rest = try await DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
+            try String.fetchOne(db, sql: "SELECT rest FROM wide")
+        }
         #expect(rest == "{" + keys.enumerated().dropFirst(1000).map { "\"\($1)\":\($0)" }.joined(separator: ",") + "}")
     }
 }

@@ -49,11 +49,11 @@ struct RoomSchemaSQLTests {
             "it ran past 20000000 of SQLite's steps, and was stopped"
         ),
     ])
-    func onlyWhatCreatesRoomsSchemaRuns(statement: String, reason: String) throws {
+    func onlyWhatCreatesRoomsSchemaRuns(statement: String, reason: String) async throws {
         let scratch = try Self.workspace(adding: statement)
         for arguments in [["validate"], ["build", "-o", "seed.sqlite"]] {
             let command = arguments[0]
-            let run = try seeder(arguments + ["map.yaml", repository + "/seeds/tasklist"], in: scratch.root)
+            let run = try await seeder(arguments + ["map.yaml", repository + "/seeds/tasklist"], in: scratch.root)
             #expect(run.status == 1, "\(command): \(run.stderr)")
             let shown = statement.count > 80 ? String(statement.prefix(77)) + "..." : statement
             #expect(

@@ -44,8 +44,8 @@ struct SeedFileTrapTests {
         + "INSERT INTO seed_source SELECT * FROM typed; DROP TABLE typed"
 
     @Test(arguments: cases)
-    func inspectAndDiffPlaceAValueOfAnotherType(_ mutation: Case) throws {
-        let scratch = try DiffCommandTests.seeds([
+    func inspectAndDiffPlaceAValueOfAnotherType(_ mutation: Case) async throws {
+        let scratch = try await DiffCommandTests.seeds([
             ("v1", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
             ("bad", "mappings/tasklist.yaml", "seeds/tasklist", "1700000000"),
         ])
@@ -55,7 +55,7 @@ struct SeedFileTrapTests {
             ["inspect", "bad.sqlite"], ["inspect", "bad.sqlite", "--json"], ["inspect", "bad.sqlite", "--format", "mermaid"],
             ["diff", "v1.sqlite", "bad.sqlite"], ["diff", "bad.sqlite", "v1.sqlite", "--format", "json"],
         ] {
-            let run = try seeder(arguments, in: scratch.root)
+            let run = try await seeder(arguments, in: scratch.root)
             #expect(run.status == 2, "\(arguments): \(run.stderr)")
             #expect(run.stdout == "", "\(arguments)")
             #expect(run.stderr == "bad.sqlite: error: \(mutation.message)\n", "\(arguments)")

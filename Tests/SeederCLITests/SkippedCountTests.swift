@@ -4,7 +4,7 @@ import Testing
 
 /// The summary's `skipped` column and the report's counts of what a source skipped.
 struct SkippedCountTests {
-    @Test func countsSkippedElementsAndNullsInTheSummaryAndTheReport() throws {
+    @Test func countsSkippedElementsAndNullsInTheSummaryAndTheReport() async throws {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write(
             "friends.yaml",
@@ -21,7 +21,7 @@ struct SkippedCountTests {
             """)
         try scratch.write("dumps/users.json", #"[{"friend": {"id": 1}}, {"id": 2}, {"friend": null}, {}]"#)
         try scratch.write("dumps/tags.json", "[1, 2]")
-        let run = try seeder(["build", "friends.yaml", "dumps", "--report", "report.json"], in: scratch.root)
+        let run = try await seeder(["build", "friends.yaml", "dumps", "--report", "report.json"], in: scratch.root)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stdout == """
@@ -38,7 +38,7 @@ struct SkippedCountTests {
         #expect(entities.map { $0["elementsSkipped"] as? Int } == [2, 0])
         // Without anything skipped, the summary is as it was.
         try scratch.write("dumps/users.json", #"[{"friend": {"id": 1}}]"#)
-        let plain = try seeder(["build", "friends.yaml", "dumps"], in: scratch.root)
+        let plain = try await seeder(["build", "friends.yaml", "dumps"], in: scratch.root)
         #expect(plain.stdout.hasPrefix("entity  records  rows  merged  conflicts  references  dropped\n"), "\(plain.stdout)")
     }
 }

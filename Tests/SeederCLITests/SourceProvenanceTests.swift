@@ -37,12 +37,12 @@ struct SourceProvenanceTests {
     /// `files`.
     static func build(
         _ release: Int, named name: String, in workspace: Workspace, mapping: String = mapping
-    ) throws -> [[String: Any]] {
+    ) async throws -> [[String: Any]] {
         try workspace.write("\(name).yaml", mapping)
         if !FileManager.default.fileExists(atPath: workspace.path("dumps-\(release)")) {
             try writeRelease(release, into: "dumps-\(release)", of: workspace)
         }
-        let run = try seeder([
+        let run = try await seeder([
             "build", workspace.path("\(name).yaml"), workspace.path("dumps-\(release)"), "-o", workspace.path("\(name).sqlite"),
             "--report", workspace.path("\(name).json"), "--quiet",
         ])
@@ -58,10 +58,10 @@ struct SourceProvenanceTests {
     /// The seed has a row per source, its digest the one docs/seed.md says how to recompute; the
     /// report lists each file with its own digest; and the changeset between two releases carries
     /// the one source row that changed, not a row per file.
-    @Test func aChangesetBetweenReleasesCarriesTheSourcesThatChangedNotTheirFiles() throws {
+    @Test func aChangesetBetweenReleasesCarriesTheSourcesThatChangedNotTheirFiles() async throws {
         let workspace = try Workspace()
-        _ = try Self.build(1, named: "v1", in: workspace)
-        let files = try Self.build(2, named: "v2", in: workspace)
+        _ = try await Self.build(1, named: "v1", in: workspace)
+        let files = try await Self.build(2, named: "v2", in: workspace)
 
         // The report: every file once, in the order read (source order, then path order), each
         // with its own digest, size and records.
@@ -90,7 +90,7 @@ struct SourceProvenanceTests {
 
         // The changeset: the items' row updated, the tags' row left alone, no row per file.
         let changeset = workspace.path("c")
-        let diff = try seeder(["diff", workspace.path("v1.sqlite"), workspace.path("v2.sqlite"), "--changeset", changeset])
+        let diff = try await seeder(["diff", workspace.path("v1.sqlite"), workspace.path("v2.sqlite"), "--changeset", changeset])
         #expect(diff.status == 1, "\(diff.stderr)")
         let counts = try ChangesetCounts.of(ChangesetTests.bytes(changeset))
         #expect(counts["seed_source"] == ChangesetCounts(inserts: 0, updates: 1, deletes: 0))
@@ -99,17 +99,17 @@ struct SourceProvenanceTests {
 
         // Applied, it gives the new seed's rows, seed_source's included.
         let patched = workspace.path("patched.sqlite")
-        let patch = try seeder(["patch", workspace.path("v1.sqlite"), changeset, "-o", patched])
+        let patch = try await seeder(["patch", workspace.path("v1.sqlite"), changeset, "-o", patched])
         #expect(patch.status == 0, "\(patch.stderr)")
         try ChangesetTests.expectSameRows(patched, workspace.path("v2.sqlite"), "items")
     }
 
     /// `provenance: files` keeps a row per file, `files` 1, with the report's digests; a typo in
     /// its value is an error at it.
-    @Test func provenanceFilesKeepsARowPerFileAndATypoIsPlaced() throws {
+    @Test func provenanceFilesKeepsARowPerFileAndATypoIsPlaced() async throws {
         let workspace = try Workspace()
         let mapping = Self.mapping.replacingOccurrences(of: "seeder: 1\n", with: "seeder: 1\nprovenance: files\n")
-        let files = try Self.build(1, named: "files", in: workspace, mapping: mapping)
+        let files = try await Self.build(1, named: "files", in: workspace, mapping: mapping)
         let rows = try Self.sources(workspace.path("files.sqlite"))
         #expect(rows.count == 2801)
         let expected = files.map { file -> [StoredValue] in
@@ -120,11 +120,11 @@ struct SourceProvenanceTests {
         }
         #expect(rows == expected.sorted { $0.lexicographicallyPrecedes($1) })
         // inspect reads them as files.
-        let inspect = try seeder(["inspect", workspace.path("files.sqlite"), "--json"])
+        let inspect = try await seeder(["inspect", workspace.path("files.sqlite"), "--json"])
         #expect(inspect.status == 0, "\(inspect.stderr)")
 
         try workspace.write("typo.yaml", Self.mapping.replacingOccurrences(of: "seeder: 1\n", with: "seeder: 1\nprovenance: file\n"))
-        let run = try seeder(["build", workspace.path("typo.yaml"), workspace.path("dumps-1"), "-o", workspace.path("typo.sqlite")])
+        let run = try await seeder(["build", workspace.path("typo.yaml"), workspace.path("dumps-1"), "-o", workspace.path("typo.sqlite")])
         #expect(run.status == 1)
         #expect(
             run.stderr.contains(
@@ -159,16 +159,16 @@ struct SourceProvenanceTests {
     /// changeset deletes its file rows and inserts the source rows, and `seeder patch` upgrades
     /// the table first, ending with the new seed's rows and table exactly. The other way, today's
     /// seed to one of the first layout, is refused: its rows do not fit.
-    @Test func aSeedOfTheFirstLayoutDiffsAndPatchesToTodays() throws {
+    @Test func aSeedOfTheFirstLayoutDiffsAndPatchesToTodays() async throws {
         let workspace = try Workspace()
-        let files = try Self.build(1, named: "v1", in: workspace)
-        _ = try Self.build(2, named: "v2", in: workspace)
+        let files = try await Self.build(1, named: "v1", in: workspace)
+        _ = try await Self.build(2, named: "v2", in: workspace)
         let old = workspace.path("v1.sqlite"), new = workspace.path("v2.sqlite")
         try Self.makeFirstLayout(old, files: files)
 
-        let inspect = try seeder(["inspect", old])
+        let inspect = try await seeder(["inspect", old])
         #expect(inspect.status == 0, "\(inspect.stderr)")
-        let diff = try seeder(["diff", old, new, "--changeset", workspace.path("c")])
+        let diff = try await seeder(["diff", old, new, "--changeset", workspace.path("c")])
         #expect(diff.status == 1, "\(diff.stderr)")
         let counts = try ChangesetCounts.of(ChangesetTests.bytes(workspace.path("c")))
         // The items' 2,800 file rows go, their source row comes; `tags.json`, a file and a source
@@ -176,14 +176,14 @@ struct SourceProvenanceTests {
         #expect(counts["seed_source"] == ChangesetCounts(inserts: 1, updates: 1, deletes: 2800))
 
         let patched = workspace.path("patched.sqlite")
-        let patch = try seeder(["patch", old, workspace.path("c"), "-o", patched])
+        let patch = try await seeder(["patch", old, workspace.path("c"), "-o", patched])
         #expect(patch.status == 0, "\(patch.stderr)")
         try ChangesetTests.expectSameRows(patched, new, "first layout")
         let schema = "SELECT sql FROM sqlite_master WHERE name = 'seed_source'"
         #expect(try RawDatabase(patched).rows(schema) == RawDatabase(new).rows(schema))
         #expect(try Self.sources(patched) == Self.sources(new))
 
-        let back = try seeder(["diff", new, old, "--changeset", workspace.path("back")])
+        let back = try await seeder(["diff", new, old, "--changeset", workspace.path("back")])
         #expect(back.status == 2)
         #expect(
             back.stderr
@@ -193,7 +193,7 @@ struct SourceProvenanceTests {
 
     /// Two sources with one glob (a file read twice, at two key paths) share a row: each file
     /// counted once, the records of both; its digest is what docs/seed.md's shell lines print.
-    @Test func sourcesWithOneGlobShareARowWhoseDigestTheDocsRecompute() throws {
+    @Test func sourcesWithOneGlobShareARowWhoseDigestTheDocsRecompute() async throws {
         let workspace = try Workspace()
         // The tags are in the items' files, each under `tag`.
         let mapping = Self.mapping.replacingOccurrences(
@@ -204,14 +204,14 @@ struct SourceProvenanceTests {
             try workspace.write(
                 "dumps/items/\(id).json", #"{"id": \#(id), "name": "item \#(id)", "tag": {"id": \#(id), "label": "t\#(id)"}}"#)
         }
-        let run = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: workspace.root)
+        let run = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: workspace.root)
         try #require(run.status == 0, "\(run.stderr)")
         let docs = try String(contentsOfFile: repository + "/docs/seed.md", encoding: .utf8)
         // The two lines of the example, `$ ` and the line break taken out.
         let lines = docs.split(separator: "\n", omittingEmptySubsequences: false)
         let first = try #require(lines.firstIndex { $0.hasPrefix("$ printf 'items/1.json") })
         let command = lines[first].dropFirst(2).dropLast() + lines[first + 1]
-        let shell = try program("/bin/sh", ["-c", String(command)], in: workspace.root)
+        let shell = try await program("/bin/sh", ["-c", String(command)], in: workspace.root)
         #expect(shell.status == 0, "\(shell.stderr)")
         let digest = String(shell.stdout.prefix(64))
         let bytes = try ["1", "2"].reduce(0) { total, id in

@@ -42,12 +42,12 @@ struct TemplateCommandTests {
 
     static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
-    @Test func buildsInspectsAndDiffsASeedOfTheAppsSchema() throws {
+    @Test func buildsInspectsAndDiffsASeedOfTheAppsSchema() async throws {
         let scratch = try Self.scratch()
-        let built = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: scratch.root)
+        let built = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--quiet"], in: scratch.root)
         #expect(built.status == 0, "\(built.stderr)")
         #expect(built.stderr == "")
-        let rows = try DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
+        let rows = try await DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
             (
                 try Row.fetchAll(db, sql: "SELECT * FROM author ORDER BY id").map(\.description),
                 try Int.fetchOne(db, sql: "PRAGMA application_id")
@@ -56,7 +56,7 @@ struct TemplateCommandTests {
         #expect(rows.0 == [#"[id:1 remote_id:"a9" name:"Ursula" born:-1268524800000]"#, #"[id:2 remote_id:"a1" name:"Iain" born:NULL]"#])
         #expect(rows.1 == 42)
 
-        let inspected = try seeder(["inspect", "seed.sqlite"], in: scratch.root)
+        let inspected = try await seeder(["inspect", "seed.sqlite"], in: scratch.root)
         #expect(inspected.status == 0, "\(inspected.stderr)")
         #expect(inspected.stdout.hasSuffix("tables\n  table   rows  holds\n  author     2  Author\n"), "\(inspected.stdout)")
 
@@ -64,16 +64,16 @@ struct TemplateCommandTests {
         try scratch.write(
             "dumps/authors.json",
             #"[{"remoteId": "a1", "name": "Iain"}, {"remoteId": "a9", "name": "Ursula", "born": "1929-10-21T00:00:00Z"}]"#)
-        #expect(try seeder(["build", "mapping.yaml", "dumps", "-o", "again.sqlite", "--quiet"], in: scratch.root).status == 0)
-        let same = try seeder(["diff", "seed.sqlite", "again.sqlite"], in: scratch.root)
+        #expect(try await seeder(["build", "mapping.yaml", "dumps", "-o", "again.sqlite", "--quiet"], in: scratch.root).status == 0)
+        let same = try await seeder(["diff", "seed.sqlite", "again.sqlite"], in: scratch.root)
         #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
         #expect(same.stdout.hasSuffix("the seeds hold the same records\n"), "\(same.stdout)")
     }
 
-    @Test func aMappingThatDoesNotFitExitsWith1() throws {
+    @Test func aMappingThatDoesNotFitExitsWith1() async throws {
         let scratch = try Self.scratch()
         try scratch.write("mapping.yaml", Self.mapping.replacingOccurrences(of: ", storage: unixepoch_ms", with: ""))
-        let run = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
+        let run = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(
@@ -87,10 +87,10 @@ struct TemplateCommandTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("seed.sqlite")))
     }
 
-    @Test func aMissingTemplateExitsWith2WithTheSystemsReason() throws {
+    @Test func aMissingTemplateExitsWith2WithTheSystemsReason() async throws {
         let scratch = try Self.scratch()
         try scratch.write("mapping.yaml", Self.mapping.replacingOccurrences(of: "template: app.sqlite", with: "template: gone.sqlite"))
-        let run = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
+        let run = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
         #expect(run.status == 2)
         #expect(
             run.stderr == """
@@ -102,10 +102,10 @@ struct TemplateCommandTests {
                 """)
     }
 
-    @Test func aTemplateThatIsNotSQLiteExitsWith1() throws {
+    @Test func aTemplateThatIsNotSQLiteExitsWith1() async throws {
         let scratch = try Self.scratch()
         try scratch.write("app.sqlite", "CREATE TABLE author (id INTEGER);\n")
-        let run = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
+        let run = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         #expect(
             run.stderr.hasPrefix(
@@ -115,18 +115,18 @@ struct TemplateCommandTests {
     /// A template whose text is UTF-16 cannot hold a seed built in UTF-8: an error at `schema:`,
     /// exit 1, not SQLite's unlocated refusal to attach it.
     @Test(arguments: ["UTF-16le", "UTF-16be"])
-    func aTemplateInUTF16ExitsWith1(_ encoding: String) throws {
+    func aTemplateInUTF16ExitsWith1(_ encoding: String) async throws {
         let scratch = try Self.scratch()
         try FileManager.default.removeItem(atPath: scratch.path("app.sqlite"))
         let queue = try DatabaseQueue(path: scratch.path("app.sqlite"))
-        try queue.writeWithoutTransaction { db in
+        try await queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA encoding = '\(encoding)'")
             try db.execute(
                 sql: "CREATE TABLE author (id INTEGER PRIMARY KEY AUTOINCREMENT, remote_id TEXT NOT NULL UNIQUE, name TEXT NOT NULL, "
                     + "born INTEGER)")
         }
         try queue.close()
-        let run = try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
+        let run = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root)
         #expect(run.status == 1)
         #expect(
             run.stderr == """
@@ -140,11 +140,11 @@ struct TemplateCommandTests {
 
     /// The output may not be the template, even with --force, whichever path names it.
     @Test(arguments: ["app.sqlite", "./app.sqlite", "link.sqlite"])
-    func theTemplateIsNeverTheOutput(_ output: String) throws {
+    func theTemplateIsNeverTheOutput(_ output: String) async throws {
         let scratch = try Self.scratch()
         try FileManager.default.createSymbolicLink(atPath: scratch.path("link.sqlite"), withDestinationPath: scratch.path("app.sqlite"))
         let before = try Self.bytes(scratch.path("app.sqlite"))
-        let run = try seeder(["build", "mapping.yaml", "dumps", "-o", output, "--force"], in: scratch.root)
+        let run = try await seeder(["build", "mapping.yaml", "dumps", "-o", output, "--force"], in: scratch.root)
         #expect(run.status == 2)
         #expect(
             run.stderr == """

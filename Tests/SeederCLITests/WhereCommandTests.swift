@@ -13,11 +13,11 @@ struct WhereCommandTests {
 
     /// `seeder build mapping.yaml dumps -o seed.sqlite` in a new workspace holding `mapping` and
     /// the dump `dumps/<file>`.
-    func build(_ mapping: String, _ file: String, _ json: String) throws -> (Workspace, Run) {
+    func build(_ mapping: String, _ file: String, _ json: String) async throws -> (Workspace, Run) {
         let scratch = try Workspace(directories: ["dumps"])
         try scratch.write("mapping.yaml", mapping)
         try scratch.write("dumps/" + file, json)
-        return (scratch, try seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root))
+        return (scratch, try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite"], in: scratch.root))
     }
 
     /// The section of docs/mapping.md, from its heading to the next.
@@ -35,9 +35,9 @@ struct WhereCommandTests {
     }
 
     /// The docs' example, record and mapping as written, builds to what its comments say.
-    @Test func theDocsExampleBuilds() throws {
+    @Test func theDocsExampleBuilds() async throws {
         let section = try Self.docsSection()
-        let (scratch, built) = try build(
+        let (scratch, built) = try await build(
             try Self.block("yaml", in: section), "species.json", "[" + (try Self.block("json", in: section)) + "]")
         #expect(built.status == 0)
         #expect(built.stderr == "")
@@ -93,8 +93,8 @@ struct WhereCommandTests {
     /// The English entry wherever it stands; none gives null; `!=` counts the others; keys after
     /// `@where` apply to each element kept; no key inside the entries (`language`, `url`) is
     /// reported as never mapped.
-    @Test func picksTheEnglishEntry() throws {
-        let (scratch, built) = try build(Self.speciesMapping, "species.json", Self.species)
+    @Test func picksTheEnglishEntry() async throws {
+        let (scratch, built) = try await build(Self.speciesMapping, "species.json", Self.species)
         #expect(built.status == 0)
         #expect(built.stderr == "")
         #expect(
@@ -151,8 +151,8 @@ struct WhereCommandTests {
 
     /// Numbers by value and never text, booleans, null apart from a missing key (which matches
     /// only `!=`), and a to-many fed by the kept elements.
-    @Test func numbersBooleansNullAndAToMany() throws {
-        let (scratch, built) = try build(Self.pokemonMapping, "pokemon.json", Self.pokemon)
+    @Test func numbersBooleansNullAndAToMany() async throws {
+        let (scratch, built) = try await build(Self.pokemonMapping, "pokemon.json", Self.pokemon)
         #expect(built.status == 0)
         #expect(built.stderr == "")
         #expect(
@@ -168,10 +168,10 @@ struct WhereCommandTests {
     }
 
     /// A typo in K is warned about as a typo in the path is; the build still succeeds.
-    @Test func aTypoInTheConditionIsWarnedAbout() throws {
+    @Test func aTypoInTheConditionIsWarnedAbout() async throws {
         let mapping = Self.speciesMapping.replacingOccurrences(
             of: #"from: "names.@where(language.name = en).@first.name""#, with: #"from: "names.@where(langauge.name = en).@first.name""#)
-        let (scratch, built) = try build(mapping, "species.json", Self.species)
+        let (scratch, built) = try await build(mapping, "species.json", Self.species)
         #expect(built.status == 0)
         #expect(
             built.stderr == """
@@ -185,10 +185,10 @@ struct WhereCommandTests {
 
     /// A value that no element has (`eng` for `en`) is warned about as keeping no element, the
     /// column all null; `--strict` makes it an error. A `!=` that keeps elements says nothing.
-    @Test func aValueNoElementHasIsWarnedAbout() throws {
+    @Test func aValueNoElementHasIsWarnedAbout() async throws {
         let mapping = Self.speciesMapping.replacingOccurrences(
             of: #"from: "names.@where(language.name = en).@first.name""#, with: #"from: "names.@where(language.name = eng).@first.name""#)
-        let (scratch, built) = try build(mapping, "species.json", Self.species)
+        let (scratch, built) = try await build(mapping, "species.json", Self.species)
         #expect(built.status == 0)
         #expect(
             built.stderr == """
@@ -198,13 +198,13 @@ struct WhereCommandTests {
 
                 """)
         #expect(try rows("SELECT count(*) AS n FROM species WHERE english IS NULL", in: scratch) == ["[n:4]"])
-        let strict = try seeder(["build", "mapping.yaml", "dumps", "-o", "strict.sqlite", "--strict"], in: scratch.root)
+        let strict = try await seeder(["build", "mapping.yaml", "dumps", "-o", "strict.sqlite", "--strict"], in: scratch.root)
         #expect(strict.status == 1)
         #expect(strict.stderr.hasPrefix("mapping.yaml:7:7: error: Species.english: 'names.@where(language.name = eng)"), "\(strict.stderr)")
     }
 
     /// `@where` on an object is an error at the value, as `@first` on one is.
-    @Test func anObjectIsNotAnArray() throws {
+    @Test func anObjectIsNotAnArray() async throws {
         let mapping = """
             seeder: 1
             entities:
@@ -213,7 +213,8 @@ struct WhereCommandTests {
                   id: integer
                   english: { type: string, from: "names.@where(language.name = en).@first.name" }
             """
-        let (scratch, built) = try build(mapping, "species.json", #"[{"id": 1, "names": {"language": {"name": "en"}, "name": "Odd"}}]"#)
+        let (scratch, built) = try await build(
+            mapping, "species.json", #"[{"id": 1, "names": {"language": {"name": "en"}, "name": "Odd"}}]"#)
         #expect(built.status == 1)
         #expect(
             built.stderr == """
@@ -226,7 +227,7 @@ struct WhereCommandTests {
 
     /// Each malformed `@where` of the docs' table is a mapping error at its `from:`, exit 1,
     /// through the binary.
-    @Test func eachMalformedConditionIsAnErrorAtItsNode() throws {
+    @Test func eachMalformedConditionIsAnErrorAtItsNode() async throws {
         let section = try Self.docsSection()
         let table = try #require(section.components(separatedBy: "**Errors.**").dropFirst().first)
         let rows = table.split(separator: "\n").filter { $0.hasPrefix("| `") }
@@ -240,7 +241,7 @@ struct WhereCommandTests {
                 "mapping.yaml",
                 Self.speciesMapping.replacingOccurrences(
                     of: #""names.@where(language.name = en).@first.name""#, with: "'\(cells[0])'"))
-            let built = try seeder(["validate", "mapping.yaml", "dumps"], in: scratch.root)
+            let built = try await seeder(["validate", "mapping.yaml", "dumps"], in: scratch.root)
             #expect(built.status == 1)
             #expect(built.stderr.hasPrefix("mapping.yaml:7:38: error: \(cells[1])\n"), "\(built.stderr)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SeederTestSupport
 import Testing
 
 @testable import SeederCore
@@ -22,13 +23,13 @@ struct FetchPartsTests {
         #expect(LinkHeader.target(rel: "next", in: ["garbage", ""]) == nil)
     }
 
-    @Test func variablesAreExpandedAndHidden() throws {
+    @Test func variablesAreExpandedAndHidden() async throws {
         let sink = DiagnosticSink()
         let template = try FetchTemplate.parse("k=${KEY}&h=${md5:1${PRIV}${KEY}}&l=${LOCALE}", parentFields: false, location: Self.location)
         let variables = FetchVariables(
             reading: [template], from: ["KEY": "public-key", "PRIV": "private-key", "LOCALE": "en"], diagnostics: sink)
         #expect(!sink.hasErrors)
-        let md5 = md5sum("1private-keypublic-key")
+        let md5 = try await md5sum("1private-keypublic-key")
         #expect(variables.expand(template) == "k=public-key&h=\(md5)&l=en")
         #expect(variables.render(template) == "k=${KEY}&h=${md5:1${PRIV}${KEY}}&l=${LOCALE}")
         // What the server sends back is searched for every value of 4 characters or more, and
@@ -200,18 +201,6 @@ struct FetchPartsTests {
 }
 
 /// The hex MD5 of `text`, by the system's `md5sum`: a digest the code under test did not make.
-func md5sum(_ text: String) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["md5sum"]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try? process.run()
-    input.fileHandleForWriting.write(Data(text.utf8))
-    try? input.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(String(decoding: data, as: UTF8.self).prefix(32))
+func md5sum(_ text: String) async throws -> String {
+    String(try await runProgram("/usr/bin/env", ["md5sum"], input: Array(text.utf8)).stdout.prefix(32))
 }

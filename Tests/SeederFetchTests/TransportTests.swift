@@ -1,6 +1,7 @@
 import Foundation
 import SeederCore
 import SeederTestServer
+import SeederTestSupport
 import Testing
 
 @testable import SeederFetch
@@ -21,11 +22,13 @@ struct TransportTests {
         } run: { server in
             let transport = try CurlTransport(maxBody: 4096)
             defer { Task { await transport.shutdown() } }
+            // Long timeouts: the handler runs on the cooperative pool, which the suite's other tests
+            // keep busy; what is checked is the limit, not the time.
             await #expect(throws: TransportFailure.tooLarge(limit: 4096)) {
-                _ = try await transport.send(Self.request(server.url("big")), extraHeaders: [], timeout: 5)
+                _ = try await transport.send(Self.request(server.url("big")), extraHeaders: [], timeout: 600)
             }
             let small = try CurlTransport(maxBody: 5000)
-            let answer = try await small.send(Self.request(server.url("big")), extraHeaders: [], timeout: 5)
+            let answer = try await small.send(Self.request(server.url("big")), extraHeaders: [], timeout: 600)
             #expect(answer.body.count == 5000)
             await small.shutdown()
         }
@@ -94,6 +97,46 @@ struct TransportTests {
                 #expect(answer.status == 200)
                 #expect(server.requests.first?.header("Authorization") == "Bearer x")
                 #expect(target.requests.first?.header("Authorization") == nil, "no credential to another host")
+                await transport.shutdown()
+            }
+        }
+    }
+
+    /// Below the URL check, libcurl itself requests only http and https (`CURLOPT_PROTOCOLS_STR`,
+    /// or the older mask where libcurl predates it): a file:// URL does not read the file, and
+    /// ftp:// and gopher:// connect nowhere.
+    @Test func libcurlItselfRequestsOnlyHTTP() async throws {
+        let workspace = try Workspace()
+        let secret = workspace.path("secret.txt")
+        try Data("not for fetch".utf8).write(to: URL(fileURLWithPath: secret))
+        let transport = try CurlTransport()
+        for (scheme, url) in [("file", "file://" + secret), ("ftp", "ftp://127.0.0.1:9/x"), ("gopher", "gopher://127.0.0.1:9/x")] {
+            do {
+                let answer = try await transport.sendOnce(
+                    url: url, method: .get, headers: [], body: nil, deadline: .now + .seconds(60), timeout: 60, bodyFile: nil)
+                Issue.record("\(url) was requested: \(String(decoding: answer.body, as: UTF8.self))")
+            } catch {
+                guard case let .badURL(message) = error else {
+                    Issue.record("\(url): \(error)")
+                    continue
+                }
+                #expect(message.hasPrefix("not a URL fetch can request (Protocol \"\(scheme)\""), "\(message)")
+            }
+        }
+        await transport.shutdown()
+    }
+
+    /// A redirect to a file:// or ftp:// URL is refused before anything is requested there.
+    @Test func aRedirectToAnotherSchemeIsRefused() async throws {
+        for location in ["file:///etc/passwd", "ftp://127.0.0.1:9/x"] {
+            try await TestHTTPServer.with { _ in
+                .redirect(to: location)
+            } run: { server in
+                let transport = try CurlTransport()
+                await #expect(throws: TransportFailure.refused("\(location) is not an http or https URL fetch can request")) {
+                    _ = try await transport.send(Self.request(server.url("a")), extraHeaders: [], timeout: 600)
+                }
+                #expect(server.requests.count == 1)
                 await transport.shutdown()
             }
         }

@@ -63,11 +63,11 @@ struct InferObjectRootTests {
     }
 
     /// A compressed page (gzip, zstd) is read twice (its layout, then its records), decompressed each time.
-    @Test(arguments: limits) func compressedPagesAreFoundAndRead(limit: Int) throws {
+    @Test(arguments: limits) func compressedPagesAreFoundAndRead(limit: Int) async throws {
         let workspace = try Workspace()
         let records = (1...500).map { #"{"id": \#($0), "name": "n\#($0)"}"# }.joined(separator: ",")
         try workspace.write("dumps/items.json", #"{"meta": {"count": 500}, "items": [\#(records)]}"#)
-        for compressor in Compressor.allCases { try compressor.compress(workspace.path("dumps/items.json")) }
+        for compressor in Compressor.allCases { try await compressor.compress(workspace.path("dumps/items.json")) }
         try FileManager.default.removeItem(atPath: workspace.path("dumps/items.json"))
         try FileManager.default.moveItem(atPath: workspace.path("dumps/items.json.zst"), toPath: workspace.path("dumps/things.json.zst"))
         let report = infer(workspace, limit: limit)

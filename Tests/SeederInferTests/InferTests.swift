@@ -262,10 +262,10 @@ func buildDraft(_ draft: String, in workspace: Workspace) throws -> [String: Int
         #expect(draft.contains("keyPath: x.rows"))
     }
 
-    @Test func compressedDumpsAreRead() throws {
+    @Test func compressedDumpsAreRead() async throws {
         let workspace = try Workspace()
         try workspace.write("dumps/users.json", #"[{"id": 1, "name": "a"}]"#)
-        try Compressor.gzip.compress(workspace.path("dumps/users.json"))
+        try await Compressor.gzip.compress(workspace.path("dumps/users.json"))
         try FileManager.default.removeItem(atPath: workspace.path("dumps/users.json"))
         let report = MappingInferrer.infer(InferOptions(dumps: workspace.path("dumps")))
         let draft = try #require(report.draft)

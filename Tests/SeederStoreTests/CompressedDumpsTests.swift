@@ -13,9 +13,9 @@ import Testing
 struct CompressedDumpsTests {
     /// Writes `text` to `name` in the workspace, compresses it beside itself and removes the text.
     @discardableResult
-    static func writeCompressed(_ workspace: Workspace, _ name: String, _ text: String, _ compressor: Compressor) throws -> Data {
+    static func writeCompressed(_ workspace: Workspace, _ name: String, _ text: String, _ compressor: Compressor) async throws -> Data {
         try workspace.write(name, text)
-        let stored = try compressor.compress(workspace.path(name))
+        let stored = try await compressor.compress(workspace.path(name))
         try FileManager.default.removeItem(atPath: workspace.path(name))
         return try Data(contentsOf: URL(fileURLWithPath: stored))
     }
@@ -23,7 +23,7 @@ struct CompressedDumpsTests {
     static func sha256(_ data: Data) -> String { SHA256.hex(data) }
 
     @Test(arguments: Compressor.allCases)
-    func feedsEntitiesFromCompressedFilesNamedAfterThem(_ compressor: Compressor) throws {
+    func feedsEntitiesFromCompressedFilesNamedAfterThem(_ compressor: Compressor) async throws {
         let workspace = try Workspace.withDumps()
         try workspace.write(
             "mapping.yaml",
@@ -36,12 +36,12 @@ struct CompressedDumpsTests {
                 attributes: { id: integer, bodyText: string }
             """)
         let suffix = compressor.suffix
-        let users = try Self.writeCompressed(
+        let users = try await Self.writeCompressed(
             workspace, "dumps/users.json", #"[{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bo"}]"#, compressor)
-        let comments = try Self.writeCompressed(
+        let comments = try await Self.writeCompressed(
             workspace, "dumps/article_comments.ndjson", "{\"id\": 1, \"body_text\": \"a\"}\n\n{\"id\": 2, \"body_text\": \"b\"}\n",
             compressor)
-        try Self.writeCompressed(workspace, "dumps/notes.json", "[]", compressor)
+        try await Self.writeCompressed(workspace, "dumps/notes.json", "[]", compressor)
         let report = workspace.build()
         #expect(report.messages(workspace) == ["dumps/notes.json\(suffix): warning: no source reads this dump file"])
         #expect(try workspace.rows("SELECT * FROM user") == [#"[id:1 name:"Ann"]"#, #"[id:2 name:"Bo"]"#])
@@ -57,7 +57,7 @@ struct CompressedDumpsTests {
     }
 
     @Test(arguments: Compressor.allCases)
-    func readsSourcesWhosePathsNameTheCompression(_ compressor: Compressor) throws {
+    func readsSourcesWhosePathsNameTheCompression(_ compressor: Compressor) async throws {
         let workspace = try Workspace.withDumps()
         let suffix = compressor.suffix
         try workspace.write(
@@ -74,11 +74,11 @@ struct CompressedDumpsTests {
                 entity: User
                 keyPath: result
             """)
-        try Self.writeCompressed(workspace, "dumps/users.json", #"[{"id": 1, "name": "Ann"}]"#, compressor)
-        try Self.writeCompressed(workspace, "dumps/pages/page-1.json", #"{"result": [{"id": 2, "name": "Bo"}]}"#, compressor)
+        try await Self.writeCompressed(workspace, "dumps/users.json", #"[{"id": 1, "name": "Ann"}]"#, compressor)
+        try await Self.writeCompressed(workspace, "dumps/pages/page-1.json", #"{"result": [{"id": 2, "name": "Bo"}]}"#, compressor)
         // Two members or frames, as `cat` makes them.
-        let first = try compressor.compress(Data(#"{"result": [{"id": 3, "name": "Cy"},"#.utf8))
-        let second = try compressor.compress(Data(#" {"id": 4, "name": "Di"}]}"#.utf8))
+        let first = try await compressor.compress(Data(#"{"result": [{"id": 3, "name": "Cy"},"#.utf8))
+        let second = try await compressor.compress(Data(#" {"id": 4, "name": "Di"}]}"#.utf8))
         try workspace.write("dumps/pages/page-2.json\(suffix)", first + second)
         try workspace.write("dumps/pages/page-3.json", #"{"result": []}"#)
         let report = workspace.build()
@@ -94,7 +94,7 @@ struct CompressedDumpsTests {
     /// one found once every file is read (its pointer found by reading the file again), and one
     /// in a related location.
     @Test(arguments: Compressor.allCases)
-    func locatesErrorsInTheDecompressedText(_ compressor: Compressor) throws {
+    func locatesErrorsInTheDecompressedText(_ compressor: Compressor) async throws {
         let workspace = try Workspace.withDumps()
         try workspace.write(
             "mapping.yaml",
@@ -123,14 +123,14 @@ struct CompressedDumpsTests {
         ]
         #expect(workspace.build(validate: true).messages(workspace) == expected)
         try FileManager.default.removeItem(atPath: workspace.path("dumps/users.json"))
-        try Self.writeCompressed(workspace, "dumps/users.json", users, compressor)
+        try await Self.writeCompressed(workspace, "dumps/users.json", users, compressor)
         let suffix = compressor.suffix
         #expect(
             workspace.build(validate: true).messages(workspace)
                 == expected.map { $0.replacingOccurrences(of: "dumps/users.json", with: "dumps/users.json" + suffix) })
     }
 
-    @Test func reportsCorruptDumpsAtTheFileAndReadsTheOthers() throws {
+    @Test func reportsCorruptDumpsAtTheFileAndReadsTheOthers() async throws {
         let workspace = try Workspace.withDumps()
         try workspace.write(
             "mapping.yaml",
@@ -144,12 +144,12 @@ struct CompressedDumpsTests {
               - { path: "*.jsonl.zst", entity: User }
               - { path: "*.json", entity: User }
             """)
-        var crc = try Self.writeCompressed(workspace, "dumps/a-crc.json", #"[{"id": 1}]"#, .gzip)
+        var crc = try await Self.writeCompressed(workspace, "dumps/a-crc.json", #"[{"id": 1}]"#, .gzip)
         crc[crc.count - 8] ^= 1
         try workspace.write("dumps/a-crc.json.gz", crc)
-        let cut = try Self.writeCompressed(workspace, "dumps/b-cut.jsonl", "{\"id\": 2}\n{\"id\": 3}\n", .zstd)
+        let cut = try await Self.writeCompressed(workspace, "dumps/b-cut.jsonl", "{\"id\": 2}\n{\"id\": 3}\n", .zstd)
         try workspace.write("dumps/b-cut.jsonl.zst", cut.dropLast(3))
-        let garbage = try Self.writeCompressed(workspace, "dumps/c-garbage.json", #"[{"id": 4}]"#, .gzip)
+        let garbage = try await Self.writeCompressed(workspace, "dumps/c-garbage.json", #"[{"id": 4}]"#, .gzip)
         try workspace.write("dumps/c-garbage.json.gz", garbage + Data("\n\n".utf8))
         try workspace.write("dumps/d-plain.json", #"[{"id": 5, "age": "x"}]"#)
         let report = workspace.build()
@@ -168,7 +168,7 @@ struct CompressedDumpsTests {
     /// records: the corruption is still named, before the syntax error it caused, and the
     /// records decoded before the bad block count as read (the error in record 100 is reported).
     @Test(arguments: Compressor.allCases)
-    func namesCorruptionThatDecodesToOtherText(_ compressor: Compressor) throws {
+    func namesCorruptionThatDecodesToOtherText(_ compressor: Compressor) async throws {
         let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", "seeder: 1\nentities:\n  User:\n    attributes: { id: integer, name: string, age: integer }\n")
         // Text that compresses to a few hundred kilobytes, so that a byte at 30% is in a later block.
@@ -180,7 +180,7 @@ struct CompressedDumpsTests {
             }
             return id == 100 ? #"{"id": 100, "name": "x", "age": "old"}"# : #"{"id": \#(id), "name": "user \#(String(letters))"}"#
         }
-        var stored = try Self.writeCompressed(workspace, "dumps/users.json", "[" + records.joined(separator: ",") + "]", compressor)
+        var stored = try await Self.writeCompressed(workspace, "dumps/users.json", "[" + records.joined(separator: ",") + "]", compressor)
         stored[stored.count * 3 / 10] ^= 0x55
         try workspace.write("dumps/users.json" + compressor.suffix, stored)
         let messages = workspace.build(validate: true).messages(workspace)
@@ -195,12 +195,12 @@ struct CompressedDumpsTests {
 
     /// A source path without the compression suffix of the file that is there is a typo with
     /// the file named.
-    @Test func suggestsTheCompressedFileASourcePathMisses() throws {
+    @Test func suggestsTheCompressedFileASourcePathMisses() async throws {
         let workspace = try Workspace.withDumps()
         try workspace.write(
             "mapping.yaml",
             "seeder: 1\nentities:\n  User:\n    attributes: { id: integer }\nsources:\n  - { path: users.json, entity: User }\n")
-        try Self.writeCompressed(workspace, "dumps/users.json", #"[{"id": 1}]"#, .zstd)
+        try await Self.writeCompressed(workspace, "dumps/users.json", #"[{"id": 1}]"#, .zstd)
         #expect(
             workspace.build(validate: true).messages(workspace) == [
                 "mapping.yaml:6:5: error: source path 'users.json' matches no file in dumps (did you mean 'users.json.zst'?)",
@@ -210,10 +210,10 @@ struct CompressedDumpsTests {
 
     /// Without `sources:`, a dump and its compressed copy both feed their entity by name: both
     /// are read, and a warning says so.
-    @Test func warnsOfADumpBesideItsCompressedCopy() throws {
+    @Test func warnsOfADumpBesideItsCompressedCopy() async throws {
         let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", "seeder: 1\nentities:\n  User:\n    attributes: { id: integer }\n")
-        try Self.writeCompressed(workspace, "dumps/users.json", #"[{"id": 1}]"#, .gzip)
+        try await Self.writeCompressed(workspace, "dumps/users.json", #"[{"id": 1}]"#, .gzip)
         try workspace.write("dumps/users.json", #"[{"id": 1}]"#)
         let report = workspace.build(validate: true)
         #expect(
@@ -232,12 +232,12 @@ struct CompressedDumpsTests {
 
     /// A source's glob that takes a dump and its compressed copy reads both: a warning says so;
     /// two globs, each taking one, are the mapping's own choice.
-    @Test func warnsOfAGlobThatTakesADumpAndItsCopy() throws {
+    @Test func warnsOfAGlobThatTakesADumpAndItsCopy() async throws {
         let workspace = try Workspace.withDumps()
         try workspace.write(
             "mapping.yaml",
             "seeder: 1\nentities:\n  User:\n    attributes: { id: integer }\nsources:\n  - { path: 'users.json*', entity: User }\n")
-        try Self.writeCompressed(workspace, "dumps/users.json", #"[{"id": 1}]"#, .zstd)
+        try await Self.writeCompressed(workspace, "dumps/users.json", #"[{"id": 1}]"#, .zstd)
         try workspace.write("dumps/users.json", #"[{"id": 1}]"#)
         #expect(
             workspace.build(validate: true).messages(workspace) == [

@@ -13,7 +13,7 @@ struct CodeExample: Sendable, CustomTestStringConvertible {
     /// Dump files by name, relative to the dumps directory.
     var dumps: [String: String] = [:]
     /// Makes what text cannot (a link, a compressed file), in the workspace (its root is the argument).
-    var prepare: @Sendable (String) throws -> Void = { _ in }
+    var prepare: @Sendable (String) async throws -> Void = { _ in }
     var configure: @Sendable (inout BuildOptions, String) -> Void = { _, _ in }
 
     var testDescription: String { code.rawValue }
@@ -69,12 +69,12 @@ struct DiagnosticCodeTests {
         CodeExample(code: .unreadFile, mapping: CodeExample.users, dumps: ["users.json": "[]", "notes.json": "[]"]),
         CodeExample(
             code: .readTwice, mapping: CodeExample.users.components(separatedBy: "sources:")[0], dumps: CodeExample.ann,
-            prepare: { try Compressor.gzip.compress($0 + "/dumps/users.json") }),
+            prepare: { try await Compressor.gzip.compress($0 + "/dumps/users.json") }),
         CodeExample(code: .syntax, mapping: CodeExample.users, dumps: ["users.json": #"[{"id": 1, "name": "Ann"},]"#]),
         CodeExample(
             code: .compression, mapping: CodeExample.users("path: users.json", "path: users.json.gz"), dumps: CodeExample.ann,
             prepare: { root in
-                let compressed = try Compressor.gzip.compress(root + "/dumps/users.json")
+                let compressed = try await Compressor.gzip.compress(root + "/dumps/users.json")
                 var bytes = try Data(contentsOf: URL(fileURLWithPath: compressed))
                 bytes[bytes.count - 8] ^= 0x01
                 try bytes.write(to: URL(fileURLWithPath: compressed))
@@ -132,11 +132,11 @@ struct DiagnosticCodeTests {
     }
 
     @Test(arguments: examples)
-    func reportsTheDocumentedExample(_ example: CodeExample) throws {
+    func reportsTheDocumentedExample(_ example: CodeExample) async throws {
         let workspace = try Workspace.withDumps()
         try workspace.write("mapping.yaml", example.mapping)
         for (name, text) in example.dumps { try workspace.write("dumps/" + name, text) }
-        try example.prepare(workspace.root)
+        try await example.prepare(workspace.root)
         let report = workspace.build(validate: true) { example.configure(&$0, workspace.root) }
         let messages = report.diagnostics.filter { $0.code == example.code }.map {
             $0.message.replacingOccurrences(of: workspace.root + "/", with: "")

@@ -69,10 +69,10 @@ struct FileStarSeedTests {
     }
 
     /// A compressed dump's stars are those of its path as stored: `*.json.gz` takes `0001`.
-    @Test func readsTheStarsOfACompressedDumpsPath() throws {
+    @Test func readsTheStarsOfACompressedDumpsPath() async throws {
         let workspace = try Workspace.withDumps()
         try Self.writeDumps(workspace)
-        try Compressor.gzip.compress(workspace.path("dumps/comics/1017100/0001.json"))
+        try await Compressor.gzip.compress(workspace.path("dumps/comics/1017100/0001.json"))
         try FileManager.default.removeItem(atPath: workspace.path("dumps/comics/1017100/0001.json"))
         try workspace.write("mapping.yaml", Self.mapping + "\n  - { path: comics/*/*.json.gz, entity: Comic, keyPath: data.results }\n")
         let report = workspace.build()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SeederTestServer
+import SeederTestSupport
 import Testing
 
 /// Runs `body`, which blocks, on a thread of its own, not on one of the cooperative pool's few.
@@ -53,17 +54,7 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
             .text("hello \(request.query["name"] ?? "?")")
         } run: { server in
             let url = server.url("greet?name=seeder")
-            let output = try await onThread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-                process.arguments = ["-sS", "--compressed", "-i", url]
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                try process.run()
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return String(decoding: data, as: UTF8.self)
-            }
+            let output = try await runProgram("/usr/bin/curl", ["-sS", "--compressed", "-i", url]).stdout
             #expect(output.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(output.hasSuffix("\r\n\r\nhello seeder"))
             #expect(!output.lowercased().contains("content-encoding"))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A scratch directory of a test's own, removed when the test ends.
-public final class Workspace {
+public final class Workspace: Sendable {
     /// The directory's absolute path.
     public let root: String
 

@@ -1,8 +1,13 @@
 import CSHA
 
+#if canImport(CommonCrypto)
+    import CommonCrypto
+#endif
+
 /// SHA-256, which names each dump, the mapping and the seed in a seed's provenance
-/// (docs/seed.md) and each fetched page in the manifest (docs/commands.md, fetch). The
-/// C code in CSHA uses the processor's SHA extensions where it has them.
+/// (docs/seed.md) and each fetched page in the manifest (docs/commands.md, fetch). On Apple
+/// platforms it is CommonCrypto's; elsewhere the C code in CSHA, on the processor's SHA
+/// extensions where it has them.
 ///
 /// ```swift
 /// var hasher = SHA256()
@@ -10,15 +15,96 @@ import CSHA
 /// let hex = hasher.finalizeHex()   // "e3b0c442…"
 /// ```
 public struct SHA256: Sendable {
-    private var context = csha256_context()
+    /// The code that computes the digest. Each hasher keeps the one it was made with, so tests
+    /// can run every implementation side by side against the same vectors.
+    public enum Implementation: Sendable, Hashable, CustomStringConvertible {
+        /// The C code in CSHA, on any processor.
+        case portable
+        /// The C code in CSHA on x86-64's SHA extensions, where the processor has them.
+        case shaExtensions
+        #if canImport(CommonCrypto)
+            /// Apple's CommonCrypto, which uses the processor's SHA instructions.
+            case commonCrypto
+        #endif
 
-    public init() {
-        csha256_init(&context)
+        /// What `SHA256()` uses: the platform's own where there is one, else the fastest C.
+        public static var preferred: Implementation {
+            #if canImport(CommonCrypto)
+                return .commonCrypto
+            #else
+                return csha256_fastest() == CSHA256_SHA_EXTENSIONS ? .shaExtensions : .portable
+            #endif
+        }
+
+        /// Every implementation this machine runs.
+        public static var available: [Implementation] {
+            var all: [Implementation] = [.portable, .shaExtensions]
+            #if canImport(CommonCrypto)
+                all.append(.commonCrypto)
+            #endif
+            return all.filter(\.isAvailable)
+        }
+
+        public var isAvailable: Bool {
+            guard let code = csha else { return true }
+            return csha256_available(code) != 0
+        }
+
+        public var description: String {
+            switch self {
+            case .portable: return "portable"
+            case .shaExtensions: return "SHA extensions"
+            #if canImport(CommonCrypto)
+                case .commonCrypto: return "CommonCrypto"
+            #endif
+            }
+        }
+
+        /// The CSHA code this is, or nil for CommonCrypto.
+        fileprivate var csha: Int32? {
+            switch self {
+            case .portable: return CSHA256_PORTABLE
+            case .shaExtensions: return CSHA256_SHA_EXTENSIONS
+            #if canImport(CommonCrypto)
+                case .commonCrypto: return nil
+            #endif
+            }
+        }
+    }
+
+    public let implementation: Implementation
+    private var context = csha256_context()
+    #if canImport(CommonCrypto)
+        private var platform = CC_SHA256_CTX()
+    #endif
+
+    /// A hasher on `implementation`, which must be one this machine runs (`available`).
+    public init(using implementation: Implementation = .preferred) {
+        self.implementation = implementation
+        if let code = implementation.csha {
+            precondition(csha256_init(&context, code) != 0, "this machine cannot hash SHA-256 with \(implementation)")
+        } else {
+            #if canImport(CommonCrypto)
+                CC_SHA256_Init(&platform)
+            #endif
+        }
     }
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
-        csha256_update(&context, base, bytes.count)
+        if implementation.csha != nil {
+            csha256_update(&context, base, bytes.count)
+            return
+        }
+        #if canImport(CommonCrypto)
+            // CC_LONG is 32 bits: a larger buffer goes in pieces.
+            var offset = 0
+            while offset < bytes.count {
+                let piece = min(bytes.count - offset, 1 << 30)
+                CC_SHA256_Update(&platform, base + offset, CC_LONG(piece))
+                offset += piece
+            }
+        #endif
     }
 
     public mutating func update(_ bytes: some Sequence<UInt8>) {
@@ -29,51 +115,26 @@ public struct SHA256: Sendable {
     /// The digest of everything given, 32 bytes.
     public consuming func finalize() -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: 32) { buffer, count in
-            csha256_final(&context, buffer.baseAddress!)
+            if implementation.csha != nil {
+                csha256_final(&context, buffer.baseAddress!)
+            } else {
+                #if canImport(CommonCrypto)
+                    CC_SHA256_Final(buffer.baseAddress!, &platform)
+                #endif
+            }
             count = 32
         }
     }
 
     /// The digest as 64 lowercase hex digits.
     public consuming func finalizeHex() -> String {
-        hexDigits(finalize())
+        Hex.digits(finalize())
     }
 
     /// The digest of `bytes` as lowercase hex.
-    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        var hasher = SHA256()
+    public static func hex(_ bytes: some Sequence<UInt8>, using implementation: Implementation = .preferred) -> String {
+        var hasher = SHA256(using: implementation)
         hasher.update(bytes)
         return hasher.finalizeHex()
     }
-
-    /// Whether this machine hashes on its SHA extensions.
-    public static var isAccelerated: Bool { csha256_accelerated() != 0 }
-
-    /// Hashes in portable C from now on (`true`), or as the machine allows (`false`): for tests
-    /// that compare the two.
-    public static func usePortable(_ portable: Bool) {
-        csha256_use_portable(portable ? 1 : 0)
-    }
-}
-
-/// MD5 of `bytes` as lowercase hex: `${md5:...}` in fetch templates (docs/mapping.md), which
-/// some APIs ask for in a signature. Not for anything that must resist collisions.
-public func md5Hex(_ bytes: some Sequence<UInt8>) -> String {
-    let input = Array(bytes)
-    var digest = [UInt8](repeating: 0, count: 16)
-    cmd5(input, input.count, &digest)
-    return hexDigits(digest)
-}
-
-/// Bytes as lowercase hex, two digits each, written byte by byte: pages has a digest per hundred
-/// records (bench/README.md).
-public func hexDigits(_ bytes: some Sequence<UInt8>) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var text: [UInt8] = []
-    text.reserveCapacity(64)
-    for byte in bytes {
-        text.append(digits[Int(byte >> 4)])
-        text.append(digits[Int(byte & 15)])
-    }
-    return String(decoding: text, as: UTF8.self)
 }

@@ -92,7 +92,7 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
         }
         guard let op = CollectionOperator(rawValue: name) else {
             let names = CollectionOperator.allCases.map(\.rawValue) + [Self.fileName, Self.whereName, Self.restName]
-            let suggestion = closestMatch(to: name, in: names).map { " (did you mean '@\($0)'?)" } ?? ""
+            let suggestion = Wording.didYouMean(closestMatch(to: name, in: names).map { "@" + $0 })
             throw KeyPathError(message: "unknown collection operator '@\(name)' in '\(text)'\(suggestion)")
         }
         if let nested = rest.first(where: { $0.hasPrefix("@") }) {

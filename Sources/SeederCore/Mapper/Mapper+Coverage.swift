@@ -52,15 +52,15 @@ extension Mapper {
                 // At most `listedKeys` named: the report (`unmappedKeys`) keeps them all.
                 var names = unmapped.prefix(Self.listedKeys).map { "\(entity.name).\($0)" }.joined(separator: ", ")
                 if unmapped.count > Self.listedKeys { names += " and \(unmapped.count - Self.listedKeys) more" }
-                let keys = counting(unmapped.count, "key is", plural: "keys are")
+                let keys = Wording.count(unmapped.count, "key is", plural: "keys are")
                 diagnostics.warning(.unmappedKey, "\(keys) never mapped: \(names)", at: entity.location)
             }
             // Bare ids hold no key to look for (docs/mapping.md, Unmapped keys).
             let objects = plan.recordCount - plan.bareIdCount
             guard objects > 0 else { continue }
-            let records = counting(objects, "record")
+            let records = Wording.count(objects, "record")
             func noMatch(_ name: String, _ sought: Sought, at location: SourceLocation) {
-                let suggestion = sought.nearest(among: unmapped).map { " (did you mean '\($0)'?)" } ?? ""
+                let suggestion = Wording.didYouMean(sought.nearest(among: unmapped))
                 diagnostics.warning(
                     .noMatch, "\(entity.name).\(name): \(sought.description) matched no key in \(records)\(suggestion)", at: location)
             }
@@ -115,7 +115,7 @@ extension Mapper {
             for (ignoredIndex, ignored) in entity.ignoredKeys.enumerated() where !plan.ignoredKeysSeen[ignoredIndex] {
                 let message = "\(entity.name): ignored key '\(ignored.key)' occurs in no record"
                 if let near = closestMatch(to: ignored.key, in: seen) {
-                    diagnostics.warning(.noMatch, message + " (did you mean '\(near)'?)", at: ignored.location)
+                    diagnostics.warning(.noMatch, message + Wording.didYouMean(near), at: ignored.location)
                 } else {
                     diagnostics.report(.note(.noMatch, message, at: ignored.location))
                 }
@@ -160,7 +160,7 @@ private struct Sought: CustomStringConvertible {
     /// `'stars'`, `'owner' or 'owner_id'`, `'tags', 'tag_ids' or 'tags_ids'`, `'thumbnail.pth'`.
     var description: String {
         if let keyPath { return "'\(keyPath)'" }
-        return list(([name] + conventions).map { "'\($0)'" })
+        return Wording.list(([name] + conventions).map { "'\($0)'" })
     }
 
     /// The unmapped key nearest to what was looked for, as it would be written in `from`: by

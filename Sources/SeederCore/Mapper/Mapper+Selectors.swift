@@ -100,7 +100,7 @@ private struct SelectorChoice {
         var cases = "(cases: \(selector.caseValues))"
         // A value close to a case is most often a typo on one side or the other.
         if let text, let near = closestMatch(to: text, in: selector.cases.map(\.value)) {
-            cases = "(cases: \(selector.caseValues); did you mean '\(near)'?)"
+            cases = "(cases: \(selector.caseValues); \(Wording.question(suggesting: near)))"
         }
         guard let value else { return "'\(selector.by)' is missing, and \(owner) has no default \(cases)" }
         if value.isNull { return "'\(selector.by)' is null, and \(owner) has no default \(cases)" }

@@ -168,7 +168,7 @@ extension LoadContext {
         guard let fields = fields(of: spec, allowed: MappingLoader.Keys.attribute, in: "attribute '\(entity).\(name)'") else { return nil }
         guard let typeNode = fields["type"] else {
             error(
-                .mappingInvalid, "attribute '\(entity).\(name)' needs a 'type' (\(list(AttributeType.allCases.map(\.rawValue))))",
+                .mappingInvalid, "attribute '\(entity).\(name)' needs a 'type' (\(Wording.list(AttributeType.allCases.map(\.rawValue))))",
                 at: nameNode)
             return nil
         }
@@ -240,10 +240,11 @@ extension LoadContext {
             return nil
         }
         if let type = AttributeType(rawValue: text) { return type }
-        let suggestion = didYouMean(text, among: AttributeType.allCases.map(\.rawValue))
+        let suggestion = Wording.didYouMean(text, among: AttributeType.allCases.map(\.rawValue))
         error(
             .mappingUnknownName,
-            "unknown type '\(text)' for '\(attribute)'\(suggestion); expected \(list(AttributeType.allCases.map(\.rawValue)))", at: node)
+            "unknown type '\(text)' for '\(attribute)'\(suggestion); expected \(Wording.list(AttributeType.allCases.map(\.rawValue)))",
+            at: node)
         return nil
     }
 
@@ -257,7 +258,7 @@ extension LoadContext {
         case "unix_ns": return .unixNanoseconds
         default:
             guard Self.isDatePattern(text) else {
-                let suggestion = didYouMean(text, among: DateFormat.names)
+                let suggestion = Wording.didYouMean(text, among: DateFormat.names)
                 error(
                     .mappingUnknownName,
                     "unknown date format '\(text)'\(suggestion); "

@@ -159,7 +159,7 @@ extension LoadContext {
         if let word = node.scalar {
             guard word == "link" else {
                 let forms = MappingLoader.Keys.paginatorForms
-                let suggestion = didYouMean(word, among: forms)
+                let suggestion = Wording.didYouMean(word, among: forms)
                 error(
                     .mappingInvalid,
                     "unknown paginator '\(word)'\(suggestion); 'paginate' is 'link' or a mapping with one of 'next', 'cursor', 'offset' or 'page'",
@@ -178,7 +178,7 @@ extension LoadContext {
                 .mappingInvalid,
                 forms.isEmpty
                     ? "'paginate' needs one of 'next', 'cursor', 'offset' or 'page' (or is 'link')"
-                    : "'paginate' takes one form, found \(list(forms.map { "'\($0)'" }))",
+                    : "'paginate' takes one form, found \(Wording.list(forms.map { "'\($0)'" }))",
                 at: node)
             return nil
         }
@@ -186,7 +186,7 @@ extension LoadContext {
             form]!
         for (key, pair) in fields where !allowed.contains(key) {
             error(
-                .mappingInvalid, "'\(key)' does not go with '\(form)' in 'paginate' (it takes \(list(allowed.map { "'\($0)'" })))",
+                .mappingInvalid, "'\(key)' does not go with '\(form)' in 'paginate' (it takes \(Wording.list(allowed.map { "'\($0)'" })))",
                 at: pair.key)
         }
         func path(_ key: String) -> KeyPath?? {
@@ -294,7 +294,7 @@ extension LoadContext {
     func resolveEach(_ sources: inout [Source], pending: [Int: (path: String, node: YAMLNode)]) {
         for (index, each) in pending.sorted(by: { $0.key < $1.key }) {
             guard let parent = sources.firstIndex(where: { $0.path == each.path }) else {
-                let suggestion = didYouMean(each.path, among: sources.map(\.path))
+                let suggestion = Wording.didYouMean(each.path, among: sources.map(\.path))
                 error(.mappingUnknownName, "'each' names no source's path: '\(each.path)'\(suggestion)", at: each.node)
                 continue
             }

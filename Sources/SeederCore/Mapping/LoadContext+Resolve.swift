@@ -29,7 +29,7 @@ extension LoadContext {
                 switch choice {
                 case let .entity(name, node):
                     guard let index = names.firstIndex(of: name) else {
-                        let suggestion = didYouMean(name, among: names)
+                        let suggestion = Wording.didYouMean(name, among: names)
                         error(.mappingUnknownName, "unknown entity '\(name)' in 'to'\(suggestion)", at: node)
                         continue
                     }
@@ -104,7 +104,7 @@ extension LoadContext {
             ? "" : "; a one-to-many to a selector needs the same 'inverse' on every entity the selector can choose"
         guard let inverseIndex = target.relationshipIndex(named: inverse.name) else {
             let suggestion =
-                didYouMean(inverse.name, among: target.relationships.map(\.name))
+                Wording.didYouMean(inverse.name, among: target.relationships.map(\.name))
             error(
                 .mappingUnknownName,
                 "inverse '\(inverse.name)' is not a relationship of \(target.name)\(suggestion); "
@@ -154,7 +154,7 @@ extension LoadContext {
                     }
                     continue
                 }
-                let suggestion = didYouMean(name, among: names + draft.relationships.map(\.name))
+                let suggestion = Wording.didYouMean(name, among: names + draft.relationships.map(\.name))
                 let declared = draft.relationships.isEmpty ? "" : " or '\(draft.name).relationships'"
                 error(
                     .mappingUnknownName,
@@ -281,8 +281,8 @@ extension LoadContext {
         for (index, columns) in columnsByTable.enumerated() where columns.count > Self.maxColumns {
             error(
                 .mappingInvalid,
-                "entity '\(entities[index].name)' has \(grouped(columns.count)) columns in table '\(entities[index].table)'; SQLite "
-                    + "allows \(grouped(Self.maxColumns)) a table: keep the keys you need as attributes and gather the others in one "
+                "entity '\(entities[index].name)' has \(Wording.grouped(columns.count)) columns in table '\(entities[index].table)'; SQLite "
+                    + "allows \(Wording.grouped(Self.maxColumns)) a table: keep the keys you need as attributes and gather the others in one "
                     + "json attribute with 'from: \"@rest\"'", at: drafts[index].nameNode)
         }
         for (index, columns) in columnsByTable.enumerated() {

@@ -78,7 +78,7 @@ extension LoadContext {
                         .mappingInvalid, "'\(name)' is a relationship of entity '\(draft.name)'; 'search' indexes its text attributes",
                         at: item)
                 } else if !draft.declaredAttributeNames.contains(name) {
-                    let suggestion = didYouMean(name, among: names)
+                    let suggestion = Wording.didYouMean(name, among: names)
                     error(.mappingUnknownName, "unknown attribute '\(name)' in 'fields' of 'search'\(suggestion)", at: item)
                 }
                 continue
@@ -88,7 +88,7 @@ extension LoadContext {
                 error(
                     .mappingInvalid,
                     "'\(name)' is \(attribute.type.rawValue); 'search' indexes text attributes "
-                        + "(\(list(SearchSpec.textTypes.map(\.rawValue))))",
+                        + "(\(Wording.list(SearchSpec.textTypes.map(\.rawValue))))",
                     at: item)
                 valid = false
                 continue

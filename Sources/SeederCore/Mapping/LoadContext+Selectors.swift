@@ -53,7 +53,7 @@ extension LoadContext {
         func index(_ name: String, at node: YAMLNode, key: String) -> Int? {
             if let index = names.firstIndex(of: name) { return index }
             if !entityNames.contains(name) {
-                let suggestion = didYouMean(name, among: names)
+                let suggestion = Wording.didYouMean(name, among: names)
                 error(.mappingUnknownName, "unknown entity '\(name)' in '\(key)'\(suggestion)", at: node)
             }
             return nil

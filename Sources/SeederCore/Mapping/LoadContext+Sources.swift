@@ -22,7 +22,7 @@ extension LoadContext {
                 case let .entity(entityName, node):
                     guard let index = entities.firstIndex(where: { $0.name == entityName }) else {
                         if entityNames.contains(entityName) { continue }  // declared, but with errors of its own
-                        let suggestion = didYouMean(entityName, among: entities.map(\.name))
+                        let suggestion = Wording.didYouMean(entityName, among: entities.map(\.name))
                         error(.mappingUnknownName, "unknown entity '\(entityName)' in 'entity'\(suggestion)", at: node)
                         continue
                     }
@@ -76,7 +76,7 @@ extension LoadContext {
     /// The attribute of `entity` that `keyedBy` names (its index), or `nil` after an error.
     func keyedAttribute(_ name: String, at node: YAMLNode, of entity: Entity) -> Int? {
         if let index = entity.attributes.firstIndex(where: { $0.name == name }) { return index }
-        let suggestion = didYouMean(name, among: entity.attributes.map(\.name))
+        let suggestion = Wording.didYouMean(name, among: entity.attributes.map(\.name))
         error(.mappingUnknownName, "unknown attribute '\(name)' in 'keyedBy' of entity '\(entity.name)'\(suggestion)", at: node)
         return nil
     }

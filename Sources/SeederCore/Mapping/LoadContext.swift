@@ -110,7 +110,7 @@ struct LoadContext {
                 continue
             }
             guard allowed.contains(key) else {
-                let suggestion = closestMatch(to: key, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
+                let suggestion = closestMatch(to: key, in: allowed).map { "; " + Wording.question(suggesting: $0) } ?? ""
                 error(.mappingUnknownKey, "unknown key '\(key)' in \(context)\(suggestion)", at: pair.key)
                 continue
             }
@@ -147,12 +147,14 @@ struct LoadContext {
     /// One of a fixed set of words, with a suggestion for a typo.
     func choice<T: RawRepresentable>(_ node: YAMLNode, key: String, _ type: T.Type, all: [T]) -> T? where T.RawValue == String {
         guard let text = node.scalar else {
-            error(.mappingInvalid, "'\(key)' must be one of \(list(all.map(\.rawValue))), found \(node.kindDescription)", at: node)
+            error(.mappingInvalid, "'\(key)' must be one of \(Wording.list(all.map(\.rawValue))), found \(node.kindDescription)", at: node)
             return nil
         }
         if let value = T(rawValue: text) { return value }
-        let suggestion = didYouMean(text, among: all.map(\.rawValue))
-        error(.mappingUnknownName, "unknown value '\(text)' for '\(key)'\(suggestion); expected \(list(all.map(\.rawValue)))", at: node)
+        let suggestion = Wording.didYouMean(text, among: all.map(\.rawValue))
+        error(
+            .mappingUnknownName, "unknown value '\(text)' for '\(key)'\(suggestion); expected \(Wording.list(all.map(\.rawValue)))",
+            at: node)
         return nil
     }
 

@@ -55,9 +55,9 @@ public struct SearchTokenizer: Sendable, Hashable {
         let name = words[0]
         guard let allowed = options(of: name, engine: engine) else {
             let names = names(for: engine)
-            let suggestion = didYouMean(name, among: names)
+            let suggestion = Wording.didYouMean(name, among: names)
             return .failure(
-                SearchTokenizerError("unknown tokenizer '\(name)' for \(engine.rawValue)\(suggestion); expected \(list(names))"))
+                SearchTokenizerError("unknown tokenizer '\(name)' for \(engine.rawValue)\(suggestion); expected \(Wording.list(names))"))
         }
         var tokenizer = SearchTokenizer(name: name, options: [], inner: [], text: text)
         var rest = Array(words.dropFirst())
@@ -78,8 +78,8 @@ public struct SearchTokenizer: Sendable, Hashable {
                 return .failure(SearchTokenizerError("write tokenizer options as 'name value' ('\(spelled)'), not '\(option)'"))
             }
             guard allowed.contains(option) else {
-                let suggestion = didYouMean(option, among: allowed)
-                let expected = allowed.isEmpty ? "it takes no options" : "expected \(list(allowed))"
+                let suggestion = Wording.didYouMean(option, among: allowed)
+                let expected = allowed.isEmpty ? "it takes no options" : "expected \(Wording.list(allowed))"
                 return .failure(SearchTokenizerError("unknown option '\(option)' for tokenizer '\(name)'\(suggestion); \(expected)"))
             }
             guard rest.count > 1 else { return .failure(SearchTokenizerError("option '\(option)' of tokenizer '\(name)' needs a value")) }
@@ -108,7 +108,7 @@ public struct SearchTokenizer: Sendable, Hashable {
             guard value.contains(where: { $0 == "'" || $0 == "\"" }) else { return nil }
             return "'\(option)' of tokenizer '\(name)' cannot hold a quote"
         }
-        return choices.contains(value) ? nil : "'\(option)' of tokenizer '\(name)' must be \(list(choices)), found '\(value)'"
+        return choices.contains(value) ? nil : "'\(option)' of tokenizer '\(name)' must be \(Wording.list(choices)), found '\(value)'"
     }
 
     /// The value of an option, if given.

@@ -60,7 +60,7 @@ public struct InputPlanner {
                 if matches.isEmpty {
                     // The nearest file, most often the same name with or without a suffix (`.gz`).
                     let compressed = files.first { $0 == source.path + ".gz" || $0 == source.path + ".zst" }
-                    let suggestion = (compressed ?? closestMatch(to: source.path, in: files)).map { " (did you mean '\($0)'?)" } ?? ""
+                    let suggestion = Wording.didYouMean(compressed ?? closestMatch(to: source.path, in: files))
                     diagnostics.error(.noFile, "source path '\(source.path)' matches no file in \(dumps)\(suggestion)", at: source.location)
                 }
                 // A glob that takes a dump and its compressed copy reads the records twice: said.

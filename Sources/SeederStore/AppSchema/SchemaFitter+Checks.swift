@@ -11,7 +11,7 @@ extension SchemaFitter {
 
     /// `'a', 'b' and 'c'` (or another conjunction), or `none`.
     func quotedList(_ names: [String], conjunction: String = "and") -> String {
-        names.isEmpty ? "none" : list(names.map { "'\($0)'" }, conjunction: conjunction)
+        names.isEmpty ? "none" : Wording.list(names.map { "'\($0)'" }, conjunction: conjunction)
     }
 
     func lowerFirst(_ name: String) -> String {
@@ -30,7 +30,7 @@ extension SchemaFitter {
     ) {
         let names = table.columns.map(\.name)
         error(
-            "table '\(table.name)' of the app's schema has no \(what)\(name.map { didYouMean($0, among: names) } ?? ""); "
+            "table '\(table.name)' of the app's schema has no \(what)\(name.map { Wording.didYouMean($0, among: names) } ?? ""); "
                 + "\(advice); its columns: \(quotedList(names))", at: location)
     }
 
@@ -162,7 +162,7 @@ extension SchemaFitter {
         for fill in fills where seen.insert(fill.table.lowercased()).inserted {
             guard let table = schema.table(named: fill.table), table.rows > 0 else { continue }
             error(
-                "the app's schema holds \(counting(table.rows, "row")) in table '\(table.name)', which seeder "
+                "the app's schema holds \(Wording.count(table.rows, "row")) in table '\(table.name)', which seeder "
                     + "fills: give an empty database, made by the app before it stores anything", at: location)
         }
     }

@@ -122,7 +122,7 @@ struct SchemaFitter {
             guard let found = coreData.first(where: { $0.name == entity.name }) else {
                 let names = coreData.map(\.name)
                 error(
-                    "entity '\(entity.name)' is not an entity of the Core Data store\(didYouMean(entity.name, among: names)); "
+                    "entity '\(entity.name)' is not an entity of the Core Data store\(Wording.didYouMean(entity.name, among: names)); "
                         + "its entities: \(quotedList(names))", at: entity.location)
                 return nil
             }
@@ -146,7 +146,7 @@ struct SchemaFitter {
             let names = schema.tables.map(\.name)
             error(
                 "entity '\(entity.name)' has no table\(entity.namedTable != nil ? " '\(entity.table)'" : "") in the app's schema"
-                    + "\(didYouMean(entity.table, among: names)); \(entity.namedTable != nil ? "correct" : "name it with") 'table:'; "
+                    + "\(Wording.didYouMean(entity.table, among: names)); \(entity.namedTable != nil ? "correct" : "name it with") 'table:'; "
                     + "the schema's tables: \(quotedList(names))", at: entity.namedTable ?? entity.location)
             return nil
         }
@@ -328,7 +328,7 @@ struct SchemaFitter {
         guard let table = schema.table(named: join.name) else {
             let names = schema.tables.map(\.name)
             error(
-                "the many-to-many \(what) has no join table '\(join.name)' in the app's schema\(didYouMean(join.name, among: names)); "
+                "the many-to-many \(what) has no join table '\(join.name)' in the app's schema\(Wording.didYouMean(join.name, among: names)); "
                     + "\(relationship.namedTable != nil ? "correct" : "name it with") 'table:'; the schema's tables: \(quotedList(names))",
                 at: relationship.namedTable ?? relationship.location)
             return nil

@@ -354,7 +354,7 @@ package enum SeedChangesetError: Error, CustomStringConvertible {
                 + "with external content can be rebuilt after a patch"
         case let .storageClassChanged(table, rows):
             return
-                "cannot write a changeset: in table '\(table)', \(counting(rows, "row changes", plural: "rows change")) a value's storage class "
+                "cannot write a changeset: in table '\(table)', \(Wording.count(rows, "row changes", plural: "rows change")) a value's storage class "
                 + "only (integer 1 to real 1.0, say), which SQLite's session diff does not see"
         case .coreDataStore:
             return "cannot write a changeset: the seeds are Core Data stores, and Core Data keeps its own counters (Z_PRIMARYKEY) "

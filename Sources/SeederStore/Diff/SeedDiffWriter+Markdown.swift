@@ -49,12 +49,12 @@ extension SeedDiffWriter {
         try emit("| entity | added | removed | changed | unchanged |\n|:--|--:|--:|--:|--:|\n")
         let rows = diff.tables.map { table in
             let counts = table.counts
-            let numbers = [counts.added, counts.removed, counts.changed, counts.unchanged].map(grouped)
+            let numbers = [counts.added, counts.removed, counts.changed, counts.unchanged].map(Wording.grouped)
             return "| \(Self.cellCode(table.name)) | " + numbers.joined(separator: " | ") + " |\n"
         }
         // The count table is the diff's summary, no list --limit bounds; it fits the room too, a
         // cut after it a paragraph of its own.
-        try emit(room.fitted(rows, within: room.left, limited: false) { "\n… \(grouped($0)) more tables not listed\n" })
+        try emit(room.fitted(rows, within: room.left, limited: false) { "\n… \(Wording.grouped($0)) more tables not listed\n" })
 
         // Sources and metadata come last but keep up to a quarter of what is left, so that the
         // records crowd them out no further.
@@ -91,7 +91,7 @@ extension SeedDiffWriter {
             try emit((records.notListed > 0 ? CommentRoom.more(records.notListed) : "") + "\n</details>\n")
         }
         if tablesLeftOut > 0 {
-            try emit("\n… \(grouped(tablesLeftOut)) more tables with changes not listed: their counts are in the table above\n")
+            try emit("\n… \(Wording.grouped(tablesLeftOut)) more tables with changes not listed: their counts are in the table above\n")
         }
         try emit(sourcesAndMetadata(diff, room: &room, within: room.left))
         if room.cut { try write(note) }
@@ -120,7 +120,7 @@ extension SeedDiffWriter {
 
     /// The last line of a comment cut to fit: that it was, and where the whole diff is.
     static func shortenedNote(_ bytes: Int) -> String {
-        "\n*Shortened to fit \(grouped(bytes)) bytes (`--max-bytes`): `seeder diff OLD NEW` prints the whole diff; "
+        "\n*Shortened to fit \(Wording.grouped(bytes)) bytes (`--max-bytes`): `seeder diff OLD NEW` prints the whole diff; "
             + "in GitHub Actions, the run's summary holds more.*\n"
     }
 
@@ -154,7 +154,7 @@ private struct CommentRoom {
 
     /// How a cut list ends.
     static func more(_ count: Int) -> String {
-        "- … \(grouped(count)) more not listed\n"
+        "- … \(Wording.grouped(count)) more not listed\n"
     }
 
     /// Whole lines of a list, at most `--limit` of them (unless not `limited`) and as many as fit

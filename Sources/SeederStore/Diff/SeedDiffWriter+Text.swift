@@ -51,7 +51,7 @@ extension SeedDiffWriter {
             if case let .rows(reason) = table.pairing { heading += " (compared as whole rows: \(reason))" }
             try write(heading + "\n")
             let rest = try writeRecords(of: table).notListed
-            try write((rest > 0 ? "  … \(grouped(rest)) more not listed (--limit)\n" : "") + "\n")
+            try write((rest > 0 ? "  … \(Wording.grouped(rest)) more not listed (--limit)\n" : "") + "\n")
         }
         if !diff.sources.isEmpty {
             if diff.entities.isEmpty {
@@ -69,12 +69,12 @@ extension SeedDiffWriter {
     /// Lines of a section, indented, at most `--limit` of them, then how many were left out.
     private func textList(_ lines: [String]) -> String {
         let (shown, rest) = bounded(lines)
-        return shown.map { "  \($0)\n" }.joined() + (rest > 0 ? "  … \(grouped(rest)) more not listed (--limit)\n" : "")
+        return shown.map { "  \($0)\n" }.joined() + (rest > 0 ? "  … \(Wording.grouped(rest)) more not listed (--limit)\n" : "")
     }
 
     /// What a diff narrowed by `--entity` says of the sources it does not list.
     static func sourcesLeftOut(_ diff: SeedDiff) -> String {
-        "\(grouped(diff.sources.count)) changed, not listed with --entity (sources are the whole seed's)"
+        "\(Wording.grouped(diff.sources.count)) changed, not listed with --entity (sources are the whole seed's)"
     }
 
     /// A metadata change as one line: `~ inputs_sha256: 63cc… -> 3d8c…`, escaped.
@@ -127,22 +127,24 @@ extension SeedDiffWriter {
 
     private static func unescapedLine(_ change: SourceChange) -> String {
         func describe(_ side: SourceChange.Side) -> String {
-            "\(counted(side.files, "file")), \(counted(side.bytes, "byte")), \(counted(side.records, "record"))"
+            "\(Wording.count(side.files, "file")), \(Wording.count(side.bytes, "byte")), \(Wording.count(side.records, "record"))"
         }
         guard let old = change.old else { return "+ \(change.path): \(describe(change.new!))" }
         guard let new = change.new else { return "- \(change.path): \(describe(old))" }
         var what: [String] = []
         if let files = change.files, files.changed + files.added + files.removed > 0, old.files + new.files > 2 {
             for (count, verb) in [(files.changed, "changed"), (files.added, "added"), (files.removed, "removed")] where count > 0 {
-                what.append(what.isEmpty ? "\(counted(count, "file")) \(verb)" : "\(grouped(count)) \(verb)")
+                what.append(what.isEmpty ? "\(Wording.count(count, "file")) \(verb)" : "\(Wording.grouped(count)) \(verb)")
             }
         } else if change.contentsChanged {
             what.append("contents changed")
         }
         var totals: [String] = []
-        if change.files == nil, old.files != new.files { totals.append("files \(grouped(old.files)) -> \(grouped(new.files))") }
-        if old.bytes != new.bytes { totals.append("bytes \(grouped(old.bytes)) -> \(grouped(new.bytes))") }
-        if old.records != new.records { totals.append("records \(grouped(old.records)) -> \(grouped(new.records))") }
+        if change.files == nil, old.files != new.files {
+            totals.append("files \(Wording.grouped(old.files)) -> \(Wording.grouped(new.files))")
+        }
+        if old.bytes != new.bytes { totals.append("bytes \(Wording.grouped(old.bytes)) -> \(Wording.grouped(new.bytes))") }
+        if old.records != new.records { totals.append("records \(Wording.grouped(old.records)) -> \(Wording.grouped(new.records))") }
         return "~ \(change.path): "
             + [what.joined(separator: ", "), totals.joined(separator: ", ")].filter { !$0.isEmpty }.joined(separator: "; ")
     }

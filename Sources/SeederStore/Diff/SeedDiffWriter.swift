@@ -148,7 +148,7 @@ package final class SeedDiffWriter {
     /// `2 added, 1 changed` (only the non-zero counts), or `no change`.
     static func countsText(_ counts: DiffCounts) -> String {
         let parts = [(counts.added, "added"), (counts.removed, "removed"), (counts.changed, "changed")].filter { $0.0 > 0 }
-        return parts.isEmpty ? "no change" : parts.map { "\(grouped($0.0)) \($0.1)" }.joined(separator: ", ")
+        return parts.isEmpty ? "no change" : parts.map { "\(Wording.grouped($0.0)) \($0.1)" }.joined(separator: ", ")
     }
 
     /// The one-line verdict: what differs (`2 added, 1 removed, 3 changed records; 1 schema
@@ -164,7 +164,9 @@ package final class SeedDiffWriter {
         var parts: [String] = []
         if !total.isUnchanged {
             let records = total.differing == 1 ? "record" : "records"
-            parts.append("\(grouped(total.added)) added, \(grouped(total.removed)) removed, \(grouped(total.changed)) changed \(records)")
+            parts.append(
+                "\(Wording.grouped(total.added)) added, \(Wording.grouped(total.removed)) removed, \(Wording.grouped(total.changed)) changed \(records)"
+            )
         }
         if !diff.schema.isEmpty {
             parts.append("\(diff.schema.count) schema \(diff.schema.count == 1 ? "change" : "changes")")

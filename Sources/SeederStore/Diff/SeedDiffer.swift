@@ -341,7 +341,7 @@ package enum SeedDiffError: Error, CustomStringConvertible {
     package var description: String {
         switch self {
         case let .unknownEntity(name, suggestion):
-            return "no entity or table named '\(name)' in either seed" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+            return "no entity or table named '\(name)' in either seed" + Wording.didYouMean(suggestion)
         }
     }
 }

@@ -5,7 +5,8 @@ import SeederFiles
 extension SeedCatalog {
     /// The seed described for people: file, metadata, sources, tables with row counts.
     package var text: String {
-        var text = "\(PrintedText.escaped(path)): \(fileSize) bytes, schema version \(userVersion), \(counting(listed.count, "table"))\n"
+        var text =
+            "\(PrintedText.escaped(path)): \(fileSize) bytes, schema version \(userVersion), \(Wording.count(listed.count, "table"))\n"
         text += "schema: \(schemaDescription)\n"
         text += "\nmetadata\n" + TextTable.render(metadata.map { ["  " + $0.key, SeedDiffWriter.shortened($0.value)] }, rightAligned: [])
         text +=
@@ -13,7 +14,10 @@ extension SeedCatalog {
             + TextTable.render(
                 [["  source", "files", "bytes", "records"]]
                     + SourceChange.sources(sources).map {
-                        ["  " + $0.path, grouped($0.totals.files), grouped($0.totals.bytes), grouped($0.totals.records)]
+                        [
+                            "  " + $0.path, Wording.grouped($0.totals.files), Wording.grouped($0.totals.bytes),
+                            Wording.grouped($0.totals.records),
+                        ]
                     }, rightAligned: [1, 2, 3])
         text +=
             "\ntables\n"

@@ -49,7 +49,7 @@ package enum SeedDump {
         case let .int64(integer): return String(integer)
         case let .double(double): return "\(double)"
         case let .string(string): return "'" + string.replacingOccurrences(of: "'", with: "''") + "'"
-        case let .blob(data): return "x'" + hexDigits(data) + "'"
+        case let .blob(data): return "x'" + Hex.digits(data) + "'"
         }
     }
 }

@@ -121,7 +121,7 @@ struct Diff: ParsableCommand {
 
     /// What the `--changeset` file holds (docs/commands.md, diff), for standard error.
     private static func describe(_ written: SeedChangeset, path: String) -> String {
-        func rows(_ count: Int) -> String { counting(count, "row") }
+        func rows(_ count: Int) -> String { Wording.count(count, "row") }
         let metadata = written.tables.filter { SeedCatalog.metadataTables.contains($0.table) }.reduce(0) { $0 + $1.changes }
         var parts = written.tables.filter { !SeedCatalog.metadataTables.contains($0.table) }.map { "\(rows($0.changes)) of \($0.table)" }
         if metadata > 0 { parts.append("\(rows(metadata)) of metadata") }

@@ -65,8 +65,8 @@ struct Infer: ParsableCommand {
         if let written {
             let entities = report.mapping?.entities.count ?? 0
             StandardError.write(
-                line: "drafted \(written): \(counting(entities, "entity", plural: "entities")) from "
-                    + "\(counted(report.files, "dump file")), \(counted(report.records, "record"))")
+                line: "drafted \(written): \(Wording.count(entities, "entity", plural: "entities")) from "
+                    + "\(Wording.count(report.files, "dump file")), \(Wording.count(report.records, "record"))")
         }
         if json {
             try StandardOutput.write(report.json(dumps: dumps, output: written) + "\n")
