@@ -39,6 +39,9 @@ extension SeedBuilder {
         return try DatabaseQueue(path: files.seed, configuration: configuration)
     }
 
+    /// How many tables or entities a planning step makes between its progress reports.
+    static let partsPerReport = 256
+
     /// Dump bytes -> JSON values (`JSONReader`) -> records (`Mapper`) -> rows merged in the
     /// seed's own tables (`RowStore`); then references, inverses, defaults, `required` and
     /// `unique` (`ReferenceResolver`), and the mapper's coverage warnings.
@@ -53,10 +56,21 @@ extension SeedBuilder {
         let counts: [EntityCounts] = try seed.inDatabase { db in
             loaded.sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
             try db.execute(sql: "BEGIN")
-            try layout.createTables(db, for: publication)
+            // Thousands of tables take seconds: each step counts what it has made, every
+            // `partsPerReport` (a smaller mapping's steps are over before a line could help).
+            let tables = layout.tables(for: publication).count
+            try layout.createTables(db, for: publication) { made in
+                guard made % partsPerReport == 0 else { return }
+                options.progress?(.before(.planning, "seed tables", parts: .init(done: made, total: tables, plural: "tables")))
+            }
+            let entities = mapping.entities.count
             let store = try RowStore(
                 db: db, mapping: mapping, layouts: layout.layouts, links: layout.links, files: inputs.map(\.path),
-                spillPath: files.spill, spillBytes: options.sideRowBytesInMemory)
+                spillPath: files.spill, spillBytes: options.sideRowBytesInMemory
+            ) { step, made in
+                guard made % partsPerReport == 0 else { return }
+                options.progress?(.before(.planning, step, parts: .init(done: made, total: entities, plural: "entities")))
+            }
             let total = loaded.totalBytes
             let read = try readDumps(inputs, totalBytes: total, mapper: mapper, into: store, options: options, diagnostics: diagnostics)
             loaded.sources = read.sources

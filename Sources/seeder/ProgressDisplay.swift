@@ -102,11 +102,13 @@ final class ProgressDisplay: @unchecked Sendable {
 
     /// `reading: 120 MB of 523 MB (23%), 1,204,000 records, 210,000 records/s`; `resolving: 523
     /// MB of 523 MB (100%), 1,204,000 records, inverse links`; before any dump is read, the
-    /// phase and what it works on: `loading: mapping.yaml, 5724 kB`.
+    /// phase and what it works on: `loading: mapping.yaml, 5724 kB`, with how far a step that
+    /// counts its parts is: `planning: tables, 2,000 of 5,000 entities`.
     static func text(_ progress: BuildProgress, rate: Int?) -> String {
         switch progress.phase {
         case .loading, .planning:
             return "\(progress.phase.rawValue): \(progress.step ?? "")"
+                + (progress.parts.map { ", \(grouped($0.done)) of \(grouped($0.total)) \($0.plural)" } ?? "")
         case .reading, .resolving, .indexing, .writing, .finishing:
             let percent = progress.totalBytes > 0 ? progress.bytesRead * 100 / progress.totalBytes : 100
             return "\(progress.phase.rawValue): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(percent)%), "

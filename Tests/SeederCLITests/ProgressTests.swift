@@ -106,4 +106,26 @@ struct ProgressTests {
                 "indexing: 2000 kB of 2000 kB (100%), 3,123 records\n",
             ])
     }
+
+    /// A planning step that makes thousands of tables says how far it is, every 5 seconds in
+    /// plain lines, never a line per table.
+    @Test func aLongPlanningStepCountsWhatItHasMade() {
+        var now = 0.0
+        var written: [String] = []
+        let display = ProgressDisplay(style: .plain, clock: { now }, write: { written.append($0) })
+        func made(_ done: Int, at time: Double, step: String = "seed tables") {
+            now = time
+            display.update(.before(.planning, step, parts: .init(done: done, total: 5000, plural: "tables")))
+        }
+        made(256, at: 0)
+        made(512, at: 2)
+        made(2048, at: 5)
+        made(256, at: 6, step: "working tables")
+        #expect(
+            written == [
+                "planning: seed tables, 256 of 5,000 tables\n",
+                "planning: seed tables, 2,048 of 5,000 tables\n",
+                "planning: working tables, 256 of 5,000 tables\n",
+            ])
+    }
 }

@@ -23,6 +23,22 @@ public struct BuildProgress: Sendable {
     /// What the phase is at, where it has parts (a resolving stage: `inverse links`), or what it
     /// works on before any dump is read (`mapping.yaml, 5724 kB`).
     public var step: String?
+    /// Before any dump is read, how far a step that makes many things is: `tables, 2,000 of
+    /// 5,000 entities`. A big mapping makes thousands (bench/README.md, Big mappings).
+    public var parts: Parts?
+
+    public struct Parts: Sendable {
+        public var done: Int
+        public var total: Int
+        /// What is counted, in the plural: `entities`.
+        public var plural: String
+
+        public init(done: Int, total: Int, plural: String) {
+            self.done = done
+            self.total = total
+            self.plural = plural
+        }
+    }
 
     public init(phase: Phase, bytesRead: Int, totalBytes: Int, records: Int, step: String? = nil) {
         self.phase = phase
@@ -34,7 +50,9 @@ public struct BuildProgress: Sendable {
 
     /// A phase before any dump is read, which has no bytes or records to count: `step` says
     /// what it works on.
-    public static func before(_ phase: Phase, _ step: String) -> BuildProgress {
-        BuildProgress(phase: phase, bytesRead: 0, totalBytes: 0, records: 0, step: step)
+    public static func before(_ phase: Phase, _ step: String, parts: Parts? = nil) -> BuildProgress {
+        var progress = BuildProgress(phase: phase, bytesRead: 0, totalBytes: 0, records: 0, step: step)
+        progress.parts = parts
+        return progress
     }
 }

@@ -24,10 +24,17 @@ struct SeedLayout {
     /// (`ReferenceResolver`). A run that never assembles the seed (`publication`: a validation)
     /// makes no join table, which only the finish fills: each table made costs SQLite a pass
     /// over the whole schema, and a big mapping has thousands (bench/README.md, Big mappings).
-    func createTables(_ db: Database, for publication: Publication) throws {
-        let tables = publication.assembles ? schema.tables : schema.entityTables.map { schema.tables[$0] }
-        for statement in SeedSchema.metadataTables + tables.map({ SeedSchema.createTable($0, constrained: false) }) {
-            try db.execute(sql: statement)
+    /// `made` hears how many of `tableCount(for:)` are made, after each.
+    func createTables(_ db: Database, for publication: Publication, made: (Int) -> Void = { _ in }) throws {
+        for statement in SeedSchema.metadataTables { try db.execute(sql: statement) }
+        for (index, table) in tables(for: publication).enumerated() {
+            try db.execute(sql: SeedSchema.createTable(table, constrained: false))
+            made(index + 1)
         }
+    }
+
+    /// The seed's tables `createTables` makes for `publication`, after its metadata.
+    func tables(for publication: Publication) -> [SeedSchema.Table] {
+        publication.assembles ? schema.tables : schema.entityTables.map { schema.tables[$0] }
     }
 }

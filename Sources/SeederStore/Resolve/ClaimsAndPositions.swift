@@ -13,17 +13,17 @@ extension ReferenceResolver {
         // Claims taken at insert go back into their link table when anything else could change
         // them: another link, or an owner whose occurrences' children are renumbered.
         // By name, a set: a big mapping has tens of thousands of links (bench/README.md).
-        var withRows = Set(links.lazy.filter { load[link: $0].hasLinkRows }.map(\.name))
+        var withRows = Set(links.lazy.filter { load[link: $0].hasLinkRows }.map(\.number))
         for layout in links where load[link: layout].claimsAtInsert {
             guard load[link: layout].hasLinkRows || load[link: layout].needsRenumbering else { continue }
             try restoreClaims(layout)
-            withRows.insert(layout.name)
+            withRows.insert(layout.number)
         }
         for layout in links where load[link: layout].needsRenumbering {
             try renumberLinks(layout)
         }
         // In the order of `links`, as the inverse links apply them.
-        return links.filter { withRows.contains($0.name) }
+        return links.filter { withRows.contains($0.number) }
     }
 
     /// Renumbers the children with `identity: none` of the ordered one-to-manys that need it,
@@ -55,15 +55,14 @@ extension ReferenceResolver {
         let claimed =
             "s.\(mask) & \(bit) != 0 AND " + foreignKey.map { "t.\(SQLText.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
             + " AND seeder_claimed_at_insert(s.\"_fields\")"
-        let columns = link.ownerColumns + link.targetColumns + ["_position", "_file", "_offset"]
         let selected =
-            (foreignKey + child.keyColumns).map { "t.\(SQLText.quote($0))" }
+            ["\(link.number)"] + (foreignKey + child.keyColumns).map { "t.\(SQLText.quote($0))" }
             + [position.map { "t.\(SQLText.quote($0))" } ?? "0", "s.\"_file\"", "s.\"_offset\""]
         try db.execute(
             sql: """
-                INSERT INTO \(link.table) (\(SQLText.list(columns)))
+                INSERT INTO \(link.storedTable) (\(SQLText.list(link.stored.insertedColumns)))
                 SELECT \(selected.joined(separator: ", ")) FROM \(child.joined(side)) WHERE \(claimed)
-                ON CONFLICT (\(SQLText.list(link.targetColumns + link.ownerColumns))) DO UPDATE
+                ON CONFLICT (\(SQLText.list(link.stored.pairColumns))) DO UPDATE
                 SET "_position" = excluded."_position", "_file" = excluded."_file", "_offset" = excluded."_offset"
                 WHERE (excluded."_file", excluded."_offset") < ("_file", "_offset")
                 """)
@@ -82,7 +81,7 @@ extension ReferenceResolver {
         let owner = SQLText.list(link.ownerColumns)
         try db.execute(
             sql: """
-                UPDATE \(link.table) AS l SET "_position" = r."p"
+                UPDATE \(link.storedTable) AS l SET "_position" = r."p"
                 FROM (SELECT "_seq" AS "seq", row_number() OVER (PARTITION BY \(owner) ORDER BY \(LinkLayout.sourceOrder)) - 1 AS "p"
                       FROM \(link.table)) AS r
                 WHERE l."_seq" = r."seq" AND l."_position" != r."p"

@@ -19,7 +19,12 @@ extension RowStore {
         let select: SideRowLog.Statement
         let update: RawStatement
         let updateSide: SideRowLog.Statement
-        let setForeignKey: [RawStatement?]
+        /// Per to-one: the update of its foreign key by the row's key, once `setForeignKey` has
+        /// needed it. Prepared when first needed: a big mapping has tens of thousands of to-ones,
+        /// most never set this way, and each statement prepared is memory (bench/README.md, Big
+        /// mappings).
+        private var foreignKeyUpdates: [RawStatement?]
+        private let layout: RowLayout
         /// Occurrences waiting to go in, or merge, together (`PendingRows`); `nil` unless the
         /// entity can (`PendingRows.canBatch`).
         let pending: PendingRows?
@@ -50,16 +55,24 @@ extension RowStore {
             updateSide = try sideRows.statement(db: db) { side in
                 "UPDATE \(side) SET \(SQLText.assignments(sideUpdated)) WHERE \"_row\" = ?"
             }
-            setForeignKey = try layout.foreignKeyColumns.map { columns in
-                guard !columns.isEmpty else { return nil }
-                return RawStatement(
-                    try db.makeStatement(
-                        sql: "UPDATE \(layout.table) SET \(SQLText.assignments(columns)) WHERE \(layout.keyCondition())"))
-            }
+            self.layout = layout
+            foreignKeyUpdates = layout.foreignKeyColumns.map { _ in nil }
             pending =
                 PendingRows.canBatch(layout)
                 ? try PendingRows(table: layout.table, sideRows: sideRows, columns: columns, db: db) : nil
             run = RowRun.canRun(layout) ? try RowRun(table: layout.table, sideRows: sideRows, columns: columns, db: db) : nil
+        }
+
+        /// The update of to-one `relationship`'s foreign key, bound with its values then the
+        /// row's key; `nil` for a to-many.
+        func setForeignKey(_ relationship: Int, db: Database) throws -> RawStatement? {
+            let columns = layout.foreignKeyColumns[relationship]
+            guard !columns.isEmpty else { return nil }
+            if let statement = foreignKeyUpdates[relationship] { return statement }
+            let statement = RawStatement(
+                try db.makeStatement(sql: "UPDATE \(layout.table) SET \(SQLText.assignments(columns)) WHERE \(layout.keyCondition())"))
+            foreignKeyUpdates[relationship] = statement
+            return statement
         }
 
         /// Inserts a new row (`identity: none`) at once, after the new rows waiting to go in

@@ -54,8 +54,9 @@ final class RowStore {
     let copies: EmbeddedCopies
     /// Per entity: the statements every occurrence uses, prepared once.
     private(set) var statements: [EntityStatements] = []
-    /// Per entity, per relationship: the link table's insert.
-    private var linkInserts: [[RawStatement?]] = []
+    /// Per entity, per to-many: the insert of its link table, shared by the relationships of its
+    /// shape, and the relationship's number, bound first (`LinkTable.insert`).
+    private var linkInserts: [[(insert: RawStatement, number: Int64)?]] = []
     /// Dump files by index, as `_file` columns store them.
     let files: [String]
     /// The encoder of this store's rows, for whichever thread encodes a batch, and for merged rows.
@@ -75,10 +76,11 @@ final class RowStore {
     /// A store over `db`, whose main database holds the seed's tables and whose `work` database
     /// takes the side and link tables of `layouts` and `links`; `files` are the dump files in
     /// plan order (`RowEncoder.fileIndexes`); side rows past what their logs hold in memory go
-    /// to a file at `spillPath` past `spillBytes` each (`SideRowLog`).
+    /// to a file at `spillPath` past `spillBytes` each (`SideRowLog`). `made` hears each step
+    /// (`working tables`, `statements`) and how many entities it has done, after each.
     init(
         db: Database, mapping: Mapping, layouts: [RowLayout], links: [[LinkLayout?]], files: [String], spillPath: String,
-        spillBytes: Int
+        spillBytes: Int, made: (_ step: String, _ entities: Int) -> Void = { _, _ in }
     ) throws {
         self.db = db
         connection = db.sqliteConnection!
@@ -94,21 +96,22 @@ final class RowStore {
         counts = mapping.entities.map { _ in EntityCounts() }
         rowsInserted = mapping.entities.map { _ in 0 }
         summary = LoadSummary(mapping: mapping)
-        for layout in layouts {
+        for (index, layout) in layouts.enumerated() {
             for statement in layout.createStatements { try db.execute(sql: statement) }
+            made("working tables", index + 1)
         }
-        for layout in links.flatMap({ $0 }).compactMap({ $0 }) {
-            for statement in layout.createStatements { try db.execute(sql: statement) }
+        var linkTableInserts: [LinkTable: RawStatement] = [:]
+        for table in LinkTable.all(for: links.flatMap { $0 }.compactMap { $0 }) {
+            for statement in table.createStatements { try db.execute(sql: statement) }
+            linkTableInserts[table] = RawStatement(try db.makeStatement(sql: table.insert))
         }
         let spill = SpillFile(path: spillPath)
-        statements = try layouts.map { try EntityStatements(layout: $0, spill: spill, spillBytes: spillBytes, db: db) }
-        linkInserts = try links.map { layouts in
-            try layouts.map { layout in
-                guard let layout else { return nil }
-                let columns = layout.ownerColumns + layout.targetColumns + ["_position", "_file", "_offset"]
-                let sql = "INSERT OR IGNORE INTO \(layout.table) (\(SQLText.list(columns))) VALUES (\(SQLText.placeholders(columns.count)))"
-                return RawStatement(try db.makeStatement(sql: sql))
-            }
+        statements = try layouts.enumerated().map { index, layout in
+            defer { made("statements", index + 1) }
+            return try EntityStatements(layout: layout, spill: spill, spillBytes: spillBytes, db: db)
+        }
+        linkInserts = links.map { layouts in
+            layouts.map { layout in layout.flatMap { layout in linkTableInserts[layout.stored].map { ($0, Int64(layout.number)) } } }
         }
     }
 
@@ -234,7 +237,7 @@ final class RowStore {
                 // Read from the layout: a copy of the `Relationship` retains each of its arrays.
                 let layout = layouts[entity]
                 let isToMany = layout.toMany[relationshipIndex]
-                if isToMany, case let .many(targets) = link, let insert = linkInserts[entity][relationshipIndex] {
+                if isToMany, case let .many(targets) = link, let (insert, number) = linkInserts[entity][relationshipIndex] {
                     if layout.ordered[relationshipIndex], rows.merged[index], !targets.isEmpty {
                         summary.relationships[entity][relationshipIndex].needsRenumbering = true
                     }
@@ -255,6 +258,7 @@ final class RowStore {
                             targetKey.append(.text(mapping.entities[batch[child].entity].name))
                         }
                         try insert.execute { binder in
+                            binder.bind(number)
                             for value in rows.keys[index] { binder.bind(value) }
                             for value in targetKey { binder.bind(value) }
                             binder.bind(Int64(position))
@@ -270,7 +274,7 @@ final class RowStore {
                     // An embedded target with no identity: its key is the `_pk` just given to it,
                     // unless a merge linked the row to another copy (`EmbeddedCopies`). (One with
                     // an identity was named by it when the row was encoded.)
-                    try statements[entity].setForeignKey[relationshipIndex]?.execute { binder in
+                    try statements[entity].setForeignKey(relationshipIndex, db: db)?.execute { binder in
                         for value in rows.keys[child] + rows.keys[index] { binder.bind(value) }
                     }
                 }
