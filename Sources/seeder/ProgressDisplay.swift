@@ -108,7 +108,7 @@ final class ProgressDisplay: @unchecked Sendable {
         switch progress.phase {
         case .loading, .planning:
             return "\(progress.phase.rawValue): \(progress.step ?? "")"
-                + (progress.parts.map { ", \(grouped($0.done)) of \(grouped($0.total)) \($0.plural)" } ?? "")
+                + (progress.parts.map { ", \(Wording.grouped($0.done)) of \(Wording.grouped($0.total)) \($0.plural)" } ?? "")
         case .reading, .resolving, .indexing, .writing, .finishing:
             let percent = progress.totalBytes > 0 ? progress.bytesRead * 100 / progress.totalBytes : 100
             return "\(progress.phase.rawValue): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(percent)%), "
