@@ -23,7 +23,7 @@ extension ShapeCatalog {
                 drafts: "`{name, url}` objects whose URLs end in ids of a folder's records name those records: "
                     + "a relationship to the folder's entity by the id at the end of the URL (`from: type.url`, `match:`)",
                 corpusCase: "api/pokeapi", test: "InferServiceTests/referencesToAFolderAreRelationshipsToItsEntity"),
-            merge: { catalog, _ in catalog.resolveDetailedReferences() }),
+            merge: { catalog, _ in catalog.resolveDetailedReferences() })
     ]
 
     /// The other merging rules, in the order they run.

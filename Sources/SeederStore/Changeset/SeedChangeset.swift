@@ -63,7 +63,8 @@ package struct SeedChangeset: Sendable {
     /// Throws `SeedChangesetError` when the difference cannot be a changeset (a schema change,
     /// rows that differ in a table without a primary key, a search table that holds its own
     /// text) or `path` may not be written, and `SeedFileError` when a seed cannot be read.
-    package static func write(old: String, new: String, to path: String, willCreate: ([String]) -> Void = { _ in }) throws -> SeedChangeset {
+    package static func write(old: String, new: String, to path: String, willCreate: ([String]) -> Void = { _ in }) throws -> SeedChangeset
+    {
         try checkDestination(path, old: old, new: new)
         let oldQueue = try SeedFile.open(old), newQueue = try SeedFile.open(new)
         let oldCatalog = try oldQueue.read { try SeedCatalog.read($0, path: old) }
