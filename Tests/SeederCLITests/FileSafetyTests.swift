@@ -39,7 +39,11 @@ struct FileSafetyTests {
         // Polled on this thread: the file must be seen within milliseconds, which an await that
         // resumes on a busy pool would miss.
         while !FileManager.default.fileExists(atPath: work), Date() < deadline { usleep(5_000) }
-        let second = try await seeder(["build", "pods.yaml", "dumps", "--quiet"], in: scratch.root)
+        // Started now, not in its turn among the suite's programs (`runProgram`): the first must
+        // still be running.
+        let second = try await RunningProgram(
+            try seederBinary(), ["build", "pods.yaml", "dumps", "--quiet"], in: scratch.root, environment: programEnvironment()
+        ).finished()
         #expect(second.status == 2)
         #expect(
             second.stderr

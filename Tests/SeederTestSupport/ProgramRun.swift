@@ -16,12 +16,19 @@ public struct ProgramRun: Sendable {
     /// When it ended, as its end was reported: to order the ends of programs run side by side,
     /// which the awaits that return them may not.
     public var ended: ContinuousClock.Instant
+    /// When it started: `ended - started` is how long it ran, whatever its turn waited
+    /// (`ProgramSlots`).
+    public var started: ContinuousClock.Instant
 
-    public init(status: Int32, stdout: String, stderr: String, signalled: Bool = false, ended: ContinuousClock.Instant = .now) {
+    public init(
+        status: Int32, stdout: String, stderr: String, signalled: Bool = false, started: ContinuousClock.Instant = .now,
+        ended: ContinuousClock.Instant = .now
+    ) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
         self.signalled = signalled
+        self.started = started
         self.ended = ended
     }
 }
@@ -40,9 +47,42 @@ public func runProgram(
     _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil, input: [UInt8] = [],
     standardOutput: ProgramOutput = .captured, killAfter: Double? = nil
 ) async throws -> ProgramRun {
-    let program = try RunningProgram(
-        executable, arguments, in: directory, environment: environment, input: input, standardOutput: standardOutput)
-    return await program.finished(killAfter: killAfter)
+    await ProgramSlots.shared.acquire()
+    do {
+        let program = try RunningProgram(
+            executable, arguments, in: directory, environment: environment, input: input, standardOutput: standardOutput)
+        let run = await program.finished(killAfter: killAfter)
+        await ProgramSlots.shared.release()
+        return run
+    } catch {
+        await ProgramSlots.shared.release()
+        throw error
+    }
+}
+
+/// How many programs `runProgram` runs at once: twice the cores. A test awaiting its program no
+/// longer holds a thread, so without a bound every test of the suite would start its programs
+/// at once, and a program whose test times what it does (a fetch that must reach its server
+/// within seconds, a signal sent mid-run) would wait for a core past its test's limits.
+actor ProgramSlots {
+    static let shared = ProgramSlots(count: 2 * max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { free = count }
+
+    func acquire() async {
+        guard free == 0 else {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    }
 }
 
 /// Where a program's standard output goes.
@@ -73,6 +113,7 @@ public final class RunningProgram: @unchecked Sendable {
     private var stdoutOpen = false
     private var exited = false
     private var exitedAt = ContinuousClock.now
+    private var startedAt = ContinuousClock.now
     private var waiters: [(ready: () -> Bool, resume: () -> Void)] = []
 
     /// Starts `executable` (the parameters are `runProgram`'s).
@@ -108,6 +149,7 @@ public final class RunningProgram: @unchecked Sendable {
         if case .captured = standardOutput { reads.append((out, true)) }
         pipesOpen = reads.count
         stdoutOpen = reads.count == 2
+        startedAt = .now
         try process.run()
         for (pipe, isStdout) in reads {
             Thread.detachNewThread { self.drain(pipe.fileHandleForReading.fileDescriptor, isStdout: isStdout) }
@@ -129,7 +171,7 @@ public final class RunningProgram: @unchecked Sendable {
             ProgramRun(
                 status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                 stderr: String(decoding: stderr, as: UTF8.self), signalled: process.terminationReason == .uncaughtSignal,
-                ended: exitedAt)
+                started: startedAt, ended: exitedAt)
         }
     }
 
