@@ -9,8 +9,7 @@ extension InferReport {
         var json = JSONStreamWriter()
         json.object { json in
             JSONDocumentKind.infer.writeHeader(to: &json)
-            json.member("outcome", outcome.name)
-            json.member("exitStatus", outcome.rawValue)
+            outcome.write(to: &json)
             json.member("output", output)
             json.member("dumps", dumps)
             json.member("inputs") { $0.array(inputs.map(\.path)) }

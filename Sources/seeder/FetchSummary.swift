@@ -33,8 +33,7 @@ enum FetchSummary {
         var json = JSONStreamWriter()
         json.object { json in
             JSONDocumentKind.fetch.writeHeader(to: &json)
-            json.member("outcome", report.outcome.name)
-            json.member("exitStatus", report.outcome.rawValue)
+            report.outcome.write(to: &json)
             json.member("dumps", report.dumps)
             json.member("changed", report.changedDumps)
             json.member("sources") { json in

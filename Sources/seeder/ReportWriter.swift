@@ -35,8 +35,7 @@ enum ReportWriter {
         var json = JSONStreamWriter()
         json.object { json in
             command.writeHeader(to: &json)
-            json.member("outcome", report.outcome.name)
-            json.member("exitStatus", report.outcome.rawValue)
+            report.outcome.write(to: &json)
             json.member("output", report.output)
             json.member("inputs") { $0.array(report.inputs) }
             json.member("files") { json in

@@ -25,4 +25,11 @@ public enum RunOutcome: Int, Sendable {
         case .badUsage: "badUsage"
         }
     }
+
+    /// Writes `outcome` and `exitStatus`, as every command's `--json` and `--report` documents
+    /// have them after their header (docs/json.md).
+    public func write(to json: inout JSONStreamWriter) {
+        json.member("outcome", name)
+        json.member("exitStatus", rawValue)
+    }
 }
