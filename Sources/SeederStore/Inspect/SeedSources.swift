@@ -65,8 +65,8 @@ package enum SeedSources {
             db, "SELECT path, sha256, bytes, records, \(files) FROM \(table) ORDER BY path", path: path, table: "seed_source",
             keyColumn: (0, "path")
         )
-        return try rows.indices.map { index throws(SeedFileError) in
-            let row = rows[index]
+        var sources: [SourceRow] = []
+        for row in rows {
             // A NULL is an error as a wrong type is: seeder writes every column NOT NULL, and a
             // count or digest read as 0 or "" would be a difference that is not there.
             let source = SourceRow(
@@ -75,11 +75,12 @@ package enum SeedSources {
                 records: try row.requiredInteger(3, "records"), scope: scope)
             // A path is the table's key: a table that holds one twice (not seeder's) names no
             // one source, and could be neither compared nor upgraded.
-            if index > 0, try rows[index - 1].requiredText(0, "path") == source.path {
-                throw SeedFileError(path: path, reason: "seed_source, \(row.name): the same path as row \(index)")
+            if sources.last?.path == source.path {
+                throw SeedFileError(path: path, reason: "seed_source, \(row.name): the same path as row \(sources.count)")
             }
-            return source
+            sources.append(source)
         }
+        return sources
     }
 
     /// The columns `seed_source` has in `schema`; `nil` when there is no such table.
