@@ -120,7 +120,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SeederCoreTests",
-            dependencies: ["SeederCore", "SeederTestSupport"]
+            // Yams: the mapping's scalars parsed as the loader parses them (`YAMLNodeTests`).
+            dependencies: ["SeederCore", "SeederTestSupport", .product(name: "Yams", package: "Yams")]
         ),
         // `seeder infer`'s drafts, built by the real builder.
         .testTarget(

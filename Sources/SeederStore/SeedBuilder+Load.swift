@@ -39,7 +39,8 @@ extension SeedBuilder {
         return try DatabaseQueue(path: files.seed, configuration: configuration)
     }
 
-    /// How many tables or entities a planning step makes between its progress reports.
+    /// How many parts (tables, entities, relationships checked) a step does between its progress
+    /// reports.
     static let partsPerReport = 256
 
     /// Dump bytes -> JSON values (`JSONReader`) -> records (`Mapper`) -> rows merged in the
@@ -87,9 +88,10 @@ extension SeedBuilder {
             let resolution = try ReferenceResolver(
                 tables: store, load: load, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
                 indexes: publication.indexes,
-                beginning: { stage in
-                    options.progress?(
-                        BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records, step: stage))
+                progress: { stage, parts in
+                    var progress = BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records, step: stage)
+                    progress.parts = parts
+                    options.progress?(progress)
                 }
             ).resolve()
             try db.execute(sql: "COMMIT")

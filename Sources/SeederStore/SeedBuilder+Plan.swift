@@ -23,7 +23,11 @@ extension SeedBuilder {
             throw Stop(outcome: .failed)
         }
         options.progress?(.before(.loading, "\(options.mapping), \(Wording.count(bytes.count, "byte"))"))
-        guard var mapping = MappingLoader().load(bytes: bytes, file: options.mapping, diagnostics: diagnostics) else {
+        let loader = MappingLoader { step, done, total in
+            guard done > 0, done % partsPerReport == 0 else { return }
+            options.progress?(.before(.loading, step, parts: .init(done: done, total: total, plural: "entities")))
+        }
+        guard var mapping = loader.load(bytes: bytes, file: options.mapping, diagnostics: diagnostics) else {
             throw Stop(outcome: .invalid)
         }
         let relationships = mapping.entities.reduce(0) { $0 + $1.relationships.count }

@@ -77,7 +77,8 @@ final class ProgressDisplay: @unchecked Sendable {
             (phase, step) = (progress.phase, progress.step)
             windowStart = (now, progress.records)
             rate = nil
-        } else if now - windowStart.time >= window {
+        } else if progress.phase == .reading, now - windowStart.time >= window {
+            // (Only reading has records coming in: a later phase's rate would read 0.)
             rate = Int(Double(progress.records - windowStart.records) / max(now - windowStart.time, 0.001))
             windowStart = (now, progress.records)
         }
@@ -103,17 +104,18 @@ final class ProgressDisplay: @unchecked Sendable {
     /// `reading: 120 MB of 523 MB (23%), 1,204,000 records, 210,000 records/s`; `resolving: 523
     /// MB of 523 MB (100%), 1,204,000 records, inverse links`; before any dump is read, the
     /// phase and what it works on: `loading: mapping.yaml, 5724 kB`, with how far a step that
-    /// counts its parts is: `planning: tables, 2,000 of 5,000 entities`.
+    /// counts its parts is: `planning: tables, 2,000 of 5,000 entities`; `resolving: ...,
+    /// reference checks, 2,560 of 15,000 relationships`.
     static func text(_ progress: BuildProgress, rate: Int?) -> String {
+        let parts = progress.parts.map { ", \(Wording.grouped($0.done)) of \(Wording.grouped($0.total)) \($0.plural)" } ?? ""
         switch progress.phase {
         case .loading, .planning:
-            return "\(progress.phase.rawValue): \(progress.step ?? "")"
-                + (progress.parts.map { ", \(Wording.grouped($0.done)) of \(Wording.grouped($0.total)) \($0.plural)" } ?? "")
+            return "\(progress.phase.rawValue): \(progress.step ?? "")" + parts
         case .reading, .resolving, .indexing, .writing, .finishing:
             let percent = progress.totalBytes > 0 ? progress.bytesRead * 100 / progress.totalBytes : 100
             return "\(progress.phase.rawValue): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(percent)%), "
                 + Wording.count(progress.records, "record")
-                + (rate.map { ", \(Wording.count($0, "record"))/s" } ?? "") + (progress.step.map { ", " + $0 } ?? "")
+                + (rate.map { ", \(Wording.count($0, "record"))/s" } ?? "") + (progress.step.map { ", " + $0 } ?? "") + parts
         }
     }
 

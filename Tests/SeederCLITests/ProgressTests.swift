@@ -107,6 +107,31 @@ struct ProgressTests {
             ])
     }
 
+    /// A mapping of hundreds of entities counts them while it loads, and says how many
+    /// relationships its reference checks have, as docs/ci.md shows: a chain of 300 entities,
+    /// each a to-one to the next, and a record of the first.
+    @Test func aBigMappingCountsItsEntitiesAndChecks() async throws {
+        let scratch = try Workspace(directories: ["dumps"])
+        var yaml = "seeder: 1\nentities:\n"
+        for index in 0..<300 {
+            yaml += "  E\(index):\n    attributes: {id: integer, name: string}\n"
+            if index < 299 { yaml += "    relationships: {next: {to: E\(index + 1), onMissing: null}}\n" }
+        }
+        try scratch.write("big.yaml", yaml)
+        try scratch.write("dumps/E0.json", #"[{"id": 1, "name": "first", "next": 2}]"#)
+        let run = try await seeder(["validate", "big.yaml", "dumps", "--progress", "plain"], in: scratch.root)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        for expected in [
+            "loading: entities, 256 of 300 entities",
+            "loading: relationships, 256 of 300 entities",
+            "planning: 300 entities, 299 relationships, 0 sources",
+            "resolving: 0 kB of 0 kB (100%), 1 record, reference checks, 0 of 299 relationships",
+        ] {
+            #expect(lines.contains(expected), "\(expected) in \(run.stderr)")
+        }
+    }
+
     /// A planning step that makes thousands of tables says how far it is, every 5 seconds in
     /// plain lines, never a line per table.
     @Test func aLongPlanningStepCountsWhatItHasMade() {

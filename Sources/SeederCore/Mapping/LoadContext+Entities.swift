@@ -78,7 +78,8 @@ extension LoadContext {
         // Names first, so that relationships may point forward.
         entityNames = pairs.compactMap(\.key.scalar)
         var drafts: [EntityDraft] = []
-        for (nameNode, definition) in pairs {
+        for (done, (nameNode, definition)) in pairs.enumerated() {
+            progress("entities", done, pairs.count)
             guard let name = nameNode.scalar, identifier(name, what: "entity name", at: nameNode) else { continue }
             if let draft = entity(name: name, nameNode: nameNode, definition: definition, defaults: defaults) {
                 drafts.append(draft)

@@ -21,14 +21,18 @@ extension LoadContext {
             }
         }
         let names = drafts.map(\.name)
+        // Looked up per relationship: a big mapping has tens of thousands (bench/README.md).
+        let indexByName = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         for (owner, draft) in drafts.enumerated() {
+            progress("relationships", owner, drafts.count)
+            entities[owner].relationships.reserveCapacity(draft.relationships.count)
             for relationshipDraft in draft.relationships {
                 guard let choice = relationshipDraft.target else { continue }
                 var selector: EntitySelector?
                 let targetIndex: Int
                 switch choice {
                 case let .entity(name, node):
-                    guard let index = names.firstIndex(of: name) else {
+                    guard let index = indexByName[name] else {
                         let suggestion = Wording.didYouMean(name, among: names)
                         error(.mappingUnknownName, "unknown entity '\(name)' in 'to'\(suggestion)", at: node)
                         continue

@@ -6,6 +6,8 @@ extension LoadContext {
             return []
         }
         var sources: [Source] = []
+        // A big mapping has a source per entity (bench/README.md, Big mappings).
+        let indexByName = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         var pendingEach: [Int: (path: String, node: YAMLNode)] = [:]
         for item in items {
             guard let fields = fields(of: item, allowed: MappingLoader.Keys.source, in: "a source") else { continue }
@@ -20,7 +22,7 @@ extension LoadContext {
                 guard let choice = entityChoice(entityNode.value, key: "entity") else { continue }
                 switch choice {
                 case let .entity(entityName, node):
-                    guard let index = entities.firstIndex(where: { $0.name == entityName }) else {
+                    guard let index = indexByName[entityName] else {
                         if entityNames.contains(entityName) { continue }  // declared, but with errors of its own
                         let suggestion = Wording.didYouMean(entityName, among: entities.map(\.name))
                         error(.mappingUnknownName, "unknown entity '\(entityName)' in 'entity'\(suggestion)", at: node)

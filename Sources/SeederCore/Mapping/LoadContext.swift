@@ -7,10 +7,12 @@ struct LoadContext {
     let diagnostics: DiagnosticSink
     /// Entity names in mapping order, for targets and suggestions.
     var entityNames: [String] = []
+    let progress: MappingLoader.Progress
 
-    init(file: String, diagnostics: DiagnosticSink) {
+    init(file: String, diagnostics: DiagnosticSink, progress: @escaping MappingLoader.Progress = { _, _, _ in }) {
         self.file = file
         self.diagnostics = diagnostics
+        self.progress = progress
     }
 
     func error(_ code: DiagnosticCode, _ message: String, at node: YAMLNode) {

@@ -52,8 +52,17 @@ public struct MappingLoader {
         public static let paginatePage = ["page", "size", "sizeParam", "start", "pages"]
     }
 
-    /// Creates a loader.
-    public init() {}
+    /// Told how far each step of the load that goes entity by entity is (`entities` read,
+    /// `relationships` resolved): before each entity, how many are done of how many. A big
+    /// mapping takes seconds to load (docs/ci.md, Progress in CI logs).
+    public typealias Progress = (_ step: String, _ done: Int, _ total: Int) -> Void
+
+    let progress: Progress
+
+    /// Creates a loader; `progress` hears how far a load is.
+    public init(progress: @escaping Progress = { _, _, _ in }) {
+        self.progress = progress
+    }
 
     /// Loads the mapping file at `path`; `file` is how diagnostics name it.
     public func load(contentsOf path: String, file: String? = nil, diagnostics: DiagnosticSink) -> Mapping? {
@@ -87,7 +96,7 @@ public struct MappingLoader {
         let parser: Parser
         let root: Node?
         do {
-            parser = try Parser(yaml: yaml)
+            parser = try Parser(yaml: yaml, resolver: YAMLNode.resolver)
             root = try parser.singleRoot()
         } catch {
             for diagnostic in Self.diagnostics(for: error, file: file) { diagnostics.report(diagnostic) }
@@ -107,7 +116,7 @@ public struct MappingLoader {
                     .mappingSyntax, "anchors and aliases are not allowed in a mapping (found '&\(name)')", at: anchored.location)
                 return nil
             }
-            var context = LoadContext(file: file, diagnostics: diagnostics)
+            var context = LoadContext(file: file, diagnostics: diagnostics, progress: progress)
             let mapping = context.document(node)
             return diagnostics.errorCount == errorsBefore ? mapping : nil
         }

@@ -37,7 +37,25 @@ struct YAMLNode {
     }
 
     /// The YAML 1.1 tag the scalar resolves to (`int`, `float`, `bool`, `null`, `str`, ...).
-    var resolvedTag: Tag.Name { Tag.Name(rawValue: node.tag.rawValue) }
+    var resolvedTag: Tag.Name {
+        let name = Tag.Name(rawValue: node.tag.rawValue)
+        guard name == Self.notString, let scalar = node.scalar else { return name }
+        return Tag.Name(rawValue: Node(scalar.string, .implicit, scalar.style).tag.rawValue)
+    }
+
+    /// What the mapping is parsed with: Yams' default rules as one, whose match leaves the tag
+    /// `notString` for `resolvedTag` to name. The default tries each rule in turn, a regular
+    /// expression each, and every scalar of a big mapping is a string that tries all seven (a
+    /// sixth of its loading, bench/README.md). A plain scalar still resolves to `str` exactly
+    /// when the default's would, so repeated keys are found as they were.
+    static let resolver: Resolver = {
+        let pattern = Resolver.default.rules.map { "(?:\($0.pattern))" }.joined(separator: "|")
+        // Yams' own patterns, joined: they compile.
+        return try! Resolver.basic.appending(notString, pattern)
+    }()
+
+    /// The tag of a plain scalar that one of Yams' default rules matches.
+    static let notString = Tag.Name(rawValue: "tag:seeder,2026:not-string")
 
     /// The first node, depth first, that has an anchor (or is an alias of one).
     func firstAnchored() -> YAMLNode? {

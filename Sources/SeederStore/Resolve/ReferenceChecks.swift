@@ -8,15 +8,31 @@ import SeederFiles
 extension ReferenceResolver {
     /// Checks every to-one's foreign keys, then every many-to-many's links.
     func checkReferences(_ links: [LinkLayout]) throws {
+        // Without an inverse, no claim is restored as a link row: a relationship the load wrote
+        // none for has nothing to check (a big mapping has thousands, bench/README.md).
+        let joinLinks = links.filter { $0.relationship.inverse == nil && load[link: $0].hasLinkRows }
+        let toOnes = tables.layouts.reduce(0) { $0 + $1.entity.relationships.count { !$0.isToMany } }
+        // A big mapping's checks take seconds: the stage says how many it has, and counts them
+        // (docs/ci.md, Progress in CI logs).
+        var checked = 0
+        let total = toOnes + joinLinks.count
+        func report() {
+            progress("reference checks", BuildProgress.Parts(done: checked, total: total, plural: "relationships"))
+        }
+        func count() {
+            checked += 1
+            if checked % SeedBuilder.partsPerReport == 0 { report() }
+        }
+        report()
         for layout in tables.layouts {
             for (index, relationship) in layout.entity.relationships.enumerated() where !relationship.isToMany {
                 try checkForeignKey(layout, relationship: index)
+                count()
             }
         }
-        // Without an inverse, no claim is restored as a link row: a relationship the load wrote
-        // none for has nothing to check (a big mapping has thousands, bench/README.md).
-        for layout in links where layout.relationship.inverse == nil && load[link: layout].hasLinkRows {
+        for layout in joinLinks {
             try checkJoinLinks(layout)
+            count()
         }
     }
 
@@ -42,7 +58,7 @@ extension ReferenceResolver {
         let present = target.present
         // A selector's columns have no index of their own (`SeedSchema`).
         let seedIndex =
-            target.chosen == nil ? indexes.first { $0.table == layout.entity.table && $0.columns == columns && !$0.isUnique } : nil
+            target.chosen == nil ? indexes[IndexedColumns(table: layout.entity.table, columns: columns)] : nil
         if let seedIndex {
             try SeedFinisher.createIndexes([seedIndex], in: db)
             tally.resolution.indexesBuilt.insert(seedIndex.name)

@@ -30,24 +30,39 @@ struct ReferenceResolver {
     /// Finds the JSON Pointer of a row's record for a message.
     let pointers: PointerLocator
     /// The seed's indexes that references by identity are checked through, built here rather
-    /// than by the finish (`checkForeignKey`); empty when nothing is written.
-    let indexes: [SeedSchema.Index]
+    /// than by the finish (`checkForeignKey`), by table and columns; empty when nothing is
+    /// written. (Looked up per to-one: a big mapping has tens of thousands.)
+    let indexes: [IndexedColumns: SeedSchema.Index]
     /// Messages about missing references, until their stage reports them (`reportMissing()`).
     let missingReferences = GatheredMessages()
-    /// Told each stage's name as it begins, for the progress line (docs/commands.md, Progress).
-    let beginning: (String) -> Void
+    /// Told each stage's name as it begins, and how far a stage that has many parts is, for the
+    /// progress line (docs/commands.md, Progress).
+    let progress: (_ stage: String, _ parts: BuildProgress.Parts?) -> Void
+
+    /// A table's columns, as an index has them.
+    struct IndexedColumns: Hashable {
+        let table: String
+        let columns: [String]
+    }
 
     init(
         tables: any LoadedTables, load: LoadSummary, diagnostics: DiagnosticSink, pointers: PointerLocator,
-        indexes: [SeedSchema.Index] = [], beginning: @escaping (String) -> Void = { _ in }
+        indexes: [SeedSchema.Index] = [], progress: @escaping (_ stage: String, _ parts: BuildProgress.Parts?) -> Void = { _, _ in }
     ) {
         self.tables = tables
         tally = ResolutionTally(entities: tables.layouts.count)
         self.load = load
         self.diagnostics = diagnostics
         self.pointers = pointers
-        self.indexes = indexes
-        self.beginning = beginning
+        self.indexes = Dictionary(
+            indexes.filter { !$0.isUnique }.map { (IndexedColumns(table: $0.table, columns: $0.columns), $0) },
+            uniquingKeysWith: { first, _ in first })
+        self.progress = progress
+    }
+
+    /// Reports that `stage` begins.
+    func beginning(_ stage: String) {
+        progress(stage, nil)
     }
 
     /// Runs every stage; returns what they did.
@@ -64,7 +79,6 @@ struct ReferenceResolver {
         try applyInverseLinks(linked.flatMap { $0.cases(in: tables.mapping) })
         // (A selector's children all have link rows, renumbered across its entities.)
         try renumberChildren(views.filter { !$0.isCaseView })
-        beginning("reference checks")
         try checkReferences(views)
         beginning("row finishing and unique checks")
         for layout in tables.layouts {

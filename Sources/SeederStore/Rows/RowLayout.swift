@@ -245,7 +245,9 @@ final class RowLayout: Sendable {
 /// Where a to-many relationship's links wait: one row per (owner, target), first-seen order,
 /// so repeating a link across occurrences unites rather than duplicates (docs/mapping.md, Merging).
 /// The rows stand in the table of their shape (`LinkTable`), under the relationship's number.
-struct LinkLayout: Sendable {
+/// A class: a big mapping's table of them (`all(for:)`) has a place per relationship, and a
+/// to-one's `nil` takes a pointer's room, not a whole layout's.
+final class LinkLayout: Sendable {
     let entityIndex: Int
     let relationshipIndex: Int
     let relationship: Relationship

@@ -9,18 +9,17 @@ extension RowStore {
     /// (bench/README.md). A waiting row must be in its table before anything reads the table or inserts into it otherwise: `flush`.
     final class BatchedInsert<Row> {
         static var batch: Int { 32 }
-        private let many: RawStatement
-        private let one: RawStatement
+        private let many: PreparedOnUse
+        private let one: PreparedOnUse
         private let bind: (Row, inout RawStatement.Binder) -> Void
         // Used by the writing thread only: no run-time exclusivity checks.
         @exclusivity(unchecked) private var waiting: [Row] = []
 
         /// Inserts into `table`'s `columns`, each row's values bound by `bind`.
-        init(table: String, columns: [String], db: Database, bind: @escaping (Row, inout RawStatement.Binder) -> Void) throws {
-            many = RawStatement(try db.makeStatement(sql: SQLText.insert(into: table, columns, rows: Self.batch)))
-            one = RawStatement(try db.makeStatement(sql: SQLText.insert(into: table, columns)))
+        init(table: String, columns: [String], db: Database, bind: @escaping (Row, inout RawStatement.Binder) -> Void) {
+            many = PreparedOnUse(db: db) { SQLText.insert(into: table, columns, rows: Self.batch) }
+            one = PreparedOnUse(db: db) { SQLText.insert(into: table, columns) }
             self.bind = bind
-            waiting.reserveCapacity(Self.batch)
         }
 
         func add(_ row: Row) throws {

@@ -8,16 +8,16 @@ extension RowStore {
     /// struct of statements would retain and release each one).
     final class EntityStatements {
         /// A new row (`identity: none`), run through `insertNew`.
-        private let insert: RawStatement
+        private let insert: PreparedOnUse
         /// A row unless its identity has one.
-        let insertIfNew: RawStatement
+        let insertIfNew: PreparedOnUse
         /// Side rows of rows inserted, logged until something reads their table.
         let sideRows: SideRowLog
         /// New rows that go without a side row, waiting to go in together (`NewRow`).
         let newRows: BatchedInsert<NewRow>?
         /// A row and its side row by identity, as `decode` reads them.
         let select: SideRowLog.Statement
-        let update: RawStatement
+        let update: PreparedOnUse
         let updateSide: SideRowLog.Statement
         /// Per to-one: the update of its foreign key by the row's key, once `setForeignKey` has
         /// needed it. Prepared when first needed: a big mapping has tens of thousands of to-ones,
@@ -32,35 +32,33 @@ extension RowStore {
         /// the entity can (`RowRun.canRun`).
         let run: RowRun?
 
-        init(layout: RowLayout, spill: SpillFile, spillBytes: Int, db: Database) throws {
+        init(layout: RowLayout, spill: SpillFile, spillBytes: Int, db: Database) {
             let columns = layout.dataColumns + layout.positionColumns.map(\.column)
-            insert = RawStatement(try db.makeStatement(sql: SQLText.insert(into: layout.table, columns)))
-            insertIfNew = RawStatement(try db.makeStatement(sql: SQLText.insert(into: layout.table, columns) + " ON CONFLICT DO NOTHING"))
-            let sideRows = try SideRowLog(layout: layout, spill: spill, spillBytes: spillBytes, db: db)
+            insert = PreparedOnUse(db: db) { SQLText.insert(into: layout.table, columns) }
+            insertIfNew = PreparedOnUse(db: db) { SQLText.insert(into: layout.table, columns) + " ON CONFLICT DO NOTHING" }
+            let sideRows = SideRowLog(layout: layout, spill: spill, spillBytes: spillBytes, db: db)
             self.sideRows = sideRows
             let positionColumns = layout.positionColumns.count
             newRows =
                 layout.mayGoWithoutSideRow && !layout.entity.relationships.contains(where: \.isToMany)
-                ? try BatchedInsert(table: layout.table, columns: columns, db: db) { $0.bind(&$1, positionColumns: positionColumns) } : nil
+                ? BatchedInsert(table: layout.table, columns: columns, db: db) { $0.bind(&$1, positionColumns: positionColumns) } : nil
             let selected =
                 layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" }
                 + ["t.\"rowid\""]
-            select = try sideRows.statement(db: db) { side in
+            select = sideRows.statement(db: db) { side in
                 "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined(side)) WHERE \(layout.keyCondition("t"))"
             }
-            update = RawStatement(
-                try db.makeStatement(
-                    sql: "UPDATE \(layout.table) SET \(SQLText.assignments(layout.dataColumns)) WHERE \"rowid\" = ?"))
+            update = PreparedOnUse(db: db) { "UPDATE \(layout.table) SET \(SQLText.assignments(layout.dataColumns)) WHERE \"rowid\" = ?" }
             let sideUpdated = layout.maskColumns + ["_fields"]
-            updateSide = try sideRows.statement(db: db) { side in
+            updateSide = sideRows.statement(db: db) { side in
                 "UPDATE \(side) SET \(SQLText.assignments(sideUpdated)) WHERE \"_row\" = ?"
             }
             self.layout = layout
             foreignKeyUpdates = layout.foreignKeyColumns.map { _ in nil }
             pending =
                 PendingRows.canBatch(layout)
-                ? try PendingRows(table: layout.table, sideRows: sideRows, columns: columns, db: db) : nil
-            run = RowRun.canRun(layout) ? try RowRun(table: layout.table, sideRows: sideRows, columns: columns, db: db) : nil
+                ? PendingRows(table: layout.table, sideRows: sideRows, columns: columns, db: db) : nil
+            run = RowRun.canRun(layout) ? RowRun(table: layout.table, sideRows: sideRows, columns: columns, db: db) : nil
         }
 
         /// The update of to-one `relationship`'s foreign key, bound with its values then the

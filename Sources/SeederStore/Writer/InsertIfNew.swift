@@ -26,9 +26,9 @@ extension RowStore {
         /// Which of up to `limit` rows have a side row (the side row log goes in first).
         private let existing: SideRowLog.Statement
 
-        init(table: String, sideRows: SideRowLog, columns: [String], db: Database) throws {
+        init(table: String, sideRows: SideRowLog, columns: [String], db: Database) {
             (self.table, self.columns, self.db) = (table, columns, db)
-            existing = try sideRows.statement(db: db) { side in
+            existing = sideRows.statement(db: db) { side in
                 "SELECT \"_row\" FROM \(side) WHERE \"_row\" IN (\(SQLText.placeholders(Self.limit)))"
             }
         }

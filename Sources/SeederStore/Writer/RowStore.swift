@@ -106,9 +106,9 @@ final class RowStore {
             linkTableInserts[table] = RawStatement(try db.makeStatement(sql: table.insert))
         }
         let spill = SpillFile(path: spillPath)
-        statements = try layouts.enumerated().map { index, layout in
+        statements = layouts.enumerated().map { index, layout in
             defer { made("statements", index + 1) }
-            return try EntityStatements(layout: layout, spill: spill, spillBytes: spillBytes, db: db)
+            return EntityStatements(layout: layout, spill: spill, spillBytes: spillBytes, db: db)
         }
         linkInserts = links.map { layouts in
             layouts.map { layout in layout.flatMap { layout in linkTableInserts[layout.stored].map { ($0, Int64(layout.number)) } } }

@@ -44,15 +44,16 @@ final class SideRowLog {
     /// Whether a row went in its table: after that, merges and the resolver change rows there.
     @exclusivity(unchecked) private var wentIn = false
 
-    init(layout: RowLayout, spill: SpillFile, spillBytes: Int, db: Database) throws {
+    init(layout: RowLayout, spill: SpillFile, spillBytes: Int, db: Database) {
         table = layout.sideTable
         maskCount = layout.maskColumns.count
         self.spillBytes = spillBytes
         everyMask = Array(repeating: ~0, count: maskCount)
         self.spill = spill
-        capacity = 4096
-        storage = .allocate(capacity: capacity)
-        inserts = try RowStore.BatchedInsert(table: layout.sideTable, columns: ["_row"] + layout.sideColumns, db: db) {
+        // Room is made by the first row: most entities of a big mapping log none.
+        capacity = 0
+        storage = .allocate(capacity: 0)
+        inserts = RowStore.BatchedInsert(table: layout.sideTable, columns: ["_row"] + layout.sideColumns, db: db) {
             [unowned self] start, binder in
             bind(rowAt: start, &binder)
         }
@@ -93,15 +94,16 @@ final class SideRowLog {
 
     /// A statement on the side table, made from its SQL given the table's name; every run of it
     /// flushes the log first.
-    func statement(db: Database, _ sql: (_ table: String) -> String) throws -> Statement {
-        Statement(log: self, raw: RawStatement(try db.makeStatement(sql: sql(table))))
+    func statement(db: Database, _ sql: @escaping (_ table: String) -> String) -> Statement {
+        let table = table
+        return Statement(log: self, raw: PreparedOnUse(db: db) { sql(table) })
     }
 
     /// A statement that reads or changes a side table: it runs only once every row of the log
     /// is in the table.
     struct Statement {
         fileprivate let log: SideRowLog
-        fileprivate let raw: RawStatement
+        fileprivate let raw: PreparedOnUse
 
         @discardableResult
         func execute(_ bind: (inout RawStatement.Binder) -> Void) throws -> Int {
@@ -188,7 +190,7 @@ final class SideRowLog {
     /// Room for `bytes` more.
     private func reserve(_ bytes: Int) {
         guard count + bytes > capacity else { return }
-        let grown = max(capacity * 2, count + bytes)
+        let grown = max(capacity * 2, count + bytes, 4096)
         let new = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         new.update(from: storage, count: count)
         storage.deallocate()
