@@ -25,7 +25,7 @@ extension SeedBuilder {
         var file = try seed.inDatabase { db in
             try SeedFinisher(layout: layout).finish(
                 db, metadata: metadata, sources: loaded.sourceRows,
-                indexes: publication.indexes.filter { !loaded.indexesBuilt.contains($0.name) }, beforeIndexes: { begin(.indexing) })
+                indexes: publication.finishedIndexes, beforeIndexes: { begin(.indexing) })
             begin(.finishing)
             return try FinishedFile.compact(
                 db, at: files.seed, spare: files.vacuum, checking: publication.rowsFileIsFinal, after: loaded.earlySync)

@@ -8,10 +8,8 @@ import SeederFiles
 extension SeedBuilder {
     /// What the load leaves for the seed file: its rows' counts, and what it read.
     struct LoadedRows {
-        /// Per entity, in mapping order, with the keys nothing maps.
-        var entities: [BuildReport.EntitySummary]
-        /// Per entity: the rows inserted, which are the seed's rows (none is ever deleted).
-        var rowsInserted: [Int]
+        /// Per entity, in mapping order: its counts, with the keys nothing maps.
+        var totals: EntityTotals
         /// Each dump file read, once, in the order files were first read: what `inputs_sha256`
         /// and the report's `files` list.
         var sources: [SeedSource]
@@ -20,8 +18,6 @@ extension SeedBuilder {
         var sqliteVersion: String
         /// The dump files' bytes, as progress counts them (a file two sources read, twice).
         var totalBytes: Int
-        /// The seed's indexes the resolver built (`Resolution`).
-        var indexesBuilt: Set<String> = []
         /// The output's sync, begun once its rows were in.
         var earlySync: FileSync?
     }
@@ -53,8 +49,9 @@ extension SeedBuilder {
         let mapping = layout.mapping
         let mapper = Mapper(mapping: mapping)
         var loaded = LoadedRows(
-            entities: [], rowsInserted: [], sources: [], sqliteVersion: "", totalBytes: inputs.reduce(0) { $0 + $1.size })
-        let counts: [EntityCounts] = try seed.inDatabase { db in
+            totals: EntityTotals(), sources: [], sqliteVersion: "", totalBytes: inputs.reduce(0) { $0 + $1.size })
+        let tally = EntityTally(entities: mapping.entities.count)
+        try seed.inDatabase { db in
             loaded.sqliteVersion = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? ""
             try db.execute(sql: "BEGIN")
             // Thousands of tables take seconds: each step counts what it has made, every
@@ -67,7 +64,7 @@ extension SeedBuilder {
             let entities = mapping.entities.count
             let store = try RowStore(
                 db: db, mapping: mapping, layouts: layout.layouts, links: layout.links, files: inputs.map(\.path),
-                spillPath: files.spill, spillBytes: options.sideRowBytesInMemory
+                spillPath: files.spill, spillBytes: options.sideRowBytesInMemory, tally: tally
             ) { step, made in
                 guard made % partsPerReport == 0 else { return }
                 options.progress?(.before(.planning, step, parts: .init(done: made, total: entities, plural: "entities")))
@@ -85,9 +82,9 @@ extension SeedBuilder {
                 loaded.earlySync = FileSync(files.seed)
             }
             // References are checked through the seed's indexes where it gets them (`Publication`).
-            let resolution = try ReferenceResolver(
-                tables: store, load: load, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
-                indexes: publication.indexes,
+            try ReferenceResolver(
+                tables: store, load: load, tally: tally, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
+                indexes: publication.checkedIndexes,
                 progress: { stage, parts in
                     var progress = BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records, step: stage)
                     progress.parts = parts
@@ -95,16 +92,12 @@ extension SeedBuilder {
                 }
             ).resolve()
             try db.execute(sql: "COMMIT")
-            // The rows the resolver made are the seed's too.
-            loaded.rowsInserted = zip(store.rowsInserted, resolution.counts).map { $0 + $1.rowsCreated }
-            loaded.indexesBuilt = resolution.indexesBuilt
-            return zip(store.counts, resolution.counts).map { $0.adding($1) }
         }
         // Keys never mapped, keys that matched nothing, entities that got no record.
-        mapper.reportCoverage(to: diagnostics, rowsCreated: counts.map(\.rowsCreated))
-        loaded.entities = mapping.entities.enumerated().map { index, entity in
-            BuildReport.EntitySummary(name: entity.name, counts: counts[index], unmappedKeys: mapper.unmappedKeys(of: index))
-        }
+        mapper.reportCoverage(to: diagnostics, rowsCreated: tally.counts.map(\.rowsCreated))
+        loaded.totals = EntityTotals(
+            names: mapping.entities.map(\.name), counts: tally.counts,
+            unmappedKeys: mapping.entities.indices.map { mapper.unmappedKeys(of: $0) })
         return loaded
     }
 
@@ -150,9 +143,9 @@ extension SeedBuilder {
                     case let .diagnostics(reported):
                         try store.report(reported, to: diagnostics)
                     case let .skippedNull(entity):
-                        store.counts[entity].nullsSkipped += 1
+                        store.tally.counts[entity].nullsSkipped += 1
                     case let .skippedElements(entity, count):
-                        store.counts[entity].elementsSkipped += count
+                        store.tally.counts[entity].elementsSkipped += count
                     case let .fileDone(index, digest, records):
                         let file = inputs[index]
                         read.records += records

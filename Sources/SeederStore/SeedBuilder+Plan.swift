@@ -43,8 +43,9 @@ extension SeedBuilder {
     }
 
     /// The app's own schema (`schema:`), read and matched with the mapping (`SchemaFitter`);
-    /// `nil` without one.
-    static func fitSchema(_ mapping: Mapping, options: BuildOptions, diagnostics: DiagnosticSink) throws(Stop) -> SchemaFit? {
+    /// `nil` without one. The mapping, and the fit's description of it, then require what the
+    /// app's schema requires (`SchemaFit.requiring`).
+    static func fitSchema(_ mapping: inout Mapping, options: BuildOptions, diagnostics: DiagnosticSink) throws(Stop) -> SchemaFit? {
         guard let source = mapping.schema else { return nil }
         let file: AppSchemaFile
         do {
@@ -57,6 +58,8 @@ extension SeedBuilder {
             mapping: mapping, schema: file.schema, mode: file.mode, location: source.location, diagnostics: diagnostics)
         guard var fit = fitter.fit(bytes: file.bytes) else { throw Stop(outcome: .invalid) }
         fit.room = file.room
+        mapping = fit.requiring(mapping)
+        fit.described = fit.requiring(fit.described)
         return fit
     }
 

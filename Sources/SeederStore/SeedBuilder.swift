@@ -15,8 +15,9 @@ import SeederFiles
 ///    tables laid out (`SeedLayout`), and how the build will publish decided (`Publication`);
 /// 5. `load`: dump bytes -> JSON values (`JSONReader`) -> `Record`s (`Mapper`) -> rows merged in
 ///    the seed's own tables (`RowStore`, SQLite as the identity map); then references,
-///    inverses, defaults, `required`, `unique` (`ReferenceResolver` -> `Resolution`) ->
-///    `LoadedRows`;
+///    inverses, defaults, `required`, `unique` (`ReferenceResolver`) -> `LoadedRows`, the
+///    counts of both in one `EntityTally`, taken into the report once the outcome is known
+///    (`EntityTotals`);
 /// 6. `assemble`: join rows, metadata, constraints, indexes (`SeedFinisher`); the file made final
 ///    and checked (`FinishedFile`), search tables or the app's schema filled, the last file
 ///    renamed into place.
@@ -33,6 +34,7 @@ package enum SeedBuilder {
         let diagnostics = DiagnosticSink(maxErrors: options.maxErrors)
         var run = Run()
         run.report.outcome = self.run(options, diagnostics: diagnostics, state: &run)
+        run.report.entities = run.totals.summaries(for: run.report.outcome)
         // A run stopped early has its warnings shown as errors all the same.
         if options.strict { diagnostics.promoteWarnings() }
         for path in run.files?.temporaries ?? [] { unlink(path) }
@@ -62,6 +64,8 @@ package enum SeedBuilder {
         var lock: OutputLock?
         /// Whether `options.report` passed its checks, once they ran.
         var reportChecked: Bool?
+        /// What the load counted, once it is over.
+        var totals = EntityTotals()
     }
 
     /// A stage's verdict that the run stops here, its reasons reported.
@@ -70,23 +74,11 @@ package enum SeedBuilder {
     }
 
     /// The stages, in order; returns the outcome and fills `state`.
-    /// The entities' counts with the rows written. Rows are never deleted: those inserted are
-    /// those written.
-    private static func counting(_ rowsInserted: [Int], in entities: [BuildReport.EntitySummary]) -> [BuildReport.EntitySummary] {
-        var entities = entities
-        for index in rowsInserted.indices where index < entities.count { entities[index].counts.rowsWritten = rowsInserted[index] }
-        return entities
-    }
-
     private static func run(_ options: BuildOptions, diagnostics: DiagnosticSink, state: inout Run) -> BuildReport.Outcome {
         var database: DatabaseQueue?
         do {
             var mapping = try loadMapping(options, diagnostics: diagnostics)
-            var fit = try fitSchema(mapping.mapping, options: options, diagnostics: diagnostics)
-            if let schemaFit = fit {
-                mapping.mapping = schemaFit.requiring(mapping.mapping)
-                fit?.described = schemaFit.requiring(schemaFit.described)
-            }
+            let fit = try fitSchema(&mapping.mapping, options: options, diagnostics: diagnostics)
             state.inputs = try planInputs(mapping.mapping, options: options, diagnostics: diagnostics)
             state.report.inputs = state.inputs.map(\.path)
             let files = try claimFiles(mapping.mapping, options: options, state: &state, diagnostics: diagnostics)
@@ -96,7 +88,7 @@ package enum SeedBuilder {
             let publication = Publication(layout: layout, fit: fit, writesOutput: options.writesOutput)
             let loaded = try load(
                 state.inputs, with: layout, as: publication, into: seed, files: files, options: options, diagnostics: diagnostics)
-            state.report.entities = loaded.entities
+            state.totals = loaded.totals
             state.report.files = loaded.sources.map {
                 BuildReport.FileSummary(path: $0.path, sha256: $0.digest.hex, bytes: $0.bytes, records: $0.records)
             }
@@ -105,13 +97,9 @@ package enum SeedBuilder {
             // A validation fills the app's schema too: its own UNIQUE or CHECK may refuse a row.
             guard !diagnostics.hasErrors, publication.assembles else {
                 try seed.close()
-                // A valid `validate` wrote its rows too, into its temporary seed: those the seed
-                // would hold (docs/commands.md, validate).
-                if !diagnostics.hasErrors { state.report.entities = Self.counting(loaded.rowsInserted, in: state.report.entities) }
                 return diagnostics.hasErrors ? .invalid : .success
             }
             try assemble(loaded, with: layout, as: publication, mapping: mapping, in: seed, files: files, options: options)
-            state.report.entities = Self.counting(loaded.rowsInserted, in: state.report.entities)
             if options.writesOutput { state.report.output = files.output }
             return .success
         } catch let stop as Stop {

@@ -46,16 +46,20 @@ struct PublicationTests {
 
         let built = Publication(layout: layout, fit: nil, writesOutput: true)
         #expect(built.indexes.map(\.name) == ["task_user_id_index"])
+        // A to-one's index is built by the resolver, which checks its references through it;
+        // the finish builds none again.
+        #expect(built.checkedIndexes.values.map(\.name) == ["task_user_id_index"])
+        #expect(built.finishedIndexes.isEmpty)
         #expect(built.syncsRowsFile)
         let validated = Publication(layout: layout, fit: nil, writesOutput: false)
         #expect(validated.indexes.isEmpty)
         #expect(!validated.syncsRowsFile)
 
-        let fittedMapping = try validMapping(
+        var fittedMapping = try validMapping(
             Self.mapping.replacingOccurrences(of: "seeder: 1\n", with: "seeder: 1\nschema: { template: app.sqlite }\n"))
         var options = BuildOptions(mapping: workspace.path("mapping.yaml"), dumps: workspace.path("dumps"))
         options.writesOutput = true
-        let fit = try #require(try SeedBuilder.fitSchema(fittedMapping, options: options, diagnostics: DiagnosticSink()))
+        let fit = try #require(try SeedBuilder.fitSchema(&fittedMapping, options: options, diagnostics: DiagnosticSink()))
         let fitted = Publication(layout: SeedLayout(mapping: fittedMapping), fit: fit, writesOutput: true)
         #expect(fitted.indexes.isEmpty)
         #expect(!fitted.syncsRowsFile)

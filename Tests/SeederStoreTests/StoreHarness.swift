@@ -38,7 +38,8 @@ struct StoreHarness {
             try prepare(db)
             let store = try RowStore(
                 db: db, mapping: mapping, layouts: RowLayout.all(for: mapping), links: LinkLayout.all(for: mapping),
-                files: [Self.file], spillPath: workspace.path("spill"), spillBytes: SideRowLog.defaultSpillBytes)
+                files: [Self.file], spillPath: workspace.path("spill"), spillBytes: SideRowLog.defaultSpillBytes,
+                tally: EntityTally(entities: mapping.entities.count))
             return try body(db, store)
         }
     }

@@ -22,7 +22,21 @@ struct Publication {
     /// published as it is or with search tables. A validation checks references without them,
     /// and rows copied into the app's schema are read once in row order, which no index serves:
     /// there they would only cost their build (bench/README.md, The app's own schema).
+    /// The resolver builds those of to-ones' foreign keys as it checks the references through them
+    /// (`checkedIndexes`); the finish builds the rest (`finishedIndexes`).
     let indexes: [SeedSchema.Index]
+    /// The indexes of to-ones' foreign keys, by table and columns: the resolver builds each
+    /// before it checks a to-one's references (`ReferenceResolver.checkForeignKey`), so that each
+    /// distinct value is looked up once; it costs what it would have later.
+    let checkedIndexes: [IndexedColumns: SeedSchema.Index]
+    /// The indexes the finish builds (`SeedFinisher`): every other.
+    let finishedIndexes: [SeedSchema.Index]
+
+    /// A table's columns, as an index has them.
+    struct IndexedColumns: Hashable {
+        let table: String
+        let columns: [String]
+    }
 
     init(layout: SeedLayout, fit: SchemaFit?, writesOutput: Bool) {
         let search = SearchIndexer(mapping: layout.mapping, schema: layout.schema)
@@ -35,6 +49,26 @@ struct Publication {
         }
         self.writesOutput = writesOutput
         indexes = writesOutput && fit == nil ? layout.schema.indexes : []
+        // A to-one through a selector has columns no index of its own serves (`SeedSchema`).
+        var foreignKeys: Set<IndexedColumns> = []
+        for layout in layout.layouts {
+            for (index, relationship) in layout.entity.relationships.enumerated()
+            where !relationship.isToMany && relationship.selector == nil && !layout.foreignKeyColumns[index].isEmpty {
+                foreignKeys.insert(IndexedColumns(table: layout.entity.table, columns: layout.foreignKeyColumns[index]))
+            }
+        }
+        var checked: [IndexedColumns: SeedSchema.Index] = [:]
+        var finished: [SeedSchema.Index] = []
+        for index in indexes {
+            let key = IndexedColumns(table: index.table, columns: index.columns)
+            if !index.isUnique, foreignKeys.contains(key), checked[key] == nil {
+                checked[key] = index
+            } else {
+                finished.append(index)
+            }
+        }
+        checkedIndexes = checked
+        finishedIndexes = finished
     }
 
     /// The app's schema the seed fills, if any.

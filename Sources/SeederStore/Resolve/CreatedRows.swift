@@ -132,6 +132,7 @@ extension ReferenceResolver {
                 FROM \(created.table) AS c JOIN \(target.table) AS t ON \(created.matches("t", "c"))
                 """)
         tally.counts[target.entityIndex].rowsCreated += count
+        tally.counts[target.entityIndex].rowsWritten += count
         tables.noteSideRowsWentIn(of: target.entityIndex)
     }
 

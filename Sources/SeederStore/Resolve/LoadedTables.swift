@@ -5,7 +5,7 @@ import SeederFiles
 
 /// What the resolver may see of a finished load (`RowStore`): the connection, the tables' layouts,
 /// the dump files their rows came from, and each side table with every row in it. It never
-/// counts into the load or reaches its statements: what it does comes back as a `Resolution`.
+/// reaches the load's statements; what it does it counts in the build's counts (`EntityTally`).
 protocol LoadedTables {
     var db: Database { get }
     var mapping: Mapping { get }

@@ -58,11 +58,8 @@ extension ReferenceResolver {
         let present = target.present
         // A selector's columns have no index of their own (`SeedSchema`).
         let seedIndex =
-            target.chosen == nil ? indexes[IndexedColumns(table: layout.entity.table, columns: columns)] : nil
-        if let seedIndex {
-            try SeedFinisher.createIndexes([seedIndex], in: db)
-            tally.resolution.indexesBuilt.insert(seedIndex.name)
-        }
+            target.chosen == nil ? indexes[Publication.IndexedColumns(table: layout.entity.table, columns: columns)] : nil
+        if let seedIndex { try SeedFinisher.createIndexes([seedIndex], in: db) }
         let count = "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(present)"
         guard load[entity: layout.entityIndex, relationship: index].referencedByIdentity else {
             tally.counts[layout.entityIndex].referencesResolved += try Int.fetchOne(db, sql: count) ?? 0

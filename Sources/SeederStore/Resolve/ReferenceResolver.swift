@@ -17,46 +17,39 @@ import SeederFiles
 /// 4. row finishing (`finishRows`), per entity: defaults, `required`;
 /// 5. unique checks (`checkUnique`), per entity after its rows are finished.
 /// Each reads a side table only through `LoadedTables.sideTable(of:)`, which puts its rows in
-/// first, and adds what it does to `tally`, which `resolve()` returns.
+/// first, and adds what it does to the build's counts (`tally`).
 struct ReferenceResolver {
     let tables: any LoadedTables
     /// What the load learnt about each relationship: which stages have work to do.
     let load: LoadSummary
     let diagnostics: DiagnosticSink
     var db: Database { tables.db }
-    /// What the stages did so far.
-    let tally: ResolutionTally
+    /// The build's counts, which the stages add to.
+    let tally: EntityTally
 
     /// Finds the JSON Pointer of a row's record for a message.
     let pointers: PointerLocator
-    /// The seed's indexes that references by identity are checked through, built here rather
-    /// than by the finish (`checkForeignKey`), by table and columns; empty when nothing is
-    /// written. (Looked up per to-one: a big mapping has tens of thousands.)
-    let indexes: [IndexedColumns: SeedSchema.Index]
+    /// The seed's indexes that to-ones' references are checked through, built here rather than
+    /// by the finish (`checkForeignKey`), by table and columns (`Publication.checkedIndexes`);
+    /// empty when nothing is written.
+    let indexes: [Publication.IndexedColumns: SeedSchema.Index]
     /// Messages about missing references, until their stage reports them (`reportMissing()`).
     let missingReferences = GatheredMessages()
     /// Told each stage's name as it begins, and how far a stage that has many parts is, for the
     /// progress line (docs/commands.md, Progress).
     let progress: (_ stage: String, _ parts: BuildProgress.Parts?) -> Void
 
-    /// A table's columns, as an index has them.
-    struct IndexedColumns: Hashable {
-        let table: String
-        let columns: [String]
-    }
-
     init(
-        tables: any LoadedTables, load: LoadSummary, diagnostics: DiagnosticSink, pointers: PointerLocator,
-        indexes: [SeedSchema.Index] = [], progress: @escaping (_ stage: String, _ parts: BuildProgress.Parts?) -> Void = { _, _ in }
+        tables: any LoadedTables, load: LoadSummary, tally: EntityTally, diagnostics: DiagnosticSink, pointers: PointerLocator,
+        indexes: [Publication.IndexedColumns: SeedSchema.Index] = [:],
+        progress: @escaping (_ stage: String, _ parts: BuildProgress.Parts?) -> Void = { _, _ in }
     ) {
         self.tables = tables
-        tally = ResolutionTally(entities: tables.layouts.count)
+        self.tally = tally
         self.load = load
         self.diagnostics = diagnostics
         self.pointers = pointers
-        self.indexes = Dictionary(
-            indexes.filter { !$0.isUnique }.map { (IndexedColumns(table: $0.table, columns: $0.columns), $0) },
-            uniquingKeysWith: { first, _ in first })
+        self.indexes = indexes
         self.progress = progress
     }
 
@@ -65,8 +58,8 @@ struct ReferenceResolver {
         progress(stage, nil)
     }
 
-    /// Runs every stage; returns what they did.
-    func resolve() throws -> Resolution {
+    /// Runs every stage.
+    func resolve() throws {
         let links = tables.links.flatMap { $0 }.compactMap { $0 }
         // The links of a relationship to a selector, per entity it chose (`LinkLayout.cases`),
         // for every stage that reads the target's table.
@@ -85,7 +78,6 @@ struct ReferenceResolver {
             try finishRows(layout)
             try checkUnique(layout)
         }
-        return tally.resolution
     }
 
     // MARK: Labels

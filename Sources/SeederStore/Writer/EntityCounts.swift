@@ -5,7 +5,8 @@ import SeederFiles
 package struct EntityCounts: Sendable, Hashable, Codable {
     /// Occurrences mapped, embedded ones included.
     package var recordsRead = 0
-    /// Rows in the seed.
+    /// Rows in the seed: those the load inserted and those the resolver created (none is ever
+    /// deleted); 0 in the report of a run that writes none (`SeedBuilder.EntityTotals`).
     package var rowsWritten = 0
     /// Occurrences that merged into a row seen before.
     package var occurrencesMerged = 0
@@ -22,19 +23,4 @@ package struct EntityCounts: Sendable, Hashable, Codable {
     package var nullsSkipped = 0
     /// Elements skipped because they lack their source's key path.
     package var elementsSkipped = 0
-
-    /// These counts and `other`'s, field by field: the load's and the resolver's (`Resolution`).
-    func adding(_ other: EntityCounts) -> EntityCounts {
-        var sum = self
-        sum.recordsRead += other.recordsRead
-        sum.rowsWritten += other.rowsWritten
-        sum.occurrencesMerged += other.occurrencesMerged
-        sum.conflictsResolved += other.conflictsResolved
-        sum.referencesResolved += other.referencesResolved
-        sum.referencesDropped += other.referencesDropped
-        sum.rowsCreated += other.rowsCreated
-        sum.nullsSkipped += other.nullsSkipped
-        sum.elementsSkipped += other.elementsSkipped
-        return sum
-    }
 }

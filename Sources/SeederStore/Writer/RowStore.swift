@@ -61,10 +61,8 @@ final class RowStore {
     let files: [String]
     /// The encoder of this store's rows, for whichever thread encodes a batch, and for merged rows.
     let encoder: RowEncoder
-    // Counted per record on the writing thread only: no run-time exclusivity checks.
-    @exclusivity(unchecked) var counts: [EntityCounts]
-    /// Per entity: the rows inserted, which are the seed's rows (none is ever deleted).
-    @exclusivity(unchecked) private(set) var rowsInserted: [Int]
+    /// The build's counts, which each record and row adds to.
+    let tally: EntityTally
     /// What the load learns about each relationship, handed over by `finishLoad()`.
     @exclusivity(unchecked) private var summary: LoadSummary
     /// `add`'s keys and merges, kept from batch to batch (two allocations a record fewer).
@@ -80,7 +78,7 @@ final class RowStore {
     /// (`working tables`, `statements`) and how many entities it has done, after each.
     init(
         db: Database, mapping: Mapping, layouts: [RowLayout], links: [[LinkLayout?]], files: [String], spillPath: String,
-        spillBytes: Int, made: (_ step: String, _ entities: Int) -> Void = { _, _ in }
+        spillBytes: Int, tally: EntityTally, made: (_ step: String, _ entities: Int) -> Void = { _, _ in }
     ) throws {
         self.db = db
         connection = db.sqliteConnection!
@@ -93,8 +91,7 @@ final class RowStore {
         self.links = links
         mergers = mapping.entities.map(RecordMerger.init)
         copies = EmbeddedCopies(mapping: mapping)
-        counts = mapping.entities.map { _ in EntityCounts() }
-        rowsInserted = mapping.entities.map { _ in 0 }
+        self.tally = tally
         summary = LoadSummary(mapping: mapping)
         for (index, layout) in layouts.enumerated() {
             for statement in layout.createStatements { try db.execute(sql: statement) }
@@ -192,7 +189,7 @@ final class RowStore {
     ) throws {
         for index in batch.indices {
             let entity = batch[index].entity
-            counts[entity].recordsRead += 1
+            tally.counts[entity].recordsRead += 1
             var parent: (key: [SQLValue], parent: RowEncoder.Parent)?
             if let found = encoded[index].parent { parent = (rows.keys[found.owner], found) }
             // Waits with the occurrences of its entity just before it (`RowRun`), or sends them.
@@ -210,17 +207,17 @@ final class RowStore {
             if !due.isEmpty { try send(due, batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
             // A copy that an earlier merge did not keep is not written (`EmbeddedCopies`).
             if !copies.skipped.isEmpty, copies.skipped.contains(index) {
-                counts[entity].occurrencesMerged += 1
+                tally.counts[entity].occurrencesMerged += 1
                 rows.keys.append([])
                 rows.merged.append(true)
                 continue
             }
-            let (key, isNew) = try upsert(
+            let (key, upserted) = try upsert(
                 batch.baseAddress! + index, encoded: encoded.baseAddress! + index, parent: parent, batch: batch,
                 diagnostics: diagnostics)
-            if isNew { rowsInserted[entity] += 1 }
+            if upserted == .inserted { tally.counts[entity].rowsWritten += 1 }
             rows.keys.append(key)
-            rows.merged.append(!isNew)
+            rows.merged.append(upserted == .merged)
         }
         let due = waiting.due(before: .links)
         if !due.isEmpty { try send(due, batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
@@ -331,19 +328,25 @@ final class RowStore {
                 rows.merged[index] = true
             } else {
                 try insertSide(records + index, encoded: encodedRows + index, parentBit: run.waiting[row].placement.parentBit, rowid: id)
-                rowsInserted[entity] += 1
+                tally.counts[entity].rowsWritten += 1
             }
         }
     }
 
-    /// Inserts a record, or merges it into the row of its identity; returns the row's key, and
-    /// whether the row is new. The record and its row are read through pointers into the
+    /// What became of an occurrence: a new row, merged into the row of its identity, or waiting
+    /// to go in with others (`PendingRows`), which decides when it goes in.
+    private enum Upserted {
+        case inserted, merged, waiting
+    }
+
+    /// Inserts a record, or merges it into the row of its identity, or lets it wait; returns the
+    /// row's key, and which. The record and its row are read through pointers into the
     /// batch: passed by value out of a buffer, each was copied, its arrays and strings retained
     /// and released.
     private func upsert(
         _ record: UnsafePointer<Record>, encoded: UnsafePointer<RowEncoder.Encoded>, parent: (key: [SQLValue], parent: RowEncoder.Parent)?,
         batch: UnsafeBufferPointer<Record>, diagnostics: DiagnosticSink
-    ) throws -> (key: [SQLValue], isNew: Bool) {
+    ) throws -> (key: [SQLValue], upserted: Upserted) {
         let layout = layouts[record.pointee.entity]
         let place = placement(layout, parent: parent, batch: batch)
         let (parentKey, parentBit, position) = (place.parentKey, place.parentBit, place.position)
@@ -353,7 +356,7 @@ final class RowStore {
             // A row that nothing names waits to go in with others; its key is never read.
             if !encoded.pointee.hasSide, let newRows = statements.newRows {
                 try newRows.add(NewRow(record: record.pointee, encoded: encoded.pointee, parentKey: parentKey, position: position))
-                return ([], true)
+                return ([], .inserted)
             }
             try statements.insertNew {
                 NewRow.bind(
@@ -361,28 +364,28 @@ final class RowStore {
                     positionColumns: positionColumns, &$0)
             }
             if encoded.pointee.hasSide { try insertSide(record, encoded: encoded, parentBit: parentBit) }
-            return ([.integer(RawSQLite.lastInsertedRowID(connection))], true)
+            return ([.integer(RawSQLite.lastInsertedRowID(connection))], .inserted)
         }
         let key = identity.values
         if let pending = statements.pending, case let .integer(id) = key[0] {
             let entity = record.pointee.entity
             try send(before: .pendingIdentity(alreadyWaiting: pending.ids.contains(id)))
             // Nothing of this identity waits: the values remembered for it, if any, are its row's.
-            if counts[entity].occurrencesMerged > 0, pending.states.changesNothing(id, record) {
-                counts[entity].occurrencesMerged += 1
-                return (key, false)
+            if tally.counts[entity].occurrencesMerged > 0, pending.states.changesNothing(id, record) {
+                tally.counts[entity].occurrencesMerged += 1
+                return (key, .merged)
             }
-            // Waits with others (`PendingRows`), counted as new until it merges.
+            // Waits with others (`PendingRows`): counted when it goes in or merges.
             try send(before: .pendingOccurrence(entity: entity))
             waiting.pendingWait(entity, reportingTo: diagnostics)
             pending.add(record, row: encoded, id: id)
             if pending.ids.count == PendingRows.batch { try sendPending() }
-            return (key, true)
+            return (key, .waiting)
         }
         let isNew = try insertOrMerge(
             record, encoded: encoded, identity: identity, parentKey: parentKey, parentBit: parentBit,
             position: position, batch: batch, diagnostics: diagnostics)
-        return (key, isNew)
+        return (key, isNew ? .inserted : .merged)
     }
 
     /// The side row of the row inserted with `rowid` (by default the last one), with its
@@ -428,7 +431,7 @@ final class RowStore {
         // Occurrences that wait came before this one, and so do their messages.
         try send(before: .merge)
         let layout = layouts[record.pointee.entity]
-        counts[record.pointee.entity].occurrencesMerged += 1
+        tally.counts[record.pointee.entity].occurrencesMerged += 1
         guard case (var row, let rowid)? = try storedRecord(layout, key: identity.values, identity: identity) else { return }
         var incoming =
             layout.hasAnySelector
@@ -448,7 +451,7 @@ final class RowStore {
         }
         for conflict in conflicts {
             if conflict.isResolved {
-                counts[record.pointee.entity].conflictsResolved += 1
+                tally.counts[record.pointee.entity].conflictsResolved += 1
             } else {
                 diagnostics.report(mergers[record.pointee.entity].diagnostic(for: conflict, identity: identity))
             }
@@ -476,12 +479,13 @@ final class RowStore {
                     let isNew = !existed.contains(pending.ids[index])
                     if isNew {
                         try insertSide(record, encoded: row, parentBit: nil, rowid: pending.ids[index])
+                        tally.counts[entity].rowsWritten += 1
                     } else {
                         try merge(record, identity: record.pointee.identity!, batch: none, diagnostics: diagnostics)
                     }
-                    if isNew, counts[entity].occurrencesMerged > 0 { pending.states.remember(pending.ids[index], record.pointee.fields) }
-                    // `upsert` counted it as a new row when it began to wait.
-                    if !isNew { rowsInserted[entity] -= 1 }
+                    if isNew, tally.counts[entity].occurrencesMerged > 0 {
+                        pending.states.remember(pending.ids[index], record.pointee.fields)
+                    }
                 }
             }
         }
