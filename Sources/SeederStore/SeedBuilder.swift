@@ -7,12 +7,14 @@ import SeederFiles
 /// each handing the next a named value:
 ///
 /// 1. `loadMapping`: YAML -> `LoadedMapping` (`MappingLoader`), every problem reported before
-///    any dump is read;
+///    any dump is read; `fitSchema`: with `schema:`, the app's schema matched (`SchemaFit`) and
+///    the mapping made to require what it requires;
 /// 2. `planInputs`: sources -> `InputFile`s (`InputPlanner`), in source and path order;
 /// 3. `claimFiles`: the output and report checked (`OutputGuard`), the output locked
 ///    (`OutputLock`) -> `BuildFiles`;
-/// 4. `openDatabase`: the seed being built and the working database, on one connection, its
-///    tables laid out (`SeedLayout`), and how the build will publish decided (`Publication`);
+/// 4. `openDatabase`: the seed being built and the working database, on one connection; the
+///    tables laid out (`SeedLayout`, made by `load`), and how the build will publish decided
+///    (`Publication`: the file's finish, which indexes the resolver builds and which the finish);
 /// 5. `load`: dump bytes -> JSON values (`JSONReader`) -> `Record`s (`Mapper`) -> rows merged in
 ///    the seed's own tables (`RowStore`, SQLite as the identity map); then references,
 ///    inverses, defaults, `required`, `unique` (`ReferenceResolver`) -> `LoadedRows`, the

@@ -317,7 +317,8 @@ public struct Relationship: Sendable {
     }
 }
 
-/// How a relationship is stored in the seed (docs/mapping.md, Relationships: Storage).
+/// How a relationship is stored in the seed (docs/mapping.md, Relationships: `inverse`, `table`,
+/// `column`).
 public enum RelationshipStorage: Sendable, Hashable {
     /// A to-one: foreign-key columns on the owner's table, one per target identity column,
     /// referencing the target's primary key.

@@ -1,4 +1,4 @@
-/// The database names of docs/mapping.md (Names and keys; Relationships: Storage), per style.
+/// The database names of docs/mapping.md (Names and keys; Relationships), per style.
 extension NamingStyle {
     /// The table of an entity: `ArticleComment` -> `article_comment`.
     public func table(for entity: String) -> String {

@@ -3,7 +3,7 @@ import GRDB
 import SeederCore
 import SeederFiles
 
-/// The resolver's first stage, and the renumbering of children after the inverse links: claims
+/// The resolver's claims and positions, and the renumbering of children after the inverse links: claims
 /// taken at insert back as link rows where anything else could change them, and the positions of
 /// ordered to-manys made the owner's united, first-seen order (docs/mapping.md, Merging).
 extension ReferenceResolver {

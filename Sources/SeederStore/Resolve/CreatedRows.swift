@@ -3,7 +3,7 @@ import GRDB
 import SeederCore
 import SeederFiles
 
-/// The resolver's first stage, `onMissing: create` (docs/mapping.md, Relationships): each identity
+/// The resolver's created rows, `onMissing: create` (docs/mapping.md, Relationships): each identity
 /// that a reference of such a relationship names and no record provides becomes a row holding only
 /// the identity, before any link is applied or checked, so that every later stage finds it as if a
 /// record had provided it (its defaults are filled and its `required` values checked with the

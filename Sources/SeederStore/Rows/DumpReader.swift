@@ -32,7 +32,7 @@ enum ReadEvent: Sendable {
     case fileDone(index: Int, digest: DigestPipeline.Digest, records: Int)
 }
 
-/// Stage 3-4 of a build on a thread of its own: dump bytes -> JSON values -> `Record`s, handed
+/// The reading half of a build's load, on a thread of its own: dump bytes -> JSON values -> `Record`s, handed
 /// over in chunks through a `Handoff`, while the calling thread merges them into SQLite
 /// (both cores; bench/README.md). The writing side sees exactly the sequence of events, diagnostics
 /// included, that reading and merging on one thread would make, so a build's output and its

@@ -15,22 +15,9 @@ import SeederFiles
 /// inserted (`Placement`): children with `identity: none`, and new children of a one-to-many
 /// that `LoadSummary.Relationship.claimsAtInsert`.
 ///
-/// Which insert path a record takes, chosen in `insertRows` by its entity's identity, its
-/// relationships and position columns (a batch is one top-level record and the records embedded
-/// in it):
-/// - `identity: none`: a new row. One that needs no side row, of an entity with no to-many, waits
-///   with others in a `BatchedInsert` (`EntityStatements.newRows`, `NewRow`); any other goes in
-///   at once (`EntityStatements.insertNew`), its key the rowid SQLite gives it.
-/// - one integer attribute, the table's rowid, and no relationship or position column
-///   (`PendingRows.canBatch`): waits in `PendingRows`, one entity at a time, and goes in with up
-///   to 31 others by one statement (`InsertIfNew`); those whose identity had a row then merge.
-///   One that repeats its row's last known values is only counted (`RowStates`).
-/// - the rowid otherwise (`RowRun.canRun`): consecutive occurrences of one batch wait in a
-///   `RowRun` and go in the same way. They stay in their batch because their merges and links
-///   name the batch's other records (a project's tasks run together; a top-level record alone
-///   is a run of one). `PendingRows` can span batches only because its rows name no record.
-/// - any other identity: one `INSERT ... ON CONFLICT DO NOTHING`, and a merge (`merge`) when
-///   the identity had a row.
+/// Which insert path a record takes is its entity's, decided once (`InsertPath`, in
+/// `EntityStatements.path`): a new row (`identity: none`), waiting in `PendingRows` or in a
+/// `RowRun` (identities that are the rowid), or an insert-or-merge (any other identity).
 /// A new row with an identity logs its side row; a child inserted inside its parent takes the
 /// parent's key, position and presence bit at once (`Placement`). A merge compares copies of an
 /// embedded `identity: none` record in a to-one by content (`EmbeddedCopies`): one it does not
@@ -193,7 +180,9 @@ final class RowStore {
             var parent: (key: [SQLValue], parent: RowEncoder.Parent)?
             if let found = encoded[index].parent { parent = (rows.keys[found.owner], found) }
             // Waits with the occurrences of its entity just before it (`RowRun`), or sends them.
-            if let run = statements[entity].run, let identity = batch[index].identity, case let .integer(id) = identity.values[0] {
+            if case let .run(run) = statements[entity].path, let identity = batch[index].identity,
+                case let .integer(id) = identity.values[0]
+            {
                 let due = waiting.due(before: .runOccurrence(entity: entity, alreadyInRun: run.contains(id)))
                 if !due.isEmpty { try send(due, batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
                 waiting.runWaits(entity)
@@ -271,7 +260,7 @@ final class RowStore {
                     // An embedded target with no identity: its key is the `_pk` just given to it,
                     // unless a merge linked the row to another copy (`EmbeddedCopies`). (One with
                     // an identity was named by it when the row was encoded.)
-                    try statements[entity].setForeignKey(relationshipIndex, db: db)?.execute { binder in
+                    try statements[entity].setForeignKey(relationshipIndex)?.execute { binder in
                         for value in rows.keys[child] + rows.keys[index] { binder.bind(value) }
                     }
                 }
@@ -353,8 +342,9 @@ final class RowStore {
         let statements = statements[record.pointee.entity]
         let positionColumns = layout.positionColumns.count
         guard let identity = record.pointee.identity else {
-            // A row that nothing names waits to go in with others; its key is never read.
-            if !encoded.pointee.hasSide, let newRows = statements.newRows {
+            // `InsertPath.newRow`: a row that nothing names waits to go in with others; its key
+            // is never read.
+            if !encoded.pointee.hasSide, case let .newRow(newRows?) = statements.path {
                 try newRows.add(NewRow(record: record.pointee, encoded: encoded.pointee, parentKey: parentKey, position: position))
                 return ([], .inserted)
             }
@@ -367,7 +357,7 @@ final class RowStore {
             return ([.integer(RawSQLite.lastInsertedRowID(connection))], .inserted)
         }
         let key = identity.values
-        if let pending = statements.pending, case let .integer(id) = key[0] {
+        if case let .pending(pending) = statements.path, case let .integer(id) = key[0] {
             let entity = record.pointee.entity
             try send(before: .pendingIdentity(alreadyWaiting: pending.ids.contains(id)))
             // Nothing of this identity waits: the values remembered for it, if any, are its row's.

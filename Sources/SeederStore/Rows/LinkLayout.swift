@@ -1,0 +1,92 @@
+import SeederCore
+
+/// Where a to-many relationship's links wait: one row per (owner, target), first-seen order,
+/// so repeating a link across occurrences unites rather than duplicates (docs/mapping.md, Merging).
+/// The rows stand in the table of their shape (`LinkTable`), under the relationship's number.
+/// A class: a big mapping's table of them (`all(for:)`) has a place per relationship, and a
+/// to-one's `nil` takes a pointer's room, not a whole layout's.
+final class LinkLayout: Sendable {
+    let entityIndex: Int
+    let relationshipIndex: Int
+    let relationship: Relationship
+    /// The relationship's number among the mapping's to-manys, its rows' `_rel` in `stored`.
+    let number: Int
+    let stored: LinkTable
+    /// The links to read from: a query of `stored` for this relationship's rows (for one entity
+    /// of a selector, `cases`, the rows that chose it); writers write `storedTable` under
+    /// `number`.
+    let table: String
+    let storedTable: String
+    /// `true` for one entity's view of the links of a relationship to a selector (`cases`).
+    let isCaseView: Bool
+    let ownerColumns: [String]
+    /// The target's key; to a selector, then the chosen entity's name (docs/mapping.md,
+    /// Polymorphism), except in a case's view of the links, which is keyed like its entity.
+    let targetColumns: [String]
+
+    /// Per entity, per relationship: the links of each to-many, `nil` for a to-one; numbered in
+    /// mapping order.
+    static func all(for mapping: Mapping) -> [[LinkLayout?]] {
+        var number = 0
+        return mapping.entities.indices.map { entity in
+            mapping.entities[entity].relationships.indices.map { relationship in
+                guard mapping.entities[entity].relationships[relationship].isToMany else { return nil }
+                defer { number += 1 }
+                return LinkLayout(entityIndex: entity, relationshipIndex: relationship, number: number, mapping: mapping)
+            }
+        }
+    }
+
+    init(entityIndex: Int, relationshipIndex: Int, number: Int, mapping: Mapping) {
+        self.entityIndex = entityIndex
+        self.relationshipIndex = relationshipIndex
+        self.number = number
+        relationship = mapping.entities[entityIndex].relationships[relationshipIndex]
+        stored = LinkTable(
+            ownerWidth: mapping.entities[entityIndex].primaryKeyColumns.count,
+            targetWidth: mapping.entities[relationship.target].primaryKeyColumns.count + (relationship.selector == nil ? 0 : 1))
+        storedTable = stored.table
+        isCaseView = false
+        table = "(SELECT * FROM \(storedTable) WHERE \(Self.isRelationship(number)))"
+        ownerColumns = stored.ownerColumns
+        targetColumns = stored.targetColumns
+    }
+
+    private init(narrowing link: LinkLayout, to entity: Int, mapping: Mapping) {
+        entityIndex = link.entityIndex
+        relationshipIndex = link.relationshipIndex
+        number = link.number
+        stored = link.stored
+        var relationship = link.relationship
+        relationship.target = entity
+        relationship.inverse = link.relationship.inverse(on: entity)
+        relationship.selector = nil
+        relationship.caseInverses = []
+        self.relationship = relationship
+        storedTable = link.storedTable
+        isCaseView = true
+        ownerColumns = link.ownerColumns
+        targetColumns = Array(link.targetColumns.dropLast())
+        let type = SQLText.quote(link.targetColumns.last!)
+        let entityName = SQLText.literal(mapping.entities[entity].name)
+        table = "(SELECT * FROM \(link.storedTable) WHERE \(Self.isRelationship(number)) AND \(type) = \(entityName))"
+    }
+
+    /// `"_rel" = 3`: the rows of relationship number 3 in its table.
+    private static func isRelationship(_ number: Int) -> String {
+        "\(SQLText.quote(LinkTable.relationshipColumn)) = \(number)"
+    }
+
+    /// The links as the resolver takes them: one view per entity a selector can choose, each
+    /// with the relationship narrowed to that entity, so that every stage reads one target table
+    /// (docs/mapping.md, Polymorphism); else the links themselves.
+    func cases(in mapping: Mapping) -> [LinkLayout] {
+        guard let selector = relationship.selector else { return [self] }
+        return selector.entities.map { LinkLayout(narrowing: self, to: $0, mapping: mapping) }
+    }
+
+    /// Links in source order: by where each stands, the file then the offset (a claim taken at
+    /// insert and restored later, `ReferenceResolver.restoreClaims`, comes after in `_seq` but not
+    /// here), then as they were inserted.
+    static let sourceOrder = "\"_file\", \"_offset\", \"_seq\""
+}
