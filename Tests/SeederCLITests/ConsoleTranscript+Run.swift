@@ -4,20 +4,18 @@ import Testing
 
 extension ConsoleTranscript {
     /// A step's command as a shell would take it, for the forms the pages use: variables before
-    /// it (`SOURCE_DATE_EPOCH=1 seeder ...`), `seeder`, `cat FILE`, or `cp` and `sqlite3` (the
-    /// system's, found on the `PATH`, for a page that changes a seed by hand), its standard output sent to
-    /// a file (`> tasklist.mmd`; `> /dev/null`, the page then shows standard error) or its
-    /// standard error to `/dev/null` (`2> /dev/null`), or its first or last lines kept
-    /// (`| head -3`, `| tail -1`).
+    /// it (`SOURCE_DATE_EPOCH=1 seeder ...`); the `seeder` built beside the tests, or `cat`, `cp`
+    /// or `sqlite3` from the `PATH` (a page that shows a file, or changes a seed by hand); its
+    /// standard output sent to a file (`> tasklist.mmd`; `> /dev/null`, the page then shows
+    /// standard error), its standard error to `/dev/null` (`2> /dev/null`), or its last lines
+    /// kept (`| tail -1`).
     struct Command {
-        enum Lines { case first(Int), last(Int) }
-
         var environment: [String: String] = [:]
         var program = ""
         var arguments: [String] = []
         var outputFile: String?
         var discardsErrors = false
-        var lines: Lines?
+        var lastLines: Int?
 
         init(_ words: [String]) throws {
             var rest = words[...]
@@ -38,9 +36,8 @@ extension ConsoleTranscript {
                 switch (operation, operand) {
                 case (">", _) where !operand.isEmpty: outputFile = operand
                 case ("2>", "/dev/null"): discardsErrors = true
-                case ("|", "head"), ("|", "tail"):
-                    let count = try #require(rest.first.flatMap { $0.hasPrefix("-") ? Int($0.dropFirst()) : nil }, "\(words)")
-                    lines = operand == "head" ? .first(count) : .last(count)
+                case ("|", "tail"):
+                    lastLines = try #require(rest.first.flatMap { $0.hasPrefix("-") ? Int($0.dropFirst()) : nil }, "\(words)")
                     rest = rest.dropFirst()
                 default: Issue.record("a command the transcript cannot run: \(words)")
                 }
@@ -51,10 +48,7 @@ extension ConsoleTranscript {
         /// (standard output, then standard error).
         func run(in directory: String) async throws -> (status: Int32, shown: String) {
             let run: ProgramRun
-            if program == "cat" {
-                let text = try arguments.map { try String(contentsOfFile: directory + "/" + $0, encoding: .utf8) }.joined()
-                run = ProgramRun(status: 0, stdout: text, stderr: "")
-            } else if program == "seeder" {
+            if program == "seeder" {
                 run = try await seeder(arguments, in: directory, environment: environment)
             } else {
                 run = try await SeederCLITests.program("/usr/bin/env", [program] + arguments, in: directory, environment: environment)
@@ -64,11 +58,9 @@ extension ConsoleTranscript {
                 if outputFile != "/dev/null" { try output.write(toFile: directory + "/" + outputFile, atomically: true, encoding: .utf8) }
                 output = ""
             }
-            let split = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-            switch lines {
-            case .first(let count): output = split.prefix(count).map { $0 + "\n" }.joined()
-            case .last(let count): output = split.suffix(count).map { $0 + "\n" }.joined()
-            case nil: break
+            if let lastLines {
+                output = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().suffix(lastLines)
+                    .map { $0 + "\n" }.joined()
             }
             return (run.status, output + (discardsErrors ? "" : run.stderr))
         }
