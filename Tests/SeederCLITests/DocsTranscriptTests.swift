@@ -35,4 +35,45 @@ struct DocsTranscriptTests {
         let scratch = try transcriptWorkspace()
         try await transcript.expectEveryStepPrintsWhatThePageShows(in: scratch.root)
     }
+
+    /// The commands README.md and docs/ show outside a ```` ```console ```` block, which no test
+    /// runs, each for a reason: what they need is not on a test's machine or not in the
+    /// repository. A new example shown that way is caught here, to be made a console block.
+    static let shownNotRun: [String: [String]] = [
+        // A web service and its token.
+        "docs/commands.md": [
+            "TOKEN=... seeder fetch mapping.yaml dumps", "TOKEN=... seeder fetch mapping.yaml dumps",
+            // A changeset edited by hand, to hold a value its table cannot take.
+            "seeder patch v1.sqlite edited.changeset -o patched.sqlite",
+        ],
+        // A machine without libcurl; a release tarball.
+        "docs/install.md": [
+            "seeder fetch mapping.yaml dumps/", "SEEDER_LIBCURL=/opt/curl/lib/libcurl.so seeder fetch mapping.yaml dumps/",
+            "cat seeder-0.1.0-linux-x86_64.tar.gz.sha256", "sha256sum --check seeder-0.1.0-linux-x86_64.tar.gz.sha256",
+        ],
+        "docs/seed.md": [
+            // A recipe for a shell, with its command substitutions.
+            #"printf 'items/1.json\n%s\nitems/2.json\n%s\n' "$(sha256sum < dumps/items/1.json | cut -c1-64)" \"#,
+            // A journal left by a writer that crashed.
+            "seeder inspect app.sqlite",
+        ],
+        // A SwiftPM build of the example app, which Examples/check runs.
+        "docs/guides/swiftpm-plugin.md": ["cd Examples/SeedApp && swift build && .build/debug/SeedApp"],
+    ]
+
+    @Test func everyCommandShownRunsOrIsListed() throws {
+        var shown: [String: [String]] = [:]
+        for page in ConsoleTranscript.pages(repository: repository) {
+            var fence: Substring?
+            for line in try String(contentsOfFile: repository + "/" + page, encoding: .utf8).split(separator: "\n") {
+                let text = line.drop { $0 == " " }
+                if text.hasPrefix("```") {
+                    fence = fence == nil ? text : nil
+                } else if fence != nil, fence != "```console", text.hasPrefix("$ ") {
+                    shown[page, default: []].append(String(text.dropFirst(2)))
+                }
+            }
+        }
+        #expect(shown == Self.shownNotRun)
+    }
 }

@@ -35,6 +35,16 @@ public struct ConsoleTranscript: Sendable, Equatable {
         self.init(markdown: try String(contentsOfFile: repository + "/" + relative, encoding: .utf8))
     }
 
+    /// The pages a reader of the repository reads, relative to it: README.md, then docs/'s and
+    /// docs/guides/' markdown files, in name order.
+    public static func pages(repository: String) -> [String] {
+        ["README.md"]
+            + ["docs", "docs/guides"].flatMap { folder in
+                ((try? FileManager.default.contentsOfDirectory(atPath: repository + "/" + folder)) ?? [])
+                    .filter { $0.hasSuffix(".md") }.sorted().map { folder + "/" + $0 }
+            }
+    }
+
     /// `line` split as a shell splits it, for the quoting the pages use: double quotes only.
     static func words(of line: Substring) -> [String] {
         var words: [String] = []
