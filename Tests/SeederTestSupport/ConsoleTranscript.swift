@@ -17,9 +17,13 @@ public struct ConsoleTranscript: Sendable, Equatable {
     public var blocks: [[Step]]
 
     public init(markdown: String) {
-        blocks = markdown.components(separatedBy: "```console\n").dropFirst().map { block in
+        let parts = markdown.components(separatedBy: "```console\n")
+        blocks = zip(parts, parts.dropFirst()).map { before, block in
+            // A block in a list item is indented as its fence is; its lines are read without that.
+            let indent = String(before.reversed().prefix { $0 == " " })
             var steps: [Step] = []
-            for line in block.components(separatedBy: "\n```")[0].components(separatedBy: "\n") {
+            for indented in block.components(separatedBy: "\n" + indent + "```")[0].components(separatedBy: "\n") {
+                let line = indented.hasPrefix(indent) ? String(indented.dropFirst(indent.count)) : indented
                 if line.hasPrefix("$ ") {
                     steps.append(Step(words: Self.words(of: line.dropFirst(2)), output: ""))
                 } else if !steps.isEmpty {
