@@ -27,18 +27,13 @@ struct ReadmeTests {
         return scratch
     }
 
-    /// A step's command without the comment after `#`, which says what the reader changed.
-    static func command(_ step: ConsoleTranscript.Step) -> [String] {
-        Array(step.words.prefix { !$0.hasPrefix("#") })
-    }
-
     @Test func theFirstScreenBuildPrintsWhatItShows() async throws {
         let transcript = try ConsoleTranscript(page: Self.readme, repository: repository)
         #expect(transcript.blocks.map(\.count) == [1, 2])
         let scratch = try Self.workspace()
         let step = try #require(transcript.blocks.first?.first)
-        #expect(Self.command(step) == ["seeder", "build", "mappings/tasklist.yaml", "seeds/tasklist"])
-        let run = try await seeder(Array(Self.command(step).dropFirst()), in: scratch.root)
+        #expect(step.words == ["seeder", "build", "mappings/tasklist.yaml", "seeds/tasklist"])
+        let run = try await seeder(Array(step.words.dropFirst()), in: scratch.root)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "")
         #expect(run.stdout == step.output, "printed:\n\(run.stdout)")
@@ -70,7 +65,8 @@ struct ReadmeTests {
     }
 
     /// The problems the README shows are what the binary prints for the mistakes each command's
-    /// comment names, made here to the tour's mapping and the example's dumps.
+    /// comment (which `ConsoleTranscript` leaves out of its words) names, made here to the tour's
+    /// mapping and the example's dumps.
     @Test func theProblemsShownAreWhatTheBuildSays() async throws {
         let transcript = try ConsoleTranscript(page: Self.readme, repository: repository)
         let steps = try #require(transcript.blocks.dropFirst().first)
@@ -95,7 +91,7 @@ struct ReadmeTests {
         for (step, mistake) in zip(steps, mistakes) {
             let scratch = try Self.workspace()
             try mistake(scratch)
-            let run = try await seeder(Array(Self.command(step).dropFirst()), in: scratch.root)
+            let run = try await seeder(Array(step.words.dropFirst()), in: scratch.root)
             #expect(run.status == 1, "\(step.words)")
             #expect(run.stdout + run.stderr == step.output, "\(step.words) printed:\n\(run.stdout + run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: scratch.path("tasklist.sqlite")))

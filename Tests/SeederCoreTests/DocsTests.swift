@@ -1,4 +1,5 @@
 import Foundation
+import SeederTestSupport
 import Testing
 
 @testable import SeederCore
@@ -49,13 +50,7 @@ struct DocsMappingExamplesTests {
     }
 
     static let examples: [Example] = {
-        let pages =
-            ["README.md"]
-            + ["docs", "docs/guides"].flatMap { folder in
-                ((try? FileManager.default.contentsOfDirectory(atPath: DocsTests.root.path + "/" + folder)) ?? [])
-                    .filter { $0.hasSuffix(".md") }.sorted().map { folder + "/" + $0 }
-            }
-        return pages.flatMap { page -> [Example] in
+        return ConsoleTranscript.pages(repository: DocsTests.root.path).flatMap { page -> [Example] in
             guard let text = try? String(contentsOf: DocsTests.root.appendingPathComponent(page), encoding: .utf8) else { return [] }
             var examples: [Example] = []
             var line = 1
