@@ -23,7 +23,6 @@ extension RowStore {
         /// for a to-many. A big mapping has tens of thousands of to-ones, most never set this
         /// way.
         private let foreignKeyUpdates: [PreparedOnUse?]
-        private let layout: RowLayout
 
         init(layout: RowLayout, spill: SpillFile, spillBytes: Int, db: Database) {
             let columns = layout.dataColumns + layout.positionColumns.map(\.column)
@@ -43,7 +42,6 @@ extension RowStore {
             updateSide = sideRows.statement(db: db) { side in
                 "UPDATE \(side) SET \(SQLText.assignments(sideUpdated)) WHERE \"_row\" = ?"
             }
-            self.layout = layout
             foreignKeyUpdates = layout.foreignKeyColumns.map { columns in
                 columns.isEmpty
                     ? nil
