@@ -269,7 +269,8 @@ extension LoadContext {
                     for target in relationship.targets {
                         columnsByTable[target].append((positionColumn, "the position of '\(entity.name).\(relationship.name)'", node))
                     }
-                default:
+                case .inverse(nil), .joinTable:
+                    // No column on an entity's table: a join table's are checked above.
                     break
                 }
             }

@@ -203,7 +203,8 @@ extension SchemaFitter {
                     renamedJoin.targetColumns = join.targetColumns.map { names[$0] ?? $0 }
                     renamedJoin.positionColumn = join.positionColumn.map { names[$0] ?? $0 }
                     described.entities[index].relationships[relationship].storage = .joinTable(renamedJoin)
-                default:
+                case .inverse:
+                    // Described as the mapping has it.
                     break
                 }
             }

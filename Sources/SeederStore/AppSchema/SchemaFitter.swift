@@ -78,7 +78,8 @@ struct SchemaFitter {
                     if let fill = joinTable(join, relationship, of: owner, fits: fits, numbered: &numbered) {
                         joins.append((fill, relationship.location))
                     }
-                default:
+                case .inverse(nil):
+                    // Stored as the inverse's foreign key, which its to-one fills.
                     break
                 }
             }
