@@ -123,7 +123,8 @@ struct ProgressTests {
         // adds a line of its phase every 5 seconds, which the page does not show.
         var unmatched = shown[...]
         var phase = ""
-        for line in run.stderr.split(separator: "\n").map(String.init) where line.hasPrefix("loading: ") || line.contains("%), ")
+        for line in run.stderr.split(separator: "\n").map(String.init)
+        where line.hasPrefix("loading: ") || line.contains("%), ")
             || line.hasPrefix("planning: ")
         {
             if line == unmatched.first {
