@@ -72,6 +72,11 @@ struct MatchCommandTests {
                 + (1...6).map { "[person_id:2 film_id:\($0)]" })
         // The foreign keys are the ids: every one resolves.
         #expect(try Self.rows("PRAGMA foreign_key_check", in: file) == [])
+        // The seed's description of its mapping has the patterns: a changed one changes it.
+        let described = try #require(
+            try await DatabaseQueue(path: file).read { db in try String.fetchOne(db, sql: "SELECT value FROM seed_metadata WHERE key = 'mapping'") })
+        #expect(described.contains(#""from":"url","match":"/(\\d+)/?$","name":"id""#), "\(described)")
+        #expect(described.contains(#""many":true,"match":"/(\\d+)/?$","name":"films""#), "\(described)")
     }
 
     @Test func everyValueThePatternDoesNotMatchIsAnErrorAtItNamingPatternAndValue() async throws {

@@ -83,7 +83,7 @@ enum MappingDescription {
                                                     ("unique", .bool(attribute.isUnique)),
                                                     ("from", attribute.keyPath.map { .string($0.description) } ?? .null),
                                                     ("storage", attribute.type == .date ? .string(attribute.dateStorage.rawValue) : .null),
-                                                ])
+                                                ] + match(attribute.match))
                                             })
                                     ),
                                     (
@@ -103,7 +103,7 @@ enum MappingDescription {
                                                             ?? .null
                                                     ),
                                                     ("storage", storage(relationship.storage)),
-                                                ])
+                                                ] + match(relationship.match))
                                             })
                                     ),
                                 ] + search(of: entity))
@@ -165,6 +165,13 @@ enum MappingDescription {
                 ])
             )
         ]
+    }
+
+    /// `match`, only where the mapping has one (so that other seeds' descriptions stay as they
+    /// were): the pattern that takes the value out of the key's text (docs/mapping.md, Values
+    /// inside text), which changes what the rows hold as `from` does.
+    private static func match(_ pattern: TextPattern?) -> [(String, Value)] {
+        pattern.map { [("match", .string($0.source))] } ?? []
     }
 
     /// `to`: the target's name, or a selector as the mapping writes it.
