@@ -75,35 +75,40 @@ enum MappingDescription {
                                         "attributes",
                                         .array(
                                             entity.attributes.map { attribute in
-                                                .object([
-                                                    ("name", .string(attribute.name)),
-                                                    ("column", .string(attribute.column)),
-                                                    ("type", .string(attribute.type.rawValue)),
-                                                    ("required", .bool(attribute.isRequired)),
-                                                    ("unique", .bool(attribute.isUnique)),
-                                                    ("from", attribute.keyPath.map { .string($0.description) } ?? .null),
-                                                    ("storage", attribute.type == .date ? .string(attribute.dateStorage.rawValue) : .null),
-                                                ] + match(attribute.match))
+                                                .object(
+                                                    [
+                                                        ("name", .string(attribute.name)),
+                                                        ("column", .string(attribute.column)),
+                                                        ("type", .string(attribute.type.rawValue)),
+                                                        ("required", .bool(attribute.isRequired)),
+                                                        ("unique", .bool(attribute.isUnique)),
+                                                        ("from", attribute.keyPath.map { .string($0.description) } ?? .null),
+                                                        (
+                                                            "storage",
+                                                            attribute.type == .date ? .string(attribute.dateStorage.rawValue) : .null
+                                                        ),
+                                                    ] + match(attribute.match))
                                             })
                                     ),
                                     (
                                         "relationships",
                                         .array(
                                             entity.relationships.map { relationship in
-                                                .object([
-                                                    ("name", .string(relationship.name)),
-                                                    ("to", target(of: relationship, entities)),
-                                                    ("many", .bool(relationship.isToMany)),
-                                                    ("ordered", .bool(relationship.isOrdered)),
-                                                    (
-                                                        "inverse",
-                                                        relationship.inverse.map {
-                                                            .string(entities[relationship.target].relationships[$0].name)
-                                                        }
-                                                            ?? .null
-                                                    ),
-                                                    ("storage", storage(relationship.storage)),
-                                                ] + match(relationship.match))
+                                                .object(
+                                                    [
+                                                        ("name", .string(relationship.name)),
+                                                        ("to", target(of: relationship, entities)),
+                                                        ("many", .bool(relationship.isToMany)),
+                                                        ("ordered", .bool(relationship.isOrdered)),
+                                                        (
+                                                            "inverse",
+                                                            relationship.inverse.map {
+                                                                .string(entities[relationship.target].relationships[$0].name)
+                                                            }
+                                                                ?? .null
+                                                        ),
+                                                        ("storage", storage(relationship.storage)),
+                                                    ] + match(relationship.match))
                                             })
                                     ),
                                 ] + search(of: entity))
