@@ -74,7 +74,9 @@ struct MatchCommandTests {
         #expect(try Self.rows("PRAGMA foreign_key_check", in: file) == [])
         // The seed's description of its mapping has the patterns: a changed one changes it.
         let described = try #require(
-            try await DatabaseQueue(path: file).read { db in try String.fetchOne(db, sql: "SELECT value FROM seed_metadata WHERE key = 'mapping'") })
+            try await DatabaseQueue(path: file).read { db in
+                try String.fetchOne(db, sql: "SELECT value FROM seed_metadata WHERE key = 'mapping'")
+            })
         #expect(described.contains(#""from":"url","match":"/(\\d+)/?$","name":"id""#), "\(described)")
         #expect(described.contains(#""many":true,"match":"/(\\d+)/?$","name":"films""#), "\(described)")
     }
