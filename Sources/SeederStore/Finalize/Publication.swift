@@ -18,13 +18,13 @@ struct Publication {
 
     let finish: Finish
     let writesOutput: Bool
-    /// The seed's indexes (docs/seed.md) the rows' file gets: all of them in a seed that is
-    /// published as it is or with search tables. A validation checks references without them,
-    /// and rows copied into the app's schema are read once in row order, which no index serves:
-    /// there they would only cost their build (bench/README.md, The app's own schema).
-    /// The resolver builds those of to-ones' foreign keys as it checks the references through them
-    /// (`checkedIndexes`); the finish builds the rest (`finishedIndexes`).
-    let indexes: [SeedSchema.Index]
+    /// The seed's indexes (docs/seed.md) the rows' file gets are all of them in a seed that is
+    /// published as it is or with search tables, none otherwise: a validation checks references
+    /// without them, and rows copied into the app's schema are read once in row order, which no
+    /// index serves: there they would only cost their build (bench/README.md, The app's own
+    /// schema). The resolver builds some (`checkedIndexes`), the finish the rest
+    /// (`finishedIndexes`).
+    ///
     /// The indexes of to-ones' foreign keys, by table and columns: the resolver builds each
     /// before it checks a to-one's references (`ReferenceResolver.checkForeignKey`), so that each
     /// distinct value is looked up once; it costs what it would have later.
@@ -48,7 +48,7 @@ struct Publication {
             finish = .plain
         }
         self.writesOutput = writesOutput
-        indexes = writesOutput && fit == nil ? layout.schema.indexes : []
+        let indexes = writesOutput && fit == nil ? layout.schema.indexes : []
         // A to-one through a selector has columns no index of its own serves (`SeedSchema`).
         var foreignKeys: Set<IndexedColumns> = []
         for layout in layout.layouts {
