@@ -56,7 +56,7 @@ extension SeedBuilder {
             // One digest over every input's path and digest, in source order.
             ("inputs_sha256", SeedSource.digest(sources.map { ($0.path, $0.digest.hex) })),
             ("mapping", MappingDescription.json(fit?.described ?? mapping.mapping, fit: fit)),
-            ("mapping_sha256", SHA256.hex(mapping.bytes)),
+            ("mapping_sha256", mapping.sha256),
             ("seeder_version", version),
             ("sqlite_version", sqliteVersion),
         ]

@@ -4,10 +4,11 @@ import SeederFiles
 
 /// The stages before any work: what the run reads, and the files it writes, checked and locked.
 extension SeedBuilder {
-    /// A mapping as loaded, with the bytes its digest is taken of (`mapping_sha256`).
+    /// A mapping as loaded, with the digest of its bytes (`mapping_sha256`): a big mapping's
+    /// megabytes of YAML are not kept through the load for it.
     struct LoadedMapping {
         var mapping: Mapping
-        var bytes: [UInt8]
+        var sha256: String
     }
 
     /// YAML -> `Mapping`, every problem reported before any dump is read; `--on-conflict`
@@ -39,7 +40,7 @@ extension SeedBuilder {
         if let policy = options.onConflict {
             for index in mapping.entities.indices { mapping.entities[index].onConflict = policy }
         }
-        return LoadedMapping(mapping: mapping, bytes: bytes)
+        return LoadedMapping(mapping: mapping, sha256: SHA256.hex(bytes))
     }
 
     /// The app's own schema (`schema:`), read and matched with the mapping (`SchemaFitter`);

@@ -157,14 +157,11 @@ struct RawStatement {
     fileprivate final class Bytes {
         // One statement's buffer, used by one run at a time on one thread: no run-time
         // exclusivity checks on every parameter.
-        @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
-        @exclusivity(unchecked) private var capacity = 4096
+        // Empty until a run binds text or a blob: a big mapping has thousands of statements.
+        @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8> = .allocate(capacity: 0)
+        @exclusivity(unchecked) private var capacity = 0
         @exclusivity(unchecked) private var count = 0
         @exclusivity(unchecked) private var pending: [(parameter: Int32, offset: Int, count: Int, isText: Bool)] = []
-
-        init() {
-            buffer = .allocate(capacity: capacity)
-        }
 
         deinit {
             buffer.deallocate()
@@ -174,7 +171,7 @@ struct RawStatement {
         /// buffer may move while it grows.
         func add(_ bytes: UnsafeBufferPointer<UInt8>, parameter: Int32, isText: Bool) {
             if count + bytes.count > capacity {
-                capacity = max(capacity * 2, count + bytes.count)
+                capacity = max(capacity * 2, count + bytes.count, 1024)
                 let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
                 grown.update(from: buffer, count: count)
                 buffer.deallocate()

@@ -16,9 +16,9 @@ extension RowStore {
         @exclusivity(unchecked) private var waiting: [Row] = []
 
         /// Inserts into `table`'s `columns`, each row's values bound by `bind`.
-        init(table: String, columns: [String], db: Database, bind: @escaping (Row, inout RawStatement.Binder) -> Void) {
-            many = PreparedOnUse(db: db) { SQLText.insert(into: table, columns, rows: Self.batch) }
-            one = PreparedOnUse(db: db) { SQLText.insert(into: table, columns) }
+        init(table: String, columns: [String], pool: StatementPool, bind: @escaping (Row, inout RawStatement.Binder) -> Void) {
+            many = pool.statement { SQLText.insert(into: table, columns, rows: Self.batch) }
+            one = pool.statement { SQLText.insert(into: table, columns) }
             self.bind = bind
         }
 

@@ -24,28 +24,28 @@ extension RowStore {
         /// way.
         private let foreignKeyUpdates: [PreparedOnUse?]
 
-        init(layout: RowLayout, spill: SpillFile, spillBytes: Int, db: Database) {
+        init(layout: RowLayout, spill: SpillFile, spillBytes: Int, pool: StatementPool) {
             let columns = layout.dataColumns + layout.positionColumns.map(\.column)
-            insert = PreparedOnUse(db: db) { SQLText.insert(into: layout.table, columns) }
-            insertIfNew = PreparedOnUse(db: db) { SQLText.insert(into: layout.table, columns) + " ON CONFLICT DO NOTHING" }
-            let sideRows = SideRowLog(layout: layout, spill: spill, spillBytes: spillBytes, db: db)
+            insert = pool.statement { SQLText.insert(into: layout.table, columns) }
+            insertIfNew = pool.statement { SQLText.insert(into: layout.table, columns) + " ON CONFLICT DO NOTHING" }
+            let sideRows = SideRowLog(layout: layout, spill: spill, spillBytes: spillBytes, pool: pool)
             self.sideRows = sideRows
-            path = InsertPath(layout: layout, columns: columns, sideRows: sideRows, db: db)
+            path = InsertPath(layout: layout, columns: columns, sideRows: sideRows, pool: pool)
             let selected =
                 layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" }
                 + ["t.\"rowid\""]
-            select = sideRows.statement(db: db) { side in
+            select = sideRows.statement(pool: pool) { side in
                 "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined(side)) WHERE \(layout.keyCondition("t"))"
             }
-            update = PreparedOnUse(db: db) { "UPDATE \(layout.table) SET \(SQLText.assignments(layout.dataColumns)) WHERE \"rowid\" = ?" }
+            update = pool.statement { "UPDATE \(layout.table) SET \(SQLText.assignments(layout.dataColumns)) WHERE \"rowid\" = ?" }
             let sideUpdated = layout.maskColumns + ["_fields"]
-            updateSide = sideRows.statement(db: db) { side in
+            updateSide = sideRows.statement(pool: pool) { side in
                 "UPDATE \(side) SET \(SQLText.assignments(sideUpdated)) WHERE \"_row\" = ?"
             }
             foreignKeyUpdates = layout.foreignKeyColumns.map { columns in
                 columns.isEmpty
                     ? nil
-                    : PreparedOnUse(db: db) { "UPDATE \(layout.table) SET \(SQLText.assignments(columns)) WHERE \(layout.keyCondition())" }
+                    : pool.statement { "UPDATE \(layout.table) SET \(SQLText.assignments(columns)) WHERE \(layout.keyCondition())" }
             }
         }
 

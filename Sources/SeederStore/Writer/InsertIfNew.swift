@@ -20,15 +20,16 @@ extension RowStore {
 
         private let table: String
         private let columns: [String]
-        private let db: Database
+        private let pool: StatementPool
+        /// Per number of rows, the insert of that many, made when first needed.
         // The writing thread's only: no run-time exclusivity checks.
-        @exclusivity(unchecked) private var inserts: [RawStatement?] = Array(repeating: nil, count: InsertIfNew.limit + 1)
+        @exclusivity(unchecked) private var inserts: [PreparedOnUse?] = Array(repeating: nil, count: InsertIfNew.limit + 1)
         /// Which of up to `limit` rows have a side row (the side row log goes in first).
         private let existing: SideRowLog.Statement
 
-        init(table: String, sideRows: SideRowLog, columns: [String], db: Database) {
-            (self.table, self.columns, self.db) = (table, columns, db)
-            existing = sideRows.statement(db: db) { side in
+        init(table: String, sideRows: SideRowLog, columns: [String], pool: StatementPool) {
+            (self.table, self.columns, self.pool) = (table, columns, pool)
+            existing = sideRows.statement(pool: pool) { side in
                 "SELECT \"_row\" FROM \(side) WHERE \"_row\" IN (\(SQLText.placeholders(Self.limit)))"
             }
         }
@@ -37,11 +38,7 @@ extension RowStore {
         /// each unless its identity has a row; returns the identities whose row was there before.
         func insert(_ ids: some Collection<Int64>, bind: (inout RawStatement.Binder) -> Void) throws -> Set<Int64> {
             let count = ids.count
-            if inserts[count] == nil {
-                let sql = SQLText.insert(into: table, columns, rows: count) + " ON CONFLICT DO NOTHING"
-                inserts[count] = RawStatement(try db.makeStatement(sql: sql))
-            }
-            let inserted = try inserts[count]!.execute(bind)
+            let inserted = try statement(rows: count).execute(bind)
             if inserted == count { return [] }
             if inserted == 0 { return Set(ids) }
             var found = Set<Int64>()
@@ -51,6 +48,16 @@ extension RowStore {
                     for _ in count..<Self.limit { binder.bind(SQLValue.null) }
                 }, { found.insert($0.int64(0)) })
             return found
+        }
+
+        /// The insert of `rows` rows, made when first needed.
+        private func statement(rows: Int) -> PreparedOnUse {
+            if let made = inserts[rows] { return made }
+            let made = pool.statement { [table, columns] in
+                SQLText.insert(into: table, columns, rows: rows) + " ON CONFLICT DO NOTHING"
+            }
+            inserts[rows] = made
+            return made
         }
     }
 }

@@ -23,18 +23,20 @@ extension RowStore {
         /// identity had a row.
         case upsert
 
-        init(layout: RowLayout, columns: [String], sideRows: SideRowLog, db: Database) {
+        init(layout: RowLayout, columns: [String], sideRows: SideRowLog, pool: StatementPool) {
             if layout.entity.identity == .none {
                 let positionColumns = layout.positionColumns.count
                 let batches = layout.mayGoWithoutSideRow && !layout.entity.relationships.contains(where: \.isToMany)
                 self = .newRow(
                     batches
-                        ? BatchedInsert(table: layout.table, columns: columns, db: db) { $0.bind(&$1, positionColumns: positionColumns) }
+                        ? BatchedInsert(table: layout.table, columns: columns, pool: pool) {
+                            $0.bind(&$1, positionColumns: positionColumns)
+                        }
                         : nil)
             } else if PendingRows.canBatch(layout) {
-                self = .pending(PendingRows(table: layout.table, sideRows: sideRows, columns: columns, db: db))
+                self = .pending(PendingRows(table: layout.table, sideRows: sideRows, columns: columns, pool: pool))
             } else if RowRun.canRun(layout) {
-                self = .run(RowRun(table: layout.table, sideRows: sideRows, columns: columns, db: db))
+                self = .run(RowRun(table: layout.table, sideRows: sideRows, columns: columns, pool: pool))
             } else {
                 self = .upsert
             }

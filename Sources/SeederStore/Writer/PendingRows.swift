@@ -29,8 +29,8 @@ extension RowStore {
         @exclusivity(unchecked) private(set) var rows: [RowEncoder.Encoded] = []
         @exclusivity(unchecked) private(set) var ids: [Int64] = []
 
-        init(table: String, sideRows: SideRowLog, columns: [String], db: Database) {
-            inserts = InsertIfNew(table: table, sideRows: sideRows, columns: columns, db: db)
+        init(table: String, sideRows: SideRowLog, columns: [String], pool: StatementPool) {
+            inserts = InsertIfNew(table: table, sideRows: sideRows, columns: columns, pool: pool)
             records.reserveCapacity(Self.batch)
             rows.reserveCapacity(Self.batch)
             ids.reserveCapacity(Self.batch)

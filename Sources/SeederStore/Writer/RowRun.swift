@@ -36,8 +36,8 @@ extension RowStore {
             var placement: Placement
         }
 
-        init(table: String, sideRows: SideRowLog, columns: [String], db: Database) {
-            inserts = InsertIfNew(table: table, sideRows: sideRows, columns: columns, db: db)
+        init(table: String, sideRows: SideRowLog, columns: [String], pool: StatementPool) {
+            inserts = InsertIfNew(table: table, sideRows: sideRows, columns: columns, pool: pool)
             waiting.reserveCapacity(Self.limit)
         }
 

@@ -28,6 +28,8 @@ import SeederFiles
 /// a merge, an occurrence, the batch's links, the load's end) and sends what it answers.
 final class RowStore {
     let db: Database
+    /// The writer's statements, within their budget (`StatementPool`).
+    private let pool: StatementPool
     /// The raw connection, for the rowid of each insert (GRDB's accessor checks its queue first).
     private let connection: OpaquePointer
     let mapping: Mapping
@@ -90,9 +92,11 @@ final class RowStore {
             linkTableInserts[table] = RawStatement(try db.makeStatement(sql: table.insert))
         }
         let spill = SpillFile(path: spillPath)
+        let pool = StatementPool(db: db)
+        self.pool = pool
         statements = layouts.enumerated().map { index, layout in
             defer { made("statements", index + 1) }
-            return EntityStatements(layout: layout, spill: spill, spillBytes: spillBytes, db: db)
+            return EntityStatements(layout: layout, spill: spill, spillBytes: spillBytes, pool: pool)
         }
         linkInserts = links.map { layouts in
             layouts.map { layout in layout.flatMap { layout in linkTableInserts[layout.stored].map { ($0, Int64(layout.number)) } } }

@@ -44,7 +44,7 @@ final class SideRowLog {
     /// Whether a row went in its table: after that, merges and the resolver change rows there.
     @exclusivity(unchecked) private var wentIn = false
 
-    init(layout: RowLayout, spill: SpillFile, spillBytes: Int, db: Database) {
+    init(layout: RowLayout, spill: SpillFile, spillBytes: Int, pool: StatementPool) {
         table = layout.sideTable
         maskCount = layout.maskColumns.count
         self.spillBytes = spillBytes
@@ -53,7 +53,7 @@ final class SideRowLog {
         // Room is made by the first row: most entities of a big mapping log none.
         capacity = 0
         storage = .allocate(capacity: 0)
-        inserts = RowStore.BatchedInsert(table: layout.sideTable, columns: ["_row"] + layout.sideColumns, db: db) {
+        inserts = RowStore.BatchedInsert(table: layout.sideTable, columns: ["_row"] + layout.sideColumns, pool: pool) {
             [unowned self] start, binder in
             bind(rowAt: start, &binder)
         }
@@ -94,9 +94,9 @@ final class SideRowLog {
 
     /// A statement on the side table, made from its SQL given the table's name; every run of it
     /// flushes the log first.
-    func statement(db: Database, _ sql: @escaping (_ table: String) -> String) -> Statement {
+    func statement(pool: StatementPool, _ sql: @escaping (_ table: String) -> String) -> Statement {
         let table = table
-        return Statement(log: self, raw: PreparedOnUse(db: db) { sql(table) })
+        return Statement(log: self, raw: pool.statement { sql(table) })
     }
 
     /// A statement that reads or changes a side table: it runs only once every row of the log
