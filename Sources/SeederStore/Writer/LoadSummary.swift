@@ -37,6 +37,13 @@ struct LoadSummary {
 
     /// Nothing learnt yet; `claimsAtInsert` as the mapping decides it.
     init(mapping: Mapping) {
+        // How many to-manys set each inverse (by target and inverse), counted once: a big
+        // mapping has tens of thousands of relationships.
+        var sharing: [Int: [Int: Int]] = [:]
+        for relationship in mapping.entities.lazy.flatMap(\.relationships) where relationship.isToMany {
+            guard let inverse = relationship.inverse else { continue }
+            sharing[relationship.target, default: [:]][inverse, default: 0] += 1
+        }
         relationships = mapping.entities.map { entity in
             entity.relationships.map { relationship in
                 var facts = Relationship()
@@ -45,10 +52,7 @@ struct LoadSummary {
                 if relationship.isToMany, relationship.selector == nil, let inverse = relationship.inverse,
                     mapping.entities[relationship.target].identity != .none
                 {
-                    let sharing = mapping.entities.flatMap(\.relationships).filter {
-                        $0.isToMany && $0.target == relationship.target && $0.inverse == inverse
-                    }
-                    facts.claimsAtInsert = sharing.count == 1
+                    facts.claimsAtInsert = sharing[relationship.target]?[inverse] == 1
                 }
                 return facts
             }

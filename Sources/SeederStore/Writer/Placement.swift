@@ -19,13 +19,12 @@ extension RowStore {
     ) -> Placement {
         var placement = Placement()
         guard let (ownerKey, parent) = parent else { return placement }
-        // What `ReferenceResolver.applyInverse` would do for the link, done now. Final, with
-        // its presence bit, when nothing else can claim the child, or when the claim stands
-        // where the child's record does (`LoadSummary.Relationship.claimsAtInsert`): the bit goes on the side row
+        // What `ReferenceResolver.applyInverse` would do for the link, done now; final, with its
+        // presence bit, when the child takes its parent for good. The bit goes on the side row
         // only, which only a new row gets.
         let ownerEntity = batch[parent.owner].entity
         let inverse = mapping.entities[ownerEntity].relationships[parent.relationship].inverse!
-        if parent.isFinal || claimsAtInsert(entity: ownerEntity, relationship: parent.relationship) {
+        if takesParentAtInsert(parent, owner: ownerEntity, childIsNew: true) {
             placement.parentBit = RowLayout.maskIndex(layout.slot(relationship: inverse))
         }
         placement.parentKey = (layout.foreignKeyDataOffsets[inverse], ownerKey)
@@ -33,5 +32,14 @@ extension RowStore {
             placement.position = (column, parent.position)
         }
         return placement
+    }
+
+    /// Whether a child takes `parent`, of entity `owner`, for good as its row goes in: its key,
+    /// position and presence bit, and no link row. So when nothing else can claim the child
+    /// (`RowEncoder.Parent.isFinal`), or when the relationship's claims stand where the child's
+    /// record does (`LoadSummary.Relationship.claimsAtInsert`) and the child's row is new: a
+    /// merged one's claim is a link row, settled by the resolver like any other.
+    func takesParentAtInsert(_ parent: RowEncoder.Parent, owner: Int, childIsNew: Bool) -> Bool {
+        parent.isFinal || (childIsNew && summary.relationships[owner][parent.relationship].claimsAtInsert)
     }
 }

@@ -12,8 +12,9 @@ import SeederFiles
 /// for conflict messages; side rows wait in a log until something reads their table
 /// (`SideRowLog`). To-many links wait in link tables until every input is read
 /// (`ReferenceResolver`), except those to embedded children that take their parent as they are
-/// inserted (`Placement`): children with `identity: none`, and new children of a one-to-many
-/// that `LoadSummary.Relationship.claimsAtInsert`.
+/// inserted (`takesParentAtInsert`, one rule for the row's `Placement` and its link rows):
+/// children with `identity: none`, and new children of a one-to-many that
+/// `LoadSummary.Relationship.claimsAtInsert`.
 ///
 /// Which insert path a record takes is its entity's, decided once (`InsertPath`, in
 /// `EntityStatements.path`): a new row (`identity: none`), waiting in `PendingRows` or in a
@@ -53,7 +54,7 @@ final class RowStore {
     /// The build's counts, which each record and row adds to.
     let tally: EntityTally
     /// What the load learns about each relationship, handed over by `finishLoad()`.
-    @exclusivity(unchecked) private var summary: LoadSummary
+    @exclusivity(unchecked) private(set) var summary: LoadSummary
     /// `add`'s keys and merges, kept from batch to batch (two allocations a record fewer).
     @exclusivity(unchecked) private var lentRows = BatchRows()
     /// Which entity's occurrences wait in its `PendingRows` and `RowRun`, and the rules of when
@@ -236,7 +237,7 @@ final class RowStore {
                         // A child inserted with its parent for good needs no link row (`Placement`).
                         if case let .embedded(child) = target, let parent = encoded[child].parent,
                             parent.owner == index, parent.relationship == relationshipIndex,
-                            parent.isFinal || (summary.relationships[entity][relationshipIndex].claimsAtInsert && !rows.merged[child])
+                            takesParentAtInsert(parent, owner: entity, childIsNew: !rows.merged[child])
                         {
                             continue
                         }
@@ -277,12 +278,6 @@ final class RowStore {
         case let .identity(identity, offset): return (identity.values, offset)
         case let .embedded(index): return (keys[index], batch[index].origin.offset)
         }
-    }
-
-    /// Whether the children of relationship `relationship` of entity `entity` claim their
-    /// parent as they are inserted (`LoadSummary.Relationship.claimsAtInsert`).
-    func claimsAtInsert(entity: Int, relationship: Int) -> Bool {
-        summary.relationships[entity][relationship].claimsAtInsert
     }
 
     /// Sends what is `due` in a batch: the pending rows, then the run.
