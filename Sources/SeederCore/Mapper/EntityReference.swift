@@ -7,8 +7,6 @@ final class EntityReference {
     /// Each of `attributes`, in memory this reference owns, for the mapper and `Coercion` to read
     /// in place, never copied.
     let attributePointers: [UnsafePointer<Attribute>]
-    /// The same for the entity's relationships (a `Relationship` is a struct of strings).
-    let relationshipPointers: [UnsafePointer<Relationship>]
     /// Per attribute: `true` when any value may take the in-place path as it is: no `values` to
     /// check, no `emptyAsNull` to turn `""` into `null`, no `match` to take a part of its text.
     let takesAnyValue: [Bool]
@@ -22,17 +20,25 @@ final class EntityReference {
     init(_ entity: Entity) {
         self.entity = entity
         attributes = entity.attributes
-        let pinned = (Pinned(entity.attributes), Pinned(entity.relationships))
-        (attributePointers, relationshipPointers) = (pinned.0.pointers, pinned.1.pointers)
-        self.pinned = pinned
+        pinned = Pinned(entity.attributes)
+        attributePointers = pinned.pointers
         takesAnyValue = entity.attributes.map { $0.allowedValues == nil && !$0.emptyAsNull && $0.match == nil }
         identityAttributes = entity.identityAttributes
         if case let .owned(parts) = entity.identity { ownedParts = parts } else { ownedParts = [] }
         attributeOrder = entity.identityAttributes + entity.attributes.indices.filter { !entity.identityAttributes.contains($0) }
     }
 
-    /// The memory `attributePointers` and `relationshipPointers` point into.
-    private let pinned: (Pinned<Attribute>, Pinned<Relationship>)
+    /// The memory `attributePointers` point into.
+    private let pinned: Pinned<Attribute>
+
+    /// Calls `body` with the entity's relationships in place, for the mapper to read per record
+    /// without copying one (a `Relationship` is a struct of strings). Not pinned like the
+    /// attributes: a big mapping has tens of thousands of relationships (bench/README.md, Big
+    /// mappings), and a copy of them all is megabytes.
+    @inline(__always)
+    func withRelationships<Result>(_ body: (UnsafeBufferPointer<Relationship>) throws -> Result) rethrows -> Result {
+        try entity.relationships.withUnsafeBufferPointer(body)
+    }
 }
 
 /// A copy of some elements in memory of its own, for as long as it lives, and a pointer to each.

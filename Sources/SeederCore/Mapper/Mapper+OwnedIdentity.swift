@@ -27,63 +27,65 @@ extension Mapper {
         batch: inout [Record], context: inout RecordContext
     ) -> [Link?] {
         let reference = entities[index]
-        var links = [Link?](repeating: nil, count: reference.relationshipPointers.count)
+        var links = [Link?](repeating: nil, count: reference.entity.relationships.count)
         var values: [SQLValue] = []
         var complete = true
-        for part in reference.ownedParts {
-            guard case let .relationship(relationshipIndex) = part else {
-                let attribute = part.attribute!
-                guard case let .value(value) = fields[attribute].value, value != .null else {
-                    // A coercion error was already reported for the value; report only what is missing.
-                    if case .absent = fields[attribute].value, !context.reported(attribute: attribute) {
-                        context.error(
-                            .identity, "missing identity attribute '\(reference.attributes[attribute].name)'", attribute: attribute,
-                            at: nil, offset: context.origin.offset)
+        reference.withRelationships { relationships in
+            for part in reference.ownedParts {
+                guard case let .relationship(relationshipIndex) = part else {
+                    let attribute = part.attribute!
+                    guard case let .value(value) = fields[attribute].value, value != .null else {
+                        // A coercion error was already reported for the value; report only what is missing.
+                        if case .absent = fields[attribute].value, !context.reported(attribute: attribute) {
+                            context.error(
+                                .identity, "missing identity attribute '\(reference.attributes[attribute].name)'", attribute: attribute,
+                                at: nil, offset: context.origin.offset)
+                        }
+                        complete = false
+                        continue
                     }
-                    complete = false
+                    values.append(value)
                     continue
                 }
-                values.append(value)
-                continue
-            }
-            let relationship = reference.relationshipPointers[relationshipIndex]
-            let name = relationship.pointee.name
-            let reached = reach(relationship, index: relationshipIndex, plan: plans[index], in: value, members: members, context: &context)
-            let nested = owner.flatMap { $0.inverse == relationshipIndex ? $0.key : nil }
-            if case .absent = reached, let nested {
-                // The owner's key, which the row takes as it goes in (`RowEncoder.parents`).
-                links[relationshipIndex] = .absent
-                values.append(contentsOf: nested.values)
-                continue
-            }
-            let link = self.link(reached, relationship: relationship, batch: &batch, context: &context)
-            links[relationshipIndex] = link
-            var key: IdentityKey?
-            switch link {
-            case let .one(.identity(identity, _)): key = identity
-            case let .one(.embedded(target)): key = batch[batchStart + target].identity
-            case .null:
-                context.error(.identity, "identity relationship '\(name)' is null", at: nil, offset: context.origin.offset)
-            default:
-                // Anything else read was reported where it was read.
-                if case .absent = reached {
+                let relationship = relationships.baseAddress! + relationshipIndex
+                let name = relationship.pointee.name
+                let reached = reach(relationship, index: relationshipIndex, plan: plans[index], in: value, members: members, context: &context)
+                let nested = owner.flatMap { $0.inverse == relationshipIndex ? $0.key : nil }
+                if case .absent = reached, let nested {
+                    // The owner's key, which the row takes as it goes in (`RowEncoder.parents`).
+                    links[relationshipIndex] = .absent
+                    values.append(contentsOf: nested.values)
+                    continue
+                }
+                let link = self.link(reached, relationship: relationship, batch: &batch, context: &context)
+                links[relationshipIndex] = link
+                var key: IdentityKey?
+                switch link {
+                case let .one(.identity(identity, _)): key = identity
+                case let .one(.embedded(target)): key = batch[batchStart + target].identity
+                case .null:
+                    context.error(.identity, "identity relationship '\(name)' is null", at: nil, offset: context.origin.offset)
+                default:
+                    // Anything else read was reported where it was read.
+                    if case .absent = reached {
+                        let owner = entities[relationship.pointee.target].entity.name
+                        context.error(
+                            .identity,
+                            "identity relationship '\(name)' is not set: give its key in the record, or nest the record under \(owner) "
+                                + "through a to-many with 'inverse: \(name)'", at: nil, offset: context.origin.offset)
+                    }
+                }
+                if let key, let nested, key != nested {
                     let owner = entities[relationship.pointee.target].entity.name
                     context.error(
-                        .identity,
-                        "identity relationship '\(name)' is not set: give its key in the record, or nest the record under \(owner) "
-                            + "through a to-many with 'inverse: \(name)'", at: nil, offset: context.origin.offset)
+                        .identity, "identity relationship '\(name)' is \(owner) \(key), but the record is nested under \(owner) \(nested)",
+                        at: nil, offset: context.origin.offset)
+                    complete = false
+                } else if let key {
+                    values.append(contentsOf: key.values)
+                } else {
+                    complete = false
                 }
-            }
-            if let key, let nested, key != nested {
-                let owner = entities[relationship.pointee.target].entity.name
-                context.error(
-                    .identity, "identity relationship '\(name)' is \(owner) \(key), but the record is nested under \(owner) \(nested)",
-                    at: nil, offset: context.origin.offset)
-                complete = false
-            } else if let key {
-                values.append(contentsOf: key.values)
-            } else {
-                complete = false
             }
         }
         if complete { context.identity = IdentityKey(values) } else { context.droppedIdentity = true }

@@ -148,7 +148,7 @@ extension Mapper {
     private func ownedKeyParts(_ parts: [MappedValue], of target: EntityReference) -> [MappedValue] {
         var flattened: [MappedValue] = []
         for (part, value) in zip(target.ownedParts, parts) {
-            if let relationship = part.relationship, keyAttributes[target.relationshipPointers[relationship].pointee.target].count > 1,
+            if let relationship = part.relationship, keyAttributes[target.entity.relationships[relationship].target].count > 1,
                 let json = value.jsonValue, json.kind == .array
             {
                 flattened += json.elements.map { .json($0) }

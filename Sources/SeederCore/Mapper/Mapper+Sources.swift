@@ -46,7 +46,7 @@ extension Mapper {
         plans[index].recordCount &+= 1
         plans[index].bareIdCount &+= 1
         guard let identity = identity(fields, reference.identityAttributes, entity: reference, context: &context) else { return 0 }
-        let links = [Link](repeating: .absent, count: reference.relationshipPointers.count)
+        let links = [Link](repeating: .absent, count: reference.entity.relationships.count)
         records.append(Record(entity: index, identity: identity, fields: fields, links: links, origin: origin))
         return 1
     }

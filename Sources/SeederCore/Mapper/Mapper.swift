@@ -219,15 +219,18 @@ public final class Mapper {
         }
 
         var links: [Link] = []
-        links.reserveCapacity(reference.relationshipPointers.count)
-        for (relationshipIndex, relationship) in reference.relationshipPointers.enumerated() {
-            // A to-one of the identity was read for it (`ownedIdentity`).
-            if !ownedLinks.isEmpty, let owned = ownedLinks[relationshipIndex] {
-                links.append(owned)
-                continue
+        reference.withRelationships { relationships in
+            links.reserveCapacity(relationships.count)
+            for relationshipIndex in relationships.indices {
+                // A to-one of the identity was read for it (`ownedIdentity`).
+                if !ownedLinks.isEmpty, let owned = ownedLinks[relationshipIndex] {
+                    links.append(owned)
+                    continue
+                }
+                let relationship = relationships.baseAddress! + relationshipIndex
+                let reached = reach(relationship, index: relationshipIndex, plan: plan, in: value, members: members, context: &context)
+                links.append(link(reached, relationship: relationship, batch: &batch, context: &context))
             }
-            let reached = reach(relationship, index: relationshipIndex, plan: plan, in: value, members: members, context: &context)
-            links.append(link(reached, relationship: relationship, batch: &batch, context: &context))
         }
         if plan.keyPathsPending { plan.noteKeyPaths(in: members) }
         guard let position else { return nil }

@@ -21,8 +21,7 @@ extension LoadContext {
             }
         }
         let names = drafts.map(\.name)
-        // Looked up per relationship: a big mapping has tens of thousands (bench/README.md).
-        let indexByName = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let indexByName = Self.indexes(of: names)
         for (owner, draft) in drafts.enumerated() {
             progress("relationships", owner, drafts.count)
             entities[owner].relationships.reserveCapacity(draft.relationships.count)

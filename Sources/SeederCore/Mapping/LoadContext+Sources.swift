@@ -6,8 +6,7 @@ extension LoadContext {
             return []
         }
         var sources: [Source] = []
-        // A big mapping has a source per entity (bench/README.md, Big mappings).
-        let indexByName = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let indexByName = Self.indexes(of: entities.lazy.map(\.name))
         var pendingEach: [Int: (path: String, node: YAMLNode)] = [:]
         for item in items {
             guard let fields = fields(of: item, allowed: MappingLoader.Keys.source, in: "a source") else { continue }

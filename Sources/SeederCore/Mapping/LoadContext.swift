@@ -97,6 +97,13 @@ struct LoadContext {
         return mapping
     }
 
+    /// Each name's index (the first, where a name repeats): relationships and sources find their
+    /// entity by name, and a big mapping has tens of thousands of them (bench/README.md, Big
+    /// mappings).
+    static func indexes(of names: some Sequence<String>) -> [String: Int] {
+        Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     // MARK: Reading nodes
 
     /// The pairs of a mapping node by key, after reporting unknown keys with a suggestion.
