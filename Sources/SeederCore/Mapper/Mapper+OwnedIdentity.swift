@@ -49,7 +49,8 @@ extension Mapper {
                 }
                 let relationship = relationships.baseAddress! + relationshipIndex
                 let name = relationship.pointee.name
-                let reached = reach(relationship, index: relationshipIndex, plan: plans[index], in: value, members: members, context: &context)
+                let reached = reach(
+                    relationship, index: relationshipIndex, plan: plans[index], in: value, members: members, context: &context)
                 let nested = owner.flatMap { $0.inverse == relationshipIndex ? $0.key : nil }
                 if case .absent = reached, let nested {
                     // The owner's key, which the row takes as it goes in (`RowEncoder.parents`).
