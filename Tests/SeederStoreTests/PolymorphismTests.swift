@@ -202,6 +202,45 @@ struct PolymorphismTests {
         #expect(try workspace.rows("SELECT * FROM item") == [#"[id:"x1"]"#])
     }
 
+    /// A to-many to a selector shares its inverse with a plain to-many to one of the selector's
+    /// entities other than its first: a child the plain one embeds new is claimed in dump order
+    /// with the selector's claims, not taken for good as it goes in.
+    @Test(arguments: [("last", "u1"), ("first", "u2")])
+    func aSelectorsInverseSharedWithAPlainToManyIsSettledInDumpOrder(policy: String, owner: String) throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              User:
+                identity: handle
+                attributes: { handle: string }
+                relationships:
+                  feed: { to: { by: type, cases: { photo: Photo }, default: Note }, many: true, inverse: owner }
+                  pinned: { to: Note, many: true, inverse: owner }
+              Photo:
+                attributes: { id: string, url: string }
+                relationships: { owner: { to: User } }
+              Note:
+                onConflict: \(policy)
+                attributes: { id: string, text: string }
+                relationships: { owner: { to: User } }
+            sources:
+              - { path: users.json, entity: User }
+            """)
+        // u2's claim, a reference through the selector, comes first; u1's, embedding the note,
+        // last.
+        try workspace.write(
+            "dumps/users.json",
+            #"""
+            [{"handle": "u2", "feed": [{"type": "photo", "id": "p1", "url": "a"}, {"type": "note", "id": "n1"}]},
+             {"handle": "u1", "pinned": [{"id": "n1", "text": "one"}]}]
+            """#)
+        #expect(workspace.build().messages(workspace) == [])
+        #expect(try workspace.rows("SELECT id, owner_id FROM note") == [#"[id:"n1" owner_id:"\#(owner)"]"#])
+    }
+
     /// An owner merged from two occurrences numbers its children across the entities' tables in
     /// first-seen order, children without identity included; `keyedBy` reads a selector's
     /// records from an object's keys; names follow `naming`.

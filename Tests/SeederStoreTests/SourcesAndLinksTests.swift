@@ -380,8 +380,7 @@ struct SourcesAndLinksTests {
     }
 
     /// Two to-manys with the same inverse: a child the first gives a parent is taken, so the
-    /// second claiming it for another parent is a conflict. (The earlier side is located at the
-    /// child's own record: the set-based update does not record which link set the parent.)
+    /// second claiming it for another parent is a conflict, located at both claims.
     @Test func twoToManysWithOneInverseShareTheirChildren() throws {
         let workspace = try Workspace.withDumps()
         try workspace.write(
@@ -404,8 +403,46 @@ struct SourcesAndLinksTests {
         let report = workspace.build()
         #expect(
             report.messages(workspace) == [
-                "dumps/projects.json:1:55: error: Task 11: 'project' conflicts: 2 here, 1 at dumps/tasks.json:1:27"
+                "dumps/projects.json:1:55: error: Task 11: 'project' conflicts: 2 here, 1 at dumps/projects.json:1:26"
             ])
+    }
+
+    /// The claims of to-manys that share an inverse are settled in dump order, whichever of them
+    /// the mapping lists first: `last` keeps the later claim, `first` the earlier, and a conflict
+    /// is reported at the later one.
+    @Test(arguments: [("last", 1), ("first", 2), ("error", nil)])
+    func sharedInverseClaimsAreSettledInDumpOrder(policy: String, owner: Int?) throws {
+        let workspace = try Workspace.withDumps()
+        try workspace.write(
+            "mapping.yaml",
+            """
+            seeder: 1
+            entities:
+              Project:
+                attributes: { id: integer }
+                relationships:
+                  archived: { to: Task, many: true, inverse: project }
+                  tasks: { to: Task, many: true, inverse: project }
+              Task:
+                onConflict: \(policy)
+                attributes: { id: integer, name: string }
+                relationships:
+                  project: { to: Project }
+            """)
+        // Project 2's claim (through `tasks`) comes first in the dump, project 1's (through
+        // `archived`, the first relationship) last.
+        try workspace.write(
+            "dumps/projects.json", #"[{"id": 2, "tasks": [{"id": 11, "name": "b"}]}, {"id": 1, "archived": [{"id": 11, "name": "b"}]}]"#)
+        let report = workspace.build()
+        guard let owner else {
+            #expect(
+                report.messages(workspace) == [
+                    "dumps/projects.json:1:72: error: Task 11: 'project' conflicts: 1 here, 2 at dumps/projects.json:1:22"
+                ])
+            return
+        }
+        #expect(report.messages(workspace) == [])
+        #expect(try workspace.rows("SELECT id, project_id FROM task") == ["[id:11 project_id:\(owner)]"])
     }
 
     /// Children with `identity: none` take their parent as they are inserted; one that names

@@ -7,16 +7,47 @@ import SeederFiles
 /// (docs/mapping.md, Relationships), settling a child that two parents claim by `onConflict`.
 extension ReferenceResolver {
     /// Applies the links of `linked`, the link tables that hold rows (an empty one sets nothing
-    /// and misses nothing), in order.
+    /// and misses nothing), in order. The to-manys that set one inverse (`tasks` and `archived`,
+    /// both a Task's `project`) claim the same children: their links are applied together, in
+    /// dump order, so that `onConflict` and a conflict's message follow the dumps, not the
+    /// order the relationships are written in (docs/mapping.md, Merging).
     func applyInverseLinks(_ linked: [LinkLayout]) throws {
-        let inverseLinks = linked.filter { $0.relationship.inverse != nil }
-        for (index, layout) in inverseLinks.enumerated() {
-            // A child's presence bit for its parent tells a later link to the same inverse that
-            // the child is taken; nothing after the last such link reads it.
-            let isRead = inverseLinks[(index + 1)...].contains {
-                $0.relationship.target == layout.relationship.target && $0.relationship.inverse == layout.relationship.inverse
+        var groups: [[LinkLayout]] = []
+        var groupOf: [SharedInverse: Int] = [:]
+        for link in linked where link.relationship.inverse != nil {
+            let key = SharedInverse(link)
+            if let group = groupOf[key] {
+                groups[group].append(link)
+            } else {
+                groupOf[key] = groups.count
+                groups.append([link])
             }
-            try applyInverse(layout, marksChildren: isRead)
+        }
+        for (index, group) in groups.enumerated() {
+            guard group.count == 1 else {
+                try applyInverseInOrder(group)
+                continue
+            }
+            // A child's presence bit for its parent tells a later link to the same inverse that
+            // the child is taken (links of another key width, which share no table); nothing
+            // after the last such link reads it.
+            let (target, inverse) = (group[0].relationship.target, group[0].relationship.inverse)
+            let isRead = groups[(index + 1)...].contains { $0[0].relationship.target == target && $0[0].relationship.inverse == inverse }
+            try applyInverse(group[0], marksChildren: isRead)
+        }
+    }
+
+    /// The links that set one inverse and can be read as one list: the child entity and its
+    /// inverse, and the widths of the owner's and the child's keys.
+    private struct SharedInverse: Hashable {
+        let target: Int
+        let inverse: Int
+        let ownerWidth: Int
+        let targetWidth: Int
+
+        init(_ link: LinkLayout) {
+            (target, inverse) = (link.relationship.target, link.relationship.inverse!)
+            (ownerWidth, targetWidth) = (link.ownerColumns.count, link.targetColumns.count)
         }
     }
 
@@ -51,7 +82,7 @@ extension ReferenceResolver {
                         OR EXISTS (SELECT 1 FROM \(link.table) AS l JOIN \(link.table) AS m ON \(sameTarget)
                                    WHERE m."_seq" > l."_seq" AND NOT (\(sameOwner)))
                     """) ?? false
-        guard !conflicting else { return try applyInverseInOrder(link) }
+        guard !conflicting else { return try applyInverseInOrder([link]) }
         var assignments = zip(foreignKey, link.ownerColumns).map { "\(SQLText.quote($0)) = l.\(SQLText.quote($1))" }
         if let position { assignments.append("\(SQLText.quote(position)) = l.\"_position\"") }
         // Children inserted inside their parent already hold its key and position
@@ -86,33 +117,45 @@ extension ReferenceResolver {
         reportMissing()
     }
 
-    /// `applyInverse` one link at a time, in dump order, settling each conflict by `onConflict`.
-    func applyInverseInOrder(_ link: LinkLayout) throws {
-        let (child, inverse, foreignKey, maskColumn, bit, position) = inverseColumns(of: link)
+    /// `applyInverse` one link at a time, in dump order, settling each conflict by `onConflict`:
+    /// the links of `links`, which all set one inverse (`SharedInverse`), read as one list.
+    func applyInverseInOrder(_ links: [LinkLayout]) throws {
+        let (child, inverse, foreignKey, maskColumn, bit, _) = inverseColumns(of: links[0])
         let side = try tables.sideTable(of: child)
         // A cursor, not an array: the links of a large dump do not fit in flat memory.
-        let links = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_position", "_file", "_offset"
-                FROM \(link.table) ORDER BY \(LinkLayout.sourceOrder)
-                """)
+        let union = links.enumerated().map { index, link in
+            """
+            SELECT \(SQLText.list(link.ownerColumns + link.targetColumns)), "_position", "_file", "_offset", "_seq", \(index) AS "_link"
+            FROM \(link.table)
+            """
+        }
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT * FROM (\(union.joined(separator: " UNION ALL "))) ORDER BY \(LinkLayout.sourceOrder)")
         let select = try db.makeStatement(
             sql: """
                 SELECT t."rowid", s.\(SQLText.quote(maskColumn)), \(foreignKey.map { "t.\(SQLText.quote($0))" }.joined(separator: ", ")),
                        s."_fields", s."_file", s."_offset"
                 FROM \(child.joined(side)) WHERE \(child.keyCondition("t"))
                 """)
-        var assignments = foreignKey.map { "\(SQLText.quote($0)) = ?" }
-        if let position { assignments.append("\(SQLText.quote(position)) = ?") }
-        let update = try db.makeStatement(sql: "UPDATE \(child.table) SET \(assignments.joined(separator: ", ")) WHERE \"rowid\" = ?")
+        // Per link, the update of the child's key, and its position when that to-many is ordered.
+        let updates = try links.map { link in
+            var assignments = foreignKey.map { "\(SQLText.quote($0)) = ?" }
+            let position = inverseColumns(of: link).position
+            if let position { assignments.append("\(SQLText.quote(position)) = ?") }
+            return (
+                position: position != nil,
+                statement: try db.makeStatement(
+                    sql: "UPDATE \(child.table) SET \(assignments.joined(separator: ", ")) WHERE \"rowid\" = ?")
+            )
+        }
         // The claim's place goes with it, for the message of a later claim.
         let mask = SQLText.quote(maskColumn)
         let mark = try db.makeStatement(sql: "UPDATE \(side) SET \(mask) = \(mask) | \(bit), \"_fields\" = ? WHERE \"_row\" = ?")
         let slot = child.slot(relationship: inverse)
-        while let row = try links.next() {
+        while let row = try rows.next() {
+            let base = links[0].ownerColumns.count + links[0].targetColumns.count
+            let link = links[row[base + 4] as Int]
             let (ownerKey, childKey) = keys(ofLink: row, link)
-            let base = link.ownerColumns.count + link.targetColumns.count
             let linkLocation = location(file: row[base + 1], offset: row[base + 2])
             guard let current = try Row.fetchOne(select, arguments: StatementArguments(childKey)) else {
                 reportMissing(link, owner: ownerKey, child: childKey, at: linkLocation)
@@ -135,10 +178,11 @@ extension ReferenceResolver {
                 tally.counts[child.entityIndex].conflictsResolved += 1
                 if policy == .first { continue }
             }
+            let update = updates[row[base + 4] as Int]
             var arguments = ownerKey
-            if position != nil { arguments.append(row[base] as DatabaseValue) }
+            if update.position { arguments.append(row[base] as DatabaseValue) }
             arguments.append(current[0] as DatabaseValue)
-            try update.execute(arguments: StatementArguments(arguments))
+            try update.statement.execute(arguments: StatementArguments(arguments))
             let origins = 2 + foreignKey.count
             let fields = RowLayout.replacingOrigin(
                 ofSlot: slot, in: Array(current[origins] as Data), rowFile: current[origins + 1],

@@ -37,12 +37,14 @@ struct LoadSummary {
 
     /// Nothing learnt yet; `claimsAtInsert` as the mapping decides it.
     init(mapping: Mapping) {
-        // How many to-manys set each inverse (by target and inverse), counted once: a big
-        // mapping has tens of thousands of relationships.
+        // How many to-manys set each inverse (by target and inverse; a selector's, each of its
+        // entities'), counted once: a big mapping has tens of thousands of relationships.
         var sharing: [Int: [Int: Int]] = [:]
         for relationship in mapping.entities.lazy.flatMap(\.relationships) where relationship.isToMany {
-            guard let inverse = relationship.inverse else { continue }
-            sharing[relationship.target, default: [:]][inverse, default: 0] += 1
+            for target in relationship.targets {
+                guard let inverse = relationship.inverse(on: target) else { continue }
+                sharing[target, default: [:]][inverse, default: 0] += 1
+            }
         }
         relationships = mapping.entities.map { entity in
             entity.relationships.map { relationship in
