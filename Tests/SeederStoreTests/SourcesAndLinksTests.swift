@@ -383,21 +383,7 @@ struct SourcesAndLinksTests {
     /// second claiming it for another parent is a conflict, located at both claims.
     @Test func twoToManysWithOneInverseShareTheirChildren() throws {
         let workspace = try Workspace.withDumps()
-        try workspace.write(
-            "mapping.yaml",
-            """
-            seeder: 1
-            entities:
-              Project:
-                attributes: { id: integer }
-                relationships:
-                  tasks: { to: Task, many: true, inverse: project }
-                  archived: { to: Task, many: true, inverse: project }
-              Task:
-                attributes: { id: integer, name: string }
-                relationships:
-                  project: { to: Project }
-            """)
+        try workspace.write("mapping.yaml", Self.projectsWithTwoTaskLists("tasks", "archived"))
         try workspace.write("dumps/projects.json", #"[{"id": 1, "tasks": [10, 11]}, {"id": 2, "archived": [11, 12]}]"#)
         try workspace.write("dumps/tasks.json", #"[{"id": 10, "name": "a"}, {"id": 11, "name": "b"}, {"id": 12, "name": "c"}]"#)
         let report = workspace.build()
@@ -413,22 +399,7 @@ struct SourcesAndLinksTests {
     @Test(arguments: [("last", 1), ("first", 2), ("error", nil)])
     func sharedInverseClaimsAreSettledInDumpOrder(policy: String, owner: Int?) throws {
         let workspace = try Workspace.withDumps()
-        try workspace.write(
-            "mapping.yaml",
-            """
-            seeder: 1
-            entities:
-              Project:
-                attributes: { id: integer }
-                relationships:
-                  archived: { to: Task, many: true, inverse: project }
-                  tasks: { to: Task, many: true, inverse: project }
-              Task:
-                onConflict: \(policy)
-                attributes: { id: integer, name: string }
-                relationships:
-                  project: { to: Project }
-            """)
+        try workspace.write("mapping.yaml", Self.projectsWithTwoTaskLists("archived", "tasks", onConflict: policy))
         // Project 2's claim (through `tasks`) comes first in the dump, project 1's (through
         // `archived`, the first relationship) last.
         try workspace.write(
@@ -443,6 +414,25 @@ struct SourcesAndLinksTests {
         }
         #expect(report.messages(workspace) == [])
         #expect(try workspace.rows("SELECT id, project_id FROM task") == ["[id:11 project_id:\(owner)]"])
+    }
+
+    /// A Project with two to-manys of Tasks, `first` and `second` in that order, that both set
+    /// a Task's `project`.
+    private static func projectsWithTwoTaskLists(_ first: String, _ second: String, onConflict: String = "error") -> String {
+        """
+        seeder: 1
+        entities:
+          Project:
+            attributes: { id: integer }
+            relationships:
+              \(first): { to: Task, many: true, inverse: project }
+              \(second): { to: Task, many: true, inverse: project }
+          Task:
+            onConflict: \(onConflict)
+            attributes: { id: integer, name: string }
+            relationships:
+              project: { to: Project }
+        """
     }
 
     /// Children with `identity: none` take their parent as they are inserted; one that names
