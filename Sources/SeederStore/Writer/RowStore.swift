@@ -188,8 +188,9 @@ final class RowStore {
             if case let .run(run) = statements[entity].path, let identity = batch[index].identity,
                 case let .integer(id) = identity.values[0]
             {
-                let due = waiting.due(before: .runOccurrence(entity: entity, alreadyInRun: run.contains(id)))
-                if !due.isEmpty { try send(due, batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
+                try send(
+                    before: .runOccurrence(entity: entity, alreadyInRun: run.contains(id)), batch, encoded: encoded, rows: &rows,
+                    diagnostics: diagnostics)
                 waiting.runWaits(entity)
                 run.add(index, id: id, placement: placement(layouts[entity], parent: parent, batch: batch))
                 rows.keys.append(identity.values)
@@ -197,8 +198,7 @@ final class RowStore {
                 if run.waiting.count == RowRun.limit { try sendRun(batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
                 continue
             }
-            let due = waiting.due(before: .otherRecord)
-            if !due.isEmpty { try send(due, batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
+            try send(before: .otherRecord, batch, encoded: encoded, rows: &rows, diagnostics: diagnostics)
             // A copy that an earlier merge did not keep is not written (`EmbeddedCopies`).
             if !copies.skipped.isEmpty, copies.skipped.contains(index) {
                 tally.counts[entity].occurrencesMerged += 1
@@ -213,8 +213,7 @@ final class RowStore {
             rows.keys.append(key)
             rows.merged.append(upserted == .merged)
         }
-        let due = waiting.due(before: .links)
-        if !due.isEmpty { try send(due, batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
+        try send(before: .links, batch, encoded: encoded, rows: &rows, diagnostics: diagnostics)
     }
 
     /// The links of a batch whose rows are all in: to-many links as link rows, except those to
@@ -280,11 +279,12 @@ final class RowStore {
         }
     }
 
-    /// Sends what is `due` in a batch: the pending rows, then the run.
+    /// Sends what is due before `moment` in a batch: the pending rows, then the run.
     private func send(
-        _ due: WaitingOccurrences.Due, _ batch: UnsafeBufferPointer<Record>, encoded: UnsafeBufferPointer<RowEncoder.Encoded>,
-        rows: inout BatchRows, diagnostics: DiagnosticSink
+        before moment: WaitingOccurrences.Moment, _ batch: UnsafeBufferPointer<Record>,
+        encoded: UnsafeBufferPointer<RowEncoder.Encoded>, rows: inout BatchRows, diagnostics: DiagnosticSink
     ) throws {
+        let due = waiting.due(before: moment)
         if due.contains(.pending) { try sendPending() }
         if due.contains(.run) { try sendRun(batch, encoded: encoded, rows: &rows, diagnostics: diagnostics) }
     }
