@@ -29,11 +29,14 @@ extension ReferenceResolver {
     /// Renumbers the children with `identity: none` of the ordered one-to-manys that need it,
     /// once the inverse links have given every child its parent.
     func renumberChildren(_ links: [LinkLayout]) throws {
-        for layout in links
-        where load[link: layout].needsRenumbering && layout.relationship.inverse != nil
-            && tables.layouts[layout.relationship.target].entity.identity == .none
-        {
-            try renumberChildren(layout)
+        for layout in links where load[link: layout].needsRenumbering {
+            switch layout.kind {
+            case .claims where tables.layouts[layout.relationship.target].entity.identity == .none:
+                try renumberChildren(layout)
+            // The others' positions are their link rows', renumbered before the links were
+            // applied (`restoreClaimsAndRenumberLinks`).
+            case .claims, .joinRows: continue
+            }
         }
     }
 

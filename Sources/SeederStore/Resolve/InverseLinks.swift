@@ -12,28 +12,34 @@ extension ReferenceResolver {
     /// dump order, so that `onConflict` and a conflict's message follow the dumps, not the
     /// order the relationships are written in (docs/mapping.md, Merging).
     func applyInverseLinks(_ linked: [LinkLayout]) throws {
-        var groups: [[LinkLayout]] = []
+        var groups: [(shared: SharedInverse, links: [LinkLayout])] = []
         var groupOf: [SharedInverse: Int] = [:]
-        for link in linked where link.relationship.inverse != nil {
-            let key = SharedInverse(link)
-            if let group = groupOf[key] {
-                groups[group].append(link)
+        for link in linked {
+            let inverse: Int
+            switch link.kind {
+            case let .claims(claimed): inverse = claimed
+            case .joinRows: continue
+            }
+            let shared = SharedInverse(link, inverse: inverse)
+            if let group = groupOf[shared] {
+                groups[group].links.append(link)
             } else {
-                groupOf[key] = groups.count
-                groups.append([link])
+                groupOf[shared] = groups.count
+                groups.append((shared, [link]))
             }
         }
         for (index, group) in groups.enumerated() {
-            guard group.count == 1 else {
-                try applyInverseInOrder(group)
+            guard group.links.count == 1 else {
+                try applyInverseInOrder(group.links)
                 continue
             }
             // A child's presence bit for its parent tells a later link to the same inverse that
             // the child is taken (links of another key width, which share no table); nothing
             // after the last such link reads it.
-            let (target, inverse) = (group[0].relationship.target, group[0].relationship.inverse)
-            let isRead = groups[(index + 1)...].contains { $0[0].relationship.target == target && $0[0].relationship.inverse == inverse }
-            try applyInverse(group[0], marksChildren: isRead)
+            let isRead = groups[(index + 1)...].contains {
+                $0.shared.target == group.shared.target && $0.shared.inverse == group.shared.inverse
+            }
+            try applyInverse(group.links[0], marksChildren: isRead)
         }
     }
 
@@ -45,8 +51,8 @@ extension ReferenceResolver {
         let ownerWidth: Int
         let targetWidth: Int
 
-        init(_ link: LinkLayout) {
-            (target, inverse) = (link.relationship.target, link.relationship.inverse!)
+        init(_ link: LinkLayout, inverse: Int) {
+            (target, self.inverse) = (link.relationship.target, inverse)
             (ownerWidth, targetWidth) = (link.ownerColumns.count, link.targetColumns.count)
         }
     }

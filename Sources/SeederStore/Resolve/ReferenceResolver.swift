@@ -132,8 +132,8 @@ struct ReferenceResolver {
     func inverseColumns(of link: LinkLayout)
         -> (child: RowLayout, inverse: Int, foreignKey: [String], maskColumn: String, bit: Int64, position: String?)
     {
+        guard case let .claims(inverse) = link.kind else { preconditionFailure("a join table's links claim no child") }
         let child = tables.layouts[link.relationship.target]
-        let inverse = link.relationship.inverse!
         let (maskColumn, bit) = child.maskBit(child.slot(relationship: inverse))
         let position = child.positionIndex(owner: link.entityIndex, relationship: link.relationshipIndex)
             .map { child.positionColumns[$0].column }

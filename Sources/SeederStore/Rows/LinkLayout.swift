@@ -19,6 +19,8 @@ final class LinkLayout: Sendable {
     let storedTable: String
     /// `true` for one entity's view of the links of a relationship to a selector (`cases`).
     let isCaseView: Bool
+    /// What the links are, from the relationship's storage.
+    let kind: Kind
     let ownerColumns: [String]
     /// The target's key; to a selector, then the chosen entity's name (docs/mapping.md,
     /// Polymorphism), except in a case's view of the links, which is keyed like its entity.
@@ -37,11 +39,28 @@ final class LinkLayout: Sendable {
         }
     }
 
+    /// What the resolver does with a relationship's links, decided once from its storage: the
+    /// stages switch on it, so that a kind of storage they do not handle does not compile.
+    enum Kind {
+        /// A one-to-many's: each claims its child for the owner, setting the child's `inverse`
+        /// (`ReferenceResolver.applyInverseLinks`). A view of one entity of a selector (`cases`)
+        /// has that entity's inverse.
+        case claims(inverse: Int)
+        /// A many-to-many's: each must name a row (`ReferenceResolver.checkReferences`), then is
+        /// a row of the join table (`SeedFinisher`).
+        case joinRows
+    }
+
     init(entityIndex: Int, relationshipIndex: Int, number: Int, mapping: Mapping) {
         self.entityIndex = entityIndex
         self.relationshipIndex = relationshipIndex
         self.number = number
         relationship = mapping.entities[entityIndex].relationships[relationshipIndex]
+        switch relationship.storage {
+        case .inverse: kind = .claims(inverse: relationship.inverse!)
+        case .joinTable: kind = .joinRows
+        case .foreignKey: preconditionFailure("a to-one has no links (`all(for:)`)")
+        }
         stored = LinkTable(
             ownerWidth: mapping.entities[entityIndex].primaryKeyColumns.count,
             targetWidth: mapping.entities[relationship.target].primaryKeyColumns.count + (relationship.selector == nil ? 0 : 1))
@@ -60,6 +79,11 @@ final class LinkLayout: Sendable {
         var relationship = link.relationship
         relationship.target = entity
         relationship.inverse = link.relationship.inverse(on: entity)
+        switch link.kind {
+        // Every entity of a selector has the inverse (docs/mapping.md, Polymorphism).
+        case .claims: kind = .claims(inverse: relationship.inverse!)
+        case .joinRows: kind = .joinRows
+        }
         relationship.selector = nil
         relationship.caseInverses = []
         self.relationship = relationship
