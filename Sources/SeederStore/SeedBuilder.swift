@@ -13,8 +13,8 @@ import SeederFiles
 /// 3. `claimFiles`: the output and report checked (`OutputGuard`), the output locked
 ///    (`OutputLock`) -> `BuildFiles`;
 /// 4. `openDatabase`: the seed being built and the working database, on one connection; the
-///    tables laid out (`SeedLayout`, made by `load`), and how the build will publish decided
-///    (`Publication`: the file's finish, which indexes the resolver builds and which the finish);
+///    tables laid out (`SeedLayout`), and how the build will publish decided (`Publication`:
+///    the file's finish, which indexes the resolver builds and which the finish);
 /// 5. `load`: dump bytes -> JSON values (`JSONReader`) -> `Record`s (`Mapper`) -> rows merged in
 ///    the seed's own tables (`RowStore`, SQLite as the identity map); then references,
 ///    inverses, defaults, `required`, `unique` (`ReferenceResolver`) -> `LoadedRows`, the

@@ -6,7 +6,7 @@ package struct EntityCounts: Sendable, Hashable, Codable {
     /// Occurrences mapped, embedded ones included.
     package var recordsRead = 0
     /// Rows in the seed: those the load inserted and those the resolver created (none is ever
-    /// deleted); 0 in the report of a run that writes none (`SeedBuilder.EntityTotals`).
+    /// deleted); 0 in the report of a run that writes none (`EntityTotals`).
     package var rowsWritten = 0
     /// Occurrences that merged into a row seen before.
     package var occurrencesMerged = 0

@@ -185,9 +185,7 @@ final class RowStore {
             var parent: (key: [SQLValue], parent: RowEncoder.Parent)?
             if let found = encoded[index].parent { parent = (rows.keys[found.owner], found) }
             // Waits with the occurrences of its entity just before it (`RowRun`), or sends them.
-            if case let .run(run) = statements[entity].path, let identity = batch[index].identity,
-                case let .integer(id) = identity.values[0]
-            {
+            if let run = statements[entity].run, let identity = batch[index].identity, case let .integer(id) = identity.values[0] {
                 try send(
                     before: .runOccurrence(entity: entity, alreadyInRun: run.contains(id)), batch, encoded: encoded, rows: &rows,
                     diagnostics: diagnostics)
@@ -343,7 +341,7 @@ final class RowStore {
         guard let identity = record.pointee.identity else {
             // `InsertPath.newRow`: a row that nothing names waits to go in with others; its key
             // is never read.
-            if !encoded.pointee.hasSide, case let .newRow(newRows?) = statements.path {
+            if !encoded.pointee.hasSide, let newRows = statements.newRows {
                 try newRows.add(NewRow(record: record.pointee, encoded: encoded.pointee, parentKey: parentKey, position: position))
                 return ([], .inserted)
             }
@@ -356,7 +354,7 @@ final class RowStore {
             return ([.integer(RawSQLite.lastInsertedRowID(connection))], .inserted)
         }
         let key = identity.values
-        if case let .pending(pending) = statements.path, case let .integer(id) = key[0] {
+        if let pending = statements.pending, case let .integer(id) = key[0] {
             let entity = record.pointee.entity
             try send(before: .pendingIdentity(alreadyWaiting: pending.ids.contains(id)))
             // Nothing of this identity waits: the values remembered for it, if any, are its row's.
