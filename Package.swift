@@ -112,7 +112,7 @@ let package = Package(
         // `seeder-bench serve`: a handler per request, recorded requests, injected faults.
         // Plain sockets and threads, no HTTP library: the server must say exactly what a test
         // gives it, faults included.
-        .target(name: "SeederTestServer", path: "Tests/SeederTestServer"),
+        .target(name: "SeederTestServer", dependencies: ["SeederTestSupport"], path: "Tests/SeederTestServer"),
         // The server over real TCP, read byte for byte by a socket client of its own.
         .testTarget(
             name: "SeederTestServerTests",

@@ -1,4 +1,5 @@
 import Foundation
+import SeederTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -51,13 +52,6 @@ public final class RawHTTPConnection: @unchecked Sendable {
     ) async throws -> RawHTTPResponse {
         try sendRequest(method, target, headers: headers, body: body)
         return try await readResponse(method: method)
-    }
-
-    /// `request`, blocking the calling thread: for a thread of the test's own, when the pool may be
-    /// busy.
-    public func blockingRequest(_ method: String, _ target: String, headers: [(String, String)] = []) throws -> RawHTTPResponse {
-        try sendRequest(method, target, headers: headers)
-        return try readResponseNow(method: method)
     }
 
     /// Sends a request without reading anything: to pipeline several, or to half-close after it.
@@ -187,13 +181,6 @@ public final class RawHTTPConnection: @unchecked Sendable {
     private func take(_ count: Int) -> [UInt8] {
         defer { buffered.removeFirst(count) }
         return Array(buffered.prefix(count))
-    }
-}
-
-/// Runs `body`, which blocks, on a new thread.
-private func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
 

@@ -3,12 +3,11 @@ import Foundation
 /// One accepted connection, on two threads of its own: the reader, which queues each request
 /// once all of it has arrived, and the responder, which answers them in order.
 ///
-/// The responder is also the executor its handlers run on: a handler never waits for Swift's
-/// cooperative pool, whose few threads tests block while they wait for a process, and a
-/// response's delay or a chunk's pause ends as soon as the connection closes. The reader keeps
+/// A handler runs as a task of its own (`handle`), cancelled when the connection closes first; a response's
+/// delay or a chunk's pause ends as soon as the connection closes. The reader keeps
 /// reading while a response waits, so it sees a client leave (a reset ends the connection; a
 /// half-close is still answered) and queues pipelined requests.
-final class TestHTTPConnection: TaskExecutor, @unchecked Sendable {
+final class TestHTTPConnection: @unchecked Sendable {
     /// What the reader queues for the responder.
     private enum Arrival {
         case request(TestHTTPRequest)
@@ -28,8 +27,6 @@ final class TestHTTPConnection: TaskExecutor, @unchecked Sendable {
     private var closing = false
     private var readerEnded = false
     private var socketClosed = false
-    /// The handler's jobs, which the responder runs while it waits.
-    private var jobs: [UnownedJob] = []
     private var responderEnded = false
     private var handled: Result<TestHTTPResponse, any Error>?
     private var endWaiters: [CheckedContinuation<Void, Never>] = []
@@ -69,21 +66,6 @@ final class TestHTTPConnection: TaskExecutor, @unchecked Sendable {
                 condition.unlock()
             }
         }
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        condition.lock()
-        guard !responderEnded else {
-            // Work the handler left behind (an unstructured task of its own): it still runs.
-            condition.unlock()
-            Thread { job.runSynchronously(on: executor) }.start()
-            return
-        }
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
     }
 
     // MARK: The reader
@@ -147,16 +129,19 @@ final class TestHTTPConnection: TaskExecutor, @unchecked Sendable {
     private func nextArrival() -> Arrival? {
         condition.lock()
         defer { condition.unlock() }
-        runJobs(until: { closing || !arrivals.isEmpty || inputEnded })
+        while !closing, arrivals.isEmpty, !inputEnded { condition.wait() }
         guard !closing, !arrivals.isEmpty else { return nil }
         return arrivals.removeFirst()
     }
 
-    /// The handler's response to `request`, run on this thread; nil when the connection closed
-    /// first (the handler is cancelled) or the handler stopped for its cancellation.
+    /// The handler's response to `request`, run as a task of its own; nil when the connection
+    /// closed first (the handler is cancelled) or the handler stopped for its cancellation.
+    ///
+    /// At high priority: a test run queues hundreds of tests' tasks on the cooperative pool at
+    /// once, and a handler queued behind them waited past its client's timeout (19 s once).
     private func handle(_ request: TestHTTPRequest) -> TestHTTPResponse? {
         let handler = handler
-        let body: @Sendable () async -> Void = {
+        let task = Task(priority: .high) {
             let result: Result<TestHTTPResponse, any Error>
             do {
                 result = .success(try await handler(request))
@@ -168,24 +153,17 @@ final class TestHTTPConnection: TaskExecutor, @unchecked Sendable {
                 self.condition.broadcast()
             }
         }
-        let task: Task<Void, Never>
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
-            task = Task(executorPreference: self, operation: body)
-        } else {
-            task = Task(operation: body)
-        }
         condition.lock()
         defer {
             handled = nil
             condition.unlock()
         }
-        runJobs(until: { handled != nil || closing })
+        while handled == nil, !closing { condition.wait() }
         if handled == nil {
-            // Unlocked: a cancelled task may enqueue its next job on this executor at once.
             condition.unlock()
             task.cancel()
             condition.lock()
-            runJobs(until: { handled != nil })
+            while handled == nil { condition.wait() }
         }
         switch handled {
         case .success(let response) where !closing:
@@ -203,26 +181,9 @@ final class TestHTTPConnection: TaskExecutor, @unchecked Sendable {
         defer { condition.unlock() }
         if duration > .zero {
             let deadline = Date(timeIntervalSinceNow: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
-            runJobs(until: { closing }, deadline: deadline)
+            while !closing, condition.wait(until: deadline) {}
         }
         return !closing
-    }
-
-    /// Runs the jobs queued for this executor until `done` holds or `deadline` passes; called
-    /// and returns with the lock held.
-    private func runJobs(until done: () -> Bool, deadline: Date? = nil) {
-        while !done() {
-            if !jobs.isEmpty {
-                let job = jobs.removeFirst()
-                condition.unlock()
-                job.runSynchronously(on: asUnownedTaskExecutor())
-                condition.lock()
-            } else if let deadline {
-                guard condition.wait(until: deadline) else { return }
-            } else {
-                condition.wait()
-            }
-        }
     }
 
     /// Writes `response` as its behaviour says; whether the connection stays open for another
@@ -254,8 +215,6 @@ final class TestHTTPConnection: TaskExecutor, @unchecked Sendable {
         condition.lock()
         responderEnded = true
         closing = true
-        let leftover = jobs
-        jobs = []
         if !socketClosed { TestSocket.shutdownBoth(socket) }
         while !readerEnded { condition.wait() }
         TestSocket.close(socket)
@@ -263,8 +222,6 @@ final class TestHTTPConnection: TaskExecutor, @unchecked Sendable {
         let waiters = endWaiters
         endWaiters = []
         condition.unlock()
-        let executor = asUnownedTaskExecutor()
-        for job in leftover { Thread { job.runSynchronously(on: executor) }.start() }
         connections.ended(self)
         for waiter in waiters { waiter.resume() }
     }

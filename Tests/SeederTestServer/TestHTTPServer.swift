@@ -12,10 +12,11 @@
 ///
 /// Connections are kept alive (HTTP/1.1) and served concurrently, each answering its requests in
 /// order. A handler may keep state of its own behind a lock, or count with `request.index`. It
-/// runs on its connection's own thread, never on Swift's cooperative pool, so that tests blocked
-/// there (waiting for a process, say) cannot starve the server; a handler must therefore not
-/// block for long: `Task.sleep`, or the response's `delay`, waits without holding the
-/// connection's reading. A handler that throws is answered with 500 and the error's text.
+/// runs as a task of its own, at high priority, on Swift's cooperative pool, so it must not
+/// block: `Task.sleep`, or the response's `delay`, waits without holding a thread. Nor may a
+/// test hold one for seconds: a program is awaited with `runProgram`, and long work runs
+/// `offThePool` or yields between its parts. A handler that throws is answered with 500 and
+/// the error's text.
 ///
 /// The server is plain sockets and threads: a thread accepts, and each connection has a reader
 /// and a responder. `shutdown()` (or the end of `with`) closes the listening socket and every
