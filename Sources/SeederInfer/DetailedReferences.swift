@@ -43,3 +43,17 @@ extension ShapeCatalog {
         return (target, url.key)
     }
 }
+
+extension InferredMapping.Relationship {
+    /// A relationship read from the URLs of references to `target`'s detailed records, under the
+    /// keys `path` (`["type"]`, or `["damage_relations", "double_damage_from"]` through an
+    /// object flattened into its owner): `from: type.url`, `match:` the id the URL ends in.
+    static func detailedReference(name: String, to target: String, many: Bool, path: [String], urlKey: String, evidence: String) -> Self {
+        var relationship = Self(
+            name: name, target: target, many: many, from: path[0],
+            evidence: evidence + "; the id at the end of each '\(urlKey)', an id of \(target)")
+        relationship.path = path + [urlKey]
+        relationship.match = URLIdentities.pattern
+        return relationship
+    }
+}

@@ -14,12 +14,9 @@ extension EntityDrafting {
                 corpusCase: "api/pokeapi", test: "InferServiceTests/referencesToAFolderAreRelationshipsToItsEntity"),
             draft: { drafting, stats, key, members in
                 guard let (target, urlKey) = stats.referenced else { return false }
-                var relationship = InferredMapping.Relationship(
-                    name: key.name, target: target.name, many: stats.arrays > 0, from: stats.key,
-                    evidence: key.evidence + "; the id at the end of each '\(urlKey)', an id of \(target.name)")
-                relationship.path = [stats.key, urlKey]
-                relationship.match = URLIdentities.pattern
-                members.entity.relationships.append(relationship)
+                members.entity.relationships.append(
+                    .detailedReference(
+                        name: key.name, to: target.name, many: stats.arrays > 0, path: [stats.key], urlKey: urlKey, evidence: key.evidence))
                 return true
             }),
         MemberRule(
@@ -36,15 +33,18 @@ extension EntityDrafting {
             rule: InferRule(
                 name: "object-without-identity-is-columns", stage: "relationship",
                 drafts:
-                    "an object with no identity, of a few scalars, is columns of its owner (`reactions.total_count` -> `reactionsTotalCount`)",
+                    "an object with no identity, of a few scalars or references, is members of its owner "
+                    + "(`reactions.total_count` -> `reactionsTotalCount`)",
                 corpusCase: "api/github", test: "InferRecordKindsTests/objectsWithoutIdentityAreColumnsOfTheirOwner"),
             draft: { drafting, stats, key, members in
                 guard drafting.flattened.flattens(stats) else { return false }
-                let attributes = drafting.flattened.attributes(of: stats, name: key.name, path: [stats.key], required: key.required)
-                members.entity.attributes += attributes
+                let flat = drafting.flattened.members(of: stats, name: key.name, path: [stats.key], required: key.required)
+                members.entity.attributes += flat.attributes
+                members.entity.relationships += flat.relationships
+                let what = [flat.attributes.isEmpty ? nil : "columns", flat.relationships.isEmpty ? nil : "relationships"]
                 members.entity.notes.append(
-                    "'\(stats.key)' has no identity: its keys are columns here (\(attributes.map(\.name).joined(separator: ", "))), "
-                        + "not rows of a table of their own")
+                    "'\(stats.key)' has no identity: its keys are \(what.compactMap { $0 }.joined(separator: " and ")) here "
+                        + "(\(flat.names.joined(separator: ", "))), not rows of a table of their own")
                 return true
             }),
         MemberRule(

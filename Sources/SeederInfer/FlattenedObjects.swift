@@ -9,8 +9,10 @@ import SeederFiles
 ///
 /// Such an object is flattened when no source reads its records, its keys are not data, it has
 /// no identity, it is under one key or has every key in every object, and each of its keys
-/// holds a scalar, `json`, an array of scalars, an object keyed by data (`json`), or an object
-/// flattened in turn. Arrays of such objects stay a one-to-many: each element is a row.
+/// holds a scalar, `json`, an array of scalars, an object keyed by data (`json`), references to
+/// records detailed elsewhere (a relationship of the record, read through the object:
+/// PokéAPI's `damage_relations.double_damage_from`), or an object flattened in turn. Arrays of
+/// such objects stay a one-to-many: each element is a row.
 struct FlattenedObjects {
     private let observers: Set<ObjectIdentifier>
 
@@ -46,6 +48,7 @@ struct FlattenedObjects {
     }
 
     private static func isFlat(_ stats: KeyStats, given flat: Set<ObjectIdentifier>) -> Bool {
+        if stats.referenced != nil { return true }
         switch stats.shape {
         case .scalar, .json, .arrayOfScalars: return true
         case .object:
@@ -65,23 +68,40 @@ struct FlattenedObjects {
         return observers.contains(ObjectIdentifier(child))
     }
 
-    /// The attributes the objects under `stats` become, named `name` + each key
-    /// (`reactions` + `total_count` -> `reactionsTotalCount`), each read through `path` (the keys
-    /// down to the object). Required only where every object has the key, and every record the
-    /// object.
-    func attributes(of stats: KeyStats, name: String, path: [String], required: Bool) -> [InferredMapping.Attribute] {
-        let child = stats.child!
+    /// What the objects under `stats` become in the record holding them: attributes, and
+    /// relationships for their references, each named `name` + its key (`reactions` +
+    /// `total_count` -> `reactionsTotalCount`) and read through `path` (the keys down to the
+    /// object).
+    struct Members {
         var attributes: [InferredMapping.Attribute] = []
+        var relationships: [InferredMapping.Relationship] = []
+
+        var names: [String] { attributes.map(\.name) + relationships.map(\.name) }
+    }
+
+    /// The members the objects under `stats` become (`Members`). An attribute is required only
+    /// where every object has the key, and every record the object.
+    func members(of stats: KeyStats, name: String, path: [String], required: Bool) -> Members {
+        let child = stats.child!
+        var found = Members()
         for key in child.keys {
             let member = name + DraftNaming.capitalized(DraftNaming.memberName(fromKey: key.key))
             let keyRequired = required && key.present == child.records && key.nulls == 0
             if flattens(key) {
-                attributes += self.attributes(of: key, name: member, path: path + [key.key], required: keyRequired)
+                let nested = members(of: key, name: member, path: path + [key.key], required: keyRequired)
+                found.attributes += nested.attributes
+                found.relationships += nested.relationships
                 continue
             }
             var evidence =
                 "\(Wording.grouped(key.present)) of \(Wording.grouped(child.records))"
                 + (key.nulls > 0 ? "; \(Wording.grouped(key.nulls)) null" : "")
+            if let (target, urlKey) = key.referenced {
+                found.relationships.append(
+                    .detailedReference(
+                        name: member, to: target.name, many: key.arrays > 0, path: path + [key.key], urlKey: urlKey, evidence: evidence))
+                continue
+            }
             let type: AttributeType
             var format: String?
             switch key.shape {
@@ -99,11 +119,11 @@ struct FlattenedObjects {
                 type = .json
                 evidence += "; json: arrays of scalars"
             }
-            attributes.append(
+            found.attributes.append(
                 .init(
                     name: member, type: type, from: key.key, parents: path, format: format, required: keyRequired && type != .json,
                     evidence: evidence))
         }
-        return attributes
+        return found
     }
 }

@@ -154,13 +154,55 @@ import Yams
 
     @Test func everyFromIsAKeyOfTheRecords() async throws {
         let drafted = try await Drafted(Self.pokeAPI)
-        // `damage_relations` holds only arrays of references: json, read from the key as written.
-        let damage = drafted.attribute("damageRelations", of: "Type") as? [String: Any]
-        #expect(damage?["from"] as? String == "damage_relations", "\(drafted.text)")
+        // `damage_relations` holds only arrays of references: a to-many of Type a key, each read
+        // through the key as written.
+        let damage = drafted.relationship("damageRelationsDoubleDamageFrom", of: "Type")
+        #expect(damage?["from"] as? String == "damage_relations.double_damage_from.url", "\(drafted.text)")
+        #expect(damage?["to"] as? String == "Type" && damage?["many"] as? Bool == true, "\(drafted.text)")
         #expect(!drafted.build.stderr.contains("matched no key"), "\(drafted.build.stderr)")
+        #expect(!drafted.text.contains("damageRelations: "), "\(drafted.text)")
+        // Every reference is a link: type 1 takes double damage from 2, ..., 8 from 8.
         let stored = try sqliteRows(
-            drafted.workspace.path("seed.sqlite"), "SELECT CAST(count(*) AS TEXT) FROM type WHERE damage_relations IS NOT NULL")
-        #expect(stored == ["8"])
+            drafted.workspace.path("seed.sqlite"),
+            "SELECT group_concat(pair, ' ') FROM (SELECT type_id || '<-' || damage_relations_double_damage_from_id AS pair FROM type_damage_relations_double_damage_from ORDER BY 1)"
+        )
+        #expect(stored == [Self.damageFrom(in: "double_damage_from")], "\(drafted.text)")
+    }
+
+    /// A move's `contest_combos` holds `normal` and `super`, each of `use_before` and `use_after`
+    /// lists of other moves: to-manys of Move on the move itself, no table of combos.
+    @Test func referencesInsideAnObjectAreRelationshipsOfItsRecord() async throws {
+        let drafted = try await Drafted(Self.pokeAPI)
+        try #require(drafted.build.status == 0, "\(drafted.build.stderr)")
+        let before = drafted.relationship("contestCombosNormalUseBefore", of: "Move")
+        #expect(
+            before?["to"] as? String == "Move" && before?["from"] as? String == "contest_combos.normal.use_before.url", "\(drafted.text)")
+        #expect(drafted.entities["ContestCombo"] == nil, "\(drafted.text)")
+        let links = try sqliteRows(
+            drafted.workspace.path("seed.sqlite"), "SELECT CAST(count(*) AS TEXT) FROM move_contest_combos_normal_use_before")
+        #expect(links == [String(Self.references(in: "move", at: ["contest_combos", "normal", "use_before"]).count)])
+    }
+
+    /// `TYPE<-OTHER` for each reference under `damage_relations.KEY` in the fixture's types, sorted.
+    static func damageFrom(in key: String) -> String {
+        references(in: "type", at: ["damage_relations", key]).map { "\($0.record)<-\($0.id)" }.sorted().joined(separator: " ")
+    }
+
+    /// The references (`{name, url}`) at `path` in each record of the fixture's folder `kind`:
+    /// the record's `id` and the id its URL ends in.
+    static func references(in kind: String, at path: [String]) -> [(record: Int, id: Int)] {
+        let folder = pokeAPI + "/" + kind
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return files.flatMap { file -> [(record: Int, id: Int)] in
+            guard let data = FileManager.default.contents(atPath: folder + "/" + file),
+                let record = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let id = record["id"] as? Int
+            else { return [] }
+            var value: Any? = record
+            for key in path { value = (value as? [String: Any])?[key] }
+            return (value as? [[String: Any]] ?? []).compactMap { reference in
+                (reference["url"] as? String).flatMap { Int($0.split(separator: "/").last ?? "") }.map { (id, $0) }
+            }
+        }
     }
 
     /// Files named by their records (`type/bug.json`, as a fetch with `each` over names writes
