@@ -48,6 +48,6 @@ extension InferRule {
         InferRule(
             name: "wrapper-is-json", stage: "relationship",
             drafts: "an object with no identity holding only arrays of other records is `json`, read from its key as written",
-            corpusCase: "api/pokeapi", test: "InferServiceTests/everyFromIsAKeyOfTheRecords")
+            corpusCase: "infer/graphql", test: "InferTrialTests/wrappersOfRecordsAreJSON")
     ]
 }

@@ -7,7 +7,9 @@ import Testing
 /// search (a page under `items`, the owner repeated in each repository), a Marvel page under
 /// `data.results` (with its dates, one of them Marvel's `-0001-11-30`), a Firebase export keyed by
 /// push id (posts holding comments keyed by push id and a map of likes), JSON Lines events with
-/// nullable and missing fields, and teams whose members are keyed by username, one in two teams.
+/// nullable and missing fields, teams whose members are keyed by username, one in two teams, and
+/// repositories as GitHub's GraphQL API gives them, their issues under `issues.edges[].node` (a
+/// wrapper of records, `json`).
 struct InferAPIShapesTests {
     static let fixtures = repository + "/Tests/SeederCLITests/Fixtures/infer/"
 
@@ -18,6 +20,7 @@ struct InferAPIShapesTests {
         ("firebase", ["User": 3, "Post": 3, "Comment": 3]),
         ("events", ["Event": 5]),
         ("teams", ["Team": 4, "Member": 5]),
+        ("graphql", ["Repository": 2]),
     ]
 
     @Test(arguments: cases.map(\.0))
