@@ -94,7 +94,7 @@ package struct DumpObservation {
                         report(records: records)
                         return result
                     }
-                    if layout.collections.isEmpty, !layout.emptyArrays.isEmpty, !layout.rootHasID {
+                    if layout.isEmptyPage {
                         result.emptyArrays = layout.emptyArrays
                         result.layout = []
                     } else {

@@ -26,20 +26,15 @@ extension InferRule {
 
     static let grouping: [InferRule] = FileGroup.rules.map(\.rule)
 
-    static let layout: [InferRule] = [
-        InferRule(
-            name: "root-with-id-is-a-record", stage: "layout",
-            drafts: "a root object with an `id` of its own is one record, whatever objects it holds",
-            corpusCase: "api/pokeapi", test: "InferServiceTests/pokeAPIDraftBuildsOneRowPerRecord"),
-        InferRule(
-            name: "keyed-export", stage: "layout",
-            drafts: "objects keyed by their records (a Firebase export) are sources, `keyedBy` their keys",
-            corpusCase: "api/firebase", test: "InferTests/firebaseExportKeyedById"),
-        InferRule(
-            name: "json-api", stage: "layout",
-            drafts: "JSON:API documents: an entity per resource `type`, relationships from their linkage",
-            corpusCase: "api/appstoreconnect", test: "InferJSONAPITests"),
-    ]
+    /// JSON:API documents first (`DumpObservation` tells them apart before any other layout),
+    /// then `RecordLayout`'s rules.
+    static let layout: [InferRule] =
+        [
+            InferRule(
+                name: "json-api", stage: "layout",
+                drafts: "JSON:API documents: an entity per resource `type`, relationships from their linkage",
+                corpusCase: "api/appstoreconnect", test: "InferJSONAPITests")
+        ] + RecordLayout.rules.map(\.rule)
 
     static let merging: [InferRule] = (ShapeCatalog.referenceRules + ShapeCatalog.mergingRules).map(\.rule)
 

@@ -194,7 +194,7 @@ public enum MappingInferrer {
             let file = planner.inputFile(path, root: root, entity: 0, keyPath: [], diagnostics: DiagnosticSink(), unreadable: &unreadable),
             file.format == .json, (try? JSONReader.firstByte(of: file.openBytes())) == UInt8(ascii: "{"),
             let layout = try? RecordLayout(reading: JSONReader(source: file.openBytes())),
-            layout.collections.isEmpty, layout.rootHasID || layout.emptyArrays.isEmpty, layout.rootKeys.count <= RecordLayout.maxKeys
+            layout.isOneRecord, layout.rootKeys.count <= RecordLayout.maxKeys
         else { return nil }
         return Set(layout.rootKeys)
     }

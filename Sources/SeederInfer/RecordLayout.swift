@@ -1,20 +1,9 @@
 import SeederCore
 import SeederFiles
 
-/// Where the records of a dump whose root is an object are (docs/commands.md, `seeder infer`):
-///
-/// - when the root has an `id` of its own, the object is one record (a saved `GET /users/1`,
-///   whose arrays and objects are its fields);
-/// - objects keyed by their records under the root (a Firebase export: `{"users": {"blake": {...},
-///   "rachit": {...}}, "comments": {...}}`): each one, with the root's arrays of records, is a
-///   source of its own; HAL's `_links` (`{"self": {"href": ...}, "next": {...}}`) never is;
-/// - else the root itself keyed by its records (`{"-Kx1": {...}, "-Kx2": {...}}`);
-/// - else the array of objects that holds the most records, up to three keys deep
-///   (`data.results`, `items`, `result`): the page's records; when the object holding it holds
-///   no value of its own, only arrays and objects (`{"users": [...], "projects": [...]}`), each of
-///   its arrays of objects is a source, named by its key (a page's `offset` or `total` says the
-///   array beside its records, `facets` or `links`, is not one);
-/// - else the object itself is one record.
+/// Where the records of a dump whose root is an object are: the places the first of
+/// `RecordLayout.rules` finds (a record with an `id` of its own, a Firebase export's collections,
+/// a page's array, an empty last page, ...; docs/commands.md, `seeder infer`, Rules).
 ///
 /// It is found from the file's outer levels, streamed (`JSONReader.forEachStructure`), so a
 /// page of any size is never held whole; or from an object already parsed, by the same rules:
@@ -44,10 +33,16 @@ public struct RecordLayout: Sendable, Equatable {
     public var leftOut: [Collection] = []
     /// Empty arrays, where a page's records would be: a last page with none (`"items": []`).
     public var emptyArrays: [[String]] = []
-    /// Whether the root has an `id` of its own (a number or a string).
-    public var rootHasID = false
     /// The root's keys, in order (no more than `maxKeys + 1`).
     public var rootKeys: [String] = []
+    /// The layout rule that found the places (`RecordLayout.rules`).
+    public var rule: InferRule
+
+    /// Whether the document is a page of no records: only empty arrays where they would be.
+    public var isEmptyPage: Bool { rule == Self.emptyPage.rule }
+
+    /// Whether the document is one record: it holds no place of records, and is no empty page.
+    public var isOneRecord: Bool { collections.isEmpty && !isEmptyPage }
 
     /// How deep a page's array of records is looked for.
     static let maxDepth = 3
@@ -72,9 +67,10 @@ public struct RecordLayout: Sendable, Equatable {
     }
 
     private init(_ scanner: Scanner) {
-        (collections, leftOut) = scanner.layout()
+        let (rule, places) = Self.rules.lazy.compactMap { rule in rule.places(scanner).map { (rule.rule, $0) } }.first!
+        self.rule = rule
+        (collections, leftOut) = (places.found, places.leftOut)
         emptyArrays = scanner.emptyArrays
-        rootHasID = scanner.rootHasID
         rootKeys = scanner.rootKeys
     }
 
@@ -145,9 +141,9 @@ public struct RecordLayout: Sendable, Equatable {
         private var array: (path: [String], objects: Int, others: Int)?
         /// The root's members that are records keyed by their keys, and arrays of objects, with
         /// the order of the root's key each one is under.
-        private var keyed: [Collection] = []
-        private var arrays: [Collection] = []
-        private var root: Object?
+        private(set) var keyed: [Collection] = []
+        private(set) var arrays: [Collection] = []
+        private(set) var root: Object?
         var rootKeys: [String] { root?.keys ?? [] }
         private(set) var emptyArrays: [[String]] = []
         private(set) var rootHasID = false
@@ -155,7 +151,16 @@ public struct RecordLayout: Sendable, Equatable {
         /// number or boolean): a page's wrapper (`offset`, `total`), not a bundle of collections.
         private var holdValues: Set<[String]> = []
         /// The root's objects of objects that are no collection: left out, and said.
-        private var otherObjects: [Collection] = []
+        private(set) var otherObjects: [Collection] = []
+
+        /// The largest array of objects, with the arrays of objects beside it when the object
+        /// holding them has no value of its own (a bundle of collections, not a page); nil when
+        /// no array of objects was found.
+        var largestAndItsSiblings: [Collection]? {
+            guard let largest = arrays.max(by: { $0.records < $1.records }) else { return nil }
+            let parent = Array(largest.keyPath.dropLast())
+            return holdValues.contains(parent) ? [largest] : arrays.filter { Array($0.keyPath.dropLast()) == parent }
+        }
 
         mutating func consume(_ event: JSONReader.Structure) {
             switch event {
@@ -225,34 +230,6 @@ public struct RecordLayout: Sendable, Equatable {
                     }
                 }
             }
-        }
-
-        /// The places found once the document has been read, and the arrays of objects left out.
-        func layout() -> (found: [Collection], leftOut: [Collection]) {
-            // The root is one record: its arrays and objects are its fields, read through its
-            // relationships, even objects that look keyed by records (PokéAPI's move
-            // `contest_combos: {"normal": {...}, "super": {...}}`).
-            if rootHasID { return ([], []) }
-            if !keyed.isEmpty {
-                // The root's keyed objects and arrays, in the file's order.
-                let order = root?.keys ?? []
-                let found = keyed + arrays.filter { $0.keyPath.count == 1 }
-                return (
-                    found.sorted { (order.firstIndex(of: $0.keyPath[0]) ?? 0) < (order.firstIndex(of: $1.keyPath[0]) ?? 0) },
-                    arrays.filter { $0.keyPath.count > 1 } + otherObjects
-                )
-            }
-            if let root, root.members.areRecords {
-                return ([Collection(keyPath: [], keyed: true, records: root.count)], [])
-            }
-            guard let largest = arrays.max(by: { $0.records < $1.records }) else { return ([], []) }
-            // The arrays beside it, in one object: each its own kind of record.
-            let parent = Array(largest.keyPath.dropLast())
-            let siblings = holdValues.contains(parent) ? [largest] : arrays.filter { Array($0.keyPath.dropLast()) == parent }
-            let found =
-                siblings.count == 1
-                ? [largest] : siblings.map { Collection(keyPath: $0.keyPath, keyed: false, records: $0.records, namedByKey: true) }
-            return (found, arrays.filter { array in !siblings.contains { $0.keyPath == array.keyPath } })
         }
     }
 }

@@ -9,7 +9,8 @@ import Testing
 /// push id (posts holding comments keyed by push id and a map of likes), JSON Lines events with
 /// nullable and missing fields, teams whose members are keyed by username, one in two teams, and
 /// repositories as GitHub's GraphQL API gives them, their issues under `issues.edges[].node` (a
-/// wrapper of records, `json`).
+/// wrapper of records, `json`), two tables side by side as Hasura's GraphQL answers a query of
+/// both, GitHub's search in two pages (the last one empty), and GitHub's `/meta` (one record).
 struct InferAPIShapesTests {
     static let fixtures = repository + "/Tests/SeederCLITests/Fixtures/infer/"
 
@@ -21,6 +22,9 @@ struct InferAPIShapesTests {
         ("events", ["Event": 5]),
         ("teams", ["Team": 4, "Member": 5]),
         ("graphql", ["Repository": 2]),
+        ("hasura", ["User": 2, "Project": 3]),
+        ("github-search", ["Issue": 3]),
+        ("github-meta", ["Meta": 1]),
     ]
 
     @Test(arguments: cases.map(\.0))

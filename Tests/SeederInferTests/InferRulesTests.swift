@@ -38,6 +38,11 @@ import Testing
         #expect(
             InferRule.all.filter { $0.stage == "grouping" }.map(\.name) == ["fetched-source", "one-record-a-file", "numbered-files"])
         #expect(
+            InferRule.all.filter { $0.stage == "layout" }.map(\.name) == [
+                "json-api", "root-with-id-is-a-record", "keyed-export", "root-keyed-by-records", "collections-side-by-side",
+                "largest-array-is-the-page", "empty-page", "object-is-one-record",
+            ])
+        #expect(
             InferRule.all.filter { $0.stage == "merging" }.map(\.name) == [
                 "reference-to-detailed-kind", "shared-shape", "sources-of-one-kind",
             ])
