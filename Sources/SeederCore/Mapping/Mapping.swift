@@ -328,6 +328,20 @@ public enum RelationshipStorage: Sendable, Hashable {
     case inverse(positionColumn: String?)
     /// A many-to-many: a join table.
     case joinTable(JoinTable)
+
+    /// The kinds, named as the seed's `mapping` metadata writes them (docs/seed.md) and
+    /// `inspect` and `diff` read them back.
+    public enum Kind: String, Sendable {
+        case foreignKey, inverse, joinTable
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .foreignKey: .foreignKey
+        case .inverse: .inverse
+        case .joinTable: .joinTable
+        }
+    }
 }
 
 /// The join table of a many-to-many.

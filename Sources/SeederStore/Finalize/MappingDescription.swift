@@ -190,14 +190,15 @@ enum MappingDescription {
     }
 
     private static func storage(_ storage: RelationshipStorage) -> Value {
+        let kind = ("kind", Value.string(storage.kind.rawValue))
         switch storage {
         case let .foreignKey(columns):
-            return .object([("kind", .string("foreignKey")), ("columns", .array(columns.map(Value.string)))])
+            return .object([kind, ("columns", .array(columns.map(Value.string)))])
         case let .inverse(position):
-            return .object([("kind", .string("inverse")), ("position", position.map(Value.string) ?? .null)])
+            return .object([kind, ("position", position.map(Value.string) ?? .null)])
         case let .joinTable(join):
             return .object([
-                ("kind", .string("joinTable")), ("table", .string(join.name)),
+                kind, ("table", .string(join.name)),
                 ("ownerColumns", .array(join.ownerColumns.map(Value.string))),
                 ("targetColumns", .array(join.targetColumns.map(Value.string))),
                 ("position", join.positionColumn.map(Value.string) ?? .null),

@@ -143,8 +143,8 @@ package struct MappingSummary: Sendable, Hashable {
                 else { continue }
                 let selector = Self.selector(to)
                 let target = selector?.entities ?? to.string ?? ""
-                switch storage["kind"]?.string {
-                case "joinTable":
+                switch storage["kind"]?.string.flatMap(RelationshipStorage.Kind.init) {
+                case .joinTable?:
                     guard let joinName = storage["table"]?.string else { continue }
                     var join = JoinTable(
                         table: joinName, owner: name, relationship: relationshipName, target: target,
@@ -159,7 +159,7 @@ package struct MappingSummary: Sendable, Hashable {
                                 table: joinName, relationship: "\(name).\(relationshipName)", columns: join.targetColumns,
                                 targets: selector.description))
                     }
-                case "foreignKey":
+                case .foreignKey?:
                     guard let selector else {
                         toOnes.append(
                             ToOneColumns(
