@@ -230,7 +230,7 @@ extension LoadContext {
         }
         for (index, entity) in entities.enumerated() {
             for relationship in entity.relationships {
-                guard case let .joinTable(join) = relationship.storage else { continue }
+                guard let join = relationship.storage.joinTable else { continue }
                 let node = relationshipNode(relationship.name, in: drafts[index])
                 claimTable(join.name, by: "the join table of '\(entity.name).\(relationship.name)'", at: node)
                 var columns: [String: String] = [:]
@@ -261,16 +261,14 @@ extension LoadContext {
             }
             for relationship in entity.relationships {
                 let node = relationshipNode(relationship.name, in: draft)
-                switch relationship.storage {
-                case let .foreignKey(columns):
-                    for column in columns { columnsByTable[index].append((column, "relationship '\(relationship.name)'", node)) }
-                case let .inverse(positionColumn?):
+                // A join table's columns are checked above.
+                for column in relationship.storage.ownerColumns {
+                    columnsByTable[index].append((column, "relationship '\(relationship.name)'", node))
+                }
+                if let position = relationship.storage.targetPositionColumn {
                     for target in relationship.targets {
-                        columnsByTable[target].append((positionColumn, "the position of '\(entity.name).\(relationship.name)'", node))
+                        columnsByTable[target].append((position, "the position of '\(entity.name).\(relationship.name)'", node))
                     }
-                case .inverse(nil), .joinTable:
-                    // No column on an entity's table: a join table's are checked above.
-                    break
                 }
             }
         }

@@ -342,6 +342,33 @@ public enum RelationshipStorage: Sendable, Hashable {
         case .joinTable: .joinTable
         }
     }
+
+    // What each kind adds to the seed's tables, asked for by what it is rather than by the kind
+    // (a new kind answers these once, here).
+
+    /// The columns on the owner's table: a to-one's key columns.
+    public var ownerColumns: [String] {
+        switch self {
+        case let .foreignKey(columns): columns
+        case .inverse, .joinTable: []
+        }
+    }
+
+    /// The column on each target's table: an ordered inverse's position.
+    public var targetPositionColumn: String? {
+        switch self {
+        case let .inverse(position): position
+        case .foreignKey, .joinTable: nil
+        }
+    }
+
+    /// The table of its own: a many-to-many's join table.
+    public var joinTable: JoinTable? {
+        switch self {
+        case let .joinTable(join): join
+        case .foreignKey, .inverse: nil
+        }
+    }
 }
 
 /// The join table of a many-to-many.

@@ -148,7 +148,7 @@ extension SchemaFitter {
                 let entity = mapping.entities[owner.entity]
                 guard owner.builtTable != entity.table else { return "entity '\(entity.name)'" }
                 let relationship = entity.relationships.first {
-                    if case let .joinTable(join) = $0.storage { join.name == owner.builtTable } else { false }
+                    $0.storage.joinTable?.name == owner.builtTable
                 }
                 return "the join table of '\(entity.name).\(relationship?.name ?? owner.builtTable)'"
             }

@@ -18,7 +18,7 @@ struct SeedFinisher {
     ) throws {
         try db.execute(sql: "BEGIN")
         for link in layout.links.flatMap({ $0 }).compactMap({ $0 }) {
-            guard case let .joinTable(join) = link.relationship.storage else { continue }
+            guard let join = link.relationship.storage.joinTable else { continue }
             var columns = join.ownerColumns + join.targetColumns
             var selected = link.ownerColumns + link.targetColumns
             if let position = join.positionColumn {

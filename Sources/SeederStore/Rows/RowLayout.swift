@@ -69,10 +69,7 @@ final class RowLayout: Sendable {
         self.table = "\"main\"." + SQLText.quote(entity.table)
         self.sideTable = "\"work\".\"s\(entityIndex)\""
         attributeColumns = entity.attributes.map(\.column)
-        foreignKeyColumns = entity.relationships.map { relationship in
-            guard case let .foreignKey(columns) = relationship.storage else { return [] }
-            return columns
-        }
+        foreignKeyColumns = entity.relationships.map(\.storage.ownerColumns)
         var offset = attributeColumns.count
         foreignKeyDataOffsets = foreignKeyColumns.map { columns in
             defer { offset += columns.count }
@@ -92,8 +89,7 @@ final class RowLayout: Sendable {
         toMany = entity.relationships.map(\.isToMany)
         ordered = entity.relationships.map(\.isOrdered)
         positionColumns = reachedBy.compactMap { owner, index in
-            guard case let .inverse(positionColumn: column?) = mapping.entities[owner].relationships[index].storage else { return nil }
-            return (owner, index, column)
+            mapping.entities[owner].relationships[index].storage.targetPositionColumn.map { (owner, index, $0) }
         }
     }
 

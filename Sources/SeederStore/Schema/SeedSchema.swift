@@ -59,7 +59,7 @@ package struct SeedSchema: Sendable {
         var positions: [Int: [String]] = [:]
         for entity in entities {
             for relationship in entity.relationships {
-                if case let .inverse(positionColumn?) = relationship.storage {
+                if let positionColumn = relationship.storage.targetPositionColumn {
                     for target in relationship.targets { positions[target, default: []].append(positionColumn) }
                 }
             }
@@ -79,7 +79,8 @@ package struct SeedSchema: Sendable {
                         notNull: attribute.isRequired || isIdentity))
             }
             for relationship in entity.relationships {
-                guard case let .foreignKey(fkColumns) = relationship.storage else { continue }
+                let fkColumns = relationship.storage.ownerColumns
+                guard !fkColumns.isEmpty else { continue }
                 let target = entities[relationship.target]
                 for (column, targetColumn) in zip(fkColumns, Self.targetKeyColumns(of: relationship, in: entities)) {
                     columns.append(Column(name: column, type: targetColumn.type, notNull: relationship.isRequired))
@@ -110,7 +111,7 @@ package struct SeedSchema: Sendable {
         }
         for entity in entities {
             for relationship in entity.relationships {
-                guard case let .joinTable(join) = relationship.storage else { continue }
+                guard let join = relationship.storage.joinTable else { continue }
                 let target = entities[relationship.target]
                 let ownerKey = Self.keyColumns(of: entity, in: entities)
                 let targetKey = Self.targetKeyColumns(of: relationship, in: entities)
