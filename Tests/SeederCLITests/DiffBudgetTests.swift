@@ -42,5 +42,31 @@ struct DiffBudgetTests {
         let line = try #require(diff.stdout.components(separatedBy: "\n").first { $0.contains("more tables with changes not listed") })
         #expect(line == "… \(40 - sections) more tables with changes not listed: their counts are in the table above")
         #expect(sections < 40)
+        // The tables with a section are the first ones, in mapping order.
+        for index in 0..<40 {
+            #expect(diff.stdout.contains("<summary><code>E\(index)</code>") == (index < sections), "E\(index)")
+        }
+    }
+
+    /// A table late in the mapping gets no more room than one early in it: the room is shared
+    /// fairly, not in turn (a small table between them takes what it needs).
+    @Test func bigTablesGetEqualRoomWhereverTheyAre() async throws {
+        let scratch = try await Self.releases([400, 3, 400])
+        let diff = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--max-bytes", "20000"], in: scratch.root)
+        #expect(diff.stdout.utf8.count <= 20000)
+        let listed = (0..<3).map { index in diff.stdout.components(separatedBy: "\n- changed `E\(index)` ").count - 1 }
+        #expect(listed[1] == 3)
+        #expect(abs(listed[0] - listed[2]) <= 1, "\(listed)")
+        #expect(listed[0] > 40, "\(listed)")
+    }
+
+    /// Where the count table itself was cut, the tables left out are not said to be in it.
+    @Test func tablesLeftOutOfACutCountTableAreNotSaidToBeInIt() async throws {
+        let scratch = try await Self.releases(Array(repeating: 2, count: 80))
+        let diff = try await seeder(["diff", "v1.sqlite", "v2.sqlite", "--format", "markdown", "--max-bytes", "2000"], in: scratch.root)
+        #expect(diff.stdout.utf8.count <= 2000)
+        #expect(diff.stdout.contains("more tables not listed"), "\(diff.stdout)")
+        let line = try #require(diff.stdout.components(separatedBy: "\n").first { $0.contains("more tables with changes not listed") })
+        #expect(!line.contains("in the table above"), "\(line)")
     }
 }

@@ -47,14 +47,23 @@ extension SeedDiffWriter {
         let paths = [diff.old.path, diff.new.path].map { Self.code(Self.shortened($0)) }
         try emit("### seeder diff: \(Self.verdict(diff))\n\n\(paths[0]) → \(paths[1])\n\n")
         try emit("| entity | added | removed | changed | unchanged |\n|:--|--:|--:|--:|--:|\n")
-        let rows = diff.tables.map { table in
-            let counts = table.counts
+        func row(_ name: String, _ counts: DiffCounts) -> String {
             let numbers = [counts.added, counts.removed, counts.changed, counts.unchanged].map(Wording.grouped)
-            return "| \(Self.cellCode(table.name)) | " + numbers.joined(separator: " | ") + " |\n"
+            return "| \(name) | " + numbers.joined(separator: " | ") + " |\n"
+        }
+        let differing = diff.tables.filter { !$0.counts.isUnchanged }
+        var rows = differing.map { row(Self.cellCode($0.name), $0.counts) }
+        // The tables without a change are one row: a reviewer reads what changed.
+        let unchanged = diff.tables.filter(\.counts.isUnchanged)
+        if !unchanged.isEmpty {
+            let rest = DiffCounts(unchanged: unchanged.reduce(0) { $0 + $1.counts.unchanged })
+            rows.append(row(unchanged.count == 1 ? Self.cellCode(unchanged[0].name) : "\(unchanged.count) tables, unchanged", rest))
         }
         // The count table is the diff's summary, no list --limit bounds; it fits the room too, a
         // cut after it a paragraph of its own.
-        try emit(room.fitted(rows, within: room.left, limited: false) { "\n… \(Wording.grouped($0)) more tables not listed\n" })
+        let countRows = room.fitted(rows, within: room.left, limited: false) { "\n… \(Wording.grouped($0)) more tables not listed\n" }
+        let countsShown = !countRows.contains("more tables not listed")
+        try emit(countRows)
 
         // Sources and metadata come last but keep up to a quarter of what is left, so that the
         // records crowd them out no further.
@@ -64,37 +73,54 @@ extension SeedDiffWriter {
             let lines = diff.schema.map { "- " + Self.code(Self.textLine($0)) + "\n" }
             try emit("\n**Schema**\n\n" + room.fitted(lines, within: (room.left - kept) / 2, more: CommentRoom.more))
         }
-        let differing = diff.tables.filter { !$0.counts.isUnchanged }
-        var tablesLeftOut = 0
-        for (position, table) in differing.enumerated() {
+        let sections = differing.map { table in
             var summary = Self.countsText(table.counts)
             if case let .rows(reason) = table.pairing { summary += " (compared as whole rows: \(reason))" }
             // Names as code, an element here and code spans below: GitHub makes no link, image,
             // mention or emphasis of what a name holds there (docs/trust.md).
             let name = "<code>\(PrintedText.html(table.name))</code>"
-            let open = "\n<details><summary>\(name): \(PrintedText.html(summary))</summary>\n\n"
-            let close = CommentRoom.more(table.counts.differing) + "\n</details>\n"
-            // An equal share of the room for each table still to come, so that one table's records
-            // never crowd the others out; what a table leaves of its share goes to the next.
-            let share = (room.left - kept) / (differing.count - position)
-            let budget = share - open.utf8.count - close.utf8.count
-            guard budget >= 0 else {
-                // No room for even the table's heading: its counts are in the table above.
-                tablesLeftOut += 1
-                room.cut = true
-                continue
-            }
-            try emit(open)
-            let records = try writeRecords(of: table, within: budget)
-            room.left -= records.bytes
-            if records.shortened { room.cut = true }
-            try emit((records.notListed > 0 ? CommentRoom.more(records.notListed) : "") + "\n</details>\n")
+            return (open: "\n<details><summary>\(name): \(PrintedText.html(summary))</summary>\n\n", close: "\n</details>\n")
         }
-        if tablesLeftOut > 0 {
-            try emit("\n… \(Wording.grouped(tablesLeftOut)) more tables with changes not listed: their counts are in the table above\n")
+        // Headings first, in mapping order, as many as fit; then the records' room shared so that
+        // no table gets less than an equal share unless it needs less (`sharedFairly`).
+        let headingBytes = sections.map { $0.open.utf8.count + $0.close.utf8.count + CommentRoom.more(Int.max).utf8.count }
+        var headed = 0, headingsTotal = 0
+        while headed < sections.count, headingsTotal + headingBytes[headed] <= room.left - kept {
+            headingsTotal += headingBytes[headed]
+            headed += 1
+        }
+        let budgets = Self.sharedFairly(
+            room.left - kept - headingsTotal, needs: differing.prefix(headed).map(spooledBytes))
+        var spare = 0
+        for index in 0..<headed {
+            try emit(sections[index].open)
+            let budget = budgets[index] + spare
+            let records = try writeRecords(of: differing[index], within: budget)
+            room.left -= records.bytes
+            spare = budget - records.bytes
+            if records.shortened { room.cut = true }
+            try emit((records.notListed > 0 ? CommentRoom.more(records.notListed) : "") + sections[index].close)
+        }
+        if headed < differing.count {
+            room.cut = true
+            let whereCounts = countsShown ? ": their counts are in the table above" : ""
+            try emit("\n… \(Wording.grouped(differing.count - headed)) more tables with changes not listed\(whereCounts)\n")
         }
         try emit(sourcesAndMetadata(diff, room: &room, within: room.left))
         if room.cut { try write(note) }
+    }
+
+    /// `total` bytes shared among lists that need `needs` bytes: the least needy get all they
+    /// need, the rest an equal share of what is left (max-min fairness), so that a table early
+    /// in the mapping gets as much as one late in it.
+    static func sharedFairly(_ total: Int, needs: [Int]) -> [Int] {
+        var shares = Array(repeating: 0, count: needs.count)
+        var left = max(0, total)
+        for (position, index) in needs.indices.sorted(by: { needs[$0] < needs[$1] }).enumerated() {
+            shares[index] = min(needs[index], left / (needs.count - position))
+            left -= shares[index]
+        }
+        return shares
     }
 
     /// The sources and metadata lists, as much of them as fits in `budget`.

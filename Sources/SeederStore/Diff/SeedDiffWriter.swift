@@ -118,6 +118,11 @@ package final class SeedDiffWriter {
         return (end - part.range.lowerBound, part.notListed + part.pastBytes + part.listed - listed, shortened)
     }
 
+    /// The bytes of the table's records waiting in the spool: what listing them all would take.
+    func spooledBytes(_ table: TableDiff) -> Int {
+        parts[table.index]?.range.count ?? 0
+    }
+
     /// How many of the table's records were left out by the limit (or, in markdown, by `maxBytes`).
     func notListed(_ table: TableDiff) -> Int {
         parts[table.index].map { $0.notListed + $0.pastBytes } ?? 0
