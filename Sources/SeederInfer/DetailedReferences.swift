@@ -30,11 +30,30 @@ extension ShapeCatalog {
         }
     }
 
+    /// Renames each kind of record that no source reads and whose identity is the id its URL
+    /// ends in, all of one collection, for that collection (`learned_by_pokemon` -> `Pokemon`
+    /// for `/api/v2/pokemon/25/`): the key it sat under names a use, the URL the kind. A name
+    /// another kind has stays that kind's.
+    func nameByURLKind() {
+        for observer in observers where observer.sourceRecords == 0 && !observer.isKeyedRecords && !observer.isOwned {
+            guard let collection = IdentityChoice.urlIdentityKey(of: observer)?.urlIDs?.sameCollection else { continue }
+            let name = Self.entityName(ofCollection: collection)
+            guard name != observer.name, byName[name] == nil || byName[name] === observer else { continue }
+            observer.name = name
+            byName[name] = observer
+        }
+    }
+
+    /// The entity a URL's collection names: `pokemon-species` -> `PokemonSpecies`, `types` -> `Type`.
+    static func entityName(ofCollection collection: String) -> String {
+        DraftNaming.entityName(fromWords: DraftNaming.words(of: Naming.singular(collection)))
+    }
+
     /// The source records `references` name by the ids their URL ends in, and the key of it.
     private func detailedKey(of references: ShapeObserver) -> (target: ShapeObserver, urlKey: String)? {
         guard let url = IdentityChoice.urlIdentityKey(of: references), let ids = url.urlIDs, let collection = ids.sameCollection
         else { return nil }
-        let name = DraftNaming.entityName(fromWords: DraftNaming.words(of: Naming.singular(collection)))
+        let name = Self.entityName(ofCollection: collection)
         guard let target = byName[name], target.sourceRecords > 0,
             let targetIDs = target.keys.first(where: { $0.key == "id" }), targetIDs.present == target.records,
             let values = targetIDs.values, values.containsAll(of: ids.ids),

@@ -41,6 +41,13 @@ extension ShapeCatalog {
                     + "of the same identity and 8 keys or more, alike, are one entity, the first copy of a record winning",
                 corpusCase: "infer/timelines", test: "InferTrialTests/sourcesOfOneKindUnderOtherNamesAreOneEntity"),
             merge: { catalog, keyedSources in catalog.mergeSourcesOfOneKind(keyedSources: keyedSources) }),
+        MergingRule(
+            rule: InferRule(
+                name: "named-by-url-kind", stage: "merging",
+                drafts: "records known only by a URL ending in an id (`{name, url}` under `learned_by_pokemon`) are named for "
+                    + "the kind their URLs name (`/pokemon/25/`: `Pokemon`), where no other entity has that name",
+                corpusCase: "api/pokeapi", test: "InferServiceTests/referencesAreNamedForTheKindTheirURLsName"),
+            merge: { catalog, _ in catalog.nameByURLKind() }),
     ]
 
     /// Runs the reference rules, in their order.

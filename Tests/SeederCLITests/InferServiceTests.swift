@@ -142,12 +142,13 @@ import Yams
     }
 
     /// A move's `meta` has no identity but holds records (`ailment`, `category`): an entity of its
-    /// own, a to-one of the move, not columns (docs/commands.md, Nested records).
+    /// own, a to-one of the move, not columns (docs/commands.md, Nested records); its `ailment` a
+    /// `MoveAilment`, the kind its URLs name.
     @Test func objectsHoldingRecordsAreEntities() async throws {
         let drafted = try await Drafted(Self.pokeAPI)
         try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
         #expect(drafted.relationship("meta", of: "Move")?["to"] as? String == "Meta", "\(drafted.text)")
-        #expect(drafted.relationship("ailment", of: "Meta")?["to"] as? String == "Ailment", "\(drafted.text)")
+        #expect(drafted.relationship("ailment", of: "Meta")?["to"] as? String == "MoveAilment", "\(drafted.text)")
         #expect(drafted.entities["Meta"]?["identity"] as? String == "none", "\(drafted.text)")
         #expect(try await InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))["Meta"] == 8)
     }
@@ -167,6 +168,21 @@ import Yams
             "SELECT group_concat(pair, ' ') FROM (SELECT type_id || '<-' || damage_relations_double_damage_from_id AS pair FROM type_damage_relations_double_damage_from ORDER BY 1)"
         )
         #expect(stored == [Self.damageFrom(in: "double_damage_from")], "\(drafted.text)")
+    }
+
+    /// References to a kind without a folder are named for the kind their URLs name, not for the
+    /// key they sit under: a move's `learned_by_pokemon` (`/api/v2/pokemon/25/`) links to
+    /// `Pokemon`, which a type's `pokemon` entries link to too; a move's `meta.category`
+    /// (`/api/v2/move-category/0/`) is a `MoveCategory`.
+    @Test func referencesAreNamedForTheKindTheirURLsName() async throws {
+        let drafted = try await Drafted(Self.pokeAPI)
+        try #require(drafted.build.status == 0, "\(drafted.build.stderr)")
+        #expect(drafted.relationship("learnedByPokemon", of: "Move")?["to"] as? String == "Pokemon", "\(drafted.text)")
+        #expect(drafted.relationship("pokemon", of: "TypePokemonEntry")?["to"] as? String == "Pokemon", "\(drafted.text)")
+        #expect(drafted.relationship("category", of: "Meta")?["to"] as? String == "MoveCategory", "\(drafted.text)")
+        #expect(drafted.entities["LearnedByPokemon"] == nil && drafted.entities["Category"] == nil, "\(drafted.text)")
+        let rows = try await InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
+        #expect(rows["Pokemon"] ?? 0 > 0, "\(rows)")
     }
 
     /// A move's `contest_combos` holds `normal` and `super`, each of `use_before` and `use_after`

@@ -44,7 +44,7 @@ import Testing
             ])
         #expect(
             InferRule.all.filter { $0.stage == "merging" }.map(\.name) == [
-                "reference-to-detailed-kind", "shared-shape", "sources-of-one-kind",
+                "reference-to-detailed-kind", "shared-shape", "sources-of-one-kind", "named-by-url-kind",
             ])
         #expect(
             InferRule.all.filter { $0.stage == "identity" }.map(\.name) == [
