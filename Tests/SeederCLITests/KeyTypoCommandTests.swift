@@ -127,6 +127,38 @@ struct KeyTypoCommandTests {
                 """)
     }
 
+    /// docs/mapping.md's example of a key one release lacks, read with `default: null`: no
+    /// warning, `--strict` passes, the column NULL; on a required attribute, an error at the null.
+    @Test func aKeyOneReleaseLacksIsReadWithANullDefault() async throws {
+        let docs = try String(contentsOfFile: repository + "/docs/mapping.md", encoding: .utf8)
+        let example = try #require(docs.components(separatedBy: "is declared with `default: null`").dropFirst().first)
+        let mapping = try WhereCommandTests.block("yaml", in: example)
+        let scratch = try Workspace(directories: ["dumps"])
+        try scratch.write("mapping.yaml", mapping)
+        try scratch.write("dumps/players.json", #"[{"id": 1, "name": "Ada", "stats": "9"}, {"id": 2, "name": "Bo", "stats": "7"}]"#)
+        let strict = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--strict", "--quiet"], in: scratch.root)
+        #expect(strict.status == 0, "\(strict.stderr)")
+        #expect(!strict.stderr.contains("rank"), "\(strict.stderr)")
+        let ranks = try await DatabaseQueue(path: scratch.path("seed.sqlite")).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM player WHERE rank IS NULL")
+        }
+        #expect(ranks == 2)
+        // Without the default, the typo check speaks, and `--strict` fails.
+        try scratch.write("mapping.yaml", mapping.replacingOccurrences(of: "{ type: integer, default: null }", with: "integer"))
+        let warned = try await seeder(["build", "mapping.yaml", "dumps", "-o", "seed.sqlite", "--strict", "--quiet"], in: scratch.root)
+        #expect(warned.status == 1)
+        #expect(warned.stderr.contains("error: Player.rank: 'rank' matched no key in 2 records"), "\(warned.stderr)")
+
+        try scratch.write(
+            "mapping.yaml", mapping.replacingOccurrences(of: "default: null }", with: "required: true, default: null }"))
+        let required = try await seeder(["validate", "mapping.yaml", "dumps"], in: scratch.root)
+        #expect(required.status == 1)
+        #expect(
+            required.stderr.hasPrefix(
+                "mapping.yaml:9:55: error: 'default' cannot be null on a required attribute: a row without the key would break it\n"),
+            "\(required.stderr)")
+    }
+
     /// docs/mapping.md's example of an `ignore:` entry no record has: one near no key the records
     /// have is a note that `--strict` keeps a note (a key of another release of the service), one
     /// near a key is a typo's warning that `--strict` makes an error.

@@ -226,7 +226,15 @@ extension LoadContext {
                 error(.mappingInvalid, "'values' must be a non-empty list of accepted values", at: node.value)
             }
         }
-        if let node = fields["default"], let value = coerce(node.value, to: draft.attribute, key: "default") {
+        if let node = fields["default"], node.value.jsonText() == "null" {
+            // The key may be absent (a release that lacks it): no `matched no key` warning, and
+            // the column NULL (docs/mapping.md, Attributes).
+            if draft.attribute.isRequired {
+                error(.mappingInvalid, "'default' cannot be null on a required attribute: a row without the key would break it", at: node.value)
+            } else {
+                draft.attribute.defaultValue = .null
+            }
+        } else if let node = fields["default"], let value = coerce(node.value, to: draft.attribute, key: "default") {
             if let allowed = draft.attribute.allowedValues, !allowed.contains(value) {
                 error(.mappingInvalid, "'default' \(value) is not one of 'values'", at: node.value)
             }

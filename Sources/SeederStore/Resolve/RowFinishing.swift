@@ -8,7 +8,8 @@ import SeederFiles
 extension ReferenceResolver {
     /// Defaults for attributes no occurrence had; errors for required ones still missing.
     func finishRows(_ layout: RowLayout) throws {
-        for (index, attribute) in layout.entity.attributes.enumerated() {
+        // `default: null` leaves the column NULL: nothing to fill, and never required.
+        for (index, attribute) in layout.entity.attributes.enumerated() where attribute.defaultValue != .null {
             // (Asked first: a query would put every side row in its table, `SideRowLog`.)
             guard tables.someSideRowMayLack(layout, slot: layout.slot(attribute: index)) else { continue }
             let (mask, bit) = layout.maskBit(layout.slot(attribute: index))

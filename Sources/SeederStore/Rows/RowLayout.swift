@@ -82,7 +82,8 @@ final class RowLayout: Sendable {
         keyColumns = entity.primaryKeyColumns
         let entity = entity
         mayGoWithoutSideRow = entity.identity == .none && !entity.attributes.contains { $0.isUnique }
-        needsPresence = entity.attributes.map { $0.defaultValue != nil || $0.isRequired }
+        // (`default: null` leaves the column as it is: nothing to fill.)
+        needsPresence = entity.attributes.map { ($0.defaultValue != nil && $0.defaultValue != .null) || $0.isRequired }
         toOneRelationships = entity.relationships.indices.filter { !entity.relationships[$0].isToMany }
         hasSelector = entity.relationships.map { $0.selector != nil }
         hasAnySelector = hasSelector.contains(true)
