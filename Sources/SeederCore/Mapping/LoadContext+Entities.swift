@@ -230,7 +230,9 @@ extension LoadContext {
             // The key may be absent (a release that lacks it): no `matched no key` warning, and
             // the column NULL (docs/mapping.md, Attributes).
             if draft.attribute.isRequired {
-                error(.mappingInvalid, "'default' cannot be null on a required attribute: a row without the key would break it", at: node.value)
+                error(
+                    .mappingInvalid, "'default' cannot be null on a required attribute: a row without the key would break it",
+                    at: node.value)
             } else {
                 draft.attribute.defaultValue = .null
             }
