@@ -25,6 +25,13 @@ struct OwnedKeys {
     /// Keys whose values were ever a string or a number: what the records say, where an object
     /// is a to-one to what they are about (a `language`, a `stat`), the better key.
     private(set) var scalarKeys: Set<String> = []
+    /// Each candidate key's distinct values (hashes) over every array, up to `maxDistinct`: a
+    /// key of few (a `version_group`, a `language`) names what an entry is about within its
+    /// owner; one of as many as the entries (a `machine`'s id) is another record's identity,
+    /// which the service may renumber.
+    private(set) var distinct: [String: Set<UInt64>] = [:]
+    /// Distinct values counted per key, at most.
+    static let maxDistinct = 4096
 
     /// Checks one array's elements: every candidate some element lacks, or whose values repeat,
     /// is dropped. An array holding anything but objects ends every candidate.
@@ -44,6 +51,7 @@ struct OwnedKeys {
                 column.append(hash)
             }
             hashes[key] = column
+            if distinct[key, default: []].count < Self.maxDistinct { distinct[key, default: []].formUnion(column) }
         }
         candidates!.removeAll { keys in
             guard keys.allSatisfy({ hashes[$0]!.count == count }) else { return true }
@@ -62,16 +70,20 @@ struct OwnedKeys {
     mutating func add(_ other: OwnedKeys) {
         tested = tested || other.tested
         scalarKeys.formUnion(other.scalarKeys)
+        distinct.merge(other.distinct) { $0.union($1) }
         guard let theirs = other.candidates else { return }
         candidates = candidates.map { mine in mine.filter(theirs.contains) } ?? theirs
     }
 
     /// The candidates, best first: the fewest keys, to-ones before scalars (a `stat` rather than
-    /// the `change` that happens to differ), then in the elements' order. None when no array
-    /// tested them.
+    /// the `change` that happens to differ), the fewest distinct values (a move's machine entries
+    /// by `version_group`, of 20, not by `machine`, of 2,000 renumbered between two releases),
+    /// then in the elements' order. None when no array tested them.
     var ranked: [[String]] {
         guard tested, let candidates else { return [] }
-        let rank = { (keys: [String]) in (keys.count, keys.filter(scalarKeys.contains).count) }
+        let rank = { (keys: [String]) in
+            (keys.count, keys.filter(scalarKeys.contains).count, keys.reduce(0) { $0 + (distinct[$1]?.count ?? 0) })
+        }
         return candidates.enumerated().sorted { a, b in
             let (ra, rb) = (rank(a.element), rank(b.element))
             return ra != rb ? ra < rb : a.offset < b.offset

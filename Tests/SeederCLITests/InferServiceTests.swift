@@ -103,7 +103,8 @@ import Yams
 
     /// An ability's `flavor_text_entries`, one per `version_group`, are keyed by it within the
     /// ability (rule `owned-identity`), and a move's are an entity of their own: an entry added
-    /// upstream is one row added, where `identity: none` renumbered every row after it.
+    /// upstream is one row added, where `identity: none` renumbered every row after it. Of two
+    /// keys unique within each owner, the one of fewer values is the key.
     @Test func childListsAreKeyedWithinTheirOwner() async throws {
         let drafted = try await Drafted(Self.pokeAPI)
         try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
@@ -111,6 +112,9 @@ import Yams
         #expect(drafted.entities["AbilityFlavorTextEntry"]?["identity"] as? [String] == ["ability", "versionGroup"], "\(drafted.text)")
         #expect(drafted.entities["MoveFlavorTextEntry"]?["identity"] as? [String] == ["move", "versionGroup"], "\(drafted.text)")
         #expect(drafted.entities["FlavorTextEntry"] == nil, "\(drafted.text)")
+        // A move's machines are unique within it by `machine` and by `version_group`: the key of
+        // fewer values wins, what the entry is about, not a machine id the service renumbers.
+        #expect(drafted.entities["MachineEntry"]?["identity"] as? [String] == ["move", "versionGroup"], "\(drafted.text)")
         let entries = drafted.relationship("flavorTextEntries", of: "Ability")
         #expect(entries?["inverse"] as? String == "ability" && entries?["ordered"] == nil, "\(drafted.text)")
         let keys = try sqliteRows(
