@@ -62,4 +62,16 @@ struct MapperCoverageTests {
                 "mapping.yaml:13:3: warning: Tag got no record from any source",
             ])
     }
+
+    /// An ignored key near one the mapping reads, or ignores already, is an entry to remove: no
+    /// suggestion to ignore that key, which would be an error.
+    @Test func anIgnoredKeyNearAMappedOneIsToBeRemoved() throws {
+        let mapping = Self.articles.replacingOccurrences(of: "ignore: [etag]", with: "ignore: [etag, etags, titl]")
+        let (_, _, mapper) = try mapRecords(mapping, #"[{"id": 1, "body_text": "a", "title": "t", "etag": "x"}]"#, entity: "Article")
+        #expect(
+            coverage(mapper).filter { $0.contains("ignored key") } == [
+                "mapping.yaml:4:20: warning: Article: ignored key 'etags' occurs in no record; 'etag', near it, is in 'ignore' already: remove the entry",
+                "mapping.yaml:4:27: warning: Article: ignored key 'titl' occurs in no record; 'title', near it, is read by the mapping: remove the entry",
+            ])
+    }
 }

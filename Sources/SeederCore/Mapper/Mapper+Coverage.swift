@@ -115,7 +115,7 @@ extension Mapper {
             for (ignoredIndex, ignored) in entity.ignoredKeys.enumerated() where !plan.ignoredKeysSeen[ignoredIndex] {
                 let message = "\(entity.name): ignored key '\(ignored.key)' occurs in no record"
                 if let near = closestMatch(to: ignored.key, in: seen) {
-                    diagnostics.warning(.noMatch, message + Wording.didYouMean(near), at: ignored.location)
+                    diagnostics.warning(.noMatch, message + ignoredEnding(near, entity: index), at: ignored.location)
                 } else {
                     diagnostics.report(.note(.noMatch, message, at: ignored.location))
                 }
@@ -125,6 +125,15 @@ extension Mapper {
 }
 
 extension Mapper {
+    /// How a warning about an ignored key that no record had ends, given the key `near` it that
+    /// records of `entity` had: the suggestion when nothing reads that key; else that the entry
+    /// is to go, not to fix, since a key the mapping reads or ignores already cannot be ignored.
+    fileprivate func ignoredEnding(_ near: String, entity: Int) -> String {
+        if unmapped[entity].contains(near) { return Wording.didYouMean(near) }
+        let already = mapping.entities[entity].ignoredKeys.contains { $0.key == near } ? "is in 'ignore' already" : "is read by the mapping"
+        return "; '\(near)', near it, \(already): remove the entry"
+    }
+
     /// `true` when a relationship's `keyedBy` feeds attribute `attribute` of entity `entity`.
     fileprivate func keyedByRelationship(_ entity: Int, _ attribute: Int) -> Bool {
         mapping.entities.contains {
