@@ -33,8 +33,8 @@ extension EntityDrafting {
             rule: InferRule(
                 name: "object-without-identity-is-columns", stage: "relationship",
                 drafts:
-                    "an object with no identity, of a few scalars or references, is members of its owner "
-                    + "(`reactions.total_count` -> `reactionsTotalCount`)",
+                    "an object with no identity, of a few scalars, references or records, is members of its owner "
+                    + "(`reactions.total_count` -> `reactionsTotalCount`, `meta.ailment` -> `metaAilment`)",
                 corpusCase: "api/github", test: "InferRecordKindsTests/objectsWithoutIdentityAreColumnsOfTheirOwner"),
             draft: { drafting, stats, key, members in
                 guard drafting.flattened.flattens(stats) else { return false }

@@ -10,11 +10,14 @@ import SeederFiles
 /// Such an object is flattened when no source reads its records, its keys are not data, it has
 /// no identity, it is under one key or has every key in every object, and each of its keys
 /// holds a scalar, `json`, an array of scalars, an object keyed by data (`json`), references to
-/// records detailed elsewhere (a relationship of the record, read through the object:
-/// PokéAPI's `damage_relations.double_damage_from`), or an object flattened in turn. Arrays of
-/// such objects stay a one-to-many: each element is a row.
+/// records detailed elsewhere or an object with an identity (a to-one of the record, read through
+/// the object: PokéAPI's `damage_relations.double_damage_from`, a move's `meta.ailment`), or an
+/// object flattened in turn. Arrays of such objects stay a one-to-many: each element is a row.
 struct FlattenedObjects {
     private let observers: Set<ObjectIdentifier>
+    /// The kinds of record with an identity: an object of one inside a flattened object is a
+    /// to-one of the record holding it.
+    private let identified: [ObjectIdentifier: IdentityChoice]
 
     init(catalog: ShapeCatalog, sources: [ShapeObserver]) {
         let roots = Set(sources.map(ObjectIdentifier.init))
@@ -23,11 +26,17 @@ struct FlattenedObjects {
         for observer in catalog.observers {
             for stats in observer.keys { if let child = stats.child { holders[ObjectIdentifier(child), default: 0] += 1 } }
         }
+        var identified: [ObjectIdentifier: IdentityChoice] = [:]
+        for observer in catalog.observers where !observer.isKeyedRecords && observer.keyedData == nil {
+            let choice = IdentityChoice(of: observer, keyed: false)
+            if choice.key != nil { identified[ObjectIdentifier(observer)] = choice }
+        }
+        self.identified = identified
         let candidates = catalog.observers.filter { observer in
             !roots.contains(ObjectIdentifier(observer)) && observer.ownership == nil && !observer.isKeyedRecords
                 && observer.keyedData == nil
                 && !observer.keys.isEmpty && observer.keys.count <= MappingInference.maxKeys
-                && IdentityChoice(of: observer, keyed: false).key == nil
+                && identified[ObjectIdentifier(observer)] == nil
                 // Under several keys, a key that some objects lack may be one that some owner's
                 // objects never have: its column would read nothing there.
                 && (holders[ObjectIdentifier(observer)] == 1 || observer.keys.allSatisfy { $0.present == observer.records })
@@ -38,7 +47,7 @@ struct FlattenedObjects {
         while grew {
             grew = false
             for observer in candidates where !flat.contains(ObjectIdentifier(observer)) {
-                if observer.keys.allSatisfy({ Self.isFlat($0, given: flat) }) {
+                if observer.keys.allSatisfy({ Self.isFlat($0, given: flat, identified: identified) }) {
                     flat.insert(ObjectIdentifier(observer))
                     grew = true
                 }
@@ -47,14 +56,16 @@ struct FlattenedObjects {
         observers = flat
     }
 
-    private static func isFlat(_ stats: KeyStats, given flat: Set<ObjectIdentifier>) -> Bool {
+    private static func isFlat(
+        _ stats: KeyStats, given flat: Set<ObjectIdentifier>, identified: [ObjectIdentifier: IdentityChoice]
+    ) -> Bool {
         if stats.referenced != nil { return true }
         switch stats.shape {
         case .scalar, .json, .arrayOfScalars: return true
         case .object:
             guard let child = stats.child else { return false }
             switch child.keyedData {
-            case nil: return flat.contains(ObjectIdentifier(child))
+            case nil: return flat.contains(ObjectIdentifier(child)) || identified[ObjectIdentifier(child)] != nil
             case .other?: return true  // keys as data: a `json` column
             case .records?: return false
             }
@@ -66,6 +77,23 @@ struct FlattenedObjects {
     func flattens(_ stats: KeyStats) -> Bool {
         guard case .object = stats.shape, let child = stats.child, child.keyedData == nil else { return false }
         return observers.contains(ObjectIdentifier(child))
+    }
+
+    /// The kind of record with an identity whose objects are under `key`, a key of a flattened
+    /// object: a to-one of the record holding it.
+    private func recordKind(under key: KeyStats) -> (ShapeObserver, IdentityChoice)? {
+        guard case .object = key.shape, let child = key.child, child.keyedData == nil,
+            let choice = identified[ObjectIdentifier(child)]
+        else { return nil }
+        return (child, choice)
+    }
+
+    /// The kinds of record held, through to-ones, by the objects under `stats` (a flattened
+    /// object, or one inside it): entities, though their holder is none.
+    func recordKinds(under stats: KeyStats) -> [ShapeObserver] {
+        stats.child!.keys.flatMap { key in
+            flattens(key) ? recordKinds(under: key) : recordKind(under: key).map { [$0.0] } ?? []
+        }
     }
 
     /// What the objects under `stats` become in the record holding them: attributes, and
@@ -100,6 +128,14 @@ struct FlattenedObjects {
                 found.relationships.append(
                     .detailedReference(
                         name: member, to: target.name, many: key.arrays > 0, path: path + [key.key], urlKey: urlKey, evidence: evidence))
+                continue
+            }
+            if let (child, choice) = recordKind(under: key) {
+                var relationship = InferredMapping.Relationship(name: member, target: child.name, from: path[0], evidence: evidence)
+                relationship.path = path + [key.key]
+                // As for any embedded record (`EntityDrafting.embed`).
+                relationship.onMissingCreate = choice.referencesOnly > 0 && child.keys.count > 1
+                found.relationships.append(relationship)
                 continue
             }
             let type: AttributeType

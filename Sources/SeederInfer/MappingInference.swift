@@ -165,8 +165,12 @@ public struct MappingInference {
         var pending = roots
         while let observer = pending.popLast() {
             guard reached.insert(ObjectIdentifier(observer)).inserted else { continue }
-            for stats in observer.keys where !flattened.flattens(stats) && Self.repeatedCopies(of: stats, in: observer) == nil {
-                if let child = Self.nestedEntity(stats) { pending.append(child) }
+            for stats in observer.keys where Self.repeatedCopies(of: stats, in: observer) == nil {
+                if flattened.flattens(stats) {
+                    pending += flattened.recordKinds(under: stats)
+                } else if let child = Self.nestedEntity(stats) {
+                    pending.append(child)
+                }
             }
         }
         return catalog.observers.filter { reached.contains(ObjectIdentifier($0)) }

@@ -145,16 +145,22 @@ import Yams
         #expect(diff.stdout.contains("\nAbilityFlavorTextEntry: 1 added\n"), "\(diff.stdout)")
     }
 
-    /// A move's `meta` has no identity but holds records (`ailment`, `category`): an entity of its
-    /// own, a to-one of the move, not columns (docs/commands.md, Nested records); its `ailment` a
-    /// `MoveAilment`, the kind its URLs name.
-    @Test func objectsHoldingRecordsAreEntities() async throws {
+    /// A move's `meta` has no identity and holds records (`ailment`, `category`): its values are
+    /// columns of the move and its records to-ones of the move, read through it, not a table of
+    /// rows numbered in file order (docs/commands.md, Nested records), which a move gaining a
+    /// `meta` upstream would renumber; its `ailment` is a `MoveAilment`, the kind its URLs name.
+    @Test func objectsHoldingRecordsAreColumnsAndToOnesOfTheirOwner() async throws {
         let drafted = try await Drafted(Self.pokeAPI)
         try #require(drafted.build.status == 0, "\(drafted.build.stderr)\n\(drafted.text)")
-        #expect(drafted.relationship("meta", of: "Move")?["to"] as? String == "Meta", "\(drafted.text)")
-        #expect(drafted.relationship("ailment", of: "Meta")?["to"] as? String == "MoveAilment", "\(drafted.text)")
-        #expect(drafted.entities["Meta"]?["identity"] as? String == "none", "\(drafted.text)")
-        #expect(try await InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))["Meta"] == 8)
+        #expect(drafted.entities["Meta"] == nil, "\(drafted.text)")
+        let ailment = drafted.relationship("metaAilment", of: "Move")
+        #expect(ailment?["to"] as? String == "MoveAilment" && ailment?["from"] as? String == "meta.ailment", "\(drafted.text)")
+        #expect(
+            (drafted.attribute("metaCritRate", of: "Move") as? [String: Any])?["from"] as? String == "meta.crit_rate", "\(drafted.text)")
+        let linked = try sqliteRows(
+            drafted.workspace.path("seed.sqlite"),
+            "SELECT CAST(count(*) AS TEXT) FROM move JOIN move_ailment ON move_ailment.id = move.meta_ailment_id")
+        #expect(linked == ["8"])
     }
 
     @Test func everyFromIsAKeyOfTheRecords() async throws {
@@ -183,7 +189,7 @@ import Yams
         try #require(drafted.build.status == 0, "\(drafted.build.stderr)")
         #expect(drafted.relationship("learnedByPokemon", of: "Move")?["to"] as? String == "Pokemon", "\(drafted.text)")
         #expect(drafted.relationship("pokemon", of: "TypePokemonEntry")?["to"] as? String == "Pokemon", "\(drafted.text)")
-        #expect(drafted.relationship("category", of: "Meta")?["to"] as? String == "MoveCategory", "\(drafted.text)")
+        #expect(drafted.relationship("metaCategory", of: "Move")?["to"] as? String == "MoveCategory", "\(drafted.text)")
         #expect(drafted.entities["LearnedByPokemon"] == nil && drafted.entities["Category"] == nil, "\(drafted.text)")
         let rows = try await InferCorpusTests.rows(drafted.workspace.path("seed.sqlite"))
         #expect(rows["Pokemon"] ?? 0 > 0, "\(rows)")
