@@ -14,23 +14,27 @@ extension RecordLayout {
         let rule: InferRule
         /// The places, or nil when the rule does not apply to what `Scanner` saw.
         let places: @Sendable (Scanner) -> Places?
+
+        /// A rule of the layout stage, pinned by its row in `RecordLayoutTests.cases`.
+        init(_ name: String, drafts: String, corpusCase: String, places: @escaping @Sendable (Scanner) -> Places?) {
+            rule = InferRule(name: name, stage: "layout", drafts: drafts, corpusCase: corpusCase, test: "RecordLayoutTests/findsTheRecords")
+            self.places = places
+        }
     }
 
     static let rules: [LayoutRule] = [
         LayoutRule(
-            rule: InferRule(
-                name: "root-with-id-is-a-record", stage: "layout",
-                drafts: "a root object with an `id` of its own is one record, whatever objects it holds",
-                corpusCase: "api/pokeapi", test: "RecordLayoutTests/findsTheRecords"),
+            "root-with-id-is-a-record",
+            drafts: "a root object with an `id` of its own is one record, whatever objects it holds",
+            corpusCase: "api/pokeapi",
             // Even objects that look keyed by records are its fields, read through its
             // relationships (PokéAPI's move `contest_combos: {"normal": {...}, "super": {...}}`).
             places: { $0.rootHasID ? Places(found: []) : nil }),
         LayoutRule(
-            rule: InferRule(
-                name: "keyed-export", stage: "layout",
-                drafts: "objects keyed by their records under the root (a Firebase export) are sources, `keyedBy` their keys, "
-                    + "with the root's arrays of records",
-                corpusCase: "api/firebase", test: "RecordLayoutTests/findsTheRecords"),
+            "keyed-export",
+            drafts: "objects keyed by their records under the root (a Firebase export) are sources, `keyedBy` their keys, "
+                + "with the root's arrays of records",
+            corpusCase: "api/firebase",
             places: { scanner in
                 guard !scanner.keyed.isEmpty else { return nil }
                 // The root's keyed objects and arrays, in the file's order.
@@ -41,49 +45,44 @@ extension RecordLayout {
                 return Places(found: found, leftOut: scanner.arrays.filter { $0.keyPath.count > 1 } + scanner.otherObjects)
             }),
         LayoutRule(
-            rule: InferRule(
-                name: "root-keyed-by-records", stage: "layout",
-                drafts: "a root whose members are alike objects (`{\"-Kx1\": {...}, \"-Kx2\": {...}}`) is records keyed by their keys",
-                corpusCase: "infer/firebase", test: "RecordLayoutTests/findsTheRecords"),
+            "root-keyed-by-records",
+            drafts: "a root whose members are alike objects (`{\"-Kx1\": {...}, \"-Kx2\": {...}}`) is records keyed by their keys",
+            corpusCase: "infer/firebase",
             places: { scanner in
                 guard let root = scanner.root, root.members.areRecords else { return nil }
                 return Places(found: [Collection(keyPath: [], keyed: true, records: root.count)])
             }),
         LayoutRule(
-            rule: InferRule(
-                name: "collections-side-by-side", stage: "layout",
-                drafts: "arrays of objects side by side in an object with no value of its own (`{\"users\": [...], "
-                    + "\"projects\": [...]}`) are each a source, named by its key",
-                corpusCase: "infer/hasura", test: "RecordLayoutTests/findsTheRecords"),
+            "collections-side-by-side",
+            drafts: "arrays of objects side by side in an object with no value of its own (`{\"users\": [...], "
+                + "\"projects\": [...]}`) are each a source, named by its key",
+            corpusCase: "infer/hasura",
             places: { scanner in
                 guard let siblings = scanner.largestAndItsSiblings, siblings.count > 1 else { return nil }
                 let found = siblings.map { Collection(keyPath: $0.keyPath, keyed: false, records: $0.records, namedByKey: true) }
                 return Places(found: found, leftOut: scanner.arrays.filter { array in !siblings.contains { $0.keyPath == array.keyPath } })
             }),
         LayoutRule(
-            rule: InferRule(
-                name: "largest-array-is-the-page", stage: "layout",
-                drafts: "the array of objects that holds the most records, up to three keys deep (`data.results`, `items`), "
-                    + "is the page's records; the others are left out, and said",
-                corpusCase: "api/stripe", test: "RecordLayoutTests/findsTheRecords"),
+            "largest-array-is-the-page",
+            drafts: "the array of objects that holds the most records, up to three keys deep (`data.results`, `items`), "
+                + "is the page's records; the others are left out, and said",
+            corpusCase: "api/stripe",
             places: { scanner in
                 guard let largest = scanner.arrays.max(by: { $0.records < $1.records }) else { return nil }
                 return Places(found: [largest], leftOut: scanner.arrays.filter { $0.keyPath != largest.keyPath })
             }),
         emptyPage,
         LayoutRule(
-            rule: InferRule(
-                name: "object-is-one-record", stage: "layout",
-                drafts: "any other root object is one record", corpusCase: "infer/github-meta",
-                test: "RecordLayoutTests/findsTheRecords"),
+            "object-is-one-record",
+            drafts: "any other root object is one record",
+            corpusCase: "infer/github-meta",
             places: { _ in Places(found: []) }),
     ]
 
     static let emptyPage = LayoutRule(
-        rule: InferRule(
-            name: "empty-page", stage: "layout",
-            drafts: "a root object with only empty arrays where records would be (`\"items\": []`) is a page of none, "
-                + "not a record: a last page",
-            corpusCase: "infer/github-search", test: "RecordLayoutTests/findsTheRecords"),
+        "empty-page",
+        drafts: "a root object with only empty arrays where records would be (`\"items\": []`) is a page of none, "
+            + "not a record: a last page",
+        corpusCase: "infer/github-search",
         places: { $0.emptyArrays.isEmpty ? nil : Places(found: []) })
 }
