@@ -51,7 +51,9 @@ extension ShapeCatalog {
 
     /// The source records `references` name by the ids their URL ends in, and the key of it.
     private func detailedKey(of references: ShapeObserver) -> (target: ShapeObserver, urlKey: String)? {
-        guard let url = IdentityChoice.urlIdentityKey(of: references), let ids = url.urlIDs, let collection = ids.sameCollection
+        // (A negative id is left to the records' own identity: `detailedReference` reads digits.)
+        guard let url = IdentityChoice.urlIdentityKey(of: references), let ids = url.urlIDs, let collection = ids.sameCollection,
+            !ids.negative
         else { return nil }
         let name = Self.entityName(ofCollection: collection)
         guard let target = byName[name], target.sourceRecords > 0,

@@ -107,7 +107,7 @@ extension EntityDrafting {
                     name: key.name, target: target, many: many, from: stats.key,
                     evidence: key.evidence + "; \(Wording.count(urls.count, "distinct id")) at the end of URLs, all identities of \(target)"
                 )
-                relationship.match = URLIdentities.pattern
+                relationship.match = stats.urlIDs?.matchPattern ?? URLIdentities.pattern
                 members.entity.relationships.append(relationship)
                 return true
             }),

@@ -52,7 +52,7 @@ struct EntityDrafting {
                 // inside text); the URL itself is what it holds, so the key is read for it only.
                 members.entity.attributes.append(
                     Attribute(
-                        name: "id", type: .integer, from: stats.key, match: URLIdentities.pattern,
+                        name: "id", type: .integer, from: stats.key, match: stats.urlIDs?.matchPattern ?? URLIdentities.pattern,
                         evidence: evidence + "; the id at the end of each URL"))
                 continue
             }

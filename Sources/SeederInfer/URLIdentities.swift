@@ -8,6 +8,12 @@ struct URLIdentities {
     /// The pattern the draft writes in `match:`, as docs/mapping.md (Values inside text) writes it:
     /// the digits of the last path segment, before an optional `/` at the very end.
     static let pattern = #"/(\d+)/?$"#
+    /// The same with a minus sign allowed, for URLs of which one ends in a negative id
+    /// (PokéAPI's `/api/v2/move-ailment/-1/`, "unknown").
+    static let signedPattern = #"/(-?\d+)/?$"#
+
+    /// The pattern that takes every id these URLs end in.
+    var matchPattern: String { negative ? Self.signedPattern : Self.pattern }
 
     /// The ids, hashed as the integer identities they are compared with (`JSONValue.identityHash`).
     private(set) var ids = ValueSet()
@@ -15,6 +21,8 @@ struct URLIdentities {
     /// two differ.
     private(set) var collection: String?
     private var collectionsDiffer = false
+    /// Whether some URL ended in a negative id.
+    private(set) var negative = false
 
     /// The collection when every URL named the same one.
     var sameCollection: String? { collectionsDiffer ? nil : collection }
@@ -23,6 +31,7 @@ struct URLIdentities {
     /// image, a page, a URL with a query after the id), so the key is no candidate.
     mutating func insert(_ text: UnsafeBufferPointer<UInt8>, record: UInt64, fromSource: Bool) -> Bool {
         guard let (id, collection) = Self.id(in: text) else { return false }
+        if id.first == UInt8(ascii: "-") { negative = true }
         ids.insert(ValueHash.of(id, seed: 0), record: record, fromSource: fromSource)
         if self.collection == nil {
             self.collection = String(decoding: collection, as: UTF8.self)
@@ -41,11 +50,13 @@ struct URLIdentities {
             collectionsDiffer = true
         }
         collectionsDiffer = collectionsDiffer || other.collectionsDiffer
+        negative = negative || other.negative
     }
 
     /// The id `pattern` takes from `text` and the segment before it: `text` starts `http://` or
     /// `https://`, or is a path from the host's root (`/api/v2/type/18/`, as PokéAPI's recorded
-    /// responses link), and ends in `/DIGITS` or `/DIGITS/`, with a non-empty segment before them.
+    /// responses link), and ends in `/DIGITS` or `/DIGITS/` (a minus sign allowed before the
+    /// digits), with a non-empty segment before them.
     static func id(in text: UnsafeBufferPointer<UInt8>) -> (id: UnsafeBufferPointer<UInt8>, collection: UnsafeBufferPointer<UInt8>)? {
         let slash = UInt8(ascii: "/")
         // Where the path starts: after the host of an absolute URL, at 0 for a path.
@@ -61,7 +72,9 @@ struct URLIdentities {
         if end > schemeEnd, text[end - 1] == slash { end -= 1 }
         var start = end
         while start > schemeEnd, text[start - 1] &- UInt8(ascii: "0") < 10 { start -= 1 }
-        guard start < end, start > schemeEnd, text[start - 1] == slash else { return nil }
+        if start < end, start - 1 > schemeEnd, text[start - 1] == UInt8(ascii: "-"), text[start - 2] == slash { start -= 1 }
+        guard start < end, start > schemeEnd, text[start - 1] == slash, text[start] != UInt8(ascii: "-") || end - start > 1
+        else { return nil }
         let collectionEnd = start - 1
         var collectionStart = collectionEnd
         while collectionStart > schemeEnd, text[collectionStart - 1] != slash { collectionStart -= 1 }

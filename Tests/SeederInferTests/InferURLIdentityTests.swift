@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SeederCore
 import SeederFiles
 import SeederTestSupport
@@ -116,6 +117,25 @@ struct InferURLIdentityTests {
                 #"[{"title": "a", "url": "https://example.com/pages/a"}, {"title": "b", "url": "https://example.com/pages/b?page=2"}]"#,
         ])
         #expect(!draft.contains("match:"), "\(draft)")
+    }
+
+    /// A URL may end in a negative id (PokéAPI's "unknown" move ailment, `/move-ailment/-1/`):
+    /// the identity is still the id, with a pattern that takes the sign, and the rows hold -1.
+    @Test func aNegativeIdIsAnIdToo() throws {
+        let (draft, workspace) = try inferDraft([
+            "moves.json": #"""
+            [{"id": 1, "meta": {"ailment": {"name": "none", "url": "/api/v2/move-ailment/0/"}}},
+             {"id": 2, "meta": {"ailment": {"name": "unknown", "url": "/api/v2/move-ailment/-1/"}}},
+             {"id": 3, "meta": {"ailment": {"name": "paralysis", "url": "/api/v2/move-ailment/1/"}}}]
+            """#
+        ])
+        #expect(draft.contains("id: { type: integer, from: url, match: '/(-?\\d+)/?$' }"), "\(draft)")
+        #expect(draftValue(draft, "metaAilment") == "metaAilment: { to: MoveAilment, from: meta.ailment }", "\(draft)")
+        #expect(try buildDraft(draft, in: workspace) == ["Move": 3, "MoveAilment": 3])
+        let ids = try DatabaseQueue(path: workspace.path("seed.sqlite")).read { db in
+            try Int.fetchAll(db, sql: "SELECT id FROM move_ailment ORDER BY id")
+        }
+        #expect(ids == [-1, 0, 1])
     }
 }
 
