@@ -61,9 +61,9 @@ extension SeedDiffWriter {
         }
         // The count table is the diff's summary, no list --limit bounds; it fits the room too, a
         // cut after it a paragraph of its own.
-        let countRows = room.fitted(rows, within: room.left, limited: false) { "\n… \(Wording.grouped($0)) more tables not listed\n" }
-        let countsShown = !countRows.contains("more tables not listed")
-        try emit(countRows)
+        try emit(room.fitted(rows, within: room.left, limited: false) { "\n… \(Wording.grouped($0)) more tables not listed\n" })
+        // The first list: whether it was cut is whether the comment was, so far.
+        let countsShown = !room.cut
 
         // Sources and metadata come last but keep up to a quarter of what is left, so that the
         // records crowd them out no further.
