@@ -41,6 +41,7 @@ extension EntityDrafting {
                 let flat = drafting.flattened.members(of: stats, name: key.name, path: [stats.key], required: key.required)
                 members.entity.attributes += flat.attributes
                 members.entity.relationships += flat.relationships
+                members.valueless += flat.valueless
                 let what = [flat.attributes.isEmpty ? nil : "columns", flat.relationships.isEmpty ? nil : "relationships"]
                 members.entity.notes.append(
                     "'\(stats.key)' has no identity: its keys are \(what.compactMap { $0 }.joined(separator: " and ")) here "

@@ -103,6 +103,8 @@ struct FlattenedObjects {
     struct Members {
         var attributes: [InferredMapping.Attribute] = []
         var relationships: [InferredMapping.Relationship] = []
+        /// The key paths that never held a value (`meta.max_turns`): `json` until they do.
+        var valueless: [String] = []
 
         var names: [String] { attributes.map(\.name) + relationships.map(\.name) }
     }
@@ -119,6 +121,7 @@ struct FlattenedObjects {
                 let nested = members(of: key, name: member, path: path + [key.key], required: keyRequired)
                 found.attributes += nested.attributes
                 found.relationships += nested.relationships
+                found.valueless += nested.valueless
                 continue
             }
             var evidence =
@@ -148,6 +151,7 @@ struct FlattenedObjects {
             case let .json(reason):
                 type = .json
                 evidence += "; json: " + reason
+                if key.neverHeldAValue { found.valueless.append((path + [key.key]).joined(separator: ".")) }
             case .object:
                 type = .json
                 if case let .other(reason)? = key.child?.keyedData { evidence += "; json: an object keyed by data, not fields: " + reason }

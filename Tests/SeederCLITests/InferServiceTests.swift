@@ -157,6 +157,10 @@ import Yams
         #expect(ailment?["to"] as? String == "MoveAilment" && ailment?["from"] as? String == "meta.ailment", "\(drafted.text)")
         #expect(
             (drafted.attribute("metaCritRate", of: "Move") as? [String: Any])?["from"] as? String == "meta.crit_rate", "\(drafted.text)")
+        // Its keys that never held a value are said as the record's own are, by their path.
+        #expect(
+            drafted.text.split(separator: "\n").contains { $0.contains("'meta.max_turns'") && $0.contains("never held a value") },
+            "\(drafted.text)")
         let linked = try sqliteRows(
             drafted.workspace.path("seed.sqlite"),
             "SELECT CAST(count(*) AS TEXT) FROM move JOIN move_ailment ON move_ailment.id = move.meta_ailment_id")
