@@ -72,7 +72,6 @@ struct EntityDrafting {
     func embed(_ child: ShapeObserver, stats: KeyStats, key: DraftedKey, into entity: inout Entity) {
         let target = identities[child.name]!
         var relationship = Relationship(name: key.name, target: child.name, from: stats.key, evidence: key.evidence)
-        relationship.onMissingCreate = target.referencesOnly > 0 && child.keys.count > 1
         if case .arrayOfObjects = stats.shape {
             relationship.many = true
             relationship.through = stats.envelopeKey
@@ -95,10 +94,7 @@ struct EntityDrafting {
         } else if target.key == nil {
             relationship.evidence += "; embedded, no identity"
         }
-        if relationship.onMissingCreate {
-            let holds = target.referencesOnly == 1 ? "holds" : "hold"
-            relationship.evidence += "; \(Wording.grouped(target.referencesOnly)) \(holds) only the identity: onMissing: create"
-        }
+        relationship.createMissing(target, of: child)
         entity.relationships.append(relationship)
     }
 
@@ -159,5 +155,16 @@ struct EntityDrafting {
             name = base + "\(suffix)"
         }
         return name
+    }
+}
+
+extension InferredMapping.Relationship {
+    /// `onMissing: create`, with why, when some occurrences of `child`'s records (of `identity`)
+    /// held nothing but the identity and its records have more keys than that.
+    mutating func createMissing(_ identity: IdentityChoice, of child: ShapeObserver) {
+        guard identity.referencesOnly > 0, child.keys.count > 1 else { return }
+        onMissingCreate = true
+        let holds = identity.referencesOnly == 1 ? "holds" : "hold"
+        evidence += "; \(Wording.grouped(identity.referencesOnly)) \(holds) only the identity: onMissing: create"
     }
 }

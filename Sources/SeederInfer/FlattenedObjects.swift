@@ -136,8 +136,7 @@ struct FlattenedObjects {
             if let (child, choice) = recordKind(under: key) {
                 var relationship = InferredMapping.Relationship(name: member, target: child.name, from: path[0], evidence: evidence)
                 relationship.path = path + [key.key]
-                // As for any embedded record (`EntityDrafting.embed`).
-                relationship.onMissingCreate = choice.referencesOnly > 0 && child.keys.count > 1
+                relationship.createMissing(choice, of: child)
                 found.relationships.append(relationship)
                 continue
             }
