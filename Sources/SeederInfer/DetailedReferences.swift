@@ -37,16 +37,11 @@ extension ShapeCatalog {
     func nameByURLKind() {
         for observer in observers where observer.sourceRecords == 0 && !observer.isKeyedRecords && !observer.isOwned {
             guard let collection = IdentityChoice.urlIdentityKey(of: observer)?.urlIDs?.sameCollection else { continue }
-            let name = Self.entityName(ofCollection: collection)
+            let name = DraftNaming.entityName(ofCollection: collection)
             guard name != observer.name, byName[name] == nil || byName[name] === observer else { continue }
             observer.name = name
             byName[name] = observer
         }
-    }
-
-    /// The entity a URL's collection names: `pokemon-species` -> `PokemonSpecies`, `types` -> `Type`.
-    static func entityName(ofCollection collection: String) -> String {
-        DraftNaming.entityName(fromWords: DraftNaming.words(of: Naming.singular(collection)))
     }
 
     /// The source records `references` name by the ids their URL ends in, and the key of it.
@@ -55,7 +50,7 @@ extension ShapeCatalog {
         guard let url = IdentityChoice.urlIdentityKey(of: references), let ids = url.urlIDs, let collection = ids.sameCollection,
             !ids.negative
         else { return nil }
-        let name = Self.entityName(ofCollection: collection)
+        let name = DraftNaming.entityName(ofCollection: collection)
         guard let target = byName[name], target.sourceRecords > 0,
             let targetIDs = target.keys.first(where: { $0.key == "id" }), targetIDs.present == target.records,
             let values = targetIDs.values, values.containsAll(of: ids.ids),

@@ -29,6 +29,11 @@ public enum DraftNaming {
         return words
     }
 
+    /// The entity a URL's collection names: `pokemon-species` -> `PokemonSpecies`, `types` -> `Type`.
+    static func entityName(ofCollection collection: String) -> String {
+        entityName(fromWords: words(of: Naming.singular(collection)))
+    }
+
     /// `["article", "comments"]` -> `ArticleComment`; a name that would start with a digit
     /// gets a leading `N`; no words make `Record`; a name whose table SQLite or seeder reserves
     /// (`seed_metadata.json`, a key `sqlite_stat1`) gets `Dump` before it.

@@ -137,7 +137,7 @@ struct EntityDrafting {
     /// record's own URL is no reference), whose identities hold every id. With the ids.
     func urlReferenceTarget(_ stats: KeyStats) -> (String, ValueSet)? {
         guard let urls = stats.urlIDs, let collection = urls.sameCollection, urls.ids.count > 0, !urls.ids.overflowed else { return nil }
-        let target = DraftNaming.entityName(fromWords: DraftNaming.words(of: Naming.singular(collection)))
+        let target = DraftNaming.entityName(ofCollection: collection)
         guard target != observer.name, let identity = identities[target], identity.key != nil, let values = identity.values,
             !values.overflowed, values.containsAll(of: urls.ids)
         else { return nil }
