@@ -72,9 +72,9 @@ struct URLIdentities {
         if end > schemeEnd, text[end - 1] == slash { end -= 1 }
         var start = end
         while start > schemeEnd, text[start - 1] &- UInt8(ascii: "0") < 10 { start -= 1 }
+        // A minus sign only before digits.
         if start < end, start - 1 > schemeEnd, text[start - 1] == UInt8(ascii: "-"), text[start - 2] == slash { start -= 1 }
-        guard start < end, start > schemeEnd, text[start - 1] == slash, text[start] != UInt8(ascii: "-") || end - start > 1
-        else { return nil }
+        guard start < end, start > schemeEnd, text[start - 1] == slash else { return nil }
         let collectionEnd = start - 1
         var collectionStart = collectionEnd
         while collectionStart > schemeEnd, text[collectionStart - 1] != slash { collectionStart -= 1 }

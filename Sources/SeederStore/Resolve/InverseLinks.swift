@@ -158,9 +158,11 @@ extension ReferenceResolver {
         let mask = SQLText.quote(maskColumn)
         let mark = try db.makeStatement(sql: "UPDATE \(side) SET \(mask) = \(mask) | \(bit), \"_fields\" = ? WHERE \"_row\" = ?")
         let slot = child.slot(relationship: inverse)
+        // Where the columns after the keys start: the links of one `SharedInverse` have one width.
+        let base = links[0].ownerColumns.count + links[0].targetColumns.count
         while let row = try rows.next() {
-            let base = links[0].ownerColumns.count + links[0].targetColumns.count
-            let link = links[row[base + 4] as Int]
+            let linkIndex: Int = row[base + 4]
+            let link = links[linkIndex]
             let (ownerKey, childKey) = keys(ofLink: row, link)
             let linkLocation = location(file: row[base + 1], offset: row[base + 2])
             guard let current = try Row.fetchOne(select, arguments: StatementArguments(childKey)) else {
@@ -184,7 +186,7 @@ extension ReferenceResolver {
                 tally.counts[child.entityIndex].conflictsResolved += 1
                 if policy == .first { continue }
             }
-            let update = updates[row[base + 4] as Int]
+            let update = updates[linkIndex]
             var arguments = ownerKey
             if update.position { arguments.append(row[base] as DatabaseValue) }
             arguments.append(current[0] as DatabaseValue)
