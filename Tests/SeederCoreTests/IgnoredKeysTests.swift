@@ -46,7 +46,7 @@ struct IgnoredKeysTests {
 
     static let head = "seeder: 1\nentities:\n  Repository:\n"
 
-    static let cases: [MappingLoaderTests.Case] = [
+    static let cases: [MappingProblemsTests.Case] = [
         .init(
             yaml: head + "    ignor: [node_id]\n    attributes: { id: integer }\n",
             errors: ["mapping.yaml:4:5: error: unknown key 'ignor' in entity 'Repository'; did you mean 'ignore'?"]),
@@ -85,7 +85,7 @@ struct IgnoredKeysTests {
     ]
 
     @Test(arguments: cases)
-    func reportsEachProblemAtItsNode(_ case: MappingLoaderTests.Case) {
+    func reportsEachProblemAtItsNode(_ case: MappingProblemsTests.Case) {
         let (mapping, diagnostics) = loadMapping(`case`.yaml)
         #expect(diagnostics == `case`.errors)
         #expect(mapping == nil)

@@ -4,8 +4,8 @@ import Testing
 
 @testable import SeederCore
 
-/// The plugin's reader of `schema:` (Plugins/SeederPlugin/MappingSchemaReader.swift, compiled
-/// here through a link in Plugin/): on every form of docs/guides/swiftpm-plugin.md, The schema
+/// The plugin's reader of `schema:` (Plugins/SeederPlugin/MappingSchemaReader*.swift, compiled
+/// here through links in Plugin/): on every form of docs/guides/swiftpm-plugin.md, The schema
 /// file, it finds the path seeder's own loader finds, so the seed is rebuilt when that file
 /// changes.
 struct MappingSchemaReaderTests {

@@ -4,7 +4,7 @@ import Testing
 
 /// `@file.N` against the sources' paths (docs/mapping.md, Key paths): beyond the stars of a path
 /// that reads the entity's records, or without `sources:`, it is an error at its `from:`.
-extension MappingLoaderTests {
+extension MappingProblemsTests {
     static let fileStarCases: [Case] = [
         // Beyond the stars of the source that feeds the entity, on an attribute and a relationship.
         Case(

@@ -1,0 +1,1 @@
+../../../Plugins/SeederPlugin/MappingSchemaReader+Scalars.swift
