@@ -63,7 +63,7 @@ struct ChangesetChoiceTests {
     }
 
     /// A FIFO is skipped as not a regular file, without waiting for a writer that never comes.
-    @Test func aFIFOAsChangesetIsSkippedWithoutWaiting() throws {
+    @Test func aFIFOAsChangesetIsSkippedWithoutWaiting() async throws {
         let fixture = try SeedFixture()
         let (old, new) = (try fixture.seed(edition: 1), try fixture.seed(edition: 2))
         let fifo = fixture.workspace.path("fifo.changeset")
@@ -72,7 +72,7 @@ struct ChangesetChoiceTests {
         #expect(try SeedInstaller(seed: old, workingCopy: copy).install() == .installed)
         let outcome: SeedInstallation
         do {
-            outcome = try ChangesetFormatTests.returning(within: 30) {
+            outcome = try await ChangesetFormatTests.returning(within: 30) {
                 try SeedInstaller(seed: new, workingCopy: copy, changesets: [fifo]).install()
             }
         } catch let error as ChangesetFormatTests.Spun {

@@ -12,9 +12,9 @@ import Testing
 /// (docs/guides/updating-an-installed-seed.md, What it does on each launch).
 ///
 /// Every call that could spin (the check, SQLite's reading, the installer) runs under
-/// `returning(within:)`, not a suite time limit: the tests share the cooperative pool with tests
-/// that block it, so a time limit measures the wait for a thread as well as the work, and fails a
-/// test that never ran.
+/// `returning(within:)`, on a thread of its own, not under a suite time limit: a time limit
+/// measures the wait for a thread of the cooperative pool as well as the work, and fails a test
+/// that never ran.
 struct ChangesetFormatTests {
     /// A call that did not return in time: it spins, on a thread of its own, until the tests end.
     struct Spun: Error, CustomStringConvertible {
@@ -22,28 +22,41 @@ struct ChangesetFormatTests {
         var description: String { "did not return within \(Int(seconds)) s" }
     }
 
-    /// What `body` returns, run on a thread of its own and waited for at most `seconds` of its
-    /// own time; `Spun` if it takes longer.
-    static func returning<T: Sendable>(within seconds: Double = 60, _ body: @escaping @Sendable () throws -> T) throws -> T {
-        let outcome = Outcome<T>()
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            outcome.result = Result { try body() }
-            done.signal()
+    /// What `body` returns, run on a thread of its own and awaited for at most `seconds` of its
+    /// own time, no thread of the pool held meanwhile; `Spun` if it takes longer.
+    static func returning<T: Sendable>(within seconds: Double = 60, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let outcome = Outcome(continuation)
+            let timeout = DispatchWorkItem { outcome.finish(.failure(Spun(seconds: seconds))) }
+            outcome.timeout = timeout
+            Thread { outcome.finish(Result { try body() }) }.start()
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: timeout)
         }
-        guard done.wait(timeout: .now() + seconds) == .success, let result = outcome.result else { throw Spun(seconds: seconds) }
-        return try result.get()
     }
 
-    /// The result a `returning(within:)` thread leaves, read after its signal.
+    /// The awaiting test, resumed once: by the thread's result or by the timeout, whichever is
+    /// first.
     private final class Outcome<T: Sendable>: @unchecked Sendable {
-        var result: Result<T, any Error>?
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<T, any Error>?
+        var timeout: DispatchWorkItem?
+
+        init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = continuation }
+
+        func finish(_ result: Result<T, any Error>) {
+            let waiting = lock.withLock {
+                defer { (continuation, timeout) = (nil, nil) }
+                timeout?.cancel()
+                return continuation
+            }
+            waiting?.resume(with: result)
+        }
     }
 
-    static func check(_ bytes: Data, in workspace: Workspace) throws -> ChangesetFormat.Malformed? {
+    static func check(_ bytes: Data, in workspace: Workspace) async throws -> ChangesetFormat.Malformed? {
         let path = workspace.path("checked.changeset")
         try bytes.write(to: URL(fileURLWithPath: path))
-        return try returning { () throws -> ChangesetFormat.Malformed? in
+        return try await returning { () throws -> ChangesetFormat.Malformed? in
             guard let file = fopen(path, "rb") else { throw CocoaError(.fileNoSuchFile) }
             defer { fclose(file) }
             do throws(ChangesetFormat.Malformed) {
@@ -56,8 +69,8 @@ struct ChangesetFormatTests {
     }
 
     /// SQLite reads `bytes` to its end: the number of changes, or `nil` for an error.
-    static func sqliteCount(_ bytes: Data) throws -> Int? {
-        try returning { unwatchedSQLiteCount(bytes) }
+    static func sqliteCount(_ bytes: Data) async throws -> Int? {
+        try await returning { unwatchedSQLiteCount(bytes) }
     }
 
     private static func unwatchedSQLiteCount(_ bytes: Data) -> Int? {
@@ -79,17 +92,18 @@ struct ChangesetFormatTests {
 
     /// Every prefix of a real changeset is either refused or one SQLite reads to its end (a cut
     /// between two changes is a shorter changeset); the whole one passes.
-    @Test func everyPrefixIsRefusedOrReadToItsEnd() throws {
+    @Test func everyPrefixIsRefusedOrReadToItsEnd() async throws {
         let fixture = try SeedFixture()
         let changeset = try SeedFixture.bytes(fixture.changeset(from: fixture.seed(edition: 1), to: fixture.seed(edition: 2)))
-        #expect(try Self.check(changeset, in: fixture.workspace) == nil)
-        let whole = try #require(try Self.sqliteCount(changeset))
+        #expect(try await Self.check(changeset, in: fixture.workspace) == nil)
+        let whole = try #require(try await Self.sqliteCount(changeset))
         var passed = 0
         for length in 0..<changeset.count {
             let prefix = changeset.prefix(length)
-            guard try Self.check(prefix, in: fixture.workspace) == nil else { continue }
+            guard try await Self.check(prefix, in: fixture.workspace) == nil else { continue }
             passed += 1
-            let count = try #require(try Self.sqliteCount(prefix), "a prefix of \(length) bytes passed the check but SQLite cannot read it")
+            let count = try #require(
+                try await Self.sqliteCount(prefix), "a prefix of \(length) bytes passed the check but SQLite cannot read it")
             #expect(count < whole)
         }
         // The empty prefix, and those cut between two changes or after a table's header.
@@ -101,12 +115,12 @@ struct ChangesetFormatTests {
     /// With `allKeysChange`, the new seed has another mapping and seeder too, so the changeset's
     /// first changes already name every identity key: only its end tells it whole.
     @Test(arguments: [false, true])
-    func aChangesetCutBetweenTwoChangesIsNotApplied(allKeysChange: Bool) throws {
+    func aChangesetCutBetweenTwoChangesIsNotApplied(allKeysChange: Bool) async throws {
         let fixture = try SeedFixture()
         let (old, new) = (try fixture.seed(edition: 1), try fixture.seed(edition: 2))
         if allKeysChange {
             let queue = try DatabaseQueue(path: new)
-            try queue.write { db in
+            try await queue.write { db in
                 try db.execute(sql: "UPDATE seed_metadata SET value = value || '-next' WHERE key IN ('mapping_sha256', 'seeder_version')")
             }
             try queue.close()
@@ -114,11 +128,12 @@ struct ChangesetFormatTests {
         let changeset = try SeedFixture.bytes(fixture.changeset(from: old, to: new))
         let copy = fixture.workspace.path("copy.sqlite"), cut = fixture.workspace.path("cut.changeset")
         var cuts = 0
-        for length in 1..<changeset.count where try Self.check(changeset.prefix(length), in: fixture.workspace) == nil {
+        for length in 1..<changeset.count {
+            guard try await Self.check(changeset.prefix(length), in: fixture.workspace) == nil else { continue }
             cuts += 1
             try changeset.prefix(length).write(to: URL(fileURLWithPath: cut))
             try SeedFixture.bytes(old).write(to: URL(fileURLWithPath: copy))
-            let outcome = try Self.returning { try SeedInstaller(seed: new, workingCopy: copy, changesets: [cut]).install() }
+            let outcome = try await Self.returning { try SeedInstaller(seed: new, workingCopy: copy, changesets: [cut]).install() }
             guard case let .replaced(skipped) = outcome, skipped.count == 1 else {
                 Issue.record("cut at \(length) of \(changeset.count) bytes: \(outcome)")
                 continue
@@ -129,11 +144,11 @@ struct ChangesetFormatTests {
 
     /// A table whose primary key has two columns (a join table): SQLite numbers the key's columns
     /// in its header (1, 2), and the changeset is whole.
-    @Test func takesATableWithATwoColumnKey() throws {
+    @Test func takesATableWithATwoColumnKey() async throws {
         let workspace = try Workspace()
         for name in ["old.db", "new.db"] {
             let queue = try DatabaseQueue(path: workspace.path(name))
-            try queue.write { db in
+            try await queue.write { db in
                 try db.execute(
                     sql: "CREATE TABLE link(a INTEGER, b INTEGER, v TEXT, PRIMARY KEY (b, a)); INSERT INTO link VALUES (1, 2, 'x')")
                 if name == "new.db" { try db.execute(sql: "INSERT INTO link VALUES (3, 4, 'y'); UPDATE link SET v = 'z' WHERE a = 1") }
@@ -142,13 +157,13 @@ struct ChangesetFormatTests {
         }
         _ = try SeedChangeset.write(old: workspace.path("old.db"), new: workspace.path("new.db"), to: workspace.path("c"))
         let bytes = try SeedFixture.bytes(workspace.path("c"))
-        #expect(try Self.check(bytes, in: workspace) == nil)
-        #expect(try Self.sqliteCount(bytes) == 2)
+        #expect(try await Self.check(bytes, in: workspace) == nil)
+        #expect(try await Self.sqliteCount(bytes) == 2)
     }
 
     /// Random damage to a real changeset (bytes flipped, cut, dropped, inserted): whatever the
     /// check passes, SQLite reads to its end, change by change; most damage is refused.
-    @Test func damagedChangesetsAreRefusedOrReadToTheirEnd() throws {
+    @Test func damagedChangesetsAreRefusedOrReadToTheirEnd() async throws {
         let fixture = try SeedFixture()
         let changeset = try SeedFixture.bytes(fixture.changeset(from: fixture.seed(edition: 1), to: fixture.seed(edition: 2)))
         // Seeded: a damage that fails the test is the same on the next run.
@@ -165,13 +180,13 @@ struct ChangesetFormatTests {
                 default: damaged.insert(UInt8.random(in: 0...255, using: &generator), at: min(at, damaged.count))
                 }
             }
-            guard try Self.check(Data(damaged), in: fixture.workspace) == nil else {
+            guard try await Self.check(Data(damaged), in: fixture.workspace) == nil else {
                 refused += 1
                 continue
             }
             // Returns, with its changes or SQLite's error: a value SQLite rejects (a text that is
             // not UTF-8, say) is its to report; never spinning is the check's.
-            _ = try Self.sqliteCount(Data(damaged))
+            _ = try await Self.sqliteCount(Data(damaged))
         }
         #expect(refused > 500)
     }
@@ -179,9 +194,9 @@ struct ChangesetFormatTests {
     /// Files SQLite 3.40 would spin on forever: a table header cut short, text that begins with
     /// `T` or `P`.
     @Test(arguments: ["T", "This folder holds the release changesets.", "Patch notes", "T\u{02}\u{01}", "T\u{02}\u{01}\u{00}book"])
-    func refusesWhatSQLiteWouldSpinOn(_ text: String) throws {
+    func refusesWhatSQLiteWouldSpinOn(_ text: String) async throws {
         let fixture = try SeedFixture()
-        let malformed = try #require(try Self.check(Data(text.utf8), in: fixture.workspace))
+        let malformed = try #require(try await Self.check(Data(text.utf8), in: fixture.workspace))
         #expect(malformed.offset == 0)
 
         // In a bundle, before the changeset that leads: skipped, and the patch goes on.
@@ -191,7 +206,7 @@ struct ChangesetFormatTests {
         let copy = fixture.workspace.path("copy.sqlite")
         #expect(try SeedInstaller(seed: old, workingCopy: copy).install() == .installed)
         let bad = fixture.workspace.path("bad.changeset")
-        let outcome = try Self.returning { try SeedInstaller(seed: new, workingCopy: copy, changesets: [bad, good]).install() }
+        let outcome = try await Self.returning { try SeedInstaller(seed: new, workingCopy: copy, changesets: [bad, good]).install() }
         guard case let .patched(report) = outcome, case let .unreadable(reason) = report.skipped.first?.reason else {
             Issue.record("\(outcome)")
             return
