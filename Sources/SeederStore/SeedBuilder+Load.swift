@@ -23,14 +23,14 @@ extension SeedBuilder {
     }
 
     /// Opens one connection (`WritingConnection`, no journal): the seed being built as `main`,
-    /// the working database as `work`.
-    static func openDatabase(_ files: BuildFiles) throws -> DatabaseQueue {
+    /// the working database as `work`, with the pages `layout` has it in
+    /// (`SeedLayout.workingPageSize`).
+    static func openDatabase(_ files: BuildFiles, for layout: SeedLayout) throws -> DatabaseQueue {
         let work = files.work
+        let workingPageSize = layout.workingPageSize
         let configuration = WritingConnection.configuration(journal: .off, pageSize: 4096) { db in
             try db.execute(sql: "ATTACH DATABASE ? AS \"work\"", arguments: [work])
-            // Big pages: side and link tables are appended to and read back in order
-            // (bench/README.md).
-            try WritingConnection.prepare(db, schema: "work", journal: .off, pageSize: 65536)
+            try WritingConnection.prepare(db, schema: "work", journal: .off, pageSize: workingPageSize)
         }
         return try DatabaseQueue(path: files.seed, configuration: configuration)
     }

@@ -12,8 +12,8 @@ import SeederFiles
 /// 2. `planInputs`: sources -> `InputFile`s (`InputPlanner`), in source and path order;
 /// 3. `claimFiles`: the output and report checked (`OutputGuard`), the output locked
 ///    (`OutputLock`) -> `BuildFiles`;
-/// 4. `openDatabase`: the seed being built and the working database, on one connection; the
-///    tables laid out (`SeedLayout`), and how the build will publish decided (`Publication`:
+/// 4. the tables laid out (`SeedLayout`); `openDatabase`: the seed being built and the working
+///    database, on one connection; and how the build will publish decided (`Publication`:
 ///    the file's finish, which indexes the resolver builds and which the finish);
 /// 5. `load`: dump bytes -> JSON values (`JSONReader`) -> `Record`s (`Mapper`) -> rows merged in
 ///    the seed's own tables (`RowStore`, SQLite as the identity map); then references,
@@ -84,9 +84,9 @@ package enum SeedBuilder {
             state.inputs = try planInputs(mapping.mapping, options: options, diagnostics: diagnostics)
             state.report.inputs = state.inputs.map(\.path)
             let files = try claimFiles(mapping.mapping, options: options, state: &state, diagnostics: diagnostics)
-            let seed = try openDatabase(files)
-            database = seed
             let layout = SeedLayout(mapping: mapping.mapping)
+            let seed = try openDatabase(files, for: layout)
+            database = seed
             let publication = Publication(layout: layout, fit: fit, writesOutput: options.writesOutput)
             let loaded = try load(
                 state.inputs, with: layout, as: publication, into: seed, files: files, options: options, diagnostics: diagnostics)

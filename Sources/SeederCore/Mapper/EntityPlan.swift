@@ -30,8 +30,8 @@ final class EntityPlan {
     @exclusivity(unchecked) private(set) var relationshipKeyPathSlots: [Int?] = []
     private var slotCount = 0
     private var exact: [String: Int] = [:]
-    private var keyPathFirstKeys: [String: [Int]] = [:]
-    private var loose: [String: [Int]] = [:]
+    private var keyPathFirstKeys = SlotsByKey()
+    private var loose = SlotsByKey()
     private var conventionSlots: Set<Int> = []
     /// First keys of key paths: such keys count as mapped.
     private var claimed: Set<String> = []
@@ -87,7 +87,7 @@ final class EntityPlan {
             let slot = slotCount
             slotCount += 1
             if let name { exact[name] = slot }
-            loose[lookup, default: []].append(slot)
+            loose.add(slot, for: lookup)
             return slot
         }
         func addKeyPathSlot(_ keyPath: KeyPath) -> Int? {
@@ -95,9 +95,17 @@ final class EntityPlan {
             claimed.insert(first)
             let slot = slotCount
             slotCount += 1
-            keyPathFirstKeys[first, default: []].append(slot)
+            keyPathFirstKeys.add(slot, for: first)
             return slot
         }
+        // Each array made to size: grown by appends, a big mapping's thousand plans kept a
+        // third of their room unused (bench/README.md, Big mappings).
+        let (attributes, relationships) = (entity.attributes.count, entity.relationships.count)
+        attributeSlots.reserveCapacity(attributes)
+        attributeKeyPathSlots.reserveCapacity(attributes)
+        relationshipSlots.reserveCapacity(relationships)
+        relationshipKeyPathSlots.reserveCapacity(relationships)
+        pluralConventionSlots.reserveCapacity(relationships)
         restAttribute = entity.attributes.firstIndex { $0.keyPath?.isRest == true }
         attributeKeysAfterFirst = entity.attributes.map { $0.keyPath?.keyListsAfterFirst ?? [] }
         relationshipKeysAfterFirst = entity.relationships.map { $0.keyPath?.keyListsAfterFirst ?? [] }
@@ -202,10 +210,8 @@ final class EntityPlan {
             layout.withKeyBytes(ordinal) { cachedKeyBytes.append(contentsOf: $0) }
             cachedKeyEnds.append(cachedKeyBytes.count)
             if let slot = exact[name], exactMatch[slot] < 0 { exactMatch[slot] = ordinal }
-            for slot in keyPathFirstKeys[name] ?? [] where exactMatch[slot] < 0 { exactMatch[slot] = ordinal }
-            for slot in loose[Naming.lookupKey(name)] ?? [] where looseMatch[slot] < 0 {
-                looseMatch[slot] = ordinal
-            }
+            keyPathFirstKeys.forEach(name) { slot in if exactMatch[slot] < 0 { exactMatch[slot] = ordinal } }
+            loose.forEach(Naming.lookupKey(name)) { slot in if looseMatch[slot] < 0 { looseMatch[slot] = ordinal } }
         }
         var members = (0..<slotCount).map { exactMatch[$0] >= 0 ? exactMatch[$0] : looseMatch[$0] }
         // The later id convention stands in for the first where only it is here.

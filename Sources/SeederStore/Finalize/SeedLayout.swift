@@ -33,6 +33,19 @@ struct SeedLayout {
         }
     }
 
+    /// The working database's page size. Big pages suit side and link tables, appended to and
+    /// read back in order (bench/README.md), but every table takes at least its root page, and
+    /// the load's cache (`WritingConnection.cacheKiB`) holds 256 pages of 64 KiB: a mapping of
+    /// hundreds of entities, a side table each, would fill it with roots of a few rows each. The
+    /// pages halve, down to SQLite's default of 4 KiB, until every working table's root fits in a
+    /// quarter of the cache.
+    var workingPageSize: Int {
+        let tables = layouts.count + LinkTable.all(for: links.joined().compactMap { $0 }).count
+        var size = 65536
+        while size > 4096, tables * size > WritingConnection.cacheKiB * 1024 / 4 { size /= 2 }
+        return size
+    }
+
     /// The seed's tables `createTables` makes for `publication`, after its metadata.
     func tables(for publication: Publication) -> [SeedSchema.Table] {
         publication.assembles ? schema.tables : schema.entityTables.map { schema.tables[$0] }

@@ -12,6 +12,8 @@ struct ReadChunk: Sendable {
     /// The rows of `records` in the same order when the reading thread encoded them
     /// (`DumpReader.encodesHere`, decided per chunk), else empty.
     var encoded: [RowEncoder.Encoded] = []
+    /// The fields and links of `records`, which a chunk's memory grows with.
+    var values = 0
 }
 
 /// What the reading thread hands the writing thread, in dump order.
@@ -55,6 +57,9 @@ final class DumpReader: @unchecked Sendable {
     struct ChunkLimits: Sendable {
         var events = 256
         var records = 1024
+        /// Fields and links: a chunk of wide records (a big mapping's, fifty columns and
+        /// relationships each) holds fewer of them (bench/README.md, Big mappings).
+        var values = 16384
     }
 
     /// `progress` gets the bytes and records read so far, over all files.
@@ -104,7 +109,9 @@ final class DumpReader: @unchecked Sendable {
 
     private func send(_ event: ReadEvent) throws {
         chunk.events.append(event)
-        if chunk.events.count >= limits.events || chunk.records.count >= limits.records { try flush() }
+        if chunk.events.count >= limits.events || chunk.records.count >= limits.records || chunk.values >= limits.values {
+            try flush()
+        }
     }
 
     private func flush() throws {
@@ -218,6 +225,7 @@ final class DumpReader: @unchecked Sendable {
     @inline(__always)
     private func sendRecords(from start: Int, file: Int, diagnostics: DiagnosticSink) throws {
         let batch = start..<chunk.records.count
+        chunk.values += chunk.records[batch].reduce(0) { $0 + $1.fields.count + $1.links.count }
         if encodesHere {
             chunk.records.withUnsafeBufferPointer { records in
                 encoder.encode(batch: UnsafeBufferPointer(rebasing: records[batch]), file: file, appendingTo: &chunk.encoded)

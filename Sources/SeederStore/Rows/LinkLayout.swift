@@ -12,19 +12,31 @@ final class LinkLayout: Sendable {
     /// The relationship's number among the mapping's to-manys, its rows' `_rel` in `stored`.
     let number: Int
     let stored: LinkTable
-    /// The links to read from: a query of `stored` for this relationship's rows (for one entity
-    /// of a selector, `cases`, the rows that chose it); writers write `storedTable` under
-    /// `number`.
-    let table: String
-    let storedTable: String
-    /// `true` for one entity's view of the links of a relationship to a selector (`cases`).
-    let isCaseView: Bool
+    /// For one entity's view of the links of a relationship to a selector (`cases`), that
+    /// entity's name: the view reads the rows that chose it.
+    private let caseEntity: String?
     /// What the links are, from the relationship's storage.
     let kind: Kind
-    let ownerColumns: [String]
+
+    // Derived when asked, once a relationship at each stage: a big mapping holds thousands of
+    // layouts, and each string or array kept took an allocation of its own (bench/README.md).
+
+    /// The links to read from: a query of `stored` for this relationship's rows (for a case's
+    /// view, the rows that chose its entity); writers write `storedTable` under `number`.
+    var table: String {
+        var condition = Self.isRelationship(number)
+        if let caseEntity {
+            condition += " AND \(SQLText.quote(stored.targetColumns.last!)) = \(SQLText.literal(caseEntity))"
+        }
+        return "(SELECT * FROM \(storedTable) WHERE \(condition))"
+    }
+    var storedTable: String { stored.table }
+    /// `true` for one entity's view of the links of a relationship to a selector (`cases`).
+    var isCaseView: Bool { caseEntity != nil }
+    var ownerColumns: [String] { stored.ownerColumns }
     /// The target's key; to a selector, then the chosen entity's name (docs/mapping.md,
     /// Polymorphism), except in a case's view of the links, which is keyed like its entity.
-    let targetColumns: [String]
+    var targetColumns: [String] { isCaseView ? Array(stored.targetColumns.dropLast()) : stored.targetColumns }
 
     /// Per entity, per relationship: the links of each to-many, `nil` for a to-one; numbered in
     /// mapping order.
@@ -64,11 +76,7 @@ final class LinkLayout: Sendable {
         stored = LinkTable(
             ownerWidth: mapping.entities[entityIndex].primaryKeyColumns.count,
             targetWidth: mapping.entities[relationship.target].primaryKeyColumns.count + (relationship.selector == nil ? 0 : 1))
-        storedTable = stored.table
-        isCaseView = false
-        table = "(SELECT * FROM \(storedTable) WHERE \(Self.isRelationship(number)))"
-        ownerColumns = stored.ownerColumns
-        targetColumns = stored.targetColumns
+        caseEntity = nil
     }
 
     private init(narrowing link: LinkLayout, to entity: Int, mapping: Mapping) {
@@ -87,13 +95,7 @@ final class LinkLayout: Sendable {
         relationship.selector = nil
         relationship.caseInverses = []
         self.relationship = relationship
-        storedTable = link.storedTable
-        isCaseView = true
-        ownerColumns = link.ownerColumns
-        targetColumns = Array(link.targetColumns.dropLast())
-        let type = SQLText.quote(link.targetColumns.last!)
-        let entityName = SQLText.literal(mapping.entities[entity].name)
-        table = "(SELECT * FROM \(link.storedTable) WHERE \(Self.isRelationship(number)) AND \(type) = \(entityName))"
+        caseEntity = mapping.entities[entity].name
     }
 
     /// `"_rel" = 3`: the rows of relationship number 3 in its table.

@@ -31,11 +31,13 @@ extension RowStore {
             let sideRows = SideRowLog(layout: layout, spill: spill, spillBytes: spillBytes, pool: pool)
             self.sideRows = sideRows
             path = InsertPath(layout: layout, columns: columns, sideRows: sideRows, pool: pool)
-            let selected =
-                layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" }
-                + ["t.\"rowid\""]
+            // The SQL is made when the statement is prepared, from the layout: texts made now
+            // and captured would be kept for every entity of a big mapping (bench/README.md).
             select = sideRows.statement(pool: pool) { side in
-                "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined(side)) WHERE \(layout.keyCondition("t"))"
+                let selected =
+                    layout.sideColumns.map { "s.\(SQLText.quote($0))" } + layout.dataColumns.map { "t.\(SQLText.quote($0))" }
+                    + ["t.\"rowid\""]
+                return "SELECT \(selected.joined(separator: ", ")) FROM \(layout.joined(side)) WHERE \(layout.keyCondition("t"))"
             }
             update = pool.statement { "UPDATE \(layout.table) SET \(SQLText.assignments(layout.dataColumns)) WHERE \"rowid\" = ?" }
             let sideUpdated = layout.maskColumns + ["_fields"]

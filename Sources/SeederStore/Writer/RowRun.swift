@@ -38,10 +38,11 @@ extension RowStore {
 
         init(table: String, sideRows: SideRowLog, columns: [String], pool: StatementPool) {
             inserts = InsertIfNew(table: table, sideRows: sideRows, columns: columns, pool: pool)
-            waiting.reserveCapacity(Self.limit)
         }
 
         func add(_ index: Int, id: Int64, placement: Placement) {
+            // Room for a whole run, made by the first: most entities of a big mapping never wait.
+            if waiting.capacity == 0 { waiting.reserveCapacity(Self.limit) }
             waiting.append(Occurrence(index: index, id: id, placement: placement))
         }
 

@@ -187,10 +187,11 @@ final class SideRowLog {
         binder.bind(Int64(RowLayout.readVarint(current, at: &position)))
     }
 
-    /// Room for `bytes` more.
+    /// Room for `bytes` more: doubling, from a start small enough for a log a thousand entities
+    /// of a big mapping each keep (bench/README.md, Big mappings).
     private func reserve(_ bytes: Int) {
         guard count + bytes > capacity else { return }
-        let grown = max(capacity * 2, count + bytes, 4096)
+        let grown = max(capacity * 2, count + bytes, 256)
         let new = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         new.update(from: storage, count: count)
         storage.deallocate()
