@@ -40,7 +40,8 @@ struct SeedLayout {
     /// pages halve, down to SQLite's default of 4 KiB, until every working table's root fits in a
     /// quarter of the cache.
     var workingPageSize: Int {
-        let tables = layouts.count + LinkTable.all(for: links.joined().compactMap { $0 }).count
+        // A side table an entity; a link table a shape, and its pair's index.
+        let tables = layouts.count + 2 * LinkTable.all(for: links.joined().compactMap { $0 }).count
         var size = 65536
         while size > 4096, tables * size > WritingConnection.cacheKiB * 1024 / 4 { size /= 2 }
         return size

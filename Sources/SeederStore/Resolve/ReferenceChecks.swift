@@ -31,66 +31,122 @@ extension ReferenceResolver {
         }
         report()
         for layout in tables.layouts {
-            for (index, relationship) in layout.entity.relationships.enumerated() where !relationship.isToMany {
-                try checkForeignKey(layout, relationship: index)
-                count()
-            }
+            try checkForeignKeys(of: layout, checked: count)
         }
+        let linkCounts = try linkCounts(of: joinLinks)
         for layout in joinLinks {
-            try checkJoinLinks(layout)
+            try checkJoinLinks(layout, rows: layout.isCaseView ? nil : linkCounts[layout.stored]?[layout.number] ?? 0)
             count()
         }
     }
 
-    /// A to-one's foreign keys must name rows that exist; others follow `onMissing`. Only one
+    /// Per link table, the rows of each relationship (its `_rel`): one pass a table through the
+    /// pair index, which leads with `_rel`, rather than a count a relationship (a big mapping has
+    /// thousands, bench/README.md).
+    private func linkCounts(of links: [LinkLayout]) throws -> [LinkTable: [Int: Int]] {
+        var counts: [LinkTable: [Int: Int]] = [:]
+        for table in Set(links.map(\.stored)) {
+            let relationship = SQLText.quote(LinkTable.relationshipColumn)
+            // Read as they come: a big mapping's thousands of rows at once were megabytes.
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(relationship), COUNT(*) FROM \(table.table) GROUP BY \(relationship)")
+            var byRelationship: [Int: Int] = [:]
+            while let row = try rows.next() { byRelationship[row[0]] = row[1] }
+            counts[table] = byRelationship
+        }
+        return counts
+    }
+
+    /// Each to-one's foreign keys must name rows that exist; others follow `onMissing`. Only one
     /// that a record names by identity can dangle (`LoadSummary.Relationship.referencedByIdentity`):
     /// the others were set from rows the load inserted, and are only counted.
-    /// (`SeedChecks.check` still checks every key of the finished file.)
+    /// (`SeedChecks.check` still checks every key of the finished file.) `checked` hears of each
+    /// to-one once it is.
     ///
-    /// The seed's index of the key is built now rather than after the load, when there is one
+    /// The seed's index of a key is built now rather than after the load, when there is one
     /// (not in `validate`): the keys are counted from it, and each distinct value is looked up
     /// once (a graph's million tasks name 20,000 users); the index costs what it would have
-    /// later.
-    func checkForeignKey(_ layout: RowLayout, relationship index: Int) throws {
-        for target in foreignKeyTargets(layout, relationship: index) {
-            try checkForeignKey(layout, relationship: index, to: target)
+    /// later. The keys without one are counted in one scan of the table for all of them: a
+    /// statement each was thousands in a big mapping (bench/README.md, Big mappings).
+    func checkForeignKeys(of layout: RowLayout, checked: () -> Void) throws {
+        let toOnes = layout.entity.relationships.indices.filter { !layout.entity.relationships[$0].isToMany }
+        let targets = toOnes.map { index in foreignKeyTargets(layout, relationship: index).filter { !$0.columns.isEmpty } }
+        let scanned = try scanCounts(
+            layout,
+            zip(toOnes, targets).flatMap { index, targets in
+                targets.filter { seedIndex(of: layout, $0) == nil }.map { ($0, load[entity: layout.entityIndex, relationship: index]) }
+            })
+        var next = 0
+        for (index, targets) in zip(toOnes, targets) {
+            for target in targets {
+                var counted: KeyCount?
+                if seedIndex(of: layout, target) == nil {
+                    counted = scanned[next]
+                    next += 1
+                }
+                try checkForeignKey(layout, relationship: index, to: target, scanned: counted)
+            }
+            checked()
         }
     }
 
-    private func checkForeignKey(_ layout: RowLayout, relationship index: Int, to target: ForeignKeyTarget) throws {
-        let columns = target.columns
-        guard !columns.isEmpty else { return }
-        let matches = SQLText.equal("x", target.layout.keyColumns, "t", columns)
-        let present = target.present
-        // A selector's columns have no index of their own (`SeedSchema`).
-        let seedIndex =
-            target.chosen == nil ? indexes[Publication.IndexedColumns(table: layout.entity.table, columns: columns)] : nil
-        if let seedIndex { try SeedFinisher.createIndexes([seedIndex], in: db) }
-        let count = "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(present)"
-        guard load[entity: layout.entityIndex, relationship: index].referencedByIdentity else {
-            tally.counts[layout.entityIndex].referencesResolved += try Int.fetchOne(db, sql: count) ?? 0
-            return
+    /// How many of a to-one's keys are present, and of them how many name no row.
+    typealias KeyCount = (keys: Int, dangling: Int)
+
+    /// The index the seed gets on a to-one's columns and the resolver builds now, if any. A
+    /// selector's columns have no index of their own (`SeedSchema`).
+    private func seedIndex(of layout: RowLayout, _ target: ForeignKeyTarget) -> SeedSchema.Index? {
+        target.chosen == nil ? indexes[Publication.IndexedColumns(table: layout.entity.table, columns: target.columns)] : nil
+    }
+
+    /// The `KeyCount` of each of `targets` (its dangling keys only where the load says a record
+    /// named it by identity), from one scan of `layout`'s table a few hundred of them.
+    private func scanCounts(_ layout: RowLayout, _ targets: [(ForeignKeyTarget, LoadSummary.Relationship)]) throws -> [KeyCount] {
+        var counts: [KeyCount] = []
+        // Two result columns each, well within SQLite's 2,000.
+        for part in stride(from: 0, to: targets.count, by: 500) {
+            var aggregates: [String] = []
+            for (target, relationship) in targets[part..<min(part + 500, targets.count)] {
+                let present = "(\(target.present))"
+                aggregates.append("COALESCE(SUM(CASE WHEN \(present) THEN 1 ELSE 0 END), 0)")
+                guard relationship.referencedByIdentity else {
+                    aggregates.append("0")
+                    continue
+                }
+                let matches = SQLText.equal("x", target.layout.keyColumns, "t", target.columns)
+                let named = "EXISTS (SELECT 1 FROM \(target.layout.table) AS x WHERE \(matches))"
+                aggregates.append("COALESCE(SUM(CASE WHEN \(present) AND NOT \(named) THEN 1 ELSE 0 END), 0)")
+            }
+            let row = try Row.fetchOne(db, sql: "SELECT \(aggregates.joined(separator: ", ")) FROM \(layout.table) AS t")
+            for pair in 0..<aggregates.count / 2 {
+                counts.append((row?[2 * pair] ?? 0, row?[2 * pair + 1] ?? 0))
+            }
         }
-        let keys: Int
-        let dangling: Int
-        if seedIndex != nil {
-            keys = try Int.fetchOne(db, sql: count) ?? 0
-            let danglingKeys = SQLText.danglingKeys(layout.table, columns, parent: target.layout.table, target.layout.keyColumns)
-            dangling = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(danglingKeys)") ?? 0
+        return counts
+    }
+
+    /// Checks one entity a to-one can name: with its `scanned` counts, or through the seed's
+    /// index of its columns.
+    private func checkForeignKey(_ layout: RowLayout, relationship index: Int, to target: ForeignKeyTarget, scanned: KeyCount?) throws {
+        let columns = target.columns
+        let matches = SQLText.equal("x", target.layout.keyColumns, "t", columns)
+        let counted: KeyCount
+        if let scanned {
+            counted = scanned
         } else {
-            // One scan counts the keys and the dangling ones.
-            let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*), COALESCE(SUM(NOT EXISTS (SELECT 1 FROM \(target.layout.table) AS x WHERE \(matches))), 0)
-                    FROM \(layout.table) AS t WHERE \(present)
-                    """)
-            (keys, dangling) = (row?[0] ?? 0, row?[1] ?? 0)
+            let seedIndex = seedIndex(of: layout, target)!
+            try SeedFinisher.createIndexes([seedIndex], in: db)
+            let keys = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(target.present)") ?? 0
+            guard load[entity: layout.entityIndex, relationship: index].referencedByIdentity else {
+                tally.counts[layout.entityIndex].referencesResolved += keys
+                return
+            }
+            let danglingKeys = SQLText.danglingKeys(layout.table, columns, parent: target.layout.table, target.layout.keyColumns)
+            counted = (keys, try Int.fetchOne(db, sql: "SELECT COUNT(*) \(danglingKeys)") ?? 0)
         }
         // Only dangling keys need the rows' origins, and rows may share a dangling key.
         var dropped = 0
-        if dangling > 0 { dropped = try settleDangling(layout, relationship: index, to: target, matches: matches) }
-        tally.counts[layout.entityIndex].referencesResolved += keys - dropped
+        if counted.dangling > 0 { dropped = try settleDangling(layout, relationship: index, to: target, matches: matches) }
+        tally.counts[layout.entityIndex].referencesResolved += counted.keys - dropped
     }
 
     /// The foreign keys of a to-one to `target`, present and not `matches`-ing a target row, in
@@ -142,8 +198,9 @@ extension ReferenceResolver {
         }
     }
 
-    /// A many-to-many's links must name target rows that exist.
-    func checkJoinLinks(_ link: LinkLayout) throws {
+    /// A many-to-many's links must name target rows that exist. `rows`: how many the link has
+    /// before the check (`linkCounts(of:)`), or `nil` to count them after it.
+    func checkJoinLinks(_ link: LinkLayout, rows: Int?) throws {
         let owner = tables.layouts[link.entityIndex]
         let target = tables.layouts[link.relationship.target]
         let matches = SQLText.equal("t", target.keyColumns, "l", link.targetColumns)
@@ -155,11 +212,12 @@ extension ReferenceResolver {
                 WHERE NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(matches))
                 ORDER BY l."_seq"
                 """)
+        var dropped = 0
         for row in dangling {
             let (ownerKey, targetKey) = keys(ofLink: row, link, from: 1)
             let base = 1 + link.ownerColumns.count + link.targetColumns.count
             if link.relationship.onMissing == .null {
-                tally.counts[link.entityIndex].referencesDropped += 1
+                dropped += 1
                 try db.execute(sql: "DELETE FROM \(link.storedTable) WHERE \"_seq\" = ?", arguments: [row[0] as DatabaseValue])
             } else {
                 missing(
@@ -168,7 +226,9 @@ extension ReferenceResolver {
             }
         }
         reportMissing()
-        tally.counts[link.entityIndex].referencesResolved += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(link.table)") ?? 0
+        tally.counts[link.entityIndex].referencesDropped += dropped
+        let resolved = try rows.map { $0 - dropped } ?? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(link.table)") ?? 0
+        tally.counts[link.entityIndex].referencesResolved += resolved
     }
 }
 
