@@ -26,7 +26,7 @@ struct Publication {
     /// (`finishedIndexes`).
     ///
     /// The indexes of to-ones' foreign keys, by table and columns: the resolver builds each
-    /// before it checks a to-one's references (`ReferenceResolver.checkForeignKey`), so that each
+    /// before it checks a to-one's references (`ReferenceResolver.checkForeignKeys`), so that each
     /// distinct value is looked up once; it costs what it would have later.
     let checkedIndexes: [IndexedColumns: SeedSchema.Index]
     /// The indexes the finish builds (`SeedFinisher`): every other.

@@ -30,7 +30,7 @@ struct ReferenceResolver {
     /// Finds the JSON Pointer of a row's record for a message.
     let pointers: PointerLocator
     /// The seed's indexes that to-ones' references are checked through, built here rather than
-    /// by the finish (`checkForeignKey`), by table and columns (`Publication.checkedIndexes`);
+    /// by the finish (`checkForeignKeys`), by table and columns (`Publication.checkedIndexes`);
     /// empty when nothing is written.
     let indexes: [Publication.IndexedColumns: SeedSchema.Index]
     /// Messages about missing references, until their stage reports them (`reportMissing()`).
