@@ -23,6 +23,7 @@ struct ReferenceCheckTests {
               editor: { to: User }
               shop: { to: Shop }
               tags: { to: Tag, many: true, onMissing: null }
+              labels: { to: Tag, many: true, onMissing: null }
           Product:
             attributes: { id: integer }
           User:
@@ -34,15 +35,15 @@ struct ReferenceCheckTests {
             attributes: { slug: string }
         """
 
-    /// Review 1 names product 7 and tag "zz", which no record has (dropped), and the editor
-    /// `editor` gives; shops are nested, so their keys are only counted.
+    /// Review 1 names product 7 and tag "zz", review 2 label "qq", which no record has (dropped),
+    /// and review 1 the editor `editor` gives; shops are nested, so their keys are only counted.
     static func write(editor: String, in workspace: Workspace) throws {
         try workspace.write("mapping.yaml", mapping)
         try workspace.write(
             "dumps/reviews.json",
             #"""
             [{"id": 1, "product_id": 7, "author_id": 1, \#(editor)"shop": {"id": 5, "name": "S"}, "tag_ids": ["a", "zz"]},
-             {"id": 2, "product_id": 8, "author_id": 2, "shop": {"id": 5}}]
+             {"id": 2, "product_id": 8, "author_id": 2, "shop": {"id": 5}, "label_ids": ["qq", "a"]}]
             """#)
         try workspace.write("dumps/users.json", #"[{"id": 1}, {"id": 2}]"#)
         try workspace.write("dumps/products.json", #"[{"id": 8}]"#)
@@ -57,16 +58,17 @@ struct ReferenceCheckTests {
         for report in [built, validated] {
             #expect(report.outcome == .success)
             #expect(report.messages(workspace) == [])
-            // Product 7 and tag "zz".
-            #expect(report.entities[0].counts.referencesDropped == 2)
-            // Product 8, authors 1 and 2, editor 2, shop 5 twice, tag "a".
-            #expect(report.entities[0].counts.referencesResolved == 7)
+            // Product 7, tag "zz" and label "qq".
+            #expect(report.entities[0].counts.referencesDropped == 3)
+            // Product 8, authors 1 and 2, editor 2, shop 5 twice, tag "a" and label "a".
+            #expect(report.entities[0].counts.referencesResolved == 8)
         }
         #expect(
             try workspace.rows("SELECT * FROM review ORDER BY id") == [
                 "[id:1 product_id:NULL author_id:1 editor_id:2 shop_id:5]", "[id:2 product_id:8 author_id:2 editor_id:NULL shop_id:5]",
             ])
         #expect(try workspace.rows("SELECT * FROM review_tags") == [#"[review_id:1 tag_id:"a"]"#])
+        #expect(try workspace.rows("SELECT * FROM review_labels") == [#"[review_id:2 label_id:"a"]"#])
     }
 
     @Test func aBuildAndAValidationReportTheSameDanglingKey() throws {

@@ -33,27 +33,62 @@ extension ReferenceResolver {
         for layout in tables.layouts {
             try checkForeignKeys(of: layout, checked: count)
         }
-        let linkCounts = try linkCounts(of: joinLinks)
+        let tally = try tallyLinks(joinLinks.filter { !$0.isCaseView })
         for layout in joinLinks {
-            try checkJoinLinks(layout, rows: layout.isCaseView ? nil : linkCounts[layout.stored]?[layout.number] ?? 0)
+            try checkJoinLinks(layout, held: layout.isCaseView ? nil : tally[layout.stored, default: LinkTally()])
             count()
         }
     }
 
-    /// Per link table, the rows of each relationship (its `_rel`): one pass a table through the
-    /// pair index, which leads with `_rel`, rather than a count a relationship (a big mapping has
-    /// thousands, bench/README.md).
-    private func linkCounts(of links: [LinkLayout]) throws -> [LinkTable: [Int: Int]] {
-        var counts: [LinkTable: [Int: Int]] = [:]
+    /// What a link table holds for each relationship (its `_rel`) before the check: how many
+    /// links, and the links that name no target row.
+    struct LinkTally {
+        var rows: [Int: Int] = [:]
+        var dangling: [Int: [Row]] = [:]
+    }
+
+    /// The `LinkTally` of each link table of `links` (none a case's view): the rows counted in one
+    /// pass a table, through the pair index, which leads with `_rel`; the dangling links found
+    /// with one query for the relationships of a table to one entity. A query a relationship was
+    /// thousands in a big mapping (bench/README.md, Big mappings).
+    private func tallyLinks(_ links: [LinkLayout]) throws -> [LinkTable: LinkTally] {
+        var tallies: [LinkTable: LinkTally] = [:]
+        let relationship = SQLText.quote(LinkTable.relationshipColumn)
         for table in Set(links.map(\.stored)) {
-            let relationship = SQLText.quote(LinkTable.relationshipColumn)
             // Read as they come: a big mapping's thousands of rows at once were megabytes.
             let rows = try Row.fetchCursor(db, sql: "SELECT \(relationship), COUNT(*) FROM \(table.table) GROUP BY \(relationship)")
-            var byRelationship: [Int: Int] = [:]
-            while let row = try rows.next() { byRelationship[row[0]] = row[1] }
-            counts[table] = byRelationship
+            while let row = try rows.next() { tallies[table, default: LinkTally()].rows[row[0]] = row[1] }
         }
-        return counts
+        let groups = Dictionary(grouping: links) { LinkGroup(table: $0.stored, target: $0.relationship.target) }
+        for (group, links) in groups.sorted(by: { ($0.key.target, $0.key.table.name) < ($1.key.target, $1.key.table.name) }) {
+            let numbers = links.map { String($0.number) }.joined(separator: ", ")
+            // The relationship's number last, after the columns each link's check reads.
+            let sql = danglingLinks(
+                of: links[0], from: "\(group.table.table) AS l WHERE l.\(relationship) IN (\(numbers)) AND", also: "l.\(relationship)")
+            for row in try Row.fetchAll(db, sql: sql) {
+                tallies[group.table, default: LinkTally()].dangling[row[row.count - 1], default: []].append(row)
+            }
+        }
+        return tallies
+    }
+
+    /// Links of one shape to one entity.
+    private struct LinkGroup: Hashable {
+        let table: LinkTable
+        let target: Int
+    }
+
+    /// The query of `link`'s links that name no row of its target, `from` a table (its alias
+    /// `l`, and the start of a condition): each link's `_seq`, owner and target keys, `_file` and
+    /// `_offset`, then `also`, in `_seq` order.
+    private func danglingLinks(of link: LinkLayout, from: String, also: String? = nil) -> String {
+        let target = tables.layouts[link.relationship.target]
+        let matches = SQLText.equal("t", target.keyColumns, "l", link.targetColumns)
+        return """
+            SELECT l."_seq", \(SQLText.list(link.ownerColumns + link.targetColumns)), l."_file", l."_offset"\(also.map { ", " + $0 } ?? "")
+            FROM \(from) NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(matches))
+            ORDER BY l."_seq"
+            """
     }
 
     /// Each to-one's foreign keys must name rows that exist; others follow `onMissing`. Only one
@@ -198,20 +233,14 @@ extension ReferenceResolver {
         }
     }
 
-    /// A many-to-many's links must name target rows that exist. `rows`: how many the link has
-    /// before the check (`linkCounts(of:)`), or `nil` to count them after it.
-    func checkJoinLinks(_ link: LinkLayout, rows: Int?) throws {
+    /// A many-to-many's links must name target rows that exist. `held`: what its link table held
+    /// before the checks (`tallyLinks`), or `nil` for the links to be read here.
+    func checkJoinLinks(_ link: LinkLayout, held: LinkTally?) throws {
         let owner = tables.layouts[link.entityIndex]
         let target = tables.layouts[link.relationship.target]
-        let matches = SQLText.equal("t", target.keyColumns, "l", link.targetColumns)
-        let dangling = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT l."_seq", \(SQLText.list(link.ownerColumns + link.targetColumns)), l."_file", l."_offset"
-                FROM \(link.table) AS l
-                WHERE NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(matches))
-                ORDER BY l."_seq"
-                """)
+        let dangling =
+            try held.map { $0.dangling[link.number] ?? [] }
+            ?? Row.fetchAll(db, sql: danglingLinks(of: link, from: "\(link.table) AS l WHERE"))
         var dropped = 0
         for row in dangling {
             let (ownerKey, targetKey) = keys(ofLink: row, link, from: 1)
@@ -227,8 +256,8 @@ extension ReferenceResolver {
         }
         reportMissing()
         tally.counts[link.entityIndex].referencesDropped += dropped
-        let resolved = try rows.map { $0 - dropped } ?? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(link.table)") ?? 0
-        tally.counts[link.entityIndex].referencesResolved += resolved
+        let rows = try held.map { $0.rows[link.number] ?? 0 } ?? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(link.table)") ?? 0
+        tally.counts[link.entityIndex].referencesResolved += rows - dropped
     }
 }
 
