@@ -41,16 +41,17 @@ extension ReferenceResolver {
     }
 
     /// What a link table holds for each relationship (its `_rel`) before the check: how many
-    /// links, and the links that name no target row.
+    /// links, and which relationships have a link that names no target row.
     struct LinkTally {
         var rows: [Int: Int] = [:]
-        var dangling: [Int: [Row]] = [:]
+        var dangling: Set<Int> = []
     }
 
     /// The `LinkTally` of each link table of `links` (none a case's view): the rows counted in one
-    /// pass a table, through the pair index, which leads with `_rel`; the dangling links found
-    /// with one query for the relationships of a table to one entity. A query a relationship was
-    /// thousands in a big mapping (bench/README.md, Big mappings).
+    /// pass a table, through the pair index, which leads with `_rel`; the relationships with a
+    /// dangling link found with one query for those of a table to one entity, whose links are
+    /// then read one relationship at a time (`checkJoinLinks`), as many as that one has. A query
+    /// a relationship was thousands in a big mapping (bench/README.md, Big mappings).
     private func tallyLinks(_ links: [LinkLayout]) throws -> [LinkTable: LinkTally] {
         var tallies: [LinkTable: LinkTally] = [:]
         let relationship = SQLText.quote(LinkTable.relationshipColumn)
@@ -62,12 +63,15 @@ extension ReferenceResolver {
         let groups = Dictionary(grouping: links) { LinkGroup(table: $0.stored, target: $0.relationship.target) }
         for (group, links) in groups.sorted(by: { ($0.key.target, $0.key.table.name) < ($1.key.target, $1.key.table.name) }) {
             let numbers = links.map { String($0.number) }.joined(separator: ", ")
-            // The relationship's number last, after the columns each link's check reads.
-            let sql = danglingLinks(
-                of: links[0], from: "\(group.table.table) AS l WHERE l.\(relationship) IN (\(numbers)) AND", also: "l.\(relationship)")
-            for row in try Row.fetchAll(db, sql: sql) {
-                tallies[group.table, default: LinkTally()].dangling[row[row.count - 1], default: []].append(row)
-            }
+            let target = tables.layouts[group.target]
+            let matches = SQLText.equal("t", target.keyColumns, "l", links[0].targetColumns)
+            let dangling = try Int.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT l.\(relationship) FROM \(group.table.table) AS l
+                    WHERE l.\(relationship) IN (\(numbers)) AND NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(matches))
+                    """)
+            tallies[group.table, default: LinkTally()].dangling.formUnion(dangling)
         }
         return tallies
     }
@@ -76,19 +80,6 @@ extension ReferenceResolver {
     private struct LinkGroup: Hashable {
         let table: LinkTable
         let target: Int
-    }
-
-    /// The query of `link`'s links that name no row of its target, `from` a table (its alias
-    /// `l`, and the start of a condition): each link's `_seq`, owner and target keys, `_file` and
-    /// `_offset`, then `also`, in `_seq` order.
-    private func danglingLinks(of link: LinkLayout, from: String, also: String? = nil) -> String {
-        let target = tables.layouts[link.relationship.target]
-        let matches = SQLText.equal("t", target.keyColumns, "l", link.targetColumns)
-        return """
-            SELECT l."_seq", \(SQLText.list(link.ownerColumns + link.targetColumns)), l."_file", l."_offset"\(also.map { ", " + $0 } ?? "")
-            FROM \(from) NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(matches))
-            ORDER BY l."_seq"
-            """
     }
 
     /// Each to-one's foreign keys must name rows that exist; others follow `onMissing`. Only one
@@ -238,9 +229,18 @@ extension ReferenceResolver {
     func checkJoinLinks(_ link: LinkLayout, held: LinkTally?) throws {
         let owner = tables.layouts[link.entityIndex]
         let target = tables.layouts[link.relationship.target]
+        let matches = SQLText.equal("t", target.keyColumns, "l", link.targetColumns)
         let dangling =
-            try held.map { $0.dangling[link.number] ?? [] }
-            ?? Row.fetchAll(db, sql: danglingLinks(of: link, from: "\(link.table) AS l WHERE"))
+            held?.dangling.contains(link.number) == false
+            ? []
+            : try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT l."_seq", \(SQLText.list(link.ownerColumns + link.targetColumns)), l."_file", l."_offset"
+                    FROM \(link.table) AS l
+                    WHERE NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(matches))
+                    ORDER BY l."_seq"
+                    """)
         var dropped = 0
         for row in dangling {
             let (ownerKey, targetKey) = keys(ofLink: row, link, from: 1)
