@@ -63,13 +63,11 @@ extension ReferenceResolver {
         let groups = Dictionary(grouping: links) { LinkGroup(table: $0.stored, target: $0.relationship.target) }
         for (group, links) in groups.sorted(by: { ($0.key.target, $0.key.table.name) < ($1.key.target, $1.key.table.name) }) {
             let numbers = links.map { String($0.number) }.joined(separator: ", ")
-            let target = tables.layouts[group.target]
-            let matches = SQLText.equal("t", target.keyColumns, "l", links[0].targetColumns)
             let dangling = try Int.fetchAll(
                 db,
                 sql: """
                     SELECT DISTINCT l.\(relationship) FROM \(group.table.table) AS l
-                    WHERE l.\(relationship) IN (\(numbers)) AND NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(matches))
+                    WHERE l.\(relationship) IN (\(numbers)) AND \(namesNoRow(links[0]))
                     """)
             tallies[group.table, default: LinkTally()].dangling.formUnion(dangling)
         }
@@ -80,6 +78,12 @@ extension ReferenceResolver {
     private struct LinkGroup: Hashable {
         let table: LinkTable
         let target: Int
+    }
+
+    /// The condition that a link of `link`'s (as `l`) names no row of its target.
+    private func namesNoRow(_ link: LinkLayout) -> String {
+        let target = tables.layouts[link.relationship.target]
+        return "NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(SQLText.equal("t", target.keyColumns, "l", link.targetColumns)))"
     }
 
     /// Each to-one's foreign keys must name rows that exist; others follow `onMissing`. Only one
@@ -95,21 +99,18 @@ extension ReferenceResolver {
     /// statement each was thousands in a big mapping (bench/README.md, Big mappings).
     func checkForeignKeys(of layout: RowLayout, checked: () -> Void) throws {
         let toOnes = layout.entity.relationships.indices.filter { !layout.entity.relationships[$0].isToMany }
-        let targets = toOnes.map { index in foreignKeyTargets(layout, relationship: index).filter { !$0.columns.isEmpty } }
-        let scanned = try scanCounts(
-            layout,
-            zip(toOnes, targets).flatMap { index, targets in
-                targets.filter { seedIndex(of: layout, $0) == nil }.map { ($0, load[entity: layout.entityIndex, relationship: index]) }
-            })
-        var next = 0
+        // Each to-one's targets, with the seed's index of its columns where it gets one.
+        let targets = toOnes.map { index in
+            foreignKeyTargets(layout, relationship: index).filter { !$0.columns.isEmpty }.map { ($0, seedIndex(of: layout, $0)) }
+        }
+        let unindexed = zip(toOnes, targets).flatMap { index, targets in
+            targets.filter { $0.1 == nil }.map { ($0.0, load[entity: layout.entityIndex, relationship: index]) }
+        }
+        var scanned = try scanCounts(layout, unindexed).makeIterator()
         for (index, targets) in zip(toOnes, targets) {
-            for target in targets {
-                var counted: KeyCount?
-                if seedIndex(of: layout, target) == nil {
-                    counted = scanned[next]
-                    next += 1
-                }
-                try checkForeignKey(layout, relationship: index, to: target, scanned: counted)
+            for (target, seedIndex) in targets {
+                let counted = seedIndex == nil ? scanned.next() : nil
+                try checkForeignKey(layout, relationship: index, to: target, counted: counted, through: seedIndex)
             }
             checked()
         }
@@ -150,16 +151,18 @@ extension ReferenceResolver {
         return counts
     }
 
-    /// Checks one entity a to-one can name: with its `scanned` counts, or through the seed's
-    /// index of its columns.
-    private func checkForeignKey(_ layout: RowLayout, relationship index: Int, to target: ForeignKeyTarget, scanned: KeyCount?) throws {
+    /// Checks one entity a to-one can name: with the counts `scanCounts` gave it, or through
+    /// `seedIndex`, built now.
+    private func checkForeignKey(
+        _ layout: RowLayout, relationship index: Int, to target: ForeignKeyTarget, counted scanned: KeyCount?,
+        through seedIndex: SeedSchema.Index?
+    ) throws {
         let columns = target.columns
         let matches = SQLText.equal("x", target.layout.keyColumns, "t", columns)
         let counted: KeyCount
         if let scanned {
             counted = scanned
-        } else {
-            let seedIndex = seedIndex(of: layout, target)!
+        } else if let seedIndex {
             try SeedFinisher.createIndexes([seedIndex], in: db)
             let keys = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(target.present)") ?? 0
             guard load[entity: layout.entityIndex, relationship: index].referencedByIdentity else {
@@ -168,6 +171,8 @@ extension ReferenceResolver {
             }
             let danglingKeys = SQLText.danglingKeys(layout.table, columns, parent: target.layout.table, target.layout.keyColumns)
             counted = (keys, try Int.fetchOne(db, sql: "SELECT COUNT(*) \(danglingKeys)") ?? 0)
+        } else {
+            preconditionFailure("a to-one without the seed's index is counted by scanCounts")
         }
         // Only dangling keys need the rows' origins, and rows may share a dangling key.
         var dropped = 0
@@ -229,7 +234,6 @@ extension ReferenceResolver {
     func checkJoinLinks(_ link: LinkLayout, held: LinkTally?) throws {
         let owner = tables.layouts[link.entityIndex]
         let target = tables.layouts[link.relationship.target]
-        let matches = SQLText.equal("t", target.keyColumns, "l", link.targetColumns)
         let dangling =
             held?.dangling.contains(link.number) == false
             ? []
@@ -237,9 +241,7 @@ extension ReferenceResolver {
                 db,
                 sql: """
                     SELECT l."_seq", \(SQLText.list(link.ownerColumns + link.targetColumns)), l."_file", l."_offset"
-                    FROM \(link.table) AS l
-                    WHERE NOT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(matches))
-                    ORDER BY l."_seq"
+                    FROM \(link.table) AS l WHERE \(namesNoRow(link)) ORDER BY l."_seq"
                     """)
         var dropped = 0
         for row in dangling {

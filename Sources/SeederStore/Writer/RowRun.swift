@@ -41,7 +41,8 @@ extension RowStore {
         }
 
         func add(_ index: Int, id: Int64, placement: Placement) {
-            // Room for a whole run, made by the first: most entities of a big mapping never wait.
+            // Room for a whole run, made by the first occurrence that waits: an entity whose
+            // occurrences never wait takes none.
             if waiting.capacity == 0 { waiting.reserveCapacity(Self.limit) }
             waiting.append(Occurrence(index: index, id: id, placement: placement))
         }
