@@ -25,10 +25,17 @@ extension SeedBuilder {
         var file = try seed.inDatabase { db in
             try SeedFinisher(layout: layout).finish(
                 db, metadata: metadata, sources: loaded.sourceRows,
-                indexes: publication.finishedIndexes, beforeIndexes: { begin(.indexing) })
+                indexes: publication.finishedIndexes,
+                indexed: { made, indexes in
+                    // Thousands of indexes take minutes (bench/README.md, Big mappings).
+                    guard made % partsPerReport == 0 else { return }
+                    var progress = BuildProgress(phase: .indexing, bytesRead: total, totalBytes: total, records: records)
+                    if made > 0 { progress.parts = .init(done: made, total: indexes, plural: "indexes") }
+                    options.progress?(progress)
+                })
             begin(.finishing)
             return try FinishedFile.compact(
-                db, at: files.seed, spare: files.vacuum, checking: publication.rowsFileIsFinal, after: loaded.earlySync)
+                db, at: files.seed, spare: files.vacuum, checking: publication.rowsFileIsFinal, after: publication.earlySync?.begun)
         }
         try seed.close()
         switch publication.finish {

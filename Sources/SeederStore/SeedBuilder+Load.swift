@@ -18,8 +18,6 @@ extension SeedBuilder {
         var sqliteVersion: String
         /// The dump files' bytes, as progress counts them (a file two sources read, twice).
         var totalBytes: Int
-        /// The output's sync, begun once its rows were in.
-        var earlySync: FileSync?
     }
 
     /// Opens one connection (`WritingConnection`, no journal): the seed being built as `main`,
@@ -76,11 +74,7 @@ extension SeedBuilder {
                 mapping.provenance, inputs: inputs, files: read.sources, recordsByInput: read.recordsByInput)
             options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records))
             let load = try store.finishLoad()
-            if publication.syncsRowsFile, !diagnostics.hasErrors {
-                // The pages the cache holds go to the file first, so that the sync writes them.
-                try RawSQLite.flushCache(db)
-                loaded.earlySync = FileSync(files.seed)
-            }
+            if let earlySync = publication.earlySync, !diagnostics.hasErrors { try earlySync.begin(db) }
             // References are checked through the seed's indexes where it gets them (`Publication`).
             try ReferenceResolver(
                 tables: store, load: load, tally: tally, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),

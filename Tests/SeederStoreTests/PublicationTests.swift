@@ -49,10 +49,10 @@ struct PublicationTests {
         // the finish builds none again.
         #expect(built.checkedIndexes.values.map(\.name) == ["task_user_id_index"])
         #expect(built.finishedIndexes.isEmpty)
-        #expect(built.syncsRowsFile)
+        #expect(built.earlySync != nil)
         let validated = Publication(layout: layout, fit: nil, writesOutput: false)
         #expect(validated.checkedIndexes.isEmpty && validated.finishedIndexes.isEmpty)
-        #expect(!validated.syncsRowsFile)
+        #expect(validated.earlySync == nil)
 
         var fittedMapping = try validMapping(
             Self.mapping.replacingOccurrences(of: "seeder: 1\n", with: "seeder: 1\nschema: { template: app.sqlite }\n"))
@@ -61,7 +61,7 @@ struct PublicationTests {
         let fit = try #require(try SeedBuilder.fitSchema(&fittedMapping, options: options, diagnostics: DiagnosticSink()))
         let fitted = Publication(layout: SeedLayout(mapping: fittedMapping), fit: fit, writesOutput: true)
         #expect(fitted.checkedIndexes.isEmpty && fitted.finishedIndexes.isEmpty)
-        #expect(!fitted.syncsRowsFile)
+        #expect(fitted.earlySync == nil)
     }
 }
 

@@ -11,12 +11,17 @@ import Testing
 /// tables, smaller once every table's root page would crowd the load's cache (bench/README.md,
 /// Big mappings).
 struct WorkingPageSizeTests {
-    /// `count` entities `K0`, `K1`, ..., each naming the next, each fed by a file of its own.
-    static func chain(_ count: Int) -> String {
+    /// `count` entities `K0`, `K1`, ..., each naming the next, each fed by a file of its own;
+    /// `joined`, each also names the next by a to-many (`later_ids`: a join table each, with its
+    /// index) and requires its name.
+    static func chain(_ count: Int, joined: Bool = false) -> String {
         var yaml = "seeder: 1\nentities:\n"
         for index in 0..<count {
-            yaml += "  K\(index):\n    attributes: { id: integer, name: string }\n"
-            if index + 1 < count { yaml += "    relationships: { next: { to: K\(index + 1) } }\n" }
+            let name = joined ? "{ type: string, required: true }" : "string"
+            yaml += "  K\(index):\n    attributes: { id: integer, name: \(name) }\n"
+            guard index + 1 < count else { continue }
+            yaml += "    relationships:\n      next: { to: K\(index + 1) }\n"
+            if joined { yaml += "      later: { to: K\(index + 1), many: true, from: later_ids }\n" }
         }
         yaml += "sources:\n"
         for index in 0..<count { yaml += "  - { path: k\(index).json, entity: K\(index) }\n" }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SeederCore
 
 /// A file's `fsync` (`FinishedFile.sync`) on a thread of its own, begun now and waited for when
@@ -17,5 +18,21 @@ extension BackgroundWork where Value == Void {
             try earlier?.wait()
             try FinishedFile.sync(path)
         }
+    }
+}
+
+/// The output's sync begun as soon as its rows are in (`FileSync`), when its rows' file is the
+/// output (`Publication.earlySync`): the load begins it, and the checks of the finished file
+/// wait for it (`FinishedFile.compact`).
+final class EarlySync: @unchecked Sendable {
+    /// The sync, once the load began it; a build whose rows had errors begins none.
+    private(set) var begun: FileSync?
+
+    /// Writes the pages `db`'s cache holds to its main file, so that the sync writes them, and
+    /// begins the sync.
+    func begin(_ db: Database) throws {
+        guard let path = RawSQLite.path(of: db, schema: "main") else { return }
+        try RawSQLite.flushCache(db)
+        begun = FileSync(path)
     }
 }

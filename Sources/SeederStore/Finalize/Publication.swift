@@ -31,6 +31,8 @@ struct Publication {
     let checkedIndexes: [IndexedColumns: SeedSchema.Index]
     /// The indexes the finish builds (`SeedFinisher`): every other.
     let finishedIndexes: [SeedSchema.Index]
+    /// The output's sync, begun once its rows are in, when the rows' file is the output.
+    let earlySync: EarlySync?
 
     /// A table's columns, as an index has them.
     struct IndexedColumns: Hashable {
@@ -40,13 +42,8 @@ struct Publication {
 
     init(layout: SeedLayout, fit: SchemaFit?, writesOutput: Bool) {
         let search = SearchIndexer(mapping: layout.mapping, schema: layout.schema)
-        if let fit {
-            finish = .fitted(fit)
-        } else if !search.tables.isEmpty {
-            finish = .searchable(search)
-        } else {
-            finish = .plain
-        }
+        let finish: Finish = if let fit { .fitted(fit) } else if !search.tables.isEmpty { .searchable(search) } else { .plain }
+        self.finish = finish
         self.writesOutput = writesOutput
         let indexes = writesOutput && fit == nil ? layout.schema.indexes : []
         // A to-one through a selector has columns no index of its own serves (`SeedSchema`).
@@ -69,6 +66,8 @@ struct Publication {
         }
         checkedIndexes = checked
         finishedIndexes = finished
+        // A build whose rows' file is the output (`rowsFileIsFinal`).
+        earlySync = if writesOutput, case .plain = finish { EarlySync() } else { nil }
     }
 
     /// The app's schema the seed fills, if any.
@@ -89,11 +88,5 @@ struct Publication {
     var rowsFileIsFinal: Bool {
         if case .plain = finish { return true }
         return false
-    }
-
-    /// Whether the rows' file is the output, so that syncing it may begin once its rows are in
-    /// (`FileSync`).
-    var syncsRowsFile: Bool {
-        writesOutput && rowsFileIsFinal
     }
 }

@@ -107,6 +107,8 @@ extension ReferenceResolver {
             targets.filter { $0.1 == nil }.map { ($0.0, load[entity: layout.entityIndex, relationship: index]) }
         }
         var scanned = try scanCounts(layout, unindexed).makeIterator()
+        // Together: each index's `CREATE` reads the whole schema, which a cache sized once holds.
+        try SeedFinisher.createIndexes(targets.joined().compactMap(\.1), in: db)
         for (index, targets) in zip(toOnes, targets) {
             for (target, seedIndex) in targets {
                 let counted = seedIndex == nil ? scanned.next() : nil
@@ -152,7 +154,7 @@ extension ReferenceResolver {
     }
 
     /// Checks one entity a to-one can name: with the counts `scanCounts` gave it, or through
-    /// `seedIndex`, built now.
+    /// `seedIndex`, built by now.
     private func checkForeignKey(
         _ layout: RowLayout, relationship index: Int, to target: ForeignKeyTarget, counted scanned: KeyCount?,
         through seedIndex: SeedSchema.Index?
@@ -162,8 +164,7 @@ extension ReferenceResolver {
         let counted: KeyCount
         if let scanned {
             counted = scanned
-        } else if let seedIndex {
-            try SeedFinisher.createIndexes([seedIndex], in: db)
+        } else if seedIndex != nil {
             let keys = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(target.present)") ?? 0
             guard load[entity: layout.entityIndex, relationship: index].referencedByIdentity else {
                 tally.counts[layout.entityIndex].referencesResolved += keys
