@@ -73,11 +73,11 @@ extension SeedBuilder {
             loaded.sourceRows = SeedSource.rows(
                 mapping.provenance, inputs: inputs, files: read.sources, recordsByInput: read.recordsByInput)
             options.progress?(BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records))
-            let load = try store.finishLoad()
+            let summary = try store.finishLoad()
             if let earlySync = publication.earlySync, !diagnostics.hasErrors { try earlySync.begin(db) }
             // References are checked through the seed's indexes where it gets them (`Publication`).
             try ReferenceResolver(
-                tables: store, load: load, tally: tally, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
+                tables: store, load: summary, tally: tally, diagnostics: diagnostics, pointers: PointerLocator(files: inputs),
                 indexes: publication.checkedIndexes,
                 progress: { stage, parts in
                     var progress = BuildProgress(phase: .resolving, bytesRead: total, totalBytes: total, records: read.records, step: stage)

@@ -33,9 +33,9 @@ extension ReferenceResolver {
         for layout in tables.layouts {
             try checkForeignKeys(of: layout, checked: count)
         }
-        let tally = try tallyLinks(joinLinks.filter { !$0.isCaseView })
+        let linkTallies = try tallyLinks(joinLinks.filter { !$0.isCaseView })
         for layout in joinLinks {
-            try checkJoinLinks(layout, held: layout.isCaseView ? nil : tally[layout.stored, default: LinkTally()])
+            try checkJoinLinks(layout, held: layout.isCaseView ? nil : linkTallies[layout.stored, default: LinkTally()])
             count()
         }
     }
