@@ -8,9 +8,9 @@ public struct BuildProgress: Sendable {
         /// The mapper's plans, the dump files, the output claimed, the tables laid out.
         case planning
         case reading, resolving
-        /// The seed's indexes made.
+        /// The seed's indexes made, then its constraints.
         case indexing
-        /// Join rows, metadata and constraints.
+        /// Join rows and metadata.
         case writing
         /// The file compacted and checked, search or the app's schema filled, the rename.
         case finishing
