@@ -61,11 +61,12 @@ struct SeedFinisher {
         let cache = try Int.fetchOne(db, sql: "PRAGMA main.cache_size") ?? -2000
         // The schema's text, and a cell's worth of its other columns a row, once every index is
         // in: its pages are read in order, so a cache smaller than all of them keeps none.
+        let statements = indexes.map(SeedSchema.createIndex)
         let schemaBytes = try Int.fetchOne(db, sql: #"SELECT TOTAL(LENGTH("sql")) + 64 * COUNT(*) FROM "main"."sqlite_schema""#) ?? 0
-        let added = indexes.reduce(0) { $0 + SeedSchema.createIndex($1).utf8.count + 64 }
+        let added = statements.reduce(0) { $0 + $1.utf8.count + 64 }
         try db.execute(sql: "PRAGMA main.cache_size = -\(2048 + (schemaBytes + added) * 5 / 4 / 1024)")
-        for (done, index) in indexes.enumerated() {
-            try db.execute(sql: SeedSchema.createIndex(index))
+        for (done, statement) in statements.enumerated() {
+            try db.execute(sql: statement)
             made(done + 1)
         }
         try db.execute(sql: "PRAGMA main.cache_size = \(cache)")
@@ -76,7 +77,11 @@ struct SeedFinisher {
     /// for schema changes that leave the stored rows as they are ("Making Other Kinds Of Table
     /// Schema Changes"). `SeedChecks.check` then verifies every constraint on every row.
     private func constrain(_ db: Database) throws {
-        let changed = layout.schema.tables.filter { SeedSchema.createTable($0, constrained: false) != SeedSchema.createTable($0) }
+        // Each table's text as it is and as it becomes, made once.
+        let changed = layout.schema.tables.compactMap { table in
+            let constrained = SeedSchema.createTable(table)
+            return SeedSchema.createTable(table, constrained: false) == constrained ? nil : (name: table.name, sql: constrained)
+        }
         guard !changed.isEmpty else { return }
         let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
         // Each row found by its rowid: the schema has no index on names, and thousands of tables
@@ -89,7 +94,7 @@ struct SeedFinisher {
         let update = try db.makeStatement(sql: #"UPDATE "main"."sqlite_schema" SET "sql" = ? WHERE "rowid" = ?"#)
         for table in changed {
             guard let rowid = rowids[table.name] else { throw AssemblyError(message: "the seed has no table \(table.name)") }
-            try update.execute(arguments: [SeedSchema.createTable(table), rowid])
+            try update.execute(arguments: [table.sql, rowid])
         }
         try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
         try db.execute(sql: "PRAGMA writable_schema = OFF")

@@ -112,7 +112,7 @@ extension ReferenceResolver {
         for (index, targets) in zip(toOnes, targets) {
             for (target, seedIndex) in targets {
                 let counted = seedIndex == nil ? scanned.next() : nil
-                try checkForeignKey(layout, relationship: index, to: target, counted: counted, through: seedIndex)
+                try checkForeignKey(layout, relationship: index, to: target, counted: counted)
             }
             checked()
         }
@@ -153,18 +153,17 @@ extension ReferenceResolver {
         return counts
     }
 
-    /// Checks one entity a to-one can name: with the counts `scanCounts` gave it, or through
-    /// `seedIndex`, built by now.
-    private func checkForeignKey(
-        _ layout: RowLayout, relationship index: Int, to target: ForeignKeyTarget, counted scanned: KeyCount?,
-        through seedIndex: SeedSchema.Index?
-    ) throws {
+    /// Checks one entity a to-one can name: with the counts `scanCounts` gave it, or, without
+    /// them, through the seed's index of its columns, built by now (`checkForeignKeys`).
+    private func checkForeignKey(_ layout: RowLayout, relationship index: Int, to target: ForeignKeyTarget, counted scanned: KeyCount?)
+        throws
+    {
         let columns = target.columns
         let matches = SQLText.equal("x", target.layout.keyColumns, "t", columns)
         let counted: KeyCount
         if let scanned {
             counted = scanned
-        } else if seedIndex != nil {
+        } else {
             let keys = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(layout.table) AS t WHERE \(target.present)") ?? 0
             guard load[entity: layout.entityIndex, relationship: index].referencedByIdentity else {
                 tally.counts[layout.entityIndex].referencesResolved += keys
@@ -172,8 +171,6 @@ extension ReferenceResolver {
             }
             let danglingKeys = SQLText.danglingKeys(layout.table, columns, parent: target.layout.table, target.layout.keyColumns)
             counted = (keys, try Int.fetchOne(db, sql: "SELECT COUNT(*) \(danglingKeys)") ?? 0)
-        } else {
-            preconditionFailure("a to-one without the seed's index is counted by scanCounts")
         }
         // Only dangling keys need the rows' origins, and rows may share a dangling key.
         var dropped = 0
